@@ -1,0 +1,173 @@
+//! Character classes of XML 1.0 (Fifth Edition): `Char`, `NameStartChar`, `NameChar`, `S`.
+//!
+//! The ASCII range is answered from a 256-entry table of flag bits so the scanner's hot loops
+//! do one load per byte; everything above U+007F goes through the range checks of the spec.
+
+/// The byte may start a Name (ASCII only; bytes >= 0x80 are never flagged).
+pub(crate) const NAME_START: u8 = 1;
+/// The byte may continue a Name (ASCII only).
+pub(crate) const NAME: u8 = 2;
+/// The byte ends a plain run of character data: `<`, `&`, `]`, `\r`, a forbidden control
+/// character, or any byte >= 0x80 (which needs UTF-8 and `Char` checks).
+pub(crate) const TEXT_STOP: u8 = 4;
+/// The byte ends a plain run inside an attribute value: `<`, `&`, `"`, `'`, `\t`, `\n`, `\r`,
+/// a forbidden control character, or any byte >= 0x80.
+pub(crate) const ATTR_STOP: u8 = 8;
+/// White space: `#x20 | #x9 | #xD | #xA`.
+pub(crate) const WS: u8 = 16;
+/// A control character that is not a legal `Char` (everything below 0x20 but tab, LF, CR).
+pub(crate) const BAD_CTRL: u8 = 32;
+
+pub(crate) static CLASS: [u8; 256] = build_class_table();
+
+const fn build_class_table() -> [u8; 256] {
+    let mut t = [0u8; 256];
+    let mut b = 0usize;
+    while b < 256 {
+        let c = b as u8;
+        let mut f = 0u8;
+        if c.is_ascii_alphabetic() || c == b'_' || c == b':' {
+            f |= NAME_START | NAME;
+        }
+        if c.is_ascii_digit() || c == b'-' || c == b'.' {
+            f |= NAME;
+        }
+        if c < 0x20 && c != b'\t' && c != b'\n' && c != b'\r' {
+            f |= BAD_CTRL | TEXT_STOP | ATTR_STOP;
+        }
+        if c >= 0x80 || c == b'<' || c == b'&' || c == b']' || c == b'\r' {
+            f |= TEXT_STOP;
+        }
+        if c >= 0x80
+            || c == b'<'
+            || c == b'&'
+            || c == b'"'
+            || c == b'\''
+            || c == b'\t'
+            || c == b'\n'
+            || c == b'\r'
+        {
+            f |= ATTR_STOP;
+        }
+        if c == b' ' || c == b'\t' || c == b'\n' || c == b'\r' {
+            f |= WS;
+        }
+        t[b] = f;
+        b += 1;
+    }
+    t
+}
+
+/// `Char ::= #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]`
+#[inline]
+pub fn is_xml_char(c: char) -> bool {
+    let c = c as u32;
+    if c < 0x20 {
+        return c == 0x9 || c == 0xA || c == 0xD;
+    }
+    c <= 0xD7FF || (0xE000..=0xFFFD).contains(&c) || (0x10000..=0x10FFFF).contains(&c)
+}
+
+/// `NameStartChar` of XML 1.0 Fifth Edition.
+#[inline]
+pub fn is_name_start_char(c: char) -> bool {
+    let u = c as u32;
+    if u < 0x80 {
+        return CLASS[u as usize] & NAME_START != 0;
+    }
+    matches!(u,
+        0xC0..=0xD6 | 0xD8..=0xF6 | 0xF8..=0x2FF | 0x370..=0x37D | 0x37F..=0x1FFF
+        | 0x200C..=0x200D | 0x2070..=0x218F | 0x2C00..=0x2FEF | 0x3001..=0xD7FF
+        | 0xF900..=0xFDCF | 0xFDF0..=0xFFFD | 0x10000..=0xEFFFF)
+}
+
+/// `NameChar` of XML 1.0 Fifth Edition.
+#[inline]
+pub fn is_name_char(c: char) -> bool {
+    let u = c as u32;
+    if u < 0x80 {
+        return CLASS[u as usize] & NAME != 0;
+    }
+    is_name_start_char(c) || u == 0xB7 || (0x300..=0x36F).contains(&u) || (0x203F..=0x2040).contains(&u)
+}
+
+/// `S ::= (#x20 | #x9 | #xD | #xA)+`, one character of it.
+#[inline]
+pub fn is_whitespace(b: u8) -> bool {
+    CLASS[b as usize] & WS != 0
+}
+
+/// Whether `s` matches the `Name` production.
+pub fn is_name(s: &str) -> bool {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) if is_name_start_char(c) => chars.all(is_name_char),
+        _ => false,
+    }
+}
+
+/// Whether `s` matches `NCName` (a `Name` without a colon).
+pub fn is_ncname(s: &str) -> bool {
+    is_name(s) && !s.contains(':')
+}
+
+/// Whether `s` matches `QName`: an NCName, or two NCNames joined by one colon.
+pub fn is_qname(s: &str) -> bool {
+    match s.split_once(':') {
+        Some((p, l)) => is_ncname(p) && is_ncname(l),
+        None => is_ncname(s),
+    }
+}
+
+/// Whether `s` matches `Nmtoken ::= (NameChar)+`.
+pub fn is_nmtoken(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(is_name_char)
+}
+
+/// Whether every character of `s` is a legal XML `Char`.
+pub fn is_xml_text(s: &str) -> bool {
+    s.chars().all(is_xml_char)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_agrees_with_range_checks_on_ascii() {
+        for b in 0u8..0x80 {
+            let c = b as char;
+            let start = c.is_ascii_alphabetic() || c == '_' || c == ':';
+            assert_eq!(CLASS[b as usize] & NAME_START != 0, start, "{b:#x}");
+            assert_eq!(
+                CLASS[b as usize] & NAME != 0,
+                start || c.is_ascii_digit() || c == '-' || c == '.',
+                "{b:#x}"
+            );
+            assert_eq!(CLASS[b as usize] & BAD_CTRL != 0, !is_xml_char(c), "{b:#x}");
+        }
+    }
+
+    #[test]
+    fn names() {
+        assert!(is_name("a:b-c.d_e"));
+        assert!(is_name("\u{10000}x"));
+        assert!(!is_name("1a"));
+        assert!(!is_name("-a"));
+        assert!(!is_name(""));
+        assert!(is_name("a\u{B7}"));
+        assert!(!is_name("\u{B7}a"));
+        assert!(is_qname("p:l"));
+        assert!(!is_qname("p:l:m"));
+        assert!(!is_qname(":l"));
+        assert!(is_nmtoken("1.-"));
+    }
+
+    #[test]
+    fn chars() {
+        assert!(!is_xml_char('\u{FFFE}'));
+        assert!(!is_xml_char('\u{0}'));
+        assert!(is_xml_char('\u{10FFFF}'));
+        assert!(is_xml_char('\t'));
+    }
+}

@@ -1,0 +1,206 @@
+//! Errors of the reader, with the location of the offending byte.
+//!
+//! An [`Error`] is a boxed, cold value so that `Result<Event, Error>` stays two words wide and the
+//! happy path never touches it. Its [`ErrorKind`] says what went wrong; [`Error::location`] says
+//! where, in bytes, lines and columns of the (UTF-8) document.
+
+use std::fmt;
+
+/// Where something is in a document: byte offset (0-based, in the UTF-8 form of the document),
+/// line and column (1-based; the column counts characters, not bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Location {
+    /// Byte offset from the start of the document (after transcoding to UTF-8).
+    pub offset: u64,
+    /// Line number, starting at 1.
+    pub line: u64,
+    /// Column number in characters, starting at 1.
+    pub column: u64,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.column)
+    }
+}
+
+/// The kinds of limit that protect the reader from hostile input. See [`crate::Limits`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum LimitKind {
+    /// Element nesting depth.
+    Depth,
+    /// Attributes on one element (including defaulted ones).
+    Attributes,
+    /// Length of one name, in bytes.
+    NameLength,
+    /// Length of one text node, comment, PI, CDATA section or attribute value, in bytes.
+    TextLength,
+    /// Total number of bytes produced by entity expansion.
+    EntityExpansion,
+    /// Entity expansion relative to the size of the document.
+    ExpansionRatio,
+    /// Nesting of entity references inside entity replacement texts.
+    EntityDepth,
+}
+
+impl fmt::Display for LimitKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            LimitKind::Depth => "element nesting depth",
+            LimitKind::Attributes => "attributes per element",
+            LimitKind::NameLength => "name length",
+            LimitKind::TextLength => "text length",
+            LimitKind::EntityExpansion => "total entity expansion",
+            LimitKind::ExpansionRatio => "entity expansion ratio",
+            LimitKind::EntityDepth => "entity reference nesting",
+        })
+    }
+}
+
+/// What went wrong. The message of each kind names the rule of the XML or Namespaces
+/// recommendation that was broken.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The input ended in the middle of a construct; the string says which.
+    UnexpectedEof(&'static str),
+    /// A byte sequence that is not UTF-8 (or not valid in the declared encoding).
+    InvalidEncoding(String),
+    /// The encoding named by the XML declaration is not supported, or contradicts the bytes.
+    EncodingMismatch(String),
+    /// A character that is not a legal XML `Char` at this place.
+    InvalidChar(char),
+    /// Something else than what the grammar allows; the strings say what was expected and found.
+    Syntax {
+        /// What the grammar allows here.
+        expected: &'static str,
+        /// What was found instead.
+        found: String,
+    },
+    /// A well-formedness constraint or other rule of XML 1.0 that is not simply grammar.
+    WellFormedness(String),
+    /// A constraint of Namespaces in XML 1.0.
+    Namespace(String),
+    /// An end tag that does not match the open start tag.
+    MismatchedEndTag {
+        /// Name of the open element.
+        expected: String,
+        /// Name in the end tag.
+        found: String,
+    },
+    /// The same attribute twice on one element.
+    DuplicateAttribute(String),
+    /// A reference to an entity that was not declared.
+    UndeclaredEntity(String),
+    /// An entity that refers to itself, directly or indirectly.
+    RecursiveEntity(String),
+    /// A safety limit was exceeded; the number is the limit in force.
+    LimitExceeded(LimitKind, u64),
+    /// An external entity could not be loaded by the installed resolver.
+    Resolver(String),
+    /// Reading from the underlying `std::io::Read` failed.
+    Io(String),
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ErrorKind::UnexpectedEof(what) => write!(f, "unexpected end of input in {what}"),
+            ErrorKind::InvalidEncoding(m) => write!(f, "invalid encoding: {m}"),
+            ErrorKind::EncodingMismatch(m) => write!(f, "encoding error: {m}"),
+            ErrorKind::InvalidChar(c) => {
+                write!(f, "character U+{:04X} is not allowed here", *c as u32)
+            }
+            ErrorKind::Syntax { expected, found } => write!(f, "expected {expected}, found {found}"),
+            ErrorKind::WellFormedness(m) => f.write_str(m),
+            ErrorKind::Namespace(m) => write!(f, "namespace error: {m}"),
+            ErrorKind::MismatchedEndTag { expected, found } => {
+                write!(f, "end tag </{found}> does not match start tag <{expected}>")
+            }
+            ErrorKind::DuplicateAttribute(n) => write!(f, "duplicate attribute '{n}'"),
+            ErrorKind::UndeclaredEntity(n) => write!(f, "reference to undeclared entity '{n}'"),
+            ErrorKind::RecursiveEntity(n) => write!(f, "entity '{n}' refers to itself"),
+            ErrorKind::LimitExceeded(k, n) => write!(f, "limit exceeded: {k} (limit {n})"),
+            ErrorKind::Resolver(m) => write!(f, "cannot load external entity: {m}"),
+            ErrorKind::Io(m) => write!(f, "I/O error: {m}"),
+        }
+    }
+}
+
+/// An error of the reader: a kind and the location where it was detected.
+///
+/// ```
+/// let mut r = xwire::Reader::from_slice(b"<a></b>");
+/// let err = loop {
+///     match r.next() {
+///         Ok(xwire::Event::Eof) => unreachable!(),
+///         Ok(_) => {}
+///         Err(e) => break e,
+///     }
+/// };
+/// assert_eq!(err.location().line, 1);
+/// assert_eq!(err.location().column, 4);
+/// assert!(err.to_string().contains("does not match"));
+/// ```
+#[derive(Clone, PartialEq, Eq)]
+pub struct Error(Box<Inner>);
+
+#[derive(Clone, PartialEq, Eq)]
+struct Inner {
+    kind: ErrorKind,
+    location: Location,
+    entity: Option<String>,
+}
+
+impl Error {
+    #[cold]
+    pub(crate) fn new(kind: ErrorKind, location: Location) -> Error {
+        Error(Box::new(Inner { kind, location, entity: None }))
+    }
+
+    #[cold]
+    pub(crate) fn with_entity(mut self, name: &str) -> Error {
+        if self.0.entity.is_none() {
+            self.0.entity = Some(name.to_string());
+        }
+        self
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.0.kind
+    }
+
+    /// Where in the document it went wrong. For errors inside the replacement text of an
+    /// entity, this is the location of the outermost reference in the document.
+    pub fn location(&self) -> Location {
+        self.0.location
+    }
+
+    /// The name of the entity whose replacement text held the error, if any.
+    pub fn entity(&self) -> Option<&str> {
+        self.0.entity.as_deref()
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Error({:?} at {:?})", self.0.kind, self.0.location)
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.0.location.line, self.0.location.column, self.0.kind)?;
+        if let Some(e) = &self.0.entity {
+            write!(f, " (in entity '{e}')")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Shorthand for results of this crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,1668 @@
+//! The pull cursor: turns UTF-8 bytes into tokens, checking every well-formedness and namespace
+//! constraint on the way.
+//!
+//! Design in brief:
+//! - One parse function per token kind works on the bytes of the *current frame* (the document
+//!   buffer, or the replacement text of an entity being expanded) from the current position. It
+//!   either completes the token, stops with [`Stop::Eof`] when a streaming buffer ends too early
+//!   (the reader reads more and parses the token again from its start), or stops with an error.
+//! - A token is stored as spans into the frame plus a little state; [`Reader::next`] returns a
+//!   borrowed view of it ([`Event`]), so nothing is copied unless a value must be normalised.
+//! - Names are interned to ids on first sight; namespace resolution of a name is cached per id
+//!   and invalidated only when a declaration changes the bindings in scope.
+
+use std::io::Read;
+use std::rc::Rc;
+
+use crate::chars;
+use crate::decl::{self, DeclKind, XmlDecl};
+use crate::dtd::{self, Class, Dtd, DtdParser, Expansion};
+use crate::error::{Error, ErrorKind, LimitKind, Location, Result};
+use crate::event::{Attr, Event, Span, TokenKind};
+use crate::input::{self, ChunkDecoder, Enc};
+use crate::intern::{Id, Interner};
+use crate::resolver::Resolver;
+use crate::scan::{self, bad, syntax, Ref, Scan, Stop};
+
+/// The namespace URI bound to the `xml` prefix.
+pub const XML_NS: &str = "http://www.w3.org/XML/1998/namespace";
+/// The namespace URI of namespace declarations (`xmlns` attributes).
+pub const XMLNS_NS: &str = "http://www.w3.org/2000/xmlns/";
+
+/// Id of a namespace URI interned by a reader. [`NsId::NONE`] is "no namespace".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NsId(pub u32);
+
+impl NsId {
+    /// No namespace (an unprefixed attribute, or an element outside any default namespace).
+    pub const NONE: NsId = NsId(0);
+    /// `http://www.w3.org/XML/1998/namespace`.
+    pub const XML: NsId = NsId(1);
+    /// `http://www.w3.org/2000/xmlns/`.
+    pub const XMLNS: NsId = NsId(2);
+}
+
+/// Safety limits. Every default is chosen so ordinary documents never meet it and hostile ones
+/// fail fast in bounded memory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Limits {
+    /// Maximum element nesting depth. Default 4096.
+    pub max_depth: u32,
+    /// Maximum attributes on one element. Default 10,000.
+    pub max_attributes: u32,
+    /// Maximum length of a name in bytes. Default 50,000.
+    pub max_name_length: u32,
+    /// Maximum length in bytes of one token: text node, attribute value, comment, PI, CDATA
+    /// section, start tag or DTD. Default 10,000,000.
+    pub max_text_length: u64,
+    /// Maximum bytes produced by entity expansion over the whole document. Default 10,000,000.
+    pub max_entity_expansion: u64,
+    /// Maximum ratio of entity expansion to document size, checked once expansion passes 1 MiB.
+    /// Default 20.
+    pub max_expansion_ratio: u64,
+    /// Maximum nesting of entity references. Default 64.
+    pub max_entity_depth: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_depth: 4096,
+            max_attributes: 10_000,
+            max_name_length: 50_000,
+            max_text_length: 10_000_000,
+            max_entity_expansion: 10_000_000,
+            max_expansion_ratio: 20,
+            max_entity_depth: 64,
+        }
+    }
+}
+
+/// How a [`Reader`] behaves.
+///
+/// ```
+/// let mut config = xwire::Config::default();
+/// config.limits.max_depth = 2;
+/// let mut r = xwire::Reader::with_config(b"<a><b><c/></b></a>", config);
+/// let err = std::iter::from_fn(|| Some(r.next().map(|e| e.kind()))).find_map(|e| e.err()).unwrap();
+/// assert!(err.to_string().contains("nesting depth"));
+/// ```
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Config {
+    /// Safety limits.
+    pub limits: Limits,
+    /// Process namespaces (resolve prefixes, check the constraints of Namespaces in XML 1.0).
+    /// Default true. When false, names are plain XML 1.0 names and every namespace id is
+    /// [`NsId::NONE`].
+    pub namespaces: bool,
+    /// Bytes read from a `std::io::Read` at a time. Default 64 KiB.
+    pub chunk_size: usize,
+    /// Base URI of the document, passed to the resolver for relative system identifiers.
+    pub base_uri: Option<String>,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config { limits: Limits::default(), namespaces: true, chunk_size: 64 * 1024, base_uri: None }
+    }
+}
+
+// ----- input --------------------------------------------------------------------------------
+
+struct Stream<'a> {
+    read: Box<dyn Read + 'a>,
+    decoder: Option<ChunkDecoder>,
+    raw: Vec<u8>,
+    chunk: usize,
+}
+
+/// The document's bytes in UTF-8: a borrowed slice, an owned transcoding, or a window on a stream.
+struct Input<'a> {
+    slice: &'a [u8],
+    buf: Vec<u8>,
+    owned: bool,
+    stream: Option<Stream<'a>>,
+    eof: bool,
+    /// Absolute offset of `data()[0]` in the document.
+    base: u64,
+}
+
+impl<'a> Input<'a> {
+    #[inline]
+    fn data(&self) -> &[u8] {
+        if self.owned {
+            &self.buf
+        } else {
+            self.slice
+        }
+    }
+
+    /// Drops bytes before `keep` and appends more from the stream. Returns how many bytes
+    /// were dropped.
+    fn refill(&mut self, keep: usize) -> std::result::Result<usize, ErrorKind> {
+        let Some(s) = self.stream.as_mut() else {
+            self.eof = true;
+            return Ok(0);
+        };
+        self.buf.drain(..keep);
+        self.base += keep as u64;
+        // Read at least as much as is already held, so retrying a long token stays linear.
+        let want = s.chunk.max(self.buf.len());
+        let before = self.buf.len();
+        while self.buf.len() == before && !self.eof {
+            match &mut s.decoder {
+                None => {
+                    self.buf.reserve(want);
+                    let start = self.buf.len();
+                    self.buf.resize(start + want, 0);
+                    let n = read_some(&mut s.read, &mut self.buf[start..])?;
+                    self.buf.truncate(start + n);
+                    self.eof = n == 0;
+                }
+                Some(dec) => {
+                    s.raw.resize(want, 0);
+                    let n = read_some(&mut s.read, &mut s.raw)?;
+                    self.eof = n == 0;
+                    dec.decode(&s.raw[..n], &mut self.buf, n == 0)
+                        .map_err(|(_, m)| ErrorKind::InvalidEncoding(m))?;
+                }
+            }
+        }
+        Ok(keep)
+    }
+}
+
+fn read_some(r: &mut dyn Read, buf: &mut [u8]) -> std::result::Result<usize, ErrorKind> {
+    loop {
+        match r.read(buf) {
+            Ok(n) => return Ok(n),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(ErrorKind::Io(e.to_string())),
+        }
+    }
+}
+
+// ----- state --------------------------------------------------------------------------------
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Phase {
+    /// Nothing read yet: the XML declaration may come.
+    Start,
+    /// Before the root element.
+    Prolog,
+    /// Inside the root element.
+    Content,
+    /// After the root element.
+    Epilog,
+    /// End of document reported (or a fatal error).
+    Done,
+}
+
+/// An entity being expanded in content.
+struct EntFrame {
+    text: Rc<str>,
+    /// Position in the parent frame to return to.
+    saved_pos: usize,
+    entity: usize,
+    /// Open elements when the entity started: it must close exactly those it opens.
+    depth: usize,
+}
+
+#[derive(Clone, Copy)]
+struct Open {
+    pub(crate) qname: Id,
+    pub(crate) ns: NsId,
+    /// Length of `bindings` before this element's declarations.
+    bindings: u32,
+}
+
+/// Per interned qualified name: where its prefix ends and its cached namespace resolution.
+#[derive(Clone, Copy)]
+pub(crate) struct QMeta {
+    /// Length of the prefix in bytes (0: no prefix).
+    pub(crate) prefix_len: u32,
+    /// Interned prefix (valid if `prefix_len > 0`).
+    prefix: Id,
+    epoch: u32,
+    ns: NsId,
+}
+
+pub(crate) const NO_PREFIX: Id = Id(u32::MAX);
+
+/// Everything the reader tracks besides its input and DTD.
+pub(crate) struct State {
+    config: Config,
+    pos: usize,
+    frames: Vec<EntFrame>,
+    phase: Phase,
+    doc_start: usize,
+    xml_decl: Option<XmlDecl>,
+    standalone: bool,
+    stack: Vec<Open>,
+    pub(crate) names: Interner,
+    pub(crate) qmeta: Vec<QMeta>,
+    pub(crate) uris: Interner,
+    bindings: Vec<(Id, NsId)>,
+    epoch: u32,
+    // The current token.
+    pub(crate) kind: TokenKind,
+    tok_start: u64,
+    pub(crate) a: Span,
+    pub(crate) b: Span,
+    pub(crate) flags: u8,
+    pub(crate) qname: Id,
+    pub(crate) ns: NsId,
+    pub(crate) empty: bool,
+    pending_end: bool,
+    pub(crate) attrs: Vec<Attr>,
+    pub(crate) scratch: String,
+    pub(crate) doctype: Option<crate::event::DoctypeInfo>,
+    expansion: Expansion,
+    doc_len_hint: u64,
+    peeked: bool,
+    lines: LineTracker,
+    /// An error found before parsing started (encoding), reported by the first `next`.
+    early: Option<(usize, ErrorKind)>,
+}
+
+/// Turns byte offsets into lines and columns, moving forward through the document.
+#[derive(Default, Clone, Copy)]
+struct LineTracker {
+    offset: u64,
+    line: u64,
+    col: u64,
+}
+
+impl LineTracker {
+    /// Advances over `bytes`, which start at `self.offset`.
+    fn advance(&mut self, bytes: &[u8]) {
+        let mut last_nl = None;
+        for i in memchr::memrchr_iter(b'\n', bytes) {
+            if last_nl.is_none() {
+                last_nl = Some(i);
+            }
+            self.line += 1;
+        }
+        let tail = match last_nl {
+            Some(i) => {
+                self.col = 0;
+                &bytes[i + 1..]
+            }
+            None => bytes,
+        };
+        self.col += tail.iter().filter(|&&b| b & 0xC0 != 0x80).count() as u64;
+        self.offset += bytes.len() as u64;
+    }
+}
+
+// Text flags.
+pub(crate) const F_REFS: u8 = 1;
+pub(crate) const F_CR: u8 = 2;
+
+/// A streaming, zero-copy XML 1.0 + Namespaces reader (a pull cursor).
+///
+/// ```
+/// use xwire::{Event, Reader};
+/// let mut r = Reader::from_slice(br#"<a xmlns="urn:x" n="1">hi &amp; bye<b/></a>"#);
+/// let mut seen = Vec::new();
+/// loop {
+///     match r.next()? {
+///         Event::Start(t) => seen.push(format!("start {} {}", t.local_name(), t.attributes().count())),
+///         Event::End(t) => seen.push(format!("end {}", t.name())),
+///         Event::Text(t) => seen.push(format!("text {}", t.unescape())),
+///         Event::Eof => break,
+///         _ => {}
+///     }
+/// }
+/// assert_eq!(seen, ["start a 2", "text hi & bye", "start b 0", "end b", "end a"]);
+/// # Ok::<(), xwire::Error>(())
+/// ```
+pub struct Reader<'a> {
+    input: Input<'a>,
+    dtd: Dtd,
+    st: State,
+    resolver: Option<Box<dyn Resolver + 'a>>,
+    /// The error that stopped the reader, returned again by every later call.
+    failed: Option<Error>,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader over a whole document in memory. UTF-8 input is read in place; other encodings
+    /// are transcoded once.
+    pub fn from_slice(bytes: &'a [u8]) -> Reader<'a> {
+        Reader::with_config(bytes, Config::default())
+    }
+
+    /// A reader over a whole document in memory, with a configuration.
+    pub fn with_config(bytes: &'a [u8], config: Config) -> Reader<'a> {
+        let mut r = Reader::empty(config);
+        r.input.slice = bytes;
+        r.input.eof = true;
+        r.st.doc_len_hint = bytes.len() as u64;
+        match input::detect(bytes) {
+            Ok(Enc::Utf8 { bom }) => r.st.pos = bom,
+            Ok(enc) => match input::decode_all(bytes, enc) {
+                Ok(buf) => {
+                    r.input.buf = buf;
+                    r.input.owned = true;
+                }
+                Err((at, m)) => r.fail_early(at, ErrorKind::InvalidEncoding(m)),
+            },
+            Err(m) => r.fail_early(0, ErrorKind::EncodingMismatch(m)),
+        }
+        r.st.doc_start = r.st.pos;
+        r.st.lines.offset = 0;
+        r
+    }
+
+    /// A reader that pulls the document from `read` in chunks, holding only a window of it in
+    /// memory (plus the longest token, bounded by [`Limits::max_text_length`]).
+    pub fn from_reader<R: Read + 'a>(read: R, config: Config) -> Reader<'a> {
+        let chunk = config.chunk_size.max(64);
+        let mut r = Reader::empty(config);
+        r.input.owned = true;
+        let mut stream = Stream { read: Box::new(read), decoder: None, raw: Vec::new(), chunk };
+        // Read enough to see the byte order mark and the XML declaration.
+        let mut head = Vec::new();
+        let mut tmp = vec![0u8; chunk];
+        let mut eof = false;
+        while !eof && (head.len() < 4 || (head.len() < 4096 && memchr::memmem::find(&head, b"?>").is_none())) {
+            match read_some(&mut stream.read, &mut tmp) {
+                Ok(0) => eof = true,
+                Ok(n) => head.extend_from_slice(&tmp[..n]),
+                Err(k) => {
+                    r.fail_early(0, k);
+                    return r;
+                }
+            }
+        }
+        r.st.doc_len_hint = u64::MAX / 4;
+        match input::detect(&head) {
+            Ok(Enc::Utf8 { bom }) => {
+                r.input.buf = head;
+                r.st.pos = bom;
+            }
+            Ok(enc) => {
+                let mut dec = ChunkDecoder::new(enc);
+                let bom = enc.bom_len().min(head.len());
+                if let Err((at, m)) = dec.decode(&head[bom..], &mut r.input.buf, eof) {
+                    r.fail_early(at, ErrorKind::InvalidEncoding(m));
+                }
+                stream.decoder = Some(dec);
+            }
+            Err(m) => r.fail_early(0, ErrorKind::EncodingMismatch(m)),
+        }
+        r.input.eof = eof;
+        r.input.stream = Some(stream);
+        r.st.doc_start = r.st.pos;
+        r
+    }
+
+    fn empty(config: Config) -> Reader<'a> {
+        let mut st = State {
+            config,
+            pos: 0,
+            frames: Vec::new(),
+            phase: Phase::Start,
+            doc_start: 0,
+            xml_decl: None,
+            standalone: false,
+            stack: Vec::new(),
+            names: Interner::default(),
+            qmeta: Vec::new(),
+            uris: Interner::default(),
+            bindings: Vec::new(),
+            epoch: 1,
+            kind: TokenKind::Eof,
+            tok_start: 0,
+            a: Span::default(),
+            b: Span::default(),
+            flags: 0,
+            qname: Id(0),
+            ns: NsId::NONE,
+            empty: false,
+            pending_end: false,
+            attrs: Vec::new(),
+            scratch: String::new(),
+            doctype: None,
+            expansion: Expansion::default(),
+            doc_len_hint: 0,
+            peeked: false,
+            lines: LineTracker { offset: 0, line: 1, col: 0 },
+            early: None,
+        };
+        st.reset_names();
+        Reader {
+            input: Input { slice: &[], buf: Vec::new(), owned: false, stream: None, eof: true, base: 0 },
+            dtd: Dtd::default(),
+            st,
+            resolver: None,
+            failed: None,
+        }
+    }
+
+    /// Installs a resolver for external entities (the external DTD subset, external parameter
+    /// and general entities). Without one, nothing external is ever loaded.
+    pub fn set_resolver(&mut self, resolver: impl Resolver + 'a) {
+        self.resolver = Some(Box::new(resolver));
+    }
+
+    #[cold]
+    fn fail_early(&mut self, at: usize, kind: ErrorKind) {
+        self.st.early = Some((at, kind));
+    }
+}
+
+impl State {
+    fn reset_names(&mut self) {
+        self.names.clear();
+        self.qmeta.clear();
+        self.uris.clear();
+        self.uris.intern("");
+        self.uris.intern(XML_NS);
+        self.uris.intern(XMLNS_NS);
+        self.bindings.clear();
+        let xml = self.names.intern("xml");
+        self.qmeta.push(QMeta { prefix_len: 0, prefix: NO_PREFIX, epoch: 0, ns: NsId::NONE });
+        self.bindings.push((xml, NsId::XML));
+    }
+}
+
+/// What one parsing step did.
+enum StepR {
+    /// A token is ready.
+    Token,
+    /// Something was consumed that is not reported (white space outside the root, the XML
+    /// declaration, an entity frame pushed or popped): step again.
+    Continue,
+    /// The current frame has no more bytes.
+    End,
+}
+
+#[cold]
+fn wf(msg: impl Into<String>) -> ErrorKind {
+    ErrorKind::WellFormedness(msg.into())
+}
+
+#[cold]
+fn ns_err(msg: impl Into<String>) -> ErrorKind {
+    ErrorKind::Namespace(msg.into())
+}
+
+#[inline]
+fn str_of(b: &[u8]) -> &str {
+    // Spans are validated UTF-8 cut at ASCII delimiters or scanned names.
+    std::str::from_utf8(b).unwrap_or("\u{FFFD}")
+}
+
+/// Parses the body of a processing instruction at `start` (`<?`): returns the end of the target,
+/// the start of the data and the position after `?>`. The caller has ruled out the XML
+/// declaration.
+pub(crate) fn pi_body(data: &[u8], start: usize, eof: bool) -> Scan<(usize, usize, usize)> {
+    let ts = start + 2;
+    let te = scan::name(data, ts, eof, "a processing instruction target")?;
+    if data[ts..te].eq_ignore_ascii_case(b"xml") {
+        return bad(ts, wf("the processing instruction target 'xml' is reserved (an XML declaration is allowed only at the very start)"));
+    }
+    if data[te..].starts_with(b"?>") {
+        return Ok((te, te, te + 2));
+    }
+    match data.get(te) {
+        None if !eof => return Err(Stop::Eof),
+        Some(&b) if chars::is_whitespace(b) => {}
+        Some(b'?') if !eof && te + 1 == data.len() => return Err(Stop::Eof),
+        _ => return syntax(te, "white space or '?>' after the processing instruction target", data),
+    }
+    let ds = scan::skip_ws(data, te);
+    let Some(end) = memchr::memmem::find(&data[ds..], b"?>").map(|e| ds + e) else {
+        return if eof { bad(start, ErrorKind::UnexpectedEof("a processing instruction")) } else { Err(Stop::Eof) };
+    };
+    scan::check_chars(data, ds, end)?;
+    Ok((te, ds, end + 2))
+}
+
+/// Finds the `]` that closes an internal subset starting at `start`, skipping comments, PIs and
+/// quoted literals inside declarations. `None`: the data ended first.
+fn subset_end(data: &[u8], start: usize) -> Option<usize> {
+    let mut i = start;
+    loop {
+        let off = memchr::memchr2(b']', b'<', &data[i..])?;
+        let at = i + off;
+        if data[at] == b']' {
+            return Some(at);
+        }
+        let rest = &data[at..];
+        if rest.starts_with(b"<!--") {
+            i = at + 4 + memchr::memmem::find(&data[at + 4..], b"-->")? + 3;
+        } else if rest.starts_with(b"<?") {
+            i = at + 2 + memchr::memmem::find(&data[at + 2..], b"?>")? + 2;
+        } else if rest.starts_with(b"<!") && !rest.starts_with(b"<![") {
+            // A declaration: skip to its '>' outside quotes.
+            let mut j = at + 2;
+            loop {
+                let b = *data.get(j)?;
+                match b {
+                    b'"' | b'\'' => j += 1 + memchr::memchr(b, &data[j + 1..])? + 1,
+                    b'>' => break,
+                    b']' => return Some(j),
+                    _ => j += 1,
+                }
+            }
+            i = j + 1;
+        } else {
+            i = at + 1;
+        }
+    }
+}
+
+impl State {
+    #[inline]
+    fn set_token(&mut self, kind: TokenKind, start: usize, base: u64) {
+        self.kind = kind;
+        self.tok_start = base + start as u64;
+    }
+
+    fn check_len(&self, start: usize, end: usize) -> Scan<()> {
+        if (end - start) as u64 > self.config.limits.max_text_length {
+            return bad(start, ErrorKind::LimitExceeded(LimitKind::TextLength, self.config.limits.max_text_length));
+        }
+        Ok(())
+    }
+
+    /// Interns a qualified name, checking its syntax (and length) on first sight.
+    #[inline]
+    fn intern_qname(&mut self, data: &[u8], s: usize, e: usize) -> Scan<Id> {
+        if (e - s) as u64 > self.config.limits.max_name_length as u64 {
+            return bad(s, ErrorKind::LimitExceeded(LimitKind::NameLength, self.config.limits.max_name_length as u64));
+        }
+        let name = str_of(&data[s..e]);
+        let id = self.names.intern(name);
+        if (id.0 as usize) < self.qmeta.len() {
+            return Ok(id);
+        }
+        self.qmeta.push(QMeta { prefix_len: 0, prefix: NO_PREFIX, epoch: 0, ns: NsId::NONE });
+        if self.config.namespaces {
+            if let Some(c) = memchr::memchr(b':', name.as_bytes()) {
+                let local = &name[c + 1..];
+                let ok = c > 0
+                    && !local.is_empty()
+                    && !local.contains(':')
+                    && local.chars().next().is_some_and(chars::is_name_start_char);
+                if !ok {
+                    return bad(s, ns_err(format!("'{name}' is not a qualified name (QName)")));
+                }
+                let p = self.names.intern(&name[..c]);
+                while self.qmeta.len() < self.names.len() {
+                    self.qmeta.push(QMeta { prefix_len: 0, prefix: NO_PREFIX, epoch: 0, ns: NsId::NONE });
+                }
+                let m = &mut self.qmeta[id.0 as usize];
+                m.prefix_len = c as u32;
+                m.prefix = p;
+            }
+        }
+        Ok(id)
+    }
+
+    fn lookup_prefix(&self, prefix: Id) -> Option<NsId> {
+        self.bindings.iter().rev().find(|b| b.0 == prefix).map(|b| b.1)
+    }
+
+    /// Namespace of an element or prefixed attribute name, cached per name until the bindings
+    /// in scope change.
+    #[inline]
+    fn resolve(&mut self, qname: Id, at: usize, element: bool) -> Scan<NsId> {
+        let m = self.qmeta[qname.0 as usize];
+        if m.prefix_len == 0 && !element {
+            return Ok(NsId::NONE);
+        }
+        if m.epoch == self.epoch {
+            return Ok(m.ns);
+        }
+        let ns = if m.prefix_len == 0 {
+            self.lookup_prefix(NO_PREFIX).unwrap_or(NsId::NONE)
+        } else {
+            match self.lookup_prefix(m.prefix) {
+                Some(ns) => ns,
+                None => {
+                    let name = self.names.get(qname);
+                    let p = &name[..m.prefix_len as usize];
+                    if p == "xmlns" {
+                        return bad(at, ns_err(format!("the prefix 'xmlns' cannot be used on the element <{name}>")));
+                    }
+                    return bad(at, ns_err(format!("the prefix '{p}' of '{name}' is not declared")));
+                }
+            }
+        };
+        let m = &mut self.qmeta[qname.0 as usize];
+        m.epoch = self.epoch;
+        m.ns = ns;
+        Ok(ns)
+    }
+
+    #[inline]
+    fn value_of<'d>(&'d self, data: &'d [u8], span: Span) -> &'d str {
+        if span.scratch {
+            &self.scratch[span.start..span.end]
+        } else {
+            str_of(&data[span.start..span.end])
+        }
+    }
+
+    fn start_tag(&mut self, data: &[u8], eof: bool, dtd: &Dtd, raw_cr: bool, base: u64) -> Scan<StepR> {
+        let start = self.pos;
+        if self.phase == Phase::Epilog {
+            return bad(start, wf("a document has exactly one root element; found another after it"));
+        }
+        let name_end = scan::name(data, start + 1, eof, "an element name")?;
+        let qname = self.intern_qname(data, start + 1, name_end)?;
+        self.attrs.clear();
+        self.scratch.clear();
+        let mut i = name_end;
+        let empty;
+        loop {
+            let ws_start = i;
+            i = scan::skip_ws(data, i);
+            let Some(&b) = data.get(i) else {
+                return if eof { bad(start, ErrorKind::UnexpectedEof("a start tag")) } else { Err(Stop::Eof) };
+            };
+            if b == b'>' {
+                empty = false;
+                i += 1;
+                break;
+            }
+            if b == b'/' {
+                match data.get(i + 1) {
+                    Some(b'>') => {
+                        empty = true;
+                        i += 2;
+                        break;
+                    }
+                    None if !eof => return Err(Stop::Eof),
+                    _ => return syntax(i + 1, "'>' after '/' in an empty-element tag", data),
+                }
+            }
+            if i == ws_start {
+                return syntax(i, "white space, '>' or '/>'", data);
+            }
+            let n_end = scan::name(data, i, eof, "an attribute name, '>' or '/>'")?;
+            let aq = self.intern_qname(data, i, n_end)?;
+            let mut j = scan::skip_ws(data, n_end);
+            match data.get(j) {
+                Some(b'=') => j += 1,
+                None if !eof => return Err(Stop::Eof),
+                _ => return syntax(j, "'=' after the attribute name", data),
+            }
+            j = scan::skip_ws(data, j);
+            let q = match data.get(j) {
+                Some(&q @ (b'"' | b'\'')) => q,
+                None if !eof => return Err(Stop::Eof),
+                _ => return syntax(j, "a quoted attribute value", data),
+            };
+            let vstart = j + 1;
+            let mut k = vstart;
+            let mut needs = false;
+            loop {
+                k = scan::find_class(data, k, chars::ATTR_STOP);
+                let Some(&c) = data.get(k) else {
+                    return if eof { bad(vstart - 1, ErrorKind::UnexpectedEof("an attribute value")) } else { Err(Stop::Eof) };
+                };
+                if c == q {
+                    break;
+                }
+                match c {
+                    b'"' | b'\'' => k += 1,
+                    b'<' => return bad(k, wf("'<' is not allowed in an attribute value")),
+                    b'&' => {
+                        k = scan::reference(data, k, eof)?.1;
+                        needs = true;
+                    }
+                    b'\t' | b'\n' | b'\r' => {
+                        needs = true;
+                        k += 1;
+                    }
+                    c if c < 0x80 => return bad(k, ErrorKind::InvalidChar(c as char)),
+                    _ => k += scan::utf8_char(data, k)?.1,
+                }
+            }
+            self.check_len(vstart, k)?;
+            let value = if needs {
+                self.normalize_attr(data, vstart, k, dtd, raw_cr)?
+            } else {
+                Span { start: vstart, end: k, scratch: false }
+            };
+            if self.attrs.len() >= self.config.limits.max_attributes as usize {
+                return bad(i, ErrorKind::LimitExceeded(LimitKind::Attributes, self.config.limits.max_attributes as u64));
+            }
+            self.attrs.push(Attr { name: Span { start: i, end: n_end, scratch: false }, value, qname: aq, ns: NsId::NONE, defaulted: false });
+            i = k + 1;
+        }
+        self.check_len(start, i)?;
+        if !dtd.attlists.is_empty() {
+            self.apply_attlist(data, dtd, qname, start)?;
+        }
+        self.check_duplicates(start)?;
+        let mark = self.bindings.len() as u32;
+        let mut ns = NsId::NONE;
+        if self.config.namespaces {
+            self.declare_namespaces(data, start)?;
+            ns = self.resolve(qname, start + 1, true)?;
+            for n in 0..self.attrs.len() {
+                let a = self.attrs[n];
+                if a.ns != NsId::XMLNS {
+                    self.attrs[n].ns = self.resolve(a.qname, a.name.start, false)?;
+                }
+            }
+            self.check_expanded_duplicates(start)?;
+        }
+        if self.stack.len() >= self.config.limits.max_depth as usize {
+            return bad(start, ErrorKind::LimitExceeded(LimitKind::Depth, self.config.limits.max_depth as u64));
+        }
+        self.stack.push(Open { qname, ns, bindings: mark });
+        self.set_token(TokenKind::Start, start, base);
+        self.a = Span { start: start + 1, end: name_end, scratch: false };
+        self.qname = qname;
+        self.ns = ns;
+        self.empty = empty;
+        self.pending_end = empty;
+        self.phase = Phase::Content;
+        self.pos = i;
+        Ok(StepR::Token)
+    }
+
+    /// Attribute-value normalisation (XML 1.0 section 3.3.3) into the scratch buffer.
+    fn normalize_attr(&mut self, data: &[u8], s: usize, e: usize, dtd: &Dtd, raw_cr: bool) -> Scan<Span> {
+        let s0 = self.scratch.len();
+        let mut i = s;
+        while i < e {
+            let run = scan::find_class(&data[..e], i, chars::ATTR_STOP);
+            self.scratch.push_str(str_of(&data[i..run]));
+            if run >= e {
+                break;
+            }
+            i = run;
+            match data[i] {
+                b'&' => {
+                    let (r, end) = scan::reference(data, i, true)?;
+                    match r {
+                        Ref::Char(c) => self.scratch.push(c),
+                        Ref::Entity(ns, ne) => {
+                            let name = str_of(&data[ns..ne]);
+                            match dtd.general(name) {
+                                None if self.standalone || !dtd.has_external_parts => {
+                                    return bad(i, ErrorKind::UndeclaredEntity(name.to_string()))
+                                }
+                                None => {}
+                                Some(id) => {
+                                    let ent = &dtd.entities[id];
+                                    if ent.ndata.is_some() {
+                                        return bad(i, wf(format!("attribute values cannot refer to the unparsed entity '{name}'")));
+                                    }
+                                    if self.standalone && ent.external_decl {
+                                        return bad(i, wf(format!("entity '{name}' is declared externally but the document is standalone")));
+                                    }
+                                    let limits = self.config.limits.clone();
+                                    dtd::attr_entity(dtd, id, &mut self.scratch, 0, &limits, &mut self.expansion, self.doc_len_hint)
+                                        .map_err(|k| Stop::Bad(i, k))?;
+                                }
+                            }
+                        }
+                    }
+                    i = end;
+                }
+                b'\r' if raw_cr && data.get(i + 1) == Some(&b'\n') => i += 1,
+                b'\t' | b'\n' | b'\r' => {
+                    self.scratch.push(' ');
+                    i += 1;
+                }
+                _ => {
+                    // Quotes of the other kind and non-ASCII characters (already checked).
+                    let (c, l) = scan::any_char(data, i)?;
+                    self.scratch.push(c);
+                    i += l;
+                }
+            }
+        }
+        if (self.scratch.len() - s0) as u64 > self.config.limits.max_text_length {
+            return bad(s, ErrorKind::LimitExceeded(LimitKind::TextLength, self.config.limits.max_text_length));
+        }
+        Ok(Span { start: s0, end: self.scratch.len(), scratch: true })
+    }
+
+    /// Applies the attribute-list declarations of the element: defaults for missing
+    /// attributes, token normalisation for non-CDATA ones.
+    fn apply_attlist(&mut self, data: &[u8], dtd: &Dtd, qname: Id, at: usize) -> Scan<()> {
+        let Some(defs) = dtd.attlists.get(self.names.get(qname)) else { return Ok(()) };
+        for def in defs {
+            let id = self.intern_qname(def.name.as_bytes(), 0, def.name.len()).map_err(|s| match s {
+                Stop::Bad(_, k) => Stop::Bad(at, k),
+                s => s,
+            })?;
+            match self.attrs.iter().position(|a| a.qname == id) {
+                Some(n) if def.ty != dtd::AttType::Cdata => {
+                    let v = self.value_of(data, self.attrs[n].value);
+                    if v.starts_with(' ') || v.ends_with(' ') || v.contains("  ") {
+                        let c = dtd::collapse(v);
+                        let s0 = self.scratch.len();
+                        self.scratch.push_str(&c);
+                        self.attrs[n].value = Span { start: s0, end: self.scratch.len(), scratch: true };
+                    }
+                }
+                Some(_) => {}
+                None => {
+                    let (dtd::AttDefault::Value(v) | dtd::AttDefault::Fixed(v)) = &def.default else { continue };
+                    let n0 = self.scratch.len();
+                    self.scratch.push_str(&def.name);
+                    let v0 = self.scratch.len();
+                    self.scratch.push_str(v);
+                    if self.attrs.len() >= self.config.limits.max_attributes as usize {
+                        return bad(at, ErrorKind::LimitExceeded(LimitKind::Attributes, self.config.limits.max_attributes as u64));
+                    }
+                    self.attrs.push(Attr {
+                        name: Span { start: n0, end: v0, scratch: true },
+                        value: Span { start: v0, end: self.scratch.len(), scratch: true },
+                        qname: id,
+                        ns: NsId::NONE,
+                        defaulted: true,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn check_duplicates(&self, at: usize) -> Scan<()> {
+        let n = self.attrs.len();
+        if n < 2 {
+            return Ok(());
+        }
+        let dup = if n <= 16 {
+            (1..n).find_map(|i| (0..i).find(|&j| self.attrs[j].qname == self.attrs[i].qname).map(|_| i))
+        } else {
+            let mut seen = std::collections::HashSet::with_capacity(n);
+            (0..n).find(|&i| !seen.insert(self.attrs[i].qname))
+        };
+        match dup {
+            Some(i) => bad(
+                if self.attrs[i].defaulted { at } else { self.attrs[i].name.start },
+                ErrorKind::DuplicateAttribute(self.names.get(self.attrs[i].qname).to_string()),
+            ),
+            None => Ok(()),
+        }
+    }
+
+    /// Two prefixed attributes whose prefixes are bound to the same URI, with the same local
+    /// name, are duplicates (Namespaces in XML 1.0, "Attributes Unique").
+    fn check_expanded_duplicates(&self, at: usize) -> Scan<()> {
+        let pref: Vec<usize> = (0..self.attrs.len())
+            .filter(|&i| self.attrs[i].ns != NsId::NONE && self.attrs[i].ns != NsId::XMLNS)
+            .collect();
+        if pref.len() < 2 {
+            return Ok(());
+        }
+        let local = |i: usize| {
+            let a = &self.attrs[i];
+            let n = self.names.get(a.qname);
+            &n[self.qmeta[a.qname.0 as usize].prefix_len as usize + 1..]
+        };
+        let mut seen = std::collections::HashSet::with_capacity(pref.len());
+        for &i in &pref {
+            if !seen.insert((self.attrs[i].ns, local(i))) {
+                let a = &self.attrs[i];
+                return bad(
+                    if a.defaulted { at } else { a.name.start },
+                    ns_err(format!(
+                        "attribute '{}' duplicates another with the same namespace and local name",
+                        self.names.get(a.qname)
+                    )),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// Processes the `xmlns` and `xmlns:p` attributes of the current start tag.
+    fn declare_namespaces(&mut self, data: &[u8], at: usize) -> Scan<()> {
+        let mut changed = false;
+        for n in 0..self.attrs.len() {
+            let a = self.attrs[n];
+            let m = self.qmeta[a.qname.0 as usize];
+            let name = self.names.get(a.qname);
+            let is_default = m.prefix_len == 0 && name == "xmlns";
+            let is_prefixed = m.prefix_len == 5 && name.starts_with("xmlns:");
+            if !is_default && !is_prefixed {
+                continue;
+            }
+            let where_ = if a.defaulted { at } else { a.name.start };
+            let v = a.value;
+            let uri = if v.scratch { &self.scratch[v.start..v.end] } else { str_of(&data[v.start..v.end]) };
+            let uri_id = if is_default {
+                if uri == XML_NS || uri == XMLNS_NS {
+                    return bad(where_, ns_err(format!("the default namespace cannot be \"{uri}\"")));
+                }
+                (NO_PREFIX, uri)
+            } else {
+                let local = &name[6..];
+                if local == "xmlns" {
+                    return bad(where_, ns_err("the prefix 'xmlns' cannot be declared"));
+                }
+                if local == "xml" {
+                    if uri != XML_NS {
+                        return bad(where_, ns_err(format!("the prefix 'xml' must be bound to \"{XML_NS}\"")));
+                    }
+                    self.attrs[n].ns = NsId::XMLNS;
+                    continue;
+                }
+                if uri == XML_NS || uri == XMLNS_NS {
+                    return bad(where_, ns_err(format!("the prefix '{local}' cannot be bound to \"{uri}\"")));
+                }
+                if uri.is_empty() {
+                    return bad(where_, ns_err(format!("the prefix '{local}' cannot be undeclared (bound to \"\") in Namespaces 1.0")));
+                }
+                let local = local.to_string();
+                (self.names.intern(&local), uri)
+            };
+            let (prefix, uri) = uri_id;
+            let ns = NsId(self.uris.intern(uri).0);
+            self.bindings.push((prefix, ns));
+            while self.qmeta.len() < self.names.len() {
+                self.qmeta.push(QMeta { prefix_len: 0, prefix: NO_PREFIX, epoch: 0, ns: NsId::NONE });
+            }
+            self.attrs[n].ns = NsId::XMLNS;
+            changed = true;
+        }
+        if changed {
+            self.epoch += 1;
+        }
+        Ok(())
+    }
+
+    fn end_tag(&mut self, data: &[u8], eof: bool, base: u64) -> Scan<StepR> {
+        let start = self.pos;
+        let s = start + 2;
+        let e = scan::name(data, s, eof, "an element name in the end tag")?;
+        let i = scan::skip_ws(data, e);
+        match data.get(i) {
+            Some(b'>') => {}
+            None if !eof => return Err(Stop::Eof),
+            _ => return syntax(i, "'>' to end the end tag", data),
+        }
+        let Some(top) = self.stack.last().copied() else {
+            return bad(start, wf(format!("end tag </{}> without a start tag", str_of(&data[s..e]))));
+        };
+        if self.names.get(top.qname).as_bytes() != &data[s..e] {
+            return bad(
+                start,
+                ErrorKind::MismatchedEndTag {
+                    expected: self.names.get(top.qname).to_string(),
+                    found: str_of(&data[s..e]).to_string(),
+                },
+            );
+        }
+        if self.frames.last().is_some_and(|f| self.stack.len() <= f.depth) {
+            return bad(start, wf(format!("the end tag </{}> closes an element opened outside the entity", str_of(&data[s..e]))));
+        }
+        self.set_token(TokenKind::End, start, base);
+        self.qname = top.qname;
+        self.ns = top.ns;
+        self.pop_element();
+        self.pos = i + 1;
+        Ok(StepR::Token)
+    }
+
+    fn pop_element(&mut self) {
+        if let Some(o) = self.stack.pop() {
+            if self.bindings.len() > o.bindings as usize {
+                self.bindings.truncate(o.bindings as usize);
+                self.epoch += 1;
+            }
+        }
+        if self.stack.is_empty() {
+            self.phase = Phase::Epilog;
+        }
+    }
+
+    fn comment(&mut self, data: &[u8], eof: bool, raw_cr: bool, base: u64) -> Scan<StepR> {
+        let start = self.pos;
+        let body = start + 4;
+        let Some(end) = memchr::memmem::find(&data[body..], b"--").map(|e| body + e) else {
+            return if eof { bad(start, ErrorKind::UnexpectedEof("a comment")) } else { Err(Stop::Eof) };
+        };
+        match data.get(end + 2) {
+            Some(b'>') => {}
+            None if !eof => return Err(Stop::Eof),
+            _ => return bad(end, wf("'--' is not allowed inside a comment")),
+        }
+        scan::check_chars(data, body, end)?;
+        self.check_len(body, end)?;
+        self.set_token(TokenKind::Comment, start, base);
+        self.a = Span { start: body, end, scratch: false };
+        self.flags = if raw_cr && memchr::memchr(b'\r', &data[body..end]).is_some() { F_CR } else { 0 };
+        self.pos = end + 3;
+        Ok(StepR::Token)
+    }
+
+    fn pi(&mut self, data: &[u8], eof: bool, raw_cr: bool, base: u64) -> Scan<StepR> {
+        let start = self.pos;
+        let (te, ds, after) = pi_body(data, start, eof)?;
+        if self.config.namespaces && memchr::memchr(b':', &data[start + 2..te]).is_some() {
+            return bad(start + 2, ns_err("a processing instruction target cannot contain ':'"));
+        }
+        self.check_len(start, after)?;
+        self.set_token(TokenKind::Pi, start, base);
+        self.a = Span { start: start + 2, end: te, scratch: false };
+        self.b = Span { start: ds, end: after - 2, scratch: false };
+        self.flags = if raw_cr && memchr::memchr(b'\r', &data[ds..after - 2]).is_some() { F_CR } else { 0 };
+        self.pos = after;
+        if self.phase == Phase::Start {
+            self.phase = Phase::Prolog;
+        }
+        Ok(StepR::Token)
+    }
+
+    fn cdata(&mut self, data: &[u8], eof: bool, raw_cr: bool, base: u64) -> Scan<StepR> {
+        let start = self.pos;
+        if self.phase != Phase::Content {
+            return bad(start, wf("CDATA sections are allowed only inside the root element"));
+        }
+        let body = start + 9;
+        let Some(end) = memchr::memmem::find(&data[body..], b"]]>").map(|e| body + e) else {
+            return if eof { bad(start, ErrorKind::UnexpectedEof("a CDATA section")) } else { Err(Stop::Eof) };
+        };
+        scan::check_chars(data, body, end)?;
+        self.check_len(body, end)?;
+        self.set_token(TokenKind::CData, start, base);
+        self.a = Span { start: body, end, scratch: false };
+        self.flags = if raw_cr && memchr::memchr(b'\r', &data[body..end]).is_some() { F_CR } else { 0 };
+        self.pos = end + 3;
+        Ok(StepR::Token)
+    }
+
+    /// Character data up to the next markup. Entity references to pure-text entities stay inside
+    /// the token (expanded lazily by `Text::unescape`); a reference to an entity with markup
+    /// ends the token, and the next step pushes a frame for it.
+    #[allow(clippy::too_many_arguments)]
+    fn text(&mut self, data: &[u8], eof: bool, dtd: &Dtd, resolver: &mut Option<Box<dyn Resolver + '_>>, in_entity: bool, base: u64) -> Scan<StepR> {
+        let start = self.pos;
+        let mut i = start;
+        let mut flags = 0u8;
+        loop {
+            i = scan::find_class(data, i, chars::TEXT_STOP);
+            let Some(&b) = data.get(i) else {
+                if !eof {
+                    return Err(Stop::Eof);
+                }
+                break;
+            };
+            match b {
+                b'<' => break,
+                b'&' => {
+                    let (r, end) = scan::reference(data, i, eof)?;
+                    match r {
+                        Ref::Char(_) => {
+                            flags |= F_REFS;
+                            i = end;
+                        }
+                        Ref::Entity(ns, ne) => match self.entity_in_content(data, i, ns, ne, dtd, resolver, in_entity)? {
+                            None => {
+                                flags |= F_REFS;
+                                i = end;
+                            }
+                            Some((text, id)) => {
+                                if i > start {
+                                    break;
+                                }
+                                self.push_frame(text, id, i, end)?;
+                                return Ok(StepR::Continue);
+                            }
+                        },
+                    }
+                }
+                b']' => {
+                    if data.len() < i + 3 && !eof {
+                        return Err(Stop::Eof);
+                    }
+                    if data[i..].starts_with(b"]]>") {
+                        return bad(i, wf("']]>' is not allowed in character data"));
+                    }
+                    i += 1;
+                }
+                b'\r' => {
+                    if !in_entity {
+                        flags |= F_CR;
+                    }
+                    i += 1;
+                }
+                b if b < 0x80 => return bad(i, ErrorKind::InvalidChar(b as char)),
+                _ => i += scan::utf8_char(data, i)?.1,
+            }
+        }
+        self.check_len(start, i)?;
+        self.set_token(TokenKind::Text, start, base);
+        self.a = Span { start, end: i, scratch: false };
+        self.flags = flags;
+        self.pos = i;
+        Ok(StepR::Token)
+    }
+
+    /// Checks a general entity reference in content. `None`: it stays in the text token
+    /// (pure text, or not read); `Some`: its replacement text must be parsed in a frame.
+    #[allow(clippy::too_many_arguments)]
+    fn entity_in_content(
+        &mut self,
+        data: &[u8],
+        at: usize,
+        ns: usize,
+        ne: usize,
+        dtd: &Dtd,
+        resolver: &mut Option<Box<dyn Resolver + '_>>,
+        in_entity: bool,
+    ) -> Scan<Option<(Rc<str>, usize)>> {
+        let name = str_of(&data[ns..ne]);
+        let Some(id) = dtd.general(name) else {
+            if self.standalone || !dtd.has_external_parts {
+                return bad(at, ErrorKind::UndeclaredEntity(name.to_string()));
+            }
+            return Ok(None);
+        };
+        let e = &dtd.entities[id];
+        if e.ndata.is_some() {
+            return bad(at, wf(format!("reference to the unparsed entity '{name}' in content")));
+        }
+        if self.standalone && e.external_decl && !in_entity {
+            return bad(at, wf(format!("entity '{name}' is declared externally but the document is standalone")));
+        }
+        if self.frames.iter().any(|f| f.entity == id) {
+            return bad(at, ErrorKind::RecursiveEntity(name.to_string()));
+        }
+        let limits = &self.config.limits;
+        if e.is_external() {
+            let loaded = match e.loaded.get() {
+                Some(l) => l.clone(),
+                None => {
+                    let l = match resolver.as_deref_mut() {
+                        Some(r) => dtd::load_external(r, e.public_id.as_deref(), e.system_id.as_deref().unwrap_or(""), e.base.as_deref())
+                            .map_err(|k| Stop::Bad(at, k))?,
+                        None => None,
+                    };
+                    let _ = e.loaded.set(l.clone());
+                    l
+                }
+            };
+            return match loaded {
+                Some((text, _)) => {
+                    self.expansion.add(text.len(), limits, self.doc_len_hint).map_err(|k| Stop::Bad(at, k))?;
+                    Ok(Some((text, id)))
+                }
+                None => Ok(None),
+            };
+        }
+        match dtd::classify(dtd, id, 0, limits).map_err(|k| Stop::Bad(at, k))? {
+            Class::Text => {
+                let x = dtd::expanded(dtd, id, limits).map_err(|k| Stop::Bad(at, k))?;
+                self.expansion.add(x.len(), limits, self.doc_len_hint).map_err(|k| Stop::Bad(at, k))?;
+                Ok(None)
+            }
+            _ => {
+                let text = e.value.clone().expect("internal entity");
+                self.expansion.add(text.len(), limits, self.doc_len_hint).map_err(|k| Stop::Bad(at, k))?;
+                Ok(Some((text, id)))
+            }
+        }
+    }
+
+    fn push_frame(&mut self, text: Rc<str>, entity: usize, at: usize, end: usize) -> Scan<()> {
+        if self.frames.len() as u64 >= self.config.limits.max_entity_depth {
+            return bad(at, ErrorKind::LimitExceeded(LimitKind::EntityDepth, self.config.limits.max_entity_depth));
+        }
+        self.frames.push(EntFrame { text, saved_pos: end, entity, depth: self.stack.len() });
+        self.pos = 0;
+        Ok(())
+    }
+
+    fn doctype(&mut self, data: &[u8], eof: bool, dtd: &mut Dtd, resolver: &mut Option<Box<dyn Resolver + '_>>, base: u64) -> Scan<StepR> {
+        let start = self.pos;
+        if self.doctype.is_some() || !matches!(self.phase, Phase::Start | Phase::Prolog) {
+            return bad(start, wf("the document type declaration must come once, before the root element"));
+        }
+        let mut i = start + 9;
+        if !data.get(i).is_some_and(|&b| chars::is_whitespace(b)) {
+            return if data.len() <= i && !eof { Err(Stop::Eof) } else { syntax(i, "white space after '<!DOCTYPE'", data) };
+        }
+        i = scan::skip_ws(data, i);
+        let ne = scan::name(data, i, eof, "the root element name")?;
+        let name = str_of(&data[i..ne]).to_string();
+        i = ne;
+        let mut public_id = None;
+        let mut system_id = None;
+        let ws = scan::skip_ws(data, i);
+        let literal = |data: &[u8], at: usize| -> Scan<(usize, usize)> {
+            match data.get(at) {
+                Some(&q @ (b'"' | b'\'')) => match memchr::memchr(q, &data[at + 1..]) {
+                    Some(e) => Ok((at + 1, at + 1 + e)),
+                    None if !eof => Err(Stop::Eof),
+                    None => bad(at, ErrorKind::UnexpectedEof("a quoted literal")),
+                },
+                None if !eof => Err(Stop::Eof),
+                _ => syntax(at, "a quoted literal", data),
+            }
+        };
+        if data[ws..].starts_with(b"SYSTEM") || data[ws..].starts_with(b"PUBLIC") {
+            if ws == i {
+                return syntax(i, "white space before the external identifier", data);
+            }
+            let public = data[ws..].starts_with(b"PUBLIC");
+            i = ws + 6;
+            let w = scan::skip_ws(data, i);
+            if w == i {
+                return syntax(i, "white space after SYSTEM or PUBLIC", data);
+            }
+            if public {
+                let (ps, pe) = literal(data, w)?;
+                if let Some(k) = data[ps..pe].iter().position(|&b| !(b.is_ascii_alphanumeric() || b" \r\n-'()+,./:=?;!*#@$_%".contains(&b))) {
+                    return syntax(ps + k, "a public identifier character", data);
+                }
+                public_id = Some(str_of(&data[ps..pe]).to_string());
+                i = pe + 1;
+                let w2 = scan::skip_ws(data, i);
+                if w2 == i {
+                    return syntax(i, "white space before the system identifier", data);
+                }
+                i = w2;
+            } else {
+                i = w;
+            }
+            let (ss, se) = literal(data, i)?;
+            scan::check_chars(data, ss, se)?;
+            let sys = str_of(&data[ss..se]);
+            if sys.contains('#') {
+                return bad(ss, wf("a system identifier cannot contain a fragment identifier ('#')"));
+            }
+            system_id = Some(sys.to_string());
+            i = se + 1;
+        }
+        i = scan::skip_ws(data, i);
+        let mut subset = None;
+        if data.get(i) == Some(&b'[') {
+            let s = i + 1;
+            let Some(e) = subset_end(data, s) else {
+                return if eof { bad(start, ErrorKind::UnexpectedEof("the document type declaration")) } else { Err(Stop::Eof) };
+            };
+            subset = Some((s, e));
+            i = scan::skip_ws(data, e + 1);
+        }
+        match data.get(i) {
+            Some(b'>') => {}
+            None if !eof => return Err(Stop::Eof),
+            _ => return syntax(i, "'>' to end the document type declaration", data),
+        }
+        self.check_len(start, i)?;
+        // The declaration is complete: now process the subsets.
+        dtd.clear();
+        let limits = self.config.limits.clone();
+        let base_uri: Option<Rc<str>> = self.config.base_uri.as_deref().map(Rc::from);
+        let mut internal = String::new();
+        if let Some((s, e)) = subset {
+            scan::check_chars(data, s, e)?;
+            internal = str_of(&data[s..e]).to_string();
+            let mut p = DtdParser::new(dtd, resolver.as_deref_mut().map(|r| r as &mut dyn Resolver), &limits, &mut self.expansion, self.doc_len_hint, self.standalone);
+            p.internal_subset(Rc::from(internal.as_str()), base_uri.clone()).map_err(|e| Stop::Bad(s + e.at, dtd_kind(e)))?;
+        }
+        if let Some(sys) = &system_id {
+            let mut p = DtdParser::new(dtd, resolver.as_deref_mut().map(|r| r as &mut dyn Resolver), &limits, &mut self.expansion, self.doc_len_hint, self.standalone);
+            p.external_subset(public_id.as_deref(), sys, base_uri).map_err(|e| Stop::Bad(start, dtd_kind(e)))?;
+        }
+        self.doctype = Some(crate::event::DoctypeInfo { name, public_id, system_id, internal_subset: internal });
+        self.set_token(TokenKind::Doctype, start, base);
+        self.phase = Phase::Prolog;
+        self.pos = i + 1;
+        Ok(StepR::Token)
+    }
+}
+
+#[cold]
+fn dtd_kind(e: dtd::DtdError) -> ErrorKind {
+    match e.entity {
+        Some(name) => match e.kind {
+            ErrorKind::WellFormedness(m) => ErrorKind::WellFormedness(format!("{m} (in entity '{name}')")),
+            ErrorKind::Syntax { expected, found } => ErrorKind::Syntax { expected, found: format!("{found} (in entity '{name}')") },
+            k => k,
+        },
+        None => e.kind,
+    }
+}
+
+impl<'a> Reader<'a> {
+    /// Reads the next event. After [`Event::Eof`] or an error, every further call returns the
+    /// same again.
+    #[inline]
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> Result<Event<'_>> {
+        if self.st.peeked {
+            self.st.peeked = false;
+        } else {
+            self.advance()?;
+        }
+        Ok(self.event())
+    }
+
+    /// Returns the next event without consuming it: the following [`Reader::next`] returns it
+    /// again.
+    pub fn peek(&mut self) -> Result<Event<'_>> {
+        if !self.st.peeked {
+            self.advance()?;
+            self.st.peeked = true;
+        }
+        Ok(self.event())
+    }
+
+    /// Kind of the next event, without consuming it.
+    pub fn peek_kind(&mut self) -> Result<TokenKind> {
+        self.peek().map(|e| e.kind())
+    }
+
+    fn advance(&mut self) -> Result<()> {
+        if let Some(e) = &self.failed {
+            return Err(e.clone());
+        }
+        match self.advance_inner() {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                self.st.phase = Phase::Done;
+                self.st.kind = TokenKind::Eof;
+                self.failed = Some(e.clone());
+                Err(e)
+            }
+        }
+    }
+
+    fn advance_inner(&mut self) -> Result<()> {
+        if let Some((at, k)) = self.st.early.take() {
+            return Err(self.error_at_doc(at as u64, k));
+        }
+        if self.st.pending_end {
+            self.st.pending_end = false;
+            self.st.kind = TokenKind::End;
+            self.st.pop_element();
+            return Ok(());
+        }
+        if self.st.phase == Phase::Done {
+            self.st.kind = TokenKind::Eof;
+            return Ok(());
+        }
+        loop {
+            let r = self.step();
+            match r {
+                Ok(StepR::Token) => return Ok(()),
+                Ok(StepR::Continue) => {}
+                Ok(StepR::End) => {
+                    if let Some(f) = self.st.frames.last() {
+                        if self.st.stack.len() != f.depth {
+                            let name = self.dtd.entities[f.entity].name.to_string();
+                            return Err(self.error_here(0, wf(format!("entity '{name}' ends inside an element it opened"))));
+                        }
+                        let f = self.st.frames.pop().expect("frame");
+                        self.st.pos = f.saved_pos;
+                        continue;
+                    }
+                    if !self.input.eof {
+                        self.refill()?;
+                        continue;
+                    }
+                    return self.end_of_document();
+                }
+                Err(Stop::Eof) => {
+                    if self.st.frames.is_empty() && !self.input.eof {
+                        self.refill()?;
+                        continue;
+                    }
+                    let what = if self.st.frames.is_empty() { "the document" } else { "an entity's replacement text (a construct must end in the entity where it starts)" };
+                    return Err(self.error_here(self.st.pos, ErrorKind::UnexpectedEof(what)));
+                }
+                Err(Stop::Bad(at, kind)) => return Err(self.error_here(at, kind)),
+            }
+        }
+    }
+
+    fn refill(&mut self) -> Result<()> {
+        let keep = self.st.pos;
+        let limit = self.st.config.limits.max_text_length.saturating_add(self.st.config.chunk_size as u64 * 2);
+        if (self.input.data().len() - keep) as u64 > limit {
+            return Err(self.error_here(keep, ErrorKind::LimitExceeded(LimitKind::TextLength, self.st.config.limits.max_text_length)));
+        }
+        // Count lines in what is dropped, so later locations stay right.
+        let from = (self.st.lines.offset.saturating_sub(self.input.base)) as usize;
+        if from < keep {
+            let bytes = &self.input.data()[from..keep];
+            self.st.lines.advance(bytes);
+        }
+        match self.input.refill(keep) {
+            Ok(dropped) => {
+                self.st.pos -= dropped;
+                Ok(())
+            }
+            Err(k) => Err(self.error_here(self.st.pos, k)),
+        }
+    }
+
+    fn end_of_document(&mut self) -> Result<()> {
+        match self.st.phase {
+            Phase::Content => {
+                let name = self.st.stack.last().map(|o| self.st.names.get(o.qname).to_string()).unwrap_or_default();
+                Err(self.error_here(self.st.pos, wf(format!("the document ends before the end tag of <{name}>"))))
+            }
+            Phase::Start | Phase::Prolog => Err(self.error_here(self.st.pos, wf("the document has no root element"))),
+            Phase::Epilog | Phase::Done => {
+                self.st.phase = Phase::Done;
+                self.st.kind = TokenKind::Eof;
+                self.st.tok_start = self.input.base + self.st.pos as u64;
+                Ok(())
+            }
+        }
+    }
+
+    /// One parsing step at the current position of the current frame.
+    #[inline]
+    fn step(&mut self) -> Scan<StepR> {
+        let Reader { input, dtd, st, resolver, .. } = self;
+        let frame_text = st.frames.last().map(|f| f.text.clone());
+        let in_entity = frame_text.is_some();
+        let (data, eof, base): (&[u8], bool, u64) = match &frame_text {
+            Some(t) => (t.as_bytes(), true, st.frames.first().map_or(0, |_| input.base + st.frames[0].saved_pos as u64)),
+            None => (input.data(), input.eof, input.base),
+        };
+        let base = if in_entity { base } else { input.base };
+        let pos = st.pos;
+        let Some(&b) = data.get(pos) else { return Ok(StepR::End) };
+        let raw_cr = !in_entity;
+        if st.phase == Phase::Start {
+            if pos == st.doc_start && !in_entity && data.len() >= pos + 6 && decl::starts_decl(data, pos) {
+                let (d, end) = decl::parse(data, pos, eof, DeclKind::Xml)?;
+                st.standalone = d.standalone == Some(true);
+                st.xml_decl = Some(d);
+                st.pos = end;
+                st.phase = Phase::Prolog;
+                return Ok(StepR::Continue);
+            }
+            if pos == st.doc_start && data.len() < pos + 6 && !eof {
+                return Err(Stop::Eof);
+            }
+            st.phase = Phase::Prolog;
+        }
+        // Tokens inside entities are located at the reference in the document.
+        let tok_base = |st: &State| if in_entity { input.base + st.frames[0].saved_pos as u64 } else { base };
+        let _ = base;
+        if b == b'<' {
+            let b1 = match data.get(pos + 1) {
+                Some(&b1) => b1,
+                None if !eof => return Err(Stop::Eof),
+                None => return bad(pos, ErrorKind::UnexpectedEof("markup")),
+            };
+            let tb = tok_base(st);
+            let r = match b1 {
+                b'/' => st.end_tag(data, eof, tb),
+                b'?' => st.pi(data, eof, raw_cr, tb),
+                b'!' => {
+                    let rest = &data[pos..];
+                    if rest.starts_with(b"<!--") {
+                        st.comment(data, eof, raw_cr, tb)
+                    } else if rest.starts_with(b"<![CDATA[") {
+                        st.cdata(data, eof, raw_cr, tb)
+                    } else if rest.starts_with(b"<!DOCTYPE") {
+                        if in_entity {
+                            return bad(pos, wf("a document type declaration cannot occur inside an entity"));
+                        }
+                        st.doctype(data, eof, dtd, resolver, tb)
+                    } else if rest.len() < 9 && !eof {
+                        Err(Stop::Eof)
+                    } else {
+                        syntax(pos, "'<!--', '<![CDATA[' or '<!DOCTYPE'", data)
+                    }
+                }
+                _ => st.start_tag(data, eof, dtd, raw_cr, tb),
+            };
+            if matches!(r, Ok(StepR::Token)) && st.phase == Phase::Start {
+                st.phase = Phase::Prolog;
+            }
+            return r;
+        }
+        if st.phase == Phase::Content {
+            let tb = tok_base(st);
+            return st.text(data, eof, dtd, resolver, in_entity, tb);
+        }
+        // Outside the root element only white space may appear between markup.
+        let end = scan::skip_ws(data, pos);
+        if end == pos {
+            let kind = if b == b'&' {
+                wf("references are not allowed outside the root element")
+            } else if b >= 0x80 || chars::CLASS[b as usize] & chars::BAD_CTRL == 0 {
+                wf(format!("text is not allowed outside the root element (found {})", scan::describe(data, pos)))
+            } else {
+                ErrorKind::InvalidChar(b as char)
+            };
+            return bad(pos, kind);
+        }
+        st.pos = end;
+        Ok(StepR::Continue)
+    }
+
+    // ----- errors and locations ---------------------------------------------------------------
+
+    /// An error at `at` in the current frame (or at the outermost entity reference).
+    #[cold]
+    fn error_here(&mut self, at: usize, kind: ErrorKind) -> Error {
+        match self.st.frames.first() {
+            None => self.error_at_doc(self.input.base + at as u64, kind),
+            Some(f) => {
+                let doc_at = self.input.base + f.saved_pos as u64;
+                let name = self.st.frames.last().map(|f| self.dtd.entities[f.entity].name.to_string()).unwrap_or_default();
+                self.error_at_doc(doc_at, kind).with_entity(&name)
+            }
+        }
+    }
+
+    #[cold]
+    fn error_at_doc(&mut self, offset: u64, kind: ErrorKind) -> Error {
+        Error::new(kind, self.location_of(offset))
+    }
+
+    /// Line and column of a byte offset in the document. Offsets before the window a streaming
+    /// reader still holds are answered as the start of that window.
+    pub fn location_of(&mut self, offset: u64) -> Location {
+        let data = self.input.data();
+        let base = self.input.base;
+        if offset < self.st.lines.offset {
+            if base == 0 {
+                self.st.lines = LineTracker { offset: 0, line: 1, col: 0 };
+            } else {
+                return Location { offset, line: self.st.lines.line, column: self.st.lines.col + 1 };
+            }
+        }
+        let from = (self.st.lines.offset - base) as usize;
+        let to = ((offset - base) as usize).min(data.len());
+        if from < to {
+            self.st.lines.advance(&data[from..to]);
+        }
+        Location { offset, line: self.st.lines.line, column: self.st.lines.col + 1 }
+    }
+
+    /// Location of the start of the current event (for events from an entity's replacement
+    /// text: the location of the reference).
+    pub fn location(&mut self) -> Location {
+        let o = self.st.tok_start;
+        self.location_of(o)
+    }
+
+    /// Byte offset of the start of the current event.
+    pub fn offset(&self) -> u64 {
+        self.st.tok_start
+    }
+
+    // ----- document information ---------------------------------------------------------------
+
+    /// The XML declaration, once read.
+    pub fn xml_decl(&self) -> Option<&XmlDecl> {
+        self.st.xml_decl.as_ref()
+    }
+
+    /// Whether the document declared `standalone="yes"`.
+    pub fn standalone(&self) -> bool {
+        self.st.standalone
+    }
+
+    /// Current element nesting depth (1 inside the root element).
+    pub fn depth(&self) -> usize {
+        self.st.stack.len()
+    }
+
+    /// The namespace URI of an id.
+    pub fn namespace_uri(&self, ns: NsId) -> &str {
+        self.st.uris.get(Id(ns.0))
+    }
+
+    /// The id of a namespace URI, if the document used it so far.
+    pub fn namespace_id(&self, uri: &str) -> Option<NsId> {
+        self.st.uris.find(uri).map(|i| NsId(i.0))
+    }
+
+    /// The qualified name an id stands for.
+    pub fn name_of(&self, id: Id) -> &str {
+        self.st.names.get(id)
+    }
+
+    /// The namespace bindings in scope, innermost last: (prefix, namespace). The default
+    /// namespace has the prefix `""`; an empty URI undeclares it.
+    pub fn namespaces_in_scope(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
+        self.st.bindings.iter().map(move |&(p, ns)| {
+            let prefix = if p == NO_PREFIX { "" } else { self.st.names.get(p) };
+            (prefix, self.st.uris.get(Id(ns.0)))
+        })
+    }
+
+    /// Names of the notations the DTD declared, with public and system identifiers.
+    pub fn notations(&self) -> impl Iterator<Item = (&str, Option<&str>, Option<&str>)> + '_ {
+        self.dtd.notations.iter().map(|(n, p, s)| (&**n, p.as_deref(), s.as_deref()))
+    }
+
+    /// Whether some declarations may be missing because external markup was not read (the
+    /// caller installed no resolver, or it declined).
+    pub fn dtd_incomplete(&self) -> bool {
+        self.dtd.incomplete
+    }
+
+    /// Bytes of the document read so far (the offset after the current event).
+    pub fn bytes_read(&self) -> u64 {
+        self.input.base + if self.st.frames.is_empty() { self.st.pos as u64 } else { self.st.frames[0].saved_pos as u64 }
+    }
+
+    /// Builds the borrowed view of the current token.
+    #[inline]
+    fn event(&self) -> Event<'_> {
+        let data: &[u8] = match self.st.frames.last() {
+            Some(f) => f.text.as_bytes(),
+            None => self.input.data(),
+        };
+        crate::event::view(data, &self.st, &self.dtd)
+    }
+}

@@ -1,0 +1,372 @@
+//! Byte-level scanning primitives: the only code that looks at input bytes one by one.
+//!
+//! Everything here works on a UTF-8 byte slice and a position, returns the position after what
+//! it recognised, and reports problems as a [`Stop`] so callers can tell "the buffer ended" (read
+//! more and retry) from "the input is wrong" (an error at this offset).
+
+use crate::chars::{self, CLASS};
+use crate::error::ErrorKind;
+
+/// Why a scanning primitive stopped without a result.
+#[derive(Debug)]
+pub(crate) enum Stop {
+    /// The data ended before the construct did; more input may complete it.
+    Eof,
+    /// The input is wrong at this offset.
+    Bad(usize, ErrorKind),
+}
+
+pub(crate) type Scan<T> = Result<T, Stop>;
+
+#[cold]
+pub(crate) fn bad<T>(at: usize, kind: ErrorKind) -> Scan<T> {
+    Err(Stop::Bad(at, kind))
+}
+
+#[cold]
+pub(crate) fn syntax<T>(at: usize, expected: &'static str, data: &[u8]) -> Scan<T> {
+    bad(at, ErrorKind::Syntax { expected, found: describe(data, at) })
+}
+
+/// A short human description of what is at `at`, for error messages.
+#[cold]
+pub(crate) fn describe(data: &[u8], at: usize) -> String {
+    match data.get(at..) {
+        None | Some([]) => "end of input".to_string(),
+        Some(rest) => {
+            let mut end = rest.len().min(12);
+            while end > 0 && std::str::from_utf8(&rest[..end]).is_err() {
+                end -= 1;
+            }
+            match std::str::from_utf8(&rest[..end]) {
+                Ok(s) if !s.is_empty() => {
+                    let c = s.chars().next().unwrap_or(' ');
+                    if c.is_whitespace() || c.is_control() {
+                        format!("character U+{:04X}", c as u32)
+                    } else {
+                        format!("'{}'", s.chars().take_while(|c| !c.is_whitespace()).take(8).collect::<String>())
+                    }
+                }
+                _ => format!("byte 0x{:02X}", rest[0]),
+            }
+        }
+    }
+}
+
+/// Decodes one non-ASCII UTF-8 character at `pos` (`data[pos] >= 0x80`) and checks that it is a
+/// legal XML `Char`. Returns the character and its length in bytes.
+#[inline]
+pub(crate) fn utf8_char(data: &[u8], pos: usize) -> Scan<(char, usize)> {
+    let b0 = data[pos];
+    let (len, min) = match b0 {
+        0xC2..=0xDF => (2, 0x80),
+        0xE0..=0xEF => (3, 0x800),
+        0xF0..=0xF4 => (4, 0x10000),
+        _ => return bad(pos, ErrorKind::InvalidEncoding(format!("byte 0x{b0:02X} cannot start a UTF-8 sequence"))),
+    };
+    if pos + len > data.len() {
+        // The sequence may be completed by the next chunk; only a short final input is an error.
+        for (i, &b) in data[pos + 1..].iter().enumerate() {
+            if b & 0xC0 != 0x80 {
+                return bad(pos + 1 + i, ErrorKind::InvalidEncoding("truncated UTF-8 sequence".into()));
+            }
+        }
+        return Err(Stop::Eof);
+    }
+    let mut cp = (b0 as u32) & (0x7F >> len);
+    for i in 1..len {
+        let b = data[pos + i];
+        if b & 0xC0 != 0x80 {
+            return bad(pos, ErrorKind::InvalidEncoding("invalid UTF-8 sequence".into()));
+        }
+        cp = (cp << 6) | (b as u32 & 0x3F);
+    }
+    if cp < min || cp > 0x10FFFF || (0xD800..=0xDFFF).contains(&cp) {
+        return bad(pos, ErrorKind::InvalidEncoding("invalid UTF-8 sequence".into()));
+    }
+    let c = char::from_u32(cp).expect("checked scalar value");
+    if cp == 0xFFFE || cp == 0xFFFF {
+        return bad(pos, ErrorKind::InvalidChar(c));
+    }
+    Ok((c, len))
+}
+
+/// Decodes the character at `pos` (any byte value), checking that it is a legal `Char`.
+#[inline]
+pub(crate) fn any_char(data: &[u8], pos: usize) -> Scan<(char, usize)> {
+    let b = data[pos];
+    if b < 0x80 {
+        if CLASS[b as usize] & chars::BAD_CTRL != 0 {
+            return bad(pos, ErrorKind::InvalidChar(b as char));
+        }
+        Ok((b as char, 1))
+    } else {
+        utf8_char(data, pos)
+    }
+}
+
+/// Scans a `Name` starting at `pos`; returns the end position. `what` names the construct for
+/// error messages. The name must be followed by something (more data) or the caller knows the
+/// data is complete (`eof`).
+#[inline]
+pub(crate) fn name(data: &[u8], pos: usize, eof: bool, what: &'static str) -> Scan<usize> {
+    let mut i = pos;
+    // First character.
+    match data.get(i) {
+        None => return if eof { syntax(pos, what, data) } else { Err(Stop::Eof) },
+        Some(&b) if b < 0x80 => {
+            if CLASS[b as usize] & chars::NAME_START == 0 {
+                return syntax(pos, what, data);
+            }
+            i += 1;
+        }
+        Some(_) => {
+            let (c, l) = utf8_char(data, i)?;
+            if !chars::is_name_start_char(c) {
+                return syntax(pos, what, data);
+            }
+            i += l;
+        }
+    }
+    loop {
+        match data.get(i) {
+            None => return if eof { Ok(i) } else { Err(Stop::Eof) },
+            Some(&b) if b < 0x80 => {
+                if CLASS[b as usize] & chars::NAME == 0 {
+                    return Ok(i);
+                }
+                i += 1;
+            }
+            Some(_) => {
+                let (c, l) = utf8_char(data, i)?;
+                if !chars::is_name_char(c) {
+                    return Ok(i);
+                }
+                i += l;
+            }
+        }
+    }
+}
+
+/// Scans an `Nmtoken` starting at `pos`.
+pub(crate) fn nmtoken(data: &[u8], pos: usize, eof: bool) -> Scan<usize> {
+    let mut i = pos;
+    loop {
+        match data.get(i) {
+            None if !eof => return Err(Stop::Eof),
+            Some(&b) if b < 0x80 && CLASS[b as usize] & chars::NAME != 0 => i += 1,
+            Some(&b) if b >= 0x80 => {
+                let (c, l) = utf8_char(data, i)?;
+                if !chars::is_name_char(c) {
+                    break;
+                }
+                i += l;
+            }
+            _ => break,
+        }
+    }
+    if i == pos {
+        return syntax(pos, "a name token", data);
+    }
+    Ok(i)
+}
+
+/// Skips white space; returns the new position.
+#[inline]
+pub(crate) fn skip_ws(data: &[u8], mut pos: usize) -> usize {
+    while pos < data.len() && CLASS[data[pos] as usize] & chars::WS != 0 {
+        pos += 1;
+    }
+    pos
+}
+
+/// What an `&...;` reference is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ref {
+    /// A character reference or a predefined entity, already decoded.
+    Char(char),
+    /// A reference to the general entity whose name is `data[start..end]`.
+    Entity(usize, usize),
+}
+
+/// Parses a reference starting at `pos` (which holds `&`); returns it and the position after `;`.
+#[inline]
+pub(crate) fn reference(data: &[u8], pos: usize, eof: bool) -> Scan<(Ref, usize)> {
+    let i = pos + 1;
+    match data.get(i) {
+        None => return if eof { syntax(i, "a name or '#' after '&'", data) } else { Err(Stop::Eof) },
+        Some(b'#') => return char_ref(data, pos, eof),
+        _ => {}
+    }
+    let end = name(data, i, eof, "a name or '#' after '&'")?;
+    match data.get(end) {
+        Some(b';') => {}
+        None if !eof => return Err(Stop::Eof),
+        _ => return syntax(end, "';' to end the entity reference", data),
+    }
+    let r = match &data[i..end] {
+        b"lt" => Ref::Char('<'),
+        b"gt" => Ref::Char('>'),
+        b"amp" => Ref::Char('&'),
+        b"apos" => Ref::Char('\''),
+        b"quot" => Ref::Char('"'),
+        _ => Ref::Entity(i, end),
+    };
+    Ok((r, end + 1))
+}
+
+/// Parses `&#N;` or `&#xH;` at `pos`.
+pub(crate) fn char_ref(data: &[u8], pos: usize, eof: bool) -> Scan<(Ref, usize)> {
+    let mut i = pos + 2;
+    let hex = match data.get(i) {
+        Some(b'x') => {
+            i += 1;
+            true
+        }
+        None if !eof => return Err(Stop::Eof),
+        _ => false,
+    };
+    let start = i;
+    let mut v: u32 = 0;
+    loop {
+        let Some(&b) = data.get(i) else {
+            return if eof { syntax(i, "';' to end the character reference", data) } else { Err(Stop::Eof) };
+        };
+        let d = match b {
+            b'0'..=b'9' => b - b'0',
+            b'a'..=b'f' if hex => b - b'a' + 10,
+            b'A'..=b'F' if hex => b - b'A' + 10,
+            b';' if i > start => break,
+            _ => return syntax(i, if hex { "a hexadecimal digit" } else { "a decimal digit" }, data),
+        };
+        v = v.saturating_mul(if hex { 16 } else { 10 }).saturating_add(d as u32);
+        i += 1;
+    }
+    match char::from_u32(v) {
+        Some(c) if chars::is_xml_char(c) => Ok((Ref::Char(c), i + 1)),
+        _ => bad(
+            pos,
+            ErrorKind::WellFormedness(format!(
+                "character reference &#{}{}; does not refer to a legal XML character",
+                if hex { "x" } else { "" },
+                String::from_utf8_lossy(&data[start..i])
+            )),
+        ),
+    }
+}
+
+/// Finds the first byte at or after `pos` whose class has any bit of `mask`; returns
+/// `data.len()` if none. This is the hot loop of text and attribute scanning.
+#[inline]
+pub(crate) fn find_class(data: &[u8], mut pos: usize, mask: u8) -> usize {
+    // Process 8 bytes per step on the common all-plain path: one table load per byte but no
+    // bounds checks inside the unrolled block.
+    while pos + 8 <= data.len() {
+        let c = &data[pos..pos + 8];
+        if CLASS[c[0] as usize] & mask != 0 {
+            return pos;
+        }
+        if CLASS[c[1] as usize] & mask != 0 {
+            return pos + 1;
+        }
+        if CLASS[c[2] as usize] & mask != 0 {
+            return pos + 2;
+        }
+        if CLASS[c[3] as usize] & mask != 0 {
+            return pos + 3;
+        }
+        if CLASS[c[4] as usize] & mask != 0 {
+            return pos + 4;
+        }
+        if CLASS[c[5] as usize] & mask != 0 {
+            return pos + 5;
+        }
+        if CLASS[c[6] as usize] & mask != 0 {
+            return pos + 6;
+        }
+        if CLASS[c[7] as usize] & mask != 0 {
+            return pos + 7;
+        }
+        pos += 8;
+    }
+    while pos < data.len() && CLASS[data[pos] as usize] & mask == 0 {
+        pos += 1;
+    }
+    pos
+}
+
+/// Checks that `data[pos..end]` holds only legal `Char`s and valid UTF-8 (used for comments,
+/// PIs, CDATA and other runs found with `memchr`). Returns the position of the first bad byte.
+pub(crate) fn check_chars(data: &[u8], mut pos: usize, end: usize) -> Scan<()> {
+    while pos < end {
+        pos = find_non_plain(data, pos, end);
+        if pos >= end {
+            break;
+        }
+        let (_, l) = any_char(&data[..end], pos).map_err(|e| match e {
+            Stop::Eof => Stop::Bad(pos, ErrorKind::InvalidEncoding("truncated UTF-8 sequence".into())),
+            e => e,
+        })?;
+        pos += l;
+    }
+    Ok(())
+}
+
+/// First position in `pos..end` holding a byte >= 0x80 or a forbidden control character.
+#[inline]
+fn find_non_plain(data: &[u8], mut pos: usize, end: usize) -> usize {
+    while pos < end {
+        let b = data[pos];
+        if b >= 0x80 || CLASS[b as usize] & chars::BAD_CTRL != 0 {
+            return pos;
+        }
+        pos += 1;
+    }
+    end
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf8_checks() {
+        assert_eq!(utf8_char("é".as_bytes(), 0).unwrap(), ('é', 2));
+        assert!(matches!(utf8_char(b"\xC0\x80", 0), Err(Stop::Bad(..))));
+        assert!(matches!(utf8_char(b"\xED\xA0\x80", 0), Err(Stop::Bad(..))));
+        assert!(matches!(utf8_char(b"\xEF\xBF\xBE", 0), Err(Stop::Bad(_, ErrorKind::InvalidChar(_)))));
+        assert!(matches!(utf8_char(b"\xE2\x82", 0), Err(Stop::Eof)));
+        assert!(matches!(utf8_char(b"\xE2\x41", 0), Err(Stop::Bad(..))));
+    }
+
+    #[test]
+    fn refs() {
+        assert_eq!(reference(b"&lt;", 0, true).unwrap(), (Ref::Char('<'), 4));
+        assert_eq!(reference(b"&#x41;", 0, true).unwrap(), (Ref::Char('A'), 6));
+        assert_eq!(reference(b"&#65;x", 0, true).unwrap(), (Ref::Char('A'), 5));
+        assert_eq!(reference(b"&e1;", 0, true).unwrap(), (Ref::Entity(1, 3), 4));
+        assert!(reference(b"&#0;", 0, true).is_err());
+        assert!(reference(b"&#x;", 0, true).is_err());
+        assert!(reference(b"&#xD800;", 0, true).is_err());
+        assert!(matches!(reference(b"&#x4", 0, false), Err(Stop::Eof)));
+        assert!(reference(b"&a b;", 0, true).is_err());
+    }
+
+    #[test]
+    fn names() {
+        assert_eq!(name(b"abc def", 0, true, "").unwrap(), 3);
+        assert_eq!(name(b"abc", 0, true, "").unwrap(), 3);
+        assert!(matches!(name(b"abc", 0, false, ""), Err(Stop::Eof)));
+        assert!(name(b"1bc", 0, true, "").is_err());
+        assert_eq!(name("é·x=".as_bytes(), 0, true, "").unwrap(), 5);
+    }
+
+    #[test]
+    fn find_class_matches_naive() {
+        let data = b"hello world, this is plain text & then <markup>";
+        for start in 0..data.len() {
+            let naive = (start..data.len()).find(|&i| CLASS[data[i] as usize] & chars::TEXT_STOP != 0).unwrap_or(data.len());
+            assert_eq!(find_class(data, start, chars::TEXT_STOP), naive);
+        }
+    }
+}
