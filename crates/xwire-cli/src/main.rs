@@ -1,1 +1,189 @@
-fn main() {}
+//! The `xwire` command line: a thin shell over the libraries.
+//!
+//! Exit codes: 0 success, 1 the document (or a conformance run) is bad, 2 usage or I/O error.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+
+mod report;
+mod stats;
+
+#[derive(Parser)]
+#[command(name = "xwire", version, about = "Fast, conformant XML processing", propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check documents for well-formedness and print their characteristics.
+    Parse {
+        /// Documents to read (`-` for standard input).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Stream the file through a buffered reader instead of mapping it into memory.
+        #[arg(long)]
+        stream: bool,
+        /// Process without namespaces (plain XML 1.0 names).
+        #[arg(long)]
+        no_namespaces: bool,
+        /// Load external entities and the external DTD subset from files below the document's
+        /// folder (off by default: nothing external is ever read otherwise).
+        #[arg(long)]
+        load_external: bool,
+        /// Print only errors.
+        #[arg(short, long)]
+        quiet: bool,
+    },
+    /// Run a conformance suite from ../shared/corpora (or $XWIRE_CORPORA).
+    Conformance {
+        /// Which suite.
+        suite: Suite,
+        /// Print the full report as JSON instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Print every failing test with the reason.
+        #[arg(short, long)]
+        verbose: bool,
+    },
+    /// Print shell completions for xwire.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Suite {
+    /// W3C XML Conformance Test Suite (XML 1.0 5th edition + Namespaces 1.0).
+    Xmlconf,
+}
+
+/// Failure of a command: the exit code and what to print.
+struct Failure {
+    code: u8,
+    message: String,
+}
+
+impl Failure {
+    fn usage(message: impl Into<String>) -> Failure {
+        Failure { code: 2, message: message.into() }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Parse { files, stream, no_namespaces, load_external, quiet } => {
+            parse_files(&files, stream, !no_namespaces, load_external, quiet)
+        }
+        Command::Conformance { suite, json, verbose } => conformance(suite, json, verbose),
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "xwire", &mut std::io::stdout());
+            Ok(())
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            if !f.message.is_empty() {
+                eprintln!("{}", f.message);
+            }
+            ExitCode::from(f.code)
+        }
+    }
+}
+
+fn read_input(path: &Path) -> Result<Vec<u8>, Failure> {
+    if path.as_os_str() == "-" {
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut v)
+            .map_err(|e| Failure::usage(format!("xwire: standard input: {e}")))?;
+        return Ok(v);
+    }
+    std::fs::read(path).map_err(|e| Failure::usage(format!("xwire: {}: {e}", path.display())))
+}
+
+fn parse_files(files: &[PathBuf], stream: bool, namespaces: bool, load_external: bool, quiet: bool) -> Result<(), Failure> {
+    let mut worst = 0u8;
+    let mut out = std::io::stdout().lock();
+    for path in files {
+        let mut config = xwire::Config::default();
+        config.namespaces = namespaces;
+        config.base_uri = Some(path.to_string_lossy().into_owned());
+        let outcome = if stream && path.as_os_str() != "-" {
+            let file = std::fs::File::open(path).map_err(|e| Failure::usage(format!("xwire: {}: {e}", path.display())))?;
+            let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+            let mut r = xwire::Reader::from_reader(std::io::BufReader::with_capacity(1 << 16, file), config);
+            if load_external {
+                r.set_resolver(resolver_for(path));
+            }
+            stats::collect(&mut r, size).map_err(|e| (e, None))
+        } else {
+            let bytes = read_input(path)?;
+            let mut r = xwire::Reader::with_config(&bytes, config);
+            if load_external {
+                r.set_resolver(resolver_for(path));
+            }
+            stats::collect(&mut r, bytes.len() as u64).map_err(|e| (e, Some(bytes.clone())))
+        };
+        match outcome {
+            Ok(s) => {
+                if !quiet {
+                    let _ = writeln!(out, "{}: well-formed\n{}", path.display(), s.render());
+                }
+            }
+            Err((e, bytes)) => {
+                worst = worst.max(1);
+                let bytes = match bytes {
+                    Some(b) => Some(b),
+                    None => std::fs::read(path).ok(),
+                };
+                eprintln!("{}", report::error_with_caret(&path.display().to_string(), &e, bytes.as_deref()));
+            }
+        }
+    }
+    if worst > 0 {
+        Err(Failure { code: worst, message: String::new() })
+    } else {
+        Ok(())
+    }
+}
+
+fn resolver_for(path: &Path) -> xwire::FsResolver {
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    xwire::FsResolver::new(dir)
+}
+
+fn conformance(suite: Suite, json: bool, verbose: bool) -> Result<(), Failure> {
+    let Some(corpora) = xwire_conformance::corpora_dir() else {
+        return Err(Failure::usage("xwire: corpora not found: set XWIRE_CORPORA or run from a checkout beside ../shared/corpora"));
+    };
+    let report = match suite {
+        Suite::Xmlconf => xwire_conformance::xmlconf::run(&corpora.join("xmlconf")).map_err(|e| Failure::usage(format!("xwire: {e}")))?,
+    };
+    let known = xwire_conformance::known_failures(&report.suite);
+    if json {
+        println!("{}", report.to_json());
+    } else {
+        for r in &report.results {
+            if let xwire_conformance::Outcome::Fail(why) = &r.outcome {
+                let listed = known.iter().any(|(id, _)| id == &r.id);
+                if verbose || !listed {
+                    println!("FAIL {}{}: {}", r.id, if listed { " (known)" } else { "" }, why);
+                }
+            }
+        }
+        println!("{}", report.summary());
+    }
+    let (_, failed, _) = report.counts();
+    if failed > 0 {
+        Err(Failure { code: 1, message: String::new() })
+    } else {
+        Ok(())
+    }
+}

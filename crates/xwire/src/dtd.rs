@@ -93,6 +93,8 @@ pub(crate) struct Dtd {
     params: HashMap<Box<str>, usize>,
     pub(crate) attlists: HashMap<Box<str>, Vec<AttDef>>,
     pub(crate) notations: Vec<(Box<str>, Option<Box<str>>, Option<Box<str>>)>,
+    /// Processing instructions inside the DTD, in order: (target, data).
+    pub(crate) pis: Vec<(Box<str>, Box<str>)>,
     /// The document has an external subset or parameter-entity references: undeclared
     /// entities are then a validity error only (WFC: Entity Declared).
     pub(crate) has_external_parts: bool,
@@ -120,11 +122,14 @@ impl Dtd {
 #[derive(Debug, Default, Clone, Copy)]
 pub(crate) struct Expansion {
     pub(crate) total: u64,
+    /// Bytes of input: the document plus every external entity loaded (once each).
+    pub(crate) input: u64,
 }
 
 impl Expansion {
     /// Accounts for `n` more bytes of expansion, checking the limits.
-    pub(crate) fn add(&mut self, n: usize, limits: &Limits, doc_len: u64) -> Result<(), ErrorKind> {
+    pub(crate) fn add(&mut self, n: usize, limits: &Limits) -> Result<(), ErrorKind> {
+        let doc_len = self.input;
         self.total = self.total.saturating_add(n as u64);
         if self.total > limits.max_entity_expansion {
             return Err(ErrorKind::LimitExceeded(LimitKind::EntityExpansion, limits.max_entity_expansion));
@@ -164,7 +169,13 @@ pub(crate) fn load_external(
     };
     if decl::starts_decl(text.as_bytes(), 0) {
         match decl::parse(text.as_bytes(), 0, true, DeclKind::Text) {
-            Ok((_, end)) => {
+            Ok((d, end)) => {
+                if d.version.as_deref().is_some_and(|v| v != "1.0") {
+                    return Err(ErrorKind::WellFormedness(format!(
+                        "external entity \"{system_id}\" is XML {}, but this is an XML 1.0 processor",
+                        d.version.unwrap_or_default()
+                    )));
+                }
                 text.drain(..end);
             }
             Err(Stop::Bad(_, k)) => return Err(k),
@@ -206,8 +217,9 @@ pub(crate) struct DtdParser<'p> {
     pub(crate) resolver: Option<&'p mut dyn Resolver>,
     pub(crate) limits: &'p Limits,
     pub(crate) expansion: &'p mut Expansion,
-    pub(crate) doc_len: u64,
     pub(crate) standalone: bool,
+    /// Namespaces are on: entity and notation names must not contain colons.
+    pub(crate) namespaces: bool,
     frames: Vec<Frame>,
     /// Nesting of conditional sections per frame depth, to find their ends.
     cond_depth: usize,
@@ -221,10 +233,9 @@ impl<'p> DtdParser<'p> {
         resolver: Option<&'p mut dyn Resolver>,
         limits: &'p Limits,
         expansion: &'p mut Expansion,
-        doc_len: u64,
         standalone: bool,
     ) -> DtdParser<'p> {
-        DtdParser { dtd, resolver, limits, expansion, doc_len, standalone, frames: Vec::new(), cond_depth: 0 }
+        DtdParser { dtd, resolver, limits, expansion, standalone, namespaces: true, frames: Vec::new(), cond_depth: 0 }
     }
 
     /// Parses the internal subset (the text between `[` and `]`, line ends not normalised).
@@ -250,6 +261,7 @@ impl<'p> DtdParser<'p> {
             self.dtd.incomplete = true;
             return Ok(());
         };
+        self.expansion.input += text.len() as u64;
         self.frames.push(Frame { text, pos: 0, entity: None, external: true, raw_cr: false, base: Some(uri), in_decl: false });
         let r = self.decls(false).map_err(|mut e| {
             e.entity.get_or_insert_with(|| system_id.to_string());
@@ -400,8 +412,10 @@ impl<'p> DtdParser<'p> {
         };
         let e = &self.dtd.entities[id];
         let external = self.top().external || e.is_external();
-        let base = if e.is_external() { e.loaded.get().and_then(|l| l.as_ref()).map(|l| l.1.clone()) } else { e.base.clone() };
-        self.expansion.add(text.len(), self.limits, self.doc_len).map_err(|k| self.error_at(start, k))?;
+        // Declarations in an internal entity's text belong to the external entity (or document)
+        // they are parsed in (erratum E18); an external entity is its own base.
+        let base = if e.is_external() { e.loaded.get().and_then(|l| l.as_ref()).map(|l| l.1.clone()) } else { self.top().base.clone() };
+        self.expansion.add(text.len(), self.limits).map_err(|k| self.error_at(start, k))?;
         self.frames.push(Frame { text, pos: 0, entity: Some(id), external, raw_cr: false, base, in_decl });
         Ok(())
     }
@@ -422,6 +436,9 @@ impl<'p> DtdParser<'p> {
         let loaded = load_external(resolver, e.public_id.as_deref(), sys, e.base.as_deref())
             .map_err(|k| self.error_at(at, k))?;
         let text = loaded.as_ref().map(|l| l.0.clone());
+        if let Some(t) = &text {
+            self.expansion.input += t.len() as u64;
+        }
         let _ = self.dtd.entities[id].loaded.set(loaded);
         Ok(text)
     }
@@ -436,7 +453,7 @@ impl<'p> DtdParser<'p> {
             let p = scan::skip_ws(self.data(), self.pos());
             self.set_pos(p);
             if p == self.data().len() {
-                if self.frames.len() > base_depth {
+                if self.frames.len() > base_depth || (in_include && self.top().entity.is_some()) {
                     self.frames.pop();
                     continue;
                 }
@@ -510,7 +527,16 @@ impl<'p> DtdParser<'p> {
             }
             return self.err(start, wf("the XML declaration is allowed only at the start of the document"));
         }
-        let end = self.lift(crate::reader::pi_body(data, start, true))?.2;
+        let (te, ds, end) = self.lift(crate::reader::pi_body(data, start, true))?;
+        if self.namespaces && data[start + 2..te].contains(&b':') {
+            return self.err(start, ErrorKind::Namespace("a processing instruction target cannot contain ':'".into()));
+        }
+        let mut body = str_of(&data[ds..end - 2]).to_string();
+        if self.top().raw_cr && body.contains('\r') {
+            body = body.replace("\r\n", "\n").replace('\r', "\n");
+        }
+        let target = str_of(&data[start + 2..te]).into();
+        self.dtd.pis.push((target, body.into()));
         self.set_pos(end);
         Ok(())
     }
@@ -752,7 +778,7 @@ impl<'p> DtdParser<'p> {
                             match self.dtd.general(name) {
                                 Some(id) => {
                                     let mut exp = *self.expansion;
-                                    let r = attr_entity(self.dtd, id, &mut out, 0, self.limits, &mut exp, self.doc_len);
+                                    let r = attr_entity(self.dtd, id, &mut out, 0, self.limits, &mut exp);
                                     *self.expansion = exp;
                                     r.map_err(|k| self.error_at(i, k))?;
                                 }
@@ -800,7 +826,11 @@ impl<'p> DtdParser<'p> {
             }
             self.req_ws("white space after '%'")?;
         }
+        let name_at = self.pos();
         let name = self.name("an entity name")?;
+        if self.namespaces && name.contains(':') {
+            return self.err(name_at, ErrorKind::Namespace(format!("the entity name '{name}' contains a colon")));
+        }
         self.req_ws("white space after the entity name")?;
         let mut e = Entity {
             name,
@@ -902,7 +932,8 @@ impl<'p> DtdParser<'p> {
                 return self.lift(syntax(s + i, "a public identifier character", d));
             }
         }
-        Ok(str_of(&data[s..e]).into())
+        // Public identifiers are compared with white space normalised (section 4.2.2).
+        Ok(collapse(&str_of(&data[s..e]).replace(['\r', '\n'], " ")).into())
     }
 
     /// A quoted literal in the current frame; returns the span of its contents.
@@ -964,7 +995,7 @@ impl<'p> DtdParser<'p> {
                                 return self.err(i, ErrorKind::RecursiveEntity(format!("%{name}")));
                             }
                             if let Some(t) = self.entity_text(id, i)? {
-                                self.expansion.add(t.len(), self.limits, self.doc_len).map_err(|k| self.error_at(i, k))?;
+                                self.expansion.add(t.len(), self.limits).map_err(|k| self.error_at(i, k))?;
                                 self.value_text(&t, 0, None, true, false, out, depth + 1)?;
                             } else {
                                 self.dtd.incomplete = true;
@@ -1004,7 +1035,11 @@ impl<'p> DtdParser<'p> {
     fn notation_decl(&mut self) -> R<()> {
         self.set_pos(self.pos() + 10);
         self.req_ws("white space after '<!NOTATION'")?;
+        let name_at = self.pos();
         let name = self.name("a notation name")?;
+        if self.namespaces && name.contains(':') {
+            return self.err(name_at, ErrorKind::Namespace(format!("the notation name '{name}' contains a colon")));
+        }
         self.req_ws("white space after the notation name")?;
         let (p, s) = self.external_id(true)?;
         self.ws()?;
@@ -1096,7 +1131,6 @@ pub(crate) fn attr_entity(
     depth: u32,
     limits: &Limits,
     exp: &mut Expansion,
-    doc_len: u64,
 ) -> Result<(), ErrorKind> {
     let e = &dtd.entities[id];
     let Some(text) = &e.value else {
@@ -1108,7 +1142,7 @@ pub(crate) fn attr_entity(
     if e.class.get() == Class::InProgress {
         return Err(ErrorKind::RecursiveEntity(e.name.to_string()));
     }
-    exp.add(text.len(), limits, doc_len)?;
+    exp.add(text.len(), limits)?;
     let data = text.as_bytes();
     let saved = e.class.replace(Class::InProgress);
     let r = (|| {
@@ -1123,7 +1157,7 @@ pub(crate) fn attr_entity(
                         Ref::Entity(s, en) => {
                             let name = str_of(&data[s..en]);
                             match dtd.general(name) {
-                                Some(inner) => attr_entity(dtd, inner, out, depth + 1, limits, exp, doc_len)?,
+                                Some(inner) => attr_entity(dtd, inner, out, depth + 1, limits, exp)?,
                                 None if dtd.has_external_parts => {}
                                 None => return Err(ErrorKind::UndeclaredEntity(name.to_string())),
                             }

@@ -260,7 +260,6 @@ pub(crate) struct State {
     pub(crate) scratch: String,
     pub(crate) doctype: Option<crate::event::DoctypeInfo>,
     expansion: Expansion,
-    doc_len_hint: u64,
     peeked: bool,
     lines: LineTracker,
     /// An error found before parsing started (encoding), reported by the first `next`.
@@ -340,7 +339,7 @@ impl<'a> Reader<'a> {
         let mut r = Reader::empty(config);
         r.input.slice = bytes;
         r.input.eof = true;
-        r.st.doc_len_hint = bytes.len() as u64;
+        r.st.expansion.input = bytes.len() as u64;
         match input::detect(bytes) {
             Ok(Enc::Utf8 { bom }) => r.st.pos = bom,
             Ok(enc) => match input::decode_all(bytes, enc) {
@@ -378,7 +377,7 @@ impl<'a> Reader<'a> {
                 }
             }
         }
-        r.st.doc_len_hint = u64::MAX / 4;
+        r.st.expansion.input = u64::MAX / 4;
         match input::detect(&head) {
             Ok(Enc::Utf8 { bom }) => {
                 r.input.buf = head;
@@ -428,7 +427,6 @@ impl<'a> Reader<'a> {
             scratch: String::new(),
             doctype: None,
             expansion: Expansion::default(),
-            doc_len_hint: 0,
             peeked: false,
             lines: LineTracker { offset: 0, line: 1, col: 0 },
             early: None,
@@ -803,7 +801,7 @@ impl State {
                                         return bad(i, wf(format!("entity '{name}' is declared externally but the document is standalone")));
                                     }
                                     let limits = self.config.limits.clone();
-                                    dtd::attr_entity(dtd, id, &mut self.scratch, 0, &limits, &mut self.expansion, self.doc_len_hint)
+                                    dtd::attr_entity(dtd, id, &mut self.scratch, 0, &limits, &mut self.expansion)
                                         .map_err(|k| Stop::Bad(i, k))?;
                                 }
                             }
@@ -1186,13 +1184,16 @@ impl State {
                             .map_err(|k| Stop::Bad(at, k))?,
                         None => None,
                     };
+                    if let Some((t, _)) = &l {
+                        self.expansion.input += t.len() as u64;
+                    }
                     let _ = e.loaded.set(l.clone());
                     l
                 }
             };
             return match loaded {
                 Some((text, _)) => {
-                    self.expansion.add(text.len(), limits, self.doc_len_hint).map_err(|k| Stop::Bad(at, k))?;
+                    self.expansion.add(text.len(), limits).map_err(|k| Stop::Bad(at, k))?;
                     Ok(Some((text, id)))
                 }
                 None => Ok(None),
@@ -1201,12 +1202,12 @@ impl State {
         match dtd::classify(dtd, id, 0, limits).map_err(|k| Stop::Bad(at, k))? {
             Class::Text => {
                 let x = dtd::expanded(dtd, id, limits).map_err(|k| Stop::Bad(at, k))?;
-                self.expansion.add(x.len(), limits, self.doc_len_hint).map_err(|k| Stop::Bad(at, k))?;
+                self.expansion.add(x.len(), limits).map_err(|k| Stop::Bad(at, k))?;
                 Ok(None)
             }
             _ => {
                 let text = e.value.clone().expect("internal entity");
-                self.expansion.add(text.len(), limits, self.doc_len_hint).map_err(|k| Stop::Bad(at, k))?;
+                self.expansion.add(text.len(), limits).map_err(|k| Stop::Bad(at, k))?;
                 Ok(Some((text, id)))
             }
         }
@@ -1263,7 +1264,7 @@ impl State {
                 if let Some(k) = data[ps..pe].iter().position(|&b| !(b.is_ascii_alphanumeric() || b" \r\n-'()+,./:=?;!*#@$_%".contains(&b))) {
                     return syntax(ps + k, "a public identifier character", data);
                 }
-                public_id = Some(str_of(&data[ps..pe]).to_string());
+                public_id = Some(dtd::collapse(&str_of(&data[ps..pe]).replace(['\r', '\n'], " ")));
                 i = pe + 1;
                 let w2 = scan::skip_ws(data, i);
                 if w2 == i {
@@ -1306,11 +1307,13 @@ impl State {
         if let Some((s, e)) = subset {
             scan::check_chars(data, s, e)?;
             internal = str_of(&data[s..e]).to_string();
-            let mut p = DtdParser::new(dtd, resolver.as_deref_mut().map(|r| r as &mut dyn Resolver), &limits, &mut self.expansion, self.doc_len_hint, self.standalone);
+            let mut p = DtdParser::new(dtd, resolver.as_deref_mut().map(|r| r as &mut dyn Resolver), &limits, &mut self.expansion, self.standalone);
+            p.namespaces = self.config.namespaces;
             p.internal_subset(Rc::from(internal.as_str()), base_uri.clone()).map_err(|e| Stop::Bad(s + e.at, dtd_kind(e)))?;
         }
         if let Some(sys) = &system_id {
-            let mut p = DtdParser::new(dtd, resolver.as_deref_mut().map(|r| r as &mut dyn Resolver), &limits, &mut self.expansion, self.doc_len_hint, self.standalone);
+            let mut p = DtdParser::new(dtd, resolver.as_deref_mut().map(|r| r as &mut dyn Resolver), &limits, &mut self.expansion, self.standalone);
+            p.namespaces = self.config.namespaces;
             p.external_subset(public_id.as_deref(), sys, base_uri).map_err(|e| Stop::Bad(start, dtd_kind(e)))?;
         }
         self.doctype = Some(crate::event::DoctypeInfo { name, public_id, system_id, internal_subset: internal });
@@ -1643,6 +1646,11 @@ impl<'a> Reader<'a> {
     /// Names of the notations the DTD declared, with public and system identifiers.
     pub fn notations(&self) -> impl Iterator<Item = (&str, Option<&str>, Option<&str>)> + '_ {
         self.dtd.notations.iter().map(|(n, p, s)| (&**n, p.as_deref(), s.as_deref()))
+    }
+
+    /// Processing instructions inside the DTD, in document order: (target, data).
+    pub fn dtd_processing_instructions(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
+        self.dtd.pis.iter().map(|(t, d)| (&**t, &**d))
     }
 
     /// Whether some declarations may be missing because external markup was not read (the
