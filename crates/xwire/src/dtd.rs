@@ -18,6 +18,7 @@ use crate::chars::{self, is_whitespace};
 use crate::decl::{self, DeclKind};
 use crate::error::{ErrorKind, LimitKind};
 use crate::resolver::Resolver;
+use crate::scan::str_of;
 use crate::scan::{self, syntax, Ref, Scan, Stop};
 use crate::Limits;
 
@@ -178,7 +179,7 @@ pub(crate) fn load_external(
                 }
                 text.drain(..end);
             }
-            Err(Stop::Bad(_, k)) => return Err(k),
+            Err(Stop::Bad(b)) => return Err(b.1),
             Err(Stop::Eof) => return Err(ErrorKind::UnexpectedEof("the text declaration")),
         }
     }
@@ -317,7 +318,7 @@ impl<'p> DtdParser<'p> {
 
     fn lift<T>(&self, r: Scan<T>) -> R<T> {
         r.map_err(|s| match s {
-            Stop::Bad(at, k) => self.error_at(at, k),
+            Stop::Bad(b) => self.error_at(b.0, b.1),
             Stop::Eof => self.error_at(self.data().len(), ErrorKind::UnexpectedEof("a markup declaration")),
         })
     }
@@ -1100,10 +1101,6 @@ impl<'p> DtdParser<'p> {
     }
 }
 
-fn str_of(b: &[u8]) -> &str {
-    // Every frame is a `str`, and spans are cut at ASCII delimiters or scanned names.
-    std::str::from_utf8(b).unwrap_or("\u{FFFD}")
-}
 
 #[cold]
 fn wf(msg: &str) -> ErrorKind {
@@ -1187,7 +1184,7 @@ pub(crate) fn attr_entity(
 
 fn stop_kind(s: Stop) -> ErrorKind {
     match s {
-        Stop::Bad(_, k) => k,
+        Stop::Bad(b) => b.1,
         Stop::Eof => ErrorKind::UnexpectedEof("an entity replacement text"),
     }
 }

@@ -10,6 +10,7 @@ use std::borrow::Cow;
 use crate::dtd::{self, Dtd};
 use crate::intern::Id;
 use crate::reader::{NsId, State, F_CR, F_REFS};
+use crate::scan::str_of;
 use crate::scan::{self, Ref};
 
 /// A span of the current frame's bytes or of the reader's scratch buffer.
@@ -98,11 +99,6 @@ impl Event<'_> {
     }
 }
 
-#[inline]
-fn str_of(b: &[u8]) -> &str {
-    // Spans are validated UTF-8 cut at ASCII delimiters.
-    std::str::from_utf8(b).unwrap_or("\u{FFFD}")
-}
 
 #[inline]
 pub(crate) fn view<'r>(data: &'r [u8], st: &'r State, dtd: &'r Dtd) -> Event<'r> {

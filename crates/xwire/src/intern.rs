@@ -14,59 +14,90 @@ pub(crate) struct Interner {
     pool: String,
     /// (start, end) of each id's string in `pool`.
     spans: Vec<(u32, u32)>,
-    /// Open-addressing slots holding `id + 1`, 0 = empty. Length is a power of two.
-    slots: Vec<u32>,
-    hashes: Vec<u32>,
+    /// Open-addressing table, length a power of two. A slot holds the first eight bytes and the
+    /// length of its string, so most probes compare two integers and never touch the pool.
+    slots: Vec<Slot>,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    head: u64,
+    len: u32,
+    /// `id + 1`; 0 marks an empty slot.
+    id1: u32,
+}
+
+/// The first eight bytes of `b`, zero-padded, built from (possibly overlapping) loads of the
+/// first and last bytes instead of a byte loop.
+#[inline]
+fn head(b: &[u8]) -> u64 {
+    let n = b.len();
+    if n >= 8 {
+        u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
+    } else if n >= 4 {
+        let lo = u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u64;
+        let hi = u32::from_le_bytes([b[n - 4], b[n - 3], b[n - 2], b[n - 1]]) as u64;
+        lo | (hi << (8 * (n - 4)))
+    } else if n >= 2 {
+        let lo = u16::from_le_bytes([b[0], b[1]]) as u64;
+        let hi = u16::from_le_bytes([b[n - 2], b[n - 1]]) as u64;
+        lo | (hi << (8 * (n - 2)))
+    } else if n == 1 {
+        b[0] as u64
+    } else {
+        0
+    }
 }
 
 #[inline]
-fn hash(b: &[u8]) -> u32 {
-    // FxHash-style: fold 8 bytes at a time. Names are short; this is a few cycles for most.
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-    let mut h: u64 = b.len() as u64;
-    let mut chunks = b.chunks_exact(8);
-    for c in &mut chunks {
-        let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
-        h = (h.rotate_left(5) ^ w).wrapping_mul(K);
+fn hash(first: u64, b: &[u8]) -> u64 {
+    // Multiply-fold: names are short, so the head word decides almost everything.
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut h = (first ^ (b.len() as u64).rotate_left(56)).wrapping_mul(K);
+    if b.len() > 8 {
+        for c in b[8..].chunks(8) {
+            h = (h.rotate_left(23) ^ head(c)).wrapping_mul(K);
+        }
     }
-    let r = chunks.remainder();
-    if !r.is_empty() {
-        let mut w = [0u8; 8];
-        w[..r.len()].copy_from_slice(r);
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
-    }
-    (h >> 32) as u32 ^ h as u32
+    h ^ (h >> 29)
 }
 
 impl Interner {
     pub(crate) fn clear(&mut self) {
         self.pool.clear();
         self.spans.clear();
-        self.slots.iter_mut().for_each(|s| *s = 0);
-        self.hashes.clear();
+        self.slots.iter_mut().for_each(|s| *s = Slot::default());
     }
 
     pub(crate) fn len(&self) -> usize {
         self.spans.len()
     }
 
+    #[inline]
+    fn tail_eq(&self, id1: u32, b: &[u8]) -> bool {
+        b.len() <= 8 || {
+            let (s, e) = self.spans[id1 as usize - 1];
+            &self.pool.as_bytes()[s as usize + 8..e as usize] == &b[8..]
+        }
+    }
+
     /// The id of `s`, adding it if new.
     #[inline]
     pub(crate) fn intern(&mut self, s: &str) -> Id {
         if self.slots.is_empty() {
-            self.slots = vec![0; 64];
+            self.slots = vec![Slot::default(); 64];
         }
-        let h = hash(s.as_bytes());
+        let b = s.as_bytes();
+        let hd = head(b);
         let mask = self.slots.len() - 1;
-        let mut i = h as usize & mask;
+        let mut i = hash(hd, b) as usize & mask;
         loop {
             let slot = self.slots[i];
-            if slot == 0 {
+            if slot.id1 == 0 {
                 break;
             }
-            let id = slot - 1;
-            if self.hashes[id as usize] == h && self.get(Id(id)) == s {
-                return Id(id);
+            if slot.head == hd && slot.len as usize == b.len() && self.tail_eq(slot.id1, b) {
+                return Id(slot.id1 - 1);
             }
             i = (i + 1) & mask;
         }
@@ -74,8 +105,7 @@ impl Interner {
         let start = self.pool.len() as u32;
         self.pool.push_str(s);
         self.spans.push((start, self.pool.len() as u32));
-        self.hashes.push(h);
-        self.slots[i] = id + 1;
+        self.slots[i] = Slot { head: hd, len: b.len() as u32, id1: id + 1 };
         if self.spans.len() * 2 > self.slots.len() {
             self.grow();
         }
@@ -87,16 +117,17 @@ impl Interner {
         if self.slots.is_empty() {
             return None;
         }
-        let h = hash(s.as_bytes());
+        let b = s.as_bytes();
+        let hd = head(b);
         let mask = self.slots.len() - 1;
-        let mut i = h as usize & mask;
+        let mut i = hash(hd, b) as usize & mask;
         loop {
             let slot = self.slots[i];
-            if slot == 0 {
+            if slot.id1 == 0 {
                 return None;
             }
-            if self.hashes[slot as usize - 1] == h && self.get(Id(slot - 1)) == s {
-                return Some(Id(slot - 1));
+            if slot.head == hd && slot.len as usize == b.len() && self.tail_eq(slot.id1, b) {
+                return Some(Id(slot.id1 - 1));
             }
             i = (i + 1) & mask;
         }
@@ -104,13 +135,15 @@ impl Interner {
 
     fn grow(&mut self) {
         let n = self.slots.len() * 2;
-        self.slots = vec![0; n];
-        for (id, &h) in self.hashes.iter().enumerate() {
-            let mut i = h as usize & (n - 1);
-            while self.slots[i] != 0 {
+        let old = std::mem::replace(&mut self.slots, vec![Slot::default(); n]);
+        for slot in old.into_iter().filter(|s| s.id1 != 0) {
+            let (s, e) = self.spans[slot.id1 as usize - 1];
+            let b = &self.pool.as_bytes()[s as usize..e as usize];
+            let mut i = hash(slot.head, b) as usize & (n - 1);
+            while self.slots[i].id1 != 0 {
                 i = (i + 1) & (n - 1);
             }
-            self.slots[i] = id as u32 + 1;
+            self.slots[i] = slot;
         }
     }
 
@@ -126,9 +159,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn head_is_the_padded_prefix() {
+        for n in 0..12 {
+            let b: Vec<u8> = (1..=n as u8).collect();
+            let mut w = [0u8; 8];
+            let k = n.min(8);
+            w[..k].copy_from_slice(&b[..k]);
+            assert_eq!(head(&b), u64::from_le_bytes(w), "length {n}");
+        }
+    }
+
+    #[test]
     fn interns_and_finds() {
         let mut i = Interner::default();
-        let names: Vec<String> = (0..1000).map(|n| format!("name{n}")).collect();
+        let mut names: Vec<String> = (0..1000).map(|n| format!("name{n}")).collect();
+        names.extend((0..300).map(|n| format!("a-rather-long-element-name-{n}")));
+        names.push(String::new());
         let ids: Vec<Id> = names.iter().map(|n| i.intern(n)).collect();
         for (n, id) in names.iter().zip(&ids) {
             assert_eq!(i.intern(n), *id);

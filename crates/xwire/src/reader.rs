@@ -22,6 +22,7 @@ use crate::event::{Attr, Event, Span, TokenKind};
 use crate::input::{self, ChunkDecoder, Enc};
 use crate::intern::{Id, Interner};
 use crate::resolver::Resolver;
+use crate::scan::str_of;
 use crate::scan::{self, bad, syntax, Ref, Scan, Stop};
 
 /// The namespace URI bound to the `xml` prefix.
@@ -489,11 +490,6 @@ fn ns_err(msg: impl Into<String>) -> ErrorKind {
     ErrorKind::Namespace(msg.into())
 }
 
-#[inline]
-fn str_of(b: &[u8]) -> &str {
-    // Spans are validated UTF-8 cut at ASCII delimiters or scanned names.
-    std::str::from_utf8(b).unwrap_or("\u{FFFD}")
-}
 
 /// Parses the body of a processing instruction at `start` (`<?`): returns the end of the target,
 /// the start of the data and the position after `?>`. The caller has ruled out the XML
@@ -659,6 +655,7 @@ impl State {
         self.scratch.clear();
         let mut i = name_end;
         let empty;
+        let mut decls = false;
         loop {
             let ws_start = i;
             i = scan::skip_ws(data, i);
@@ -702,7 +699,7 @@ impl State {
             let mut k = vstart;
             let mut needs = false;
             loop {
-                k = scan::find_class(data, k, chars::ATTR_STOP);
+                k = crate::simd::find_attr_stop(data, k);
                 let Some(&c) = data.get(k) else {
                     return if eof { bad(vstart - 1, ErrorKind::UnexpectedEof("an attribute value")) } else { Err(Stop::Eof) };
                 };
@@ -733,26 +730,35 @@ impl State {
             if self.attrs.len() >= self.config.limits.max_attributes as usize {
                 return bad(i, ErrorKind::LimitExceeded(LimitKind::Attributes, self.config.limits.max_attributes as u64));
             }
+            decls |= data[i..n_end].starts_with(b"xmlns");
             self.attrs.push(Attr { name: Span { start: i, end: n_end, scratch: false }, value, qname: aq, ns: NsId::NONE, defaulted: false });
             i = k + 1;
         }
         self.check_len(start, i)?;
         if !dtd.attlists.is_empty() {
+            let n = self.attrs.len();
             self.apply_attlist(data, dtd, qname, start)?;
+            decls |= self.attrs[n..].iter().any(|a| self.scratch[a.name.start..a.name.end].starts_with("xmlns"));
         }
         self.check_duplicates(start)?;
         let mark = self.bindings.len() as u32;
         let mut ns = NsId::NONE;
         if self.config.namespaces {
-            self.declare_namespaces(data, start)?;
+            if decls {
+                self.declare_namespaces(data, start)?;
+            }
             ns = self.resolve(qname, start + 1, true)?;
+            let mut prefixed = 0;
             for n in 0..self.attrs.len() {
                 let a = self.attrs[n];
-                if a.ns != NsId::XMLNS {
+                if a.ns != NsId::XMLNS && self.qmeta[a.qname.0 as usize].prefix_len > 0 {
                     self.attrs[n].ns = self.resolve(a.qname, a.name.start, false)?;
+                    prefixed += 1;
                 }
             }
-            self.check_expanded_duplicates(start)?;
+            if prefixed > 1 {
+                self.check_expanded_duplicates(start)?;
+            }
         }
         if self.stack.len() >= self.config.limits.max_depth as usize {
             return bad(start, ErrorKind::LimitExceeded(LimitKind::Depth, self.config.limits.max_depth as u64));
@@ -774,7 +780,7 @@ impl State {
         let s0 = self.scratch.len();
         let mut i = s;
         while i < e {
-            let run = scan::find_class(&data[..e], i, chars::ATTR_STOP);
+            let run = crate::simd::find_attr_stop(&data[..e], i);
             self.scratch.push_str(str_of(&data[i..run]));
             if run >= e {
                 break;
@@ -802,7 +808,7 @@ impl State {
                                     }
                                     let limits = self.config.limits.clone();
                                     dtd::attr_entity(dtd, id, &mut self.scratch, 0, &limits, &mut self.expansion)
-                                        .map_err(|k| Stop::Bad(i, k))?;
+                                        .map_err(|k| Stop::at(i, k))?;
                                 }
                             }
                         }
@@ -834,7 +840,7 @@ impl State {
         let Some(defs) = dtd.attlists.get(self.names.get(qname)) else { return Ok(()) };
         for def in defs {
             let id = self.intern_qname(def.name.as_bytes(), 0, def.name.len()).map_err(|s| match s {
-                Stop::Bad(_, k) => Stop::Bad(at, k),
+                Stop::Bad(b) => Stop::at(at, b.1),
                 s => s,
             })?;
             match self.attrs.iter().position(|a| a.qname == id) {
@@ -893,12 +899,11 @@ impl State {
     /// Two prefixed attributes whose prefixes are bound to the same URI, with the same local
     /// name, are duplicates (Namespaces in XML 1.0, "Attributes Unique").
     fn check_expanded_duplicates(&self, at: usize) -> Scan<()> {
-        let pref: Vec<usize> = (0..self.attrs.len())
-            .filter(|&i| self.attrs[i].ns != NsId::NONE && self.attrs[i].ns != NsId::XMLNS)
-            .collect();
-        if pref.len() < 2 {
+        let is_pref = |a: &Attr| a.ns != NsId::NONE && a.ns != NsId::XMLNS;
+        if self.attrs.iter().filter(|a| is_pref(a)).take(2).count() < 2 {
             return Ok(());
         }
+        let pref: Vec<usize> = (0..self.attrs.len()).filter(|&i| is_pref(&self.attrs[i])).collect();
         let local = |i: usize| {
             let a = &self.attrs[i];
             let n = self.names.get(a.qname);
@@ -979,7 +984,20 @@ impl State {
     fn end_tag(&mut self, data: &[u8], eof: bool, base: u64) -> Scan<StepR> {
         let start = self.pos;
         let s = start + 2;
-        let e = scan::name(data, s, eof, "an element name in the end tag")?;
+        // Fast path: the name of the open element, then a byte that cannot continue a name. The
+        // open element's name was validated by its start tag, so nothing is scanned twice.
+        let e = match self.stack.last() {
+            Some(top) => {
+                let open = self.names.get(top.qname).as_bytes();
+                let e = s + open.len();
+                match data.get(e) {
+                    Some(&b) if data[s..e] == *open && (b == b'>' || chars::is_whitespace(b)) => e,
+                    None if !eof && data.len() < e + 1 => return Err(Stop::Eof),
+                    _ => scan::name(data, s, eof, "an element name in the end tag")?,
+                }
+            }
+            None => scan::name(data, s, eof, "an element name in the end tag")?,
+        };
         let i = scan::skip_ws(data, e);
         match data.get(i) {
             Some(b'>') => {}
@@ -1086,7 +1104,7 @@ impl State {
         let mut i = start;
         let mut flags = 0u8;
         loop {
-            i = scan::find_class(data, i, chars::TEXT_STOP);
+            i = crate::simd::find_text_stop(data, i);
             let Some(&b) = data.get(i) else {
                 if !eof {
                     return Err(Stop::Eof);
@@ -1181,7 +1199,7 @@ impl State {
                 None => {
                     let l = match resolver.as_deref_mut() {
                         Some(r) => dtd::load_external(r, e.public_id.as_deref(), e.system_id.as_deref().unwrap_or(""), e.base.as_deref())
-                            .map_err(|k| Stop::Bad(at, k))?,
+                            .map_err(|k| Stop::at(at, k))?,
                         None => None,
                     };
                     if let Some((t, _)) = &l {
@@ -1193,21 +1211,21 @@ impl State {
             };
             return match loaded {
                 Some((text, _)) => {
-                    self.expansion.add(text.len(), limits).map_err(|k| Stop::Bad(at, k))?;
+                    self.expansion.add(text.len(), limits).map_err(|k| Stop::at(at, k))?;
                     Ok(Some((text, id)))
                 }
                 None => Ok(None),
             };
         }
-        match dtd::classify(dtd, id, 0, limits).map_err(|k| Stop::Bad(at, k))? {
+        match dtd::classify(dtd, id, 0, limits).map_err(|k| Stop::at(at, k))? {
             Class::Text => {
-                let x = dtd::expanded(dtd, id, limits).map_err(|k| Stop::Bad(at, k))?;
-                self.expansion.add(x.len(), limits).map_err(|k| Stop::Bad(at, k))?;
+                let x = dtd::expanded(dtd, id, limits).map_err(|k| Stop::at(at, k))?;
+                self.expansion.add(x.len(), limits).map_err(|k| Stop::at(at, k))?;
                 Ok(None)
             }
             _ => {
                 let text = e.value.clone().expect("internal entity");
-                self.expansion.add(text.len(), limits).map_err(|k| Stop::Bad(at, k))?;
+                self.expansion.add(text.len(), limits).map_err(|k| Stop::at(at, k))?;
                 Ok(Some((text, id)))
             }
         }
@@ -1309,12 +1327,12 @@ impl State {
             internal = str_of(&data[s..e]).to_string();
             let mut p = DtdParser::new(dtd, resolver.as_deref_mut().map(|r| r as &mut dyn Resolver), &limits, &mut self.expansion, self.standalone);
             p.namespaces = self.config.namespaces;
-            p.internal_subset(Rc::from(internal.as_str()), base_uri.clone()).map_err(|e| Stop::Bad(s + e.at, dtd_kind(e)))?;
+            p.internal_subset(Rc::from(internal.as_str()), base_uri.clone()).map_err(|e| Stop::at(s + e.at, dtd_kind(e)))?;
         }
         if let Some(sys) = &system_id {
             let mut p = DtdParser::new(dtd, resolver.as_deref_mut().map(|r| r as &mut dyn Resolver), &limits, &mut self.expansion, self.standalone);
             p.namespaces = self.config.namespaces;
-            p.external_subset(public_id.as_deref(), sys, base_uri).map_err(|e| Stop::Bad(start, dtd_kind(e)))?;
+            p.external_subset(public_id.as_deref(), sys, base_uri).map_err(|e| Stop::at(start, dtd_kind(e)))?;
         }
         self.doctype = Some(crate::event::DoctypeInfo { name, public_id, system_id, internal_subset: internal });
         self.set_token(TokenKind::Doctype, start, base);
@@ -1423,7 +1441,7 @@ impl<'a> Reader<'a> {
                     let what = if self.st.frames.is_empty() { "the document" } else { "an entity's replacement text (a construct must end in the entity where it starts)" };
                     return Err(self.error_here(self.st.pos, ErrorKind::UnexpectedEof(what)));
                 }
-                Err(Stop::Bad(at, kind)) => return Err(self.error_here(at, kind)),
+                Err(Stop::Bad(b)) => return Err(self.error_here(b.0, b.1)),
             }
         }
     }

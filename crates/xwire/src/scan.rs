@@ -7,20 +7,45 @@
 use crate::chars::{self, CLASS};
 use crate::error::ErrorKind;
 
+/// Views bytes the scanner has already validated as a `str`.
+///
+/// Every span handed to this function lies in a region the scanner checked character by
+/// character (text, names, attribute values, comments, PIs, CDATA, literals) or in an entity
+/// replacement text that is a `str` already, and spans start and end at ASCII delimiters or at
+/// the end of a scanned character. Re-validating here would read every byte a second time.
+#[inline]
+#[allow(unsafe_code)]
+pub(crate) fn str_of(b: &[u8]) -> &str {
+    debug_assert!(std::str::from_utf8(b).is_ok(), "span not validated: {b:?}");
+    // SAFETY: see above: the bytes were validated as UTF-8 by the scanner before any span over
+    // them was created, and spans never split a multi-byte sequence.
+    unsafe { std::str::from_utf8_unchecked(b) }
+}
+
 /// Why a scanning primitive stopped without a result.
+///
+/// Kept two words wide (the error is boxed) because every scanning function returns it: a
+/// wide `Result` would be copied through memory on the hot path.
 #[derive(Debug)]
 pub(crate) enum Stop {
     /// The data ended before the construct did; more input may complete it.
     Eof,
     /// The input is wrong at this offset.
-    Bad(usize, ErrorKind),
+    Bad(Box<(usize, ErrorKind)>),
+}
+
+impl Stop {
+    #[cold]
+    pub(crate) fn at(at: usize, kind: ErrorKind) -> Stop {
+        Stop::Bad(Box::new((at, kind)))
+    }
 }
 
 pub(crate) type Scan<T> = Result<T, Stop>;
 
 #[cold]
 pub(crate) fn bad<T>(at: usize, kind: ErrorKind) -> Scan<T> {
-    Err(Stop::Bad(at, kind))
+    Err(Stop::at(at, kind))
 }
 
 #[cold]
@@ -110,6 +135,33 @@ pub(crate) fn any_char(data: &[u8], pos: usize) -> Scan<(char, usize)> {
 /// data is complete (`eof`).
 #[inline]
 pub(crate) fn name(data: &[u8], pos: usize, eof: bool, what: &'static str) -> Scan<usize> {
+    // ASCII names are the common case: one table load per byte, no decoding.
+    match data.get(pos) {
+        Some(&b) if CLASS[b as usize] & chars::NAME_START != 0 => {}
+        Some(&b) if b >= 0x80 => return name_slow(data, pos, eof, what),
+        Some(_) => return syntax(pos, what, data),
+        None => return if eof { syntax(pos, what, data) } else { Err(Stop::Eof) },
+    }
+    let mut i = pos + 1;
+    while let Some(&b) = data.get(i) {
+        if CLASS[b as usize] & chars::NAME == 0 {
+            if b >= 0x80 {
+                return name_slow(data, pos, eof, what);
+            }
+            return Ok(i);
+        }
+        i += 1;
+    }
+    if eof {
+        Ok(i)
+    } else {
+        Err(Stop::Eof)
+    }
+}
+
+/// [`name`] for names with non-ASCII characters.
+#[cold]
+fn name_slow(data: &[u8], pos: usize, eof: bool, what: &'static str) -> Scan<usize> {
     let mut i = pos;
     // First character.
     match data.get(i) {
@@ -304,7 +356,7 @@ pub(crate) fn check_chars(data: &[u8], mut pos: usize, end: usize) -> Scan<()> {
             break;
         }
         let (_, l) = any_char(&data[..end], pos).map_err(|e| match e {
-            Stop::Eof => Stop::Bad(pos, ErrorKind::InvalidEncoding("truncated UTF-8 sequence".into())),
+            Stop::Eof => Stop::at(pos, ErrorKind::InvalidEncoding("truncated UTF-8 sequence".into())),
             e => e,
         })?;
         pos += l;
@@ -334,7 +386,7 @@ mod tests {
         assert_eq!(utf8_char("é".as_bytes(), 0).unwrap(), ('é', 2));
         assert!(matches!(utf8_char(b"\xC0\x80", 0), Err(Stop::Bad(..))));
         assert!(matches!(utf8_char(b"\xED\xA0\x80", 0), Err(Stop::Bad(..))));
-        assert!(matches!(utf8_char(b"\xEF\xBF\xBE", 0), Err(Stop::Bad(_, ErrorKind::InvalidChar(_)))));
+        assert!(matches!(utf8_char(b"\xEF\xBF\xBE", 0), Err(Stop::Bad(b)) if matches!(b.1, ErrorKind::InvalidChar(_))));
         assert!(matches!(utf8_char(b"\xE2\x82", 0), Err(Stop::Eof)));
         assert!(matches!(utf8_char(b"\xE2\x41", 0), Err(Stop::Bad(..))));
     }
