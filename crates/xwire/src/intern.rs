@@ -77,7 +77,7 @@ impl Interner {
     fn tail_eq(&self, id1: u32, b: &[u8]) -> bool {
         b.len() <= 8 || {
             let (s, e) = self.spans[id1 as usize - 1];
-            &self.pool.as_bytes()[s as usize + 8..e as usize] == &b[8..]
+            crate::scan::same_bytes(&self.pool.as_bytes()[s as usize + 8..e as usize], &b[8..])
         }
     }
 

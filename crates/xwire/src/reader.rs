@@ -991,7 +991,7 @@ impl State {
                 let open = self.names.get(top.qname).as_bytes();
                 let e = s + open.len();
                 match data.get(e) {
-                    Some(&b) if data[s..e] == *open && (b == b'>' || chars::is_whitespace(b)) => e,
+                    Some(&b) if scan::same_bytes(&data[s..e], open) && (b == b'>' || chars::is_whitespace(b)) => e,
                     None if !eof && data.len() < e + 1 => return Err(Stop::Eof),
                     _ => scan::name(data, s, eof, "an element name in the end tag")?,
                 }
@@ -1383,7 +1383,27 @@ impl<'a> Reader<'a> {
         self.peek().map(|e| e.kind())
     }
 
+    #[inline]
     fn advance(&mut self) -> Result<()> {
+        if self.failed.is_some() || self.st.early.is_some() {
+            return self.advance_cold();
+        }
+        match self.advance_inner() {
+            Ok(()) => Ok(()),
+            Err(e) => Err(self.halt(e)),
+        }
+    }
+
+    #[cold]
+    fn halt(&mut self, e: Error) -> Error {
+        self.st.phase = Phase::Done;
+        self.st.kind = TokenKind::Eof;
+        self.failed = Some(e.clone());
+        e
+    }
+
+    #[cold]
+    fn advance_cold(&mut self) -> Result<()> {
         if let Some(e) = &self.failed {
             return Err(e.clone());
         }
@@ -1399,7 +1419,8 @@ impl<'a> Reader<'a> {
     }
 
     fn advance_inner(&mut self) -> Result<()> {
-        if let Some((at, k)) = self.st.early.take() {
+        if self.st.early.is_some() {
+            let (at, k) = self.st.early.take().expect("checked");
             return Err(self.error_at_doc(at as u64, k));
         }
         if self.st.pending_end {

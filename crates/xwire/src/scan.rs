@@ -22,6 +22,20 @@ pub(crate) fn str_of(b: &[u8]) -> &str {
     unsafe { std::str::from_utf8_unchecked(b) }
 }
 
+/// Byte equality that stays inline for short names (a libc `memcmp` call costs more than the
+/// comparison itself).
+#[inline]
+pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    if a.len() <= 16 {
+        a.iter().zip(b).all(|(x, y)| x == y)
+    } else {
+        a == b
+    }
+}
+
 /// Why a scanning primitive stopped without a result.
 ///
 /// Kept two words wide (the error is boxed) because every scanning function returns it: a
