@@ -12,7 +12,12 @@ mod report;
 mod stats;
 
 #[derive(Parser)]
-#[command(name = "xwire", version, about = "Fast, conformant XML processing", propagate_version = true)]
+#[command(
+    name = "xwire",
+    version,
+    about = "Fast, conformant XML processing",
+    propagate_version = true
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -71,17 +76,28 @@ struct Failure {
 
 impl Failure {
     fn usage(message: impl Into<String>) -> Failure {
-        Failure { code: 2, message: message.into() }
+        Failure {
+            code: 2,
+            message: message.into(),
+        }
     }
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Parse { files, stream, no_namespaces, load_external, quiet } => {
-            parse_files(&files, stream, !no_namespaces, load_external, quiet)
-        }
-        Command::Conformance { suite, json, verbose } => conformance(suite, json, verbose),
+        Command::Parse {
+            files,
+            stream,
+            no_namespaces,
+            load_external,
+            quiet,
+        } => parse_files(&files, stream, !no_namespaces, load_external, quiet),
+        Command::Conformance {
+            suite,
+            json,
+            verbose,
+        } => conformance(suite, json, verbose),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "xwire", &mut std::io::stdout());
             Ok(())
@@ -108,7 +124,13 @@ fn read_input(path: &Path) -> Result<Vec<u8>, Failure> {
     std::fs::read(path).map_err(|e| Failure::usage(format!("xwire: {}: {e}", path.display())))
 }
 
-fn parse_files(files: &[PathBuf], stream: bool, namespaces: bool, load_external: bool, quiet: bool) -> Result<(), Failure> {
+fn parse_files(
+    files: &[PathBuf],
+    stream: bool,
+    namespaces: bool,
+    load_external: bool,
+    quiet: bool,
+) -> Result<(), Failure> {
     let mut worst = 0u8;
     let mut out = std::io::stdout().lock();
     for path in files {
@@ -116,9 +138,13 @@ fn parse_files(files: &[PathBuf], stream: bool, namespaces: bool, load_external:
         config.namespaces = namespaces;
         config.base_uri = Some(path.to_string_lossy().into_owned());
         let outcome = if stream && path.as_os_str() != "-" {
-            let file = std::fs::File::open(path).map_err(|e| Failure::usage(format!("xwire: {}: {e}", path.display())))?;
+            let file = std::fs::File::open(path)
+                .map_err(|e| Failure::usage(format!("xwire: {}: {e}", path.display())))?;
             let size = file.metadata().map(|m| m.len()).unwrap_or(0);
-            let mut r = xwire::Reader::from_reader(std::io::BufReader::with_capacity(1 << 16, file), config);
+            let mut r = xwire::Reader::from_reader(
+                std::io::BufReader::with_capacity(1 << 16, file),
+                config,
+            );
             if load_external {
                 r.set_resolver(resolver_for(path));
             }
@@ -143,19 +169,28 @@ fn parse_files(files: &[PathBuf], stream: bool, namespaces: bool, load_external:
                     Some(b) => Some(b),
                     None => std::fs::read(path).ok(),
                 };
-                eprintln!("{}", report::error_with_caret(&path.display().to_string(), &e, bytes.as_deref()));
+                eprintln!(
+                    "{}",
+                    report::error_with_caret(&path.display().to_string(), &e, bytes.as_deref())
+                );
             }
         }
     }
     if worst > 0 {
-        Err(Failure { code: worst, message: String::new() })
+        Err(Failure {
+            code: worst,
+            message: String::new(),
+        })
     } else {
         Ok(())
     }
 }
 
 fn resolver_for(path: &Path) -> xwire::FsResolver {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     xwire::FsResolver::new(dir)
 }
 
@@ -164,7 +199,8 @@ fn conformance(suite: Suite, json: bool, verbose: bool) -> Result<(), Failure> {
         return Err(Failure::usage("xwire: corpora not found: set XWIRE_CORPORA or run from a checkout beside ../shared/corpora"));
     };
     let report = match suite {
-        Suite::Xmlconf => xwire_conformance::xmlconf::run(&corpora.join("xmlconf")).map_err(|e| Failure::usage(format!("xwire: {e}")))?,
+        Suite::Xmlconf => xwire_conformance::xmlconf::run(&corpora.join("xmlconf"))
+            .map_err(|e| Failure::usage(format!("xwire: {e}")))?,
     };
     let known = xwire_conformance::known_failures(&report.suite);
     if json {
@@ -174,7 +210,12 @@ fn conformance(suite: Suite, json: bool, verbose: bool) -> Result<(), Failure> {
             if let xwire_conformance::Outcome::Fail(why) = &r.outcome {
                 let listed = known.iter().any(|(id, _)| id == &r.id);
                 if verbose || !listed {
-                    println!("FAIL {}{}: {}", r.id, if listed { " (known)" } else { "" }, why);
+                    println!(
+                        "FAIL {}{}: {}",
+                        r.id,
+                        if listed { " (known)" } else { "" },
+                        why
+                    );
                 }
             }
         }
@@ -182,7 +223,10 @@ fn conformance(suite: Suite, json: bool, verbose: bool) -> Result<(), Failure> {
     }
     let (_, failed, _) = report.counts();
     if failed > 0 {
-        Err(Failure { code: 1, message: String::new() })
+        Err(Failure {
+            code: 1,
+            message: String::new(),
+        })
     } else {
         Ok(())
     }

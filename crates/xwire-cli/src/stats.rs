@@ -18,7 +18,11 @@ pub struct Stats {
 
 impl Stats {
     pub fn render(&self) -> String {
-        let avg = if self.elements > 0 { self.attributes as f64 / self.elements as f64 } else { 0.0 };
+        let avg = if self.elements > 0 {
+            self.attributes as f64 / self.elements as f64
+        } else {
+            0.0
+        };
         format!(
             "  size: {} bytes\n  elements: {}\n  attributes: {}\n  max depth: {}\n  distinct element names: {}\n  attributes per element: {:.2}\n  namespace declarations: {}\n  text: {} bytes",
             self.size, self.elements, self.attributes, self.max_depth, self.distinct_names, avg, self.namespaces_declared, self.text_bytes
@@ -28,7 +32,10 @@ impl Stats {
 
 /// Reads the whole document, counting. Namespace declarations are counted apart from attributes.
 pub fn collect(r: &mut Reader<'_>, size: u64) -> Result<Stats, xwire::Error> {
-    let mut s = Stats { size, ..Stats::default() };
+    let mut s = Stats {
+        size,
+        ..Stats::default()
+    };
     let mut names = HashSet::new();
     loop {
         match r.next()? {

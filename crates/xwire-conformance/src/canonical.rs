@@ -35,7 +35,10 @@ pub fn canonical(reader: &mut Reader<'_>) -> Result<String, xwire::Error> {
                 out.push('<');
                 out.push_str(t.name());
                 attrs.clear();
-                attrs.extend(t.attributes().map(|a| (a.name().to_string(), a.value().to_string())));
+                attrs.extend(
+                    t.attributes()
+                        .map(|a| (a.name().to_string(), a.value().to_string())),
+                );
                 attrs.sort();
                 for (n, v) in &attrs {
                     out.push(' ');

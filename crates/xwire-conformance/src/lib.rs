@@ -85,7 +85,10 @@ impl Report {
     /// The report as JSON (no dependency: the format is small and fixed).
     pub fn to_json(&self) -> String {
         let (p, f, s) = self.counts();
-        let mut out = format!("{{\"suite\":{},\"passed\":{p},\"failed\":{f},\"skipped\":{s},\"results\":[", json_str(&self.suite));
+        let mut out = format!(
+            "{{\"suite\":{},\"passed\":{p},\"failed\":{f},\"skipped\":{s},\"results\":[",
+            json_str(&self.suite)
+        );
         for (i, r) in self.results.iter().enumerate() {
             if i > 0 {
                 out.push(',');
@@ -95,7 +98,11 @@ impl Report {
                 Outcome::Fail(w) => ("fail", w.as_str()),
                 Outcome::Skip(w) => ("skip", w.as_str()),
             };
-            out.push_str(&format!("{{\"id\":{},\"outcome\":\"{o}\",\"detail\":{}}}", json_str(&r.id), json_str(why)));
+            out.push_str(&format!(
+                "{{\"id\":{},\"outcome\":\"{o}\",\"detail\":{}}}",
+                json_str(&r.id),
+                json_str(why)
+            ));
         }
         out.push_str("]}");
         out
@@ -122,7 +129,9 @@ fn json_str(s: &str) -> String {
 
 /// Known failures of a suite: test id → reason.
 pub fn known_failures(suite: &str) -> Vec<(String, String)> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("known-failures").join(format!("{suite}.txt"));
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("known-failures")
+        .join(format!("{suite}.txt"));
     let text = std::fs::read_to_string(path).unwrap_or_default();
     text.lines()
         .map(str::trim)

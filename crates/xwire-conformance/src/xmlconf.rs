@@ -68,12 +68,20 @@ pub fn load_catalog(dir: &Path) -> Result<Vec<Test>, String> {
                     let version = get("VERSION").unwrap_or_default();
                     let rec = get("RECOMMENDATION").unwrap_or_default();
                     let edition = get("EDITION");
-                    test.skip = if version.split_whitespace().any(|v| v == "1.1") && !version.split_whitespace().any(|v| v == "1.0") {
+                    test.skip = if version.split_whitespace().any(|v| v == "1.1")
+                        && !version.split_whitespace().any(|v| v == "1.0")
+                    {
                         Some("XML 1.1 test".into())
                     } else if matches!(rec.as_str(), "XML1.1" | "NS1.1") {
                         Some(format!("{rec} test"))
-                    } else if edition.as_deref().is_some_and(|e| !e.split_whitespace().any(|x| x == "5")) {
-                        Some(format!("applies to editions {} only", edition.unwrap_or_default()))
+                    } else if edition
+                        .as_deref()
+                        .is_some_and(|e| !e.split_whitespace().any(|x| x == "5"))
+                    {
+                        Some(format!(
+                            "applies to editions {} only",
+                            edition.unwrap_or_default()
+                        ))
                     } else if test.kind == "error" {
                         Some("optional error (TYPE=\"error\")".into())
                     } else {
@@ -117,7 +125,10 @@ pub fn run_test(test: &Test, root: &Path) -> Outcome {
                 Ok(expected) if expected == out.as_bytes() => Outcome::Pass,
                 Ok(expected) => Outcome::Fail(format!(
                     "canonical output differs: expected {:?}, got {:?}",
-                    String::from_utf8_lossy(&expected).chars().take(300).collect::<String>(),
+                    String::from_utf8_lossy(&expected)
+                        .chars()
+                        .take(300)
+                        .collect::<String>(),
                     out.chars().take(300).collect::<String>()
                 )),
                 Err(e) => Outcome::Fail(format!("cannot read {}: {e}", path.display())),
@@ -136,8 +147,14 @@ pub fn run(dir: &Path) -> Result<Report, String> {
             // A panic is a bug; report it as a failure of that test rather than losing the run.
             let outcome = std::panic::catch_unwind(|| run_test(t, &root))
                 .unwrap_or_else(|_| Outcome::Fail("PANIC".into()));
-            TestResult { id: t.id.clone(), outcome }
+            TestResult {
+                id: t.id.clone(),
+                outcome,
+            }
         })
         .collect();
-    Ok(Report { suite: "xmlconf".into(), results })
+    Ok(Report {
+        suite: "xmlconf".into(),
+        results,
+    })
 }

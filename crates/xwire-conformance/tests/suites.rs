@@ -9,7 +9,8 @@ use xwire_conformance::{corpora_dir, known_failures, Outcome, Report};
 fn corpus(name: &str) -> Option<std::path::PathBuf> {
     let dir = corpora_dir().map(|d| d.join(name)).filter(|d| d.is_dir());
     if dir.is_none() {
-        let msg = format!("corpus '{name}' not found (set XWIRE_CORPORA or check out ../shared/corpora)");
+        let msg =
+            format!("corpus '{name}' not found (set XWIRE_CORPORA or check out ../shared/corpora)");
         if std::env::var("CI").as_deref() == Ok("true") {
             panic!("{msg}");
         }
@@ -20,7 +21,10 @@ fn corpus(name: &str) -> Option<std::path::PathBuf> {
 
 fn check(report: &Report, min_passed: usize) {
     println!("{}", report.summary());
-    let known: BTreeSet<String> = known_failures(&report.suite).into_iter().map(|(id, _)| id).collect();
+    let known: BTreeSet<String> = known_failures(&report.suite)
+        .into_iter()
+        .map(|(id, _)| id)
+        .collect();
     let failed: BTreeSet<String> = report
         .results
         .iter()
@@ -36,10 +40,21 @@ fn check(report: &Report, min_passed: usize) {
         })
         .collect();
     let fixed: Vec<&String> = known.difference(&failed).collect();
-    assert!(unexpected.is_empty(), "{} unexpected failures:\n{}", unexpected.len(), unexpected.join("\n"));
-    assert!(fixed.is_empty(), "listed as known failures but now pass (remove them): {fixed:?}");
+    assert!(
+        unexpected.is_empty(),
+        "{} unexpected failures:\n{}",
+        unexpected.len(),
+        unexpected.join("\n")
+    );
+    assert!(
+        fixed.is_empty(),
+        "listed as known failures but now pass (remove them): {fixed:?}"
+    );
     let (passed, _, _) = report.counts();
-    assert!(passed >= min_passed, "only {passed} tests passed; expected at least {min_passed}");
+    assert!(
+        passed >= min_passed,
+        "only {passed} tests passed; expected at least {min_passed}"
+    );
 }
 
 #[test]

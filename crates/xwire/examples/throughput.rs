@@ -23,7 +23,9 @@ fn consume(bytes: &[u8]) -> Result<u64, xwire::Error> {
 
 fn main() {
     let path = std::env::args().nth(1).expect("FILE");
-    let iters: usize = std::env::args().nth(2).map_or(20, |s| s.parse().expect("number"));
+    let iters: usize = std::env::args()
+        .nth(2)
+        .map_or(20, |s| s.parse().expect("number"));
     let bytes = std::fs::read(&path).expect("readable file");
     let mut times = Vec::new();
     let mut check = 0;
@@ -34,5 +36,9 @@ fn main() {
     }
     times.sort_by(f64::total_cmp);
     let med = times[times.len() / 2];
-    println!("{path}: {:.0} MB/s median, {:.0} MB/s best ({check})", bytes.len() as f64 / med / 1e6, bytes.len() as f64 / times[0] / 1e6);
+    println!(
+        "{path}: {:.0} MB/s median, {:.0} MB/s best ({check})",
+        bytes.len() as f64 / med / 1e6,
+        bytes.len() as f64 / times[0] / 1e6
+    );
 }

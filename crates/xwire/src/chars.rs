@@ -88,7 +88,10 @@ pub fn is_name_char(c: char) -> bool {
     if u < 0x80 {
         return CLASS[u as usize] & NAME != 0;
     }
-    is_name_start_char(c) || u == 0xB7 || (0x300..=0x36F).contains(&u) || (0x203F..=0x2040).contains(&u)
+    is_name_start_char(c)
+        || u == 0xB7
+        || (0x300..=0x36F).contains(&u)
+        || (0x203F..=0x2040).contains(&u)
 }
 
 /// `S ::= (#x20 | #x9 | #xD | #xA)+`, one character of it.

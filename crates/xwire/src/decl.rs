@@ -27,7 +27,11 @@ pub(crate) enum DeclKind {
 /// declaration and the position after `?>`.
 pub(crate) fn parse(data: &[u8], pos: usize, eof: bool, kind: DeclKind) -> Scan<(XmlDecl, usize)> {
     let Some(end) = memchr::memmem::find(&data[pos..], b"?>").map(|e| pos + e) else {
-        return if eof { bad(pos, ErrorKind::UnexpectedEof("the XML declaration")) } else { Err(Stop::Eof) };
+        return if eof {
+            bad(pos, ErrorKind::UnexpectedEof("the XML declaration"))
+        } else {
+            Err(Stop::Eof)
+        };
     };
     let mut d = XmlDecl::default();
     let mut i = pos + 5;
@@ -74,7 +78,10 @@ pub(crate) fn parse(data: &[u8], pos: usize, eof: bool, kind: DeclKind) -> Scan<
                     && value.starts_with("1.")
                     && value[2..].bytes().all(|b| b.is_ascii_digit());
                 if !ok {
-                    return bad(vstart, ErrorKind::WellFormedness(format!("version \"{value}\" is not 1.x")));
+                    return bad(
+                        vstart,
+                        ErrorKind::WellFormedness(format!("version \"{value}\" is not 1.x")),
+                    );
                 }
                 d.version = Some(value.to_string());
                 seen = 1;
@@ -83,9 +90,13 @@ pub(crate) fn parse(data: &[u8], pos: usize, eof: bool, kind: DeclKind) -> Scan<
                 let b = value.as_bytes();
                 let ok = !b.is_empty()
                     && b[0].is_ascii_alphabetic()
-                    && b.iter().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'-'));
+                    && b.iter()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'-'));
                 if !ok {
-                    return bad(vstart, ErrorKind::WellFormedness(format!("\"{value}\" is not an encoding name")));
+                    return bad(
+                        vstart,
+                        ErrorKind::WellFormedness(format!("\"{value}\" is not an encoding name")),
+                    );
                 }
                 d.encoding = Some(value.to_string());
                 seen = 2;
@@ -94,20 +105,35 @@ pub(crate) fn parse(data: &[u8], pos: usize, eof: bool, kind: DeclKind) -> Scan<
                 d.standalone = Some(match value {
                     "yes" => true,
                     "no" => false,
-                    _ => return bad(vstart, ErrorKind::WellFormedness("standalone must be \"yes\" or \"no\"".into())),
+                    _ => {
+                        return bad(
+                            vstart,
+                            ErrorKind::WellFormedness(
+                                "standalone must be \"yes\" or \"no\"".into(),
+                            ),
+                        )
+                    }
                 });
                 seen = 3;
             }
-            _ => return syntax(name_start, "version, encoding or standalone, in this order", data),
+            _ => {
+                return syntax(
+                    name_start,
+                    "version, encoding or standalone, in this order",
+                    data,
+                )
+            }
         }
     }
     match kind {
-        DeclKind::Xml if d.version.is_none() => {
-            bad(pos, ErrorKind::WellFormedness("the XML declaration must give the version".into()))
-        }
-        DeclKind::Text if d.encoding.is_none() => {
-            bad(pos, ErrorKind::WellFormedness("a text declaration must give the encoding".into()))
-        }
+        DeclKind::Xml if d.version.is_none() => bad(
+            pos,
+            ErrorKind::WellFormedness("the XML declaration must give the version".into()),
+        ),
+        DeclKind::Text if d.encoding.is_none() => bad(
+            pos,
+            ErrorKind::WellFormedness("a text declaration must give the encoding".into()),
+        ),
         _ => Ok((d, end + 2)),
     }
 }
@@ -123,7 +149,13 @@ mod tests {
 
     #[test]
     fn declarations() {
-        let (d, e) = parse(b"<?xml version='1.0' encoding=\"UTF-8\" standalone='yes'?>x", 0, true, DeclKind::Xml).unwrap();
+        let (d, e) = parse(
+            b"<?xml version='1.0' encoding=\"UTF-8\" standalone='yes'?>x",
+            0,
+            true,
+            DeclKind::Xml,
+        )
+        .unwrap();
         assert_eq!(d.version.as_deref(), Some("1.0"));
         assert_eq!(d.encoding.as_deref(), Some("UTF-8"));
         assert_eq!(d.standalone, Some(true));
@@ -131,9 +163,27 @@ mod tests {
         assert!(parse(b"<?xml encoding='UTF-8'?>", 0, true, DeclKind::Xml).is_err());
         assert!(parse(b"<?xml encoding='UTF-8'?>", 0, true, DeclKind::Text).is_ok());
         assert!(parse(b"<?xml version='1.0'?>", 0, true, DeclKind::Text).is_err());
-        assert!(parse(b"<?xml version='1.0' standalone='yes' encoding='UTF-8'?>", 0, true, DeclKind::Xml).is_err());
-        assert!(parse(b"<?xml version='1.0'encoding='UTF-8'?>", 0, true, DeclKind::Xml).is_err());
+        assert!(parse(
+            b"<?xml version='1.0' standalone='yes' encoding='UTF-8'?>",
+            0,
+            true,
+            DeclKind::Xml
+        )
+        .is_err());
+        assert!(parse(
+            b"<?xml version='1.0'encoding='UTF-8'?>",
+            0,
+            true,
+            DeclKind::Xml
+        )
+        .is_err());
         assert!(parse(b"<?xml version='2.0'?>", 0, true, DeclKind::Xml).is_err());
-        assert!(parse(b"<?xml version='1.0' standalone='YES'?>", 0, true, DeclKind::Xml).is_err());
+        assert!(parse(
+            b"<?xml version='1.0' standalone='YES'?>",
+            0,
+            true,
+            DeclKind::Xml
+        )
+        .is_err());
     }
 }

@@ -133,10 +133,18 @@ impl Expansion {
         let doc_len = self.input;
         self.total = self.total.saturating_add(n as u64);
         if self.total > limits.max_entity_expansion {
-            return Err(ErrorKind::LimitExceeded(LimitKind::EntityExpansion, limits.max_entity_expansion));
+            return Err(ErrorKind::LimitExceeded(
+                LimitKind::EntityExpansion,
+                limits.max_entity_expansion,
+            ));
         }
-        if self.total > 1 << 20 && self.total > limits.max_expansion_ratio.saturating_mul(doc_len.max(1)) {
-            return Err(ErrorKind::LimitExceeded(LimitKind::ExpansionRatio, limits.max_expansion_ratio));
+        if self.total > 1 << 20
+            && self.total > limits.max_expansion_ratio.saturating_mul(doc_len.max(1))
+        {
+            return Err(ErrorKind::LimitExceeded(
+                LimitKind::ExpansionRatio,
+                limits.max_expansion_ratio,
+            ));
         }
         Ok(())
     }
@@ -150,14 +158,18 @@ pub(crate) fn load_external(
     system_id: &str,
     base: Option<&str>,
 ) -> Result<Option<(Rc<str>, Rc<str>)>, ErrorKind> {
-    let Some(found) = resolver.resolve(public_id, system_id, base).map_err(ErrorKind::Resolver)? else {
+    let Some(found) = resolver
+        .resolve(public_id, system_id, base)
+        .map_err(ErrorKind::Resolver)?
+    else {
         return Ok(None);
     };
     let enc = crate::input::detect(&found.bytes).map_err(ErrorKind::EncodingMismatch)?;
     let bytes = match enc {
         crate::input::Enc::Utf8 { bom } => found.bytes[bom..].to_vec(),
-        _ => crate::input::decode_all(&found.bytes, enc)
-            .map_err(|(at, m)| ErrorKind::InvalidEncoding(format!("{m} at byte {at} of \"{system_id}\"")))?,
+        _ => crate::input::decode_all(&found.bytes, enc).map_err(|(at, m)| {
+            ErrorKind::InvalidEncoding(format!("{m} at byte {at} of \"{system_id}\""))
+        })?,
     };
     let mut text = match String::from_utf8(bytes) {
         Ok(t) => t,
@@ -236,26 +248,50 @@ impl<'p> DtdParser<'p> {
         expansion: &'p mut Expansion,
         standalone: bool,
     ) -> DtdParser<'p> {
-        DtdParser { dtd, resolver, limits, expansion, standalone, namespaces: true, frames: Vec::new(), cond_depth: 0 }
+        DtdParser {
+            dtd,
+            resolver,
+            limits,
+            expansion,
+            standalone,
+            namespaces: true,
+            frames: Vec::new(),
+            cond_depth: 0,
+        }
     }
 
     /// Parses the internal subset (the text between `[` and `]`, line ends not normalised).
     pub(crate) fn internal_subset(&mut self, text: Rc<str>, base: Option<Rc<str>>) -> R<()> {
-        self.frames.push(Frame { text, pos: 0, entity: None, external: false, raw_cr: true, base, in_decl: false });
+        self.frames.push(Frame {
+            text,
+            pos: 0,
+            entity: None,
+            external: false,
+            raw_cr: true,
+            base,
+            in_decl: false,
+        });
         let r = self.decls(false);
         self.frames.clear();
         r
     }
 
     /// Loads and parses the external subset, if a resolver is installed.
-    pub(crate) fn external_subset(&mut self, public_id: Option<&str>, system_id: &str, base: Option<Rc<str>>) -> R<()> {
+    pub(crate) fn external_subset(
+        &mut self,
+        public_id: Option<&str>,
+        system_id: &str,
+        base: Option<Rc<str>>,
+    ) -> R<()> {
         self.dtd.has_external_parts = true;
         let loaded = match self.resolver.as_deref_mut() {
-            Some(r) => load_external(r, public_id, system_id, base.as_deref()).map_err(|k| DtdError {
-                at: 0,
-                kind: k,
-                entity: Some(system_id.to_string()),
-            })?,
+            Some(r) => {
+                load_external(r, public_id, system_id, base.as_deref()).map_err(|k| DtdError {
+                    at: 0,
+                    kind: k,
+                    entity: Some(system_id.to_string()),
+                })?
+            }
             None => None,
         };
         let Some((text, uri)) = loaded else {
@@ -263,7 +299,15 @@ impl<'p> DtdParser<'p> {
             return Ok(());
         };
         self.expansion.input += text.len() as u64;
-        self.frames.push(Frame { text, pos: 0, entity: None, external: true, raw_cr: false, base: Some(uri), in_decl: false });
+        self.frames.push(Frame {
+            text,
+            pos: 0,
+            entity: None,
+            external: true,
+            raw_cr: false,
+            base: Some(uri),
+            in_decl: false,
+        });
         let r = self.decls(false).map_err(|mut e| {
             e.entity.get_or_insert_with(|| system_id.to_string());
             e
@@ -307,11 +351,23 @@ impl<'p> DtdParser<'p> {
         // Errors inside a parameter entity are reported at the reference in the subset.
         let base = self.frames.iter().position(|f| f.entity.is_some());
         match base {
-            None => DtdError { at, kind, entity: None },
+            None => DtdError {
+                at,
+                kind,
+                entity: None,
+            },
             Some(i) => {
                 let at = self.frames[..i].last().map_or(0, |f| f.pos);
-                let e = self.frames.last().and_then(|f| f.entity).map(|e| self.dtd.entities[e].name.to_string());
-                DtdError { at, kind, entity: e }
+                let e = self
+                    .frames
+                    .last()
+                    .and_then(|f| f.entity)
+                    .map(|e| self.dtd.entities[e].name.to_string());
+                DtdError {
+                    at,
+                    kind,
+                    entity: e,
+                }
             }
         }
     }
@@ -319,7 +375,10 @@ impl<'p> DtdParser<'p> {
     fn lift<T>(&self, r: Scan<T>) -> R<T> {
         r.map_err(|s| match s {
             Stop::Bad(b) => self.error_at(b.0, b.1),
-            Stop::Eof => self.error_at(self.data().len(), ErrorKind::UnexpectedEof("a markup declaration")),
+            Stop::Eof => self.error_at(
+                self.data().len(),
+                ErrorKind::UnexpectedEof("a markup declaration"),
+            ),
         })
     }
 
@@ -349,7 +408,9 @@ impl<'p> DtdParser<'p> {
                 any = true;
                 continue;
             }
-            if self.peek() == Some(b'%') && self.data().get(p + 1).is_some_and(|&b| !is_whitespace(b)) {
+            if self.peek() == Some(b'%')
+                && self.data().get(p + 1).is_some_and(|&b| !is_whitespace(b))
+            {
                 if !self.top().external {
                     return self.err(p, wf("a parameter-entity reference cannot occur inside a markup declaration in the internal subset"));
                 }
@@ -380,7 +441,12 @@ impl<'p> DtdParser<'p> {
     /// records that it could not be read.
     fn pe_reference(&mut self, in_decl: bool) -> R<()> {
         let start = self.pos();
-        let end = self.lift(scan::name(self.data(), start + 1, true, "a parameter entity name after '%'"))?;
+        let end = self.lift(scan::name(
+            self.data(),
+            start + 1,
+            true,
+            "a parameter entity name after '%'",
+        ))?;
         if self.data().get(end) != Some(&b';') {
             let d = self.data();
             return self.lift(syntax(end, "';' to end the parameter-entity reference", d));
@@ -399,7 +465,10 @@ impl<'p> DtdParser<'p> {
             return self.err(start, ErrorKind::RecursiveEntity(format!("%{name}")));
         }
         if self.frames.len() > self.limits.max_entity_depth as usize {
-            return self.err(start, ErrorKind::LimitExceeded(LimitKind::EntityDepth, self.limits.max_entity_depth));
+            return self.err(
+                start,
+                ErrorKind::LimitExceeded(LimitKind::EntityDepth, self.limits.max_entity_depth),
+            );
         }
         let text = match self.entity_text(id, start)? {
             Some(t) => t,
@@ -415,9 +484,23 @@ impl<'p> DtdParser<'p> {
         let external = self.top().external || e.is_external();
         // Declarations in an internal entity's text belong to the external entity (or document)
         // they are parsed in (erratum E18); an external entity is its own base.
-        let base = if e.is_external() { e.loaded.get().and_then(|l| l.as_ref()).map(|l| l.1.clone()) } else { self.top().base.clone() };
-        self.expansion.add(text.len(), self.limits).map_err(|k| self.error_at(start, k))?;
-        self.frames.push(Frame { text, pos: 0, entity: Some(id), external, raw_cr: false, base, in_decl });
+        let base = if e.is_external() {
+            e.loaded.get().and_then(|l| l.as_ref()).map(|l| l.1.clone())
+        } else {
+            self.top().base.clone()
+        };
+        self.expansion
+            .add(text.len(), self.limits)
+            .map_err(|k| self.error_at(start, k))?;
+        self.frames.push(Frame {
+            text,
+            pos: 0,
+            entity: Some(id),
+            external,
+            raw_cr: false,
+            base,
+            in_decl,
+        });
         Ok(())
     }
 
@@ -485,7 +568,10 @@ impl<'p> DtdParser<'p> {
                         self.notation_decl()?;
                     } else if self.starts(b"<![") {
                         if !self.top().external {
-                            return self.err(p, wf("conditional sections are allowed only in the external subset"));
+                            return self.err(
+                                p,
+                                wf("conditional sections are allowed only in the external subset"),
+                            );
                         }
                         self.conditional()?;
                     } else {
@@ -526,11 +612,17 @@ impl<'p> DtdParser<'p> {
                 self.set_pos(end);
                 return Ok(());
             }
-            return self.err(start, wf("the XML declaration is allowed only at the start of the document"));
+            return self.err(
+                start,
+                wf("the XML declaration is allowed only at the start of the document"),
+            );
         }
         let (te, ds, end) = self.lift(crate::reader::pi_body(data, start, true))?;
         if self.namespaces && data[start + 2..te].contains(&b':') {
-            return self.err(start, ErrorKind::Namespace("a processing instruction target cannot contain ':'".into()));
+            return self.err(
+                start,
+                ErrorKind::Namespace("a processing instruction target cannot contain ':'".into()),
+            );
         }
         let mut body = str_of(&data[ds..end - 2]).to_string();
         if self.top().raw_cr && body.contains('\r') {
@@ -556,7 +648,11 @@ impl<'p> DtdParser<'p> {
             self.content_model()?;
         } else {
             let d = self.data();
-            return self.lift(syntax(self.pos(), "EMPTY, ANY or a content model in parentheses", d));
+            return self.lift(syntax(
+                self.pos(),
+                "EMPTY, ANY or a content model in parentheses",
+                d,
+            ));
         }
         self.ws()?;
         self.expect(b">", "'>' to end the element declaration")
@@ -584,7 +680,11 @@ impl<'p> DtdParser<'p> {
                             self.set_pos(self.pos() + 1);
                         } else if names > 0 {
                             let d = self.data();
-                            return self.lift(syntax(self.pos(), "')*' to end mixed content with element names", d));
+                            return self.lift(syntax(
+                                self.pos(),
+                                "')*' to end mixed content with element names",
+                                d,
+                            ));
                         }
                         return Ok(());
                     }
@@ -620,7 +720,10 @@ impl<'p> DtdParser<'p> {
                     b'|' | b',' => {
                         let top = stack.last_mut().expect("open group");
                         if top.is_some_and(|s| s != b) {
-                            return self.err(self.pos(), wf("a content model group cannot mix '|' and ','"));
+                            return self.err(
+                                self.pos(),
+                                wf("a content model group cannot mix '|' and ','"),
+                            );
                         }
                         *top = Some(b);
                         self.set_pos(self.pos() + 1);
@@ -636,7 +739,11 @@ impl<'p> DtdParser<'p> {
                     }
                     _ => {
                         let d = self.data();
-                        return self.lift(syntax(self.pos(), "'|', ',' or ')' in a content model", d));
+                        return self.lift(syntax(
+                            self.pos(),
+                            "'|', ',' or ')' in a content model",
+                            d,
+                        ));
                     }
                 }
             }
@@ -661,7 +768,11 @@ impl<'p> DtdParser<'p> {
             }
             if !had_ws {
                 let d = self.data();
-                return self.lift(syntax(self.pos(), "white space before an attribute definition", d));
+                return self.lift(syntax(
+                    self.pos(),
+                    "white space before an attribute definition",
+                    d,
+                ));
             }
             let name = self.name("an attribute name")?;
             self.req_ws("white space after the attribute name")?;
@@ -708,7 +819,16 @@ impl<'p> DtdParser<'p> {
             (b"NMTOKEN", AttType::Tokenized),
         ];
         // Longest keyword first where one is a prefix of another.
-        for kw in [&b"ENTITIES"[..], b"ENTITY", b"NMTOKENS", b"NMTOKEN", b"IDREFS", b"IDREF", b"ID", b"CDATA"] {
+        for kw in [
+            &b"ENTITIES"[..],
+            b"ENTITY",
+            b"NMTOKENS",
+            b"NMTOKEN",
+            b"IDREFS",
+            b"IDREF",
+            b"ID",
+            b"CDATA",
+        ] {
             if self.starts(kw) {
                 let after = self.data().get(self.pos() + kw.len()).copied();
                 if after.is_some_and(|b| b < 0x80 && chars::CLASS[b as usize] & chars::NAME != 0) {
@@ -754,7 +874,11 @@ impl<'p> DtdParser<'p> {
             Some(q @ (b'"' | b'\'')) => q,
             _ => {
                 let d = self.data();
-                return self.lift(syntax(self.pos(), "a quoted default value, #REQUIRED, #IMPLIED or #FIXED", d));
+                return self.lift(syntax(
+                    self.pos(),
+                    "a quoted default value, #REQUIRED, #IMPLIED or #FIXED",
+                    d,
+                ));
             }
         };
         let start = self.pos() + 1;
@@ -779,12 +903,22 @@ impl<'p> DtdParser<'p> {
                             match self.dtd.general(name) {
                                 Some(id) => {
                                     let mut exp = *self.expansion;
-                                    let r = attr_entity(self.dtd, id, &mut out, 0, self.limits, &mut exp);
+                                    let r = attr_entity(
+                                        self.dtd,
+                                        id,
+                                        &mut out,
+                                        0,
+                                        self.limits,
+                                        &mut exp,
+                                    );
                                     *self.expansion = exp;
                                     r.map_err(|k| self.error_at(i, k))?;
                                 }
                                 None if self.dtd.has_external_parts && !self.standalone => {}
-                                None => return self.err(i, ErrorKind::UndeclaredEntity(name.to_string())),
+                                None => {
+                                    return self
+                                        .err(i, ErrorKind::UndeclaredEntity(name.to_string()))
+                                }
                             }
                         }
                     }
@@ -823,14 +957,21 @@ impl<'p> DtdParser<'p> {
             self.set_pos(self.pos() + 1);
             if !self.peek().is_some_and(is_whitespace) {
                 let d = self.data();
-                return self.lift(syntax(self.pos(), "white space after '%' in a parameter entity declaration", d));
+                return self.lift(syntax(
+                    self.pos(),
+                    "white space after '%' in a parameter entity declaration",
+                    d,
+                ));
             }
             self.req_ws("white space after '%'")?;
         }
         let name_at = self.pos();
         let name = self.name("an entity name")?;
         if self.namespaces && name.contains(':') {
-            return self.err(name_at, ErrorKind::Namespace(format!("the entity name '{name}' contains a colon")));
+            return self.err(
+                name_at,
+                ErrorKind::Namespace(format!("the entity name '{name}' contains a colon")),
+            );
         }
         self.req_ws("white space after the entity name")?;
         let mut e = Entity {
@@ -854,7 +995,10 @@ impl<'p> DtdParser<'p> {
                 let had_ws = self.ws()?;
                 if self.starts(b"NDATA") {
                     if is_param {
-                        return self.err(self.pos(), wf("a parameter entity cannot be unparsed (NDATA)"));
+                        return self.err(
+                            self.pos(),
+                            wf("a parameter entity cannot be unparsed (NDATA)"),
+                        );
                     }
                     if !had_ws {
                         return self.err(self.pos(), wf("white space is required before NDATA"));
@@ -870,7 +1014,11 @@ impl<'p> DtdParser<'p> {
         if self.dtd.skipping {
             return Ok(());
         }
-        let map = if is_param { &mut self.dtd.params } else { &mut self.dtd.general };
+        let map = if is_param {
+            &mut self.dtd.params
+        } else {
+            &mut self.dtd.general
+        };
         if !map.contains_key(&e.name) {
             map.insert(e.name.clone(), self.dtd.entities.len());
             self.dtd.entities.push(e);
@@ -897,7 +1045,10 @@ impl<'p> DtdParser<'p> {
             let had_ws = self.ws()?;
             if matches!(self.peek(), Some(b'"' | b'\'')) {
                 if !had_ws {
-                    return self.err(self.pos(), wf("white space is required between the public and system identifiers"));
+                    return self.err(
+                        self.pos(),
+                        wf("white space is required between the public and system identifiers"),
+                    );
                 }
                 let s = self.system_literal()?;
                 return Ok((Some(p), Some(s)));
@@ -918,7 +1069,10 @@ impl<'p> DtdParser<'p> {
         self.lift(scan::check_chars(data, s, e))?;
         let v = str_of(&data[s..e]);
         if v.contains('#') {
-            return self.err(s, wf("a system identifier cannot contain a fragment identifier ('#')"));
+            return self.err(
+                s,
+                wf("a system identifier cannot contain a fragment identifier ('#')"),
+            );
         }
         Ok(v.into())
     }
@@ -969,7 +1123,16 @@ impl<'p> DtdParser<'p> {
     /// Expands `text[pos..]` into `out` up to the quote `q` (or the end of the text when `q` is
     /// `None`, for an included parameter entity). Returns the position of the quote.
     #[allow(clippy::too_many_arguments)]
-    fn value_text(&mut self, text: &Rc<str>, mut i: usize, q: Option<u8>, external: bool, raw_cr: bool, out: &mut String, depth: u32) -> R<usize> {
+    fn value_text(
+        &mut self,
+        text: &Rc<str>,
+        mut i: usize,
+        q: Option<u8>,
+        external: bool,
+        raw_cr: bool,
+        out: &mut String,
+        depth: u32,
+    ) -> R<usize> {
         let data = text.as_bytes();
         loop {
             let Some(&b) = data.get(i) else {
@@ -984,9 +1147,18 @@ impl<'p> DtdParser<'p> {
                     if !external {
                         return self.err(i, wf("a parameter-entity reference cannot occur inside a markup declaration in the internal subset"));
                     }
-                    let end = self.lift(scan::name(data, i + 1, true, "a parameter entity name after '%'"))?;
+                    let end = self.lift(scan::name(
+                        data,
+                        i + 1,
+                        true,
+                        "a parameter entity name after '%'",
+                    ))?;
                     if data.get(end) != Some(&b';') {
-                        return self.lift(syntax(end, "';' to end the parameter-entity reference", data));
+                        return self.lift(syntax(
+                            end,
+                            "';' to end the parameter-entity reference",
+                            data,
+                        ));
                     }
                     let name = str_of(&data[i + 1..end]);
                     self.dtd.has_external_parts = true;
@@ -996,7 +1168,9 @@ impl<'p> DtdParser<'p> {
                                 return self.err(i, ErrorKind::RecursiveEntity(format!("%{name}")));
                             }
                             if let Some(t) = self.entity_text(id, i)? {
-                                self.expansion.add(t.len(), self.limits).map_err(|k| self.error_at(i, k))?;
+                                self.expansion
+                                    .add(t.len(), self.limits)
+                                    .map_err(|k| self.error_at(i, k))?;
                                 self.value_text(&t, 0, None, true, false, out, depth + 1)?;
                             } else {
                                 self.dtd.incomplete = true;
@@ -1006,7 +1180,9 @@ impl<'p> DtdParser<'p> {
                             }
                         }
                         None if self.dtd.incomplete && !self.standalone => self.dtd.skipping = true,
-                        None => return self.err(i, ErrorKind::UndeclaredEntity(format!("%{name}"))),
+                        None => {
+                            return self.err(i, ErrorKind::UndeclaredEntity(format!("%{name}")))
+                        }
                     }
                     i = end + 1;
                 }
@@ -1039,7 +1215,10 @@ impl<'p> DtdParser<'p> {
         let name_at = self.pos();
         let name = self.name("a notation name")?;
         if self.namespaces && name.contains(':') {
-            return self.err(name_at, ErrorKind::Namespace(format!("the notation name '{name}' contains a colon")));
+            return self.err(
+                name_at,
+                ErrorKind::Namespace(format!("the notation name '{name}' contains a colon")),
+            );
         }
         self.req_ws("white space after the notation name")?;
         let (p, s) = self.external_id(true)?;
@@ -1101,7 +1280,6 @@ impl<'p> DtdParser<'p> {
     }
 }
 
-
 #[cold]
 fn wf(msg: &str) -> ErrorKind {
     ErrorKind::WellFormedness(msg.to_string())
@@ -1131,10 +1309,16 @@ pub(crate) fn attr_entity(
 ) -> Result<(), ErrorKind> {
     let e = &dtd.entities[id];
     let Some(text) = &e.value else {
-        return Err(wf(&format!("attribute values cannot refer to the external entity '{}'", e.name)));
+        return Err(wf(&format!(
+            "attribute values cannot refer to the external entity '{}'",
+            e.name
+        )));
     };
     if depth >= limits.max_entity_depth as u32 {
-        return Err(ErrorKind::LimitExceeded(LimitKind::EntityDepth, limits.max_entity_depth));
+        return Err(ErrorKind::LimitExceeded(
+            LimitKind::EntityDepth,
+            limits.max_entity_depth,
+        ));
     }
     if e.class.get() == Class::InProgress {
         return Err(ErrorKind::RecursiveEntity(e.name.to_string()));
@@ -1146,7 +1330,10 @@ pub(crate) fn attr_entity(
         let mut i = 0;
         while i < data.len() {
             match data[i] {
-                b'<' => return Err(wf(&format!("the replacement text of entity '{}', used in an attribute value, contains '<'", e.name))),
+                b'<' => return Err(wf(&format!(
+                    "the replacement text of entity '{}', used in an attribute value, contains '<'",
+                    e.name
+                ))),
                 b'&' => {
                     let (r, end) = scan::reference(data, i, true).map_err(stop_kind)?;
                     match r {
@@ -1154,7 +1341,9 @@ pub(crate) fn attr_entity(
                         Ref::Entity(s, en) => {
                             let name = str_of(&data[s..en]);
                             match dtd.general(name) {
-                                Some(inner) => attr_entity(dtd, inner, out, depth + 1, limits, exp)?,
+                                Some(inner) => {
+                                    attr_entity(dtd, inner, out, depth + 1, limits, exp)?
+                                }
                                 None if dtd.has_external_parts => {}
                                 None => return Err(ErrorKind::UndeclaredEntity(name.to_string())),
                             }
@@ -1173,12 +1362,19 @@ pub(crate) fn attr_entity(
                 }
             }
             if out.len() as u64 > limits.max_text_length {
-                return Err(ErrorKind::LimitExceeded(LimitKind::TextLength, limits.max_text_length));
+                return Err(ErrorKind::LimitExceeded(
+                    LimitKind::TextLength,
+                    limits.max_text_length,
+                ));
             }
         }
         Ok(())
     })();
-    e.class.set(if saved == Class::InProgress { Class::Unknown } else { saved });
+    e.class.set(if saved == Class::InProgress {
+        Class::Unknown
+    } else {
+        saved
+    });
     r
 }
 
@@ -1191,7 +1387,12 @@ fn stop_kind(s: Stop) -> ErrorKind {
 
 /// Classifies general entity `id` for use in content: pure text (expanded once, cached) or
 /// markup (parsed in a frame). External entities are always markup.
-pub(crate) fn classify(dtd: &Dtd, id: usize, depth: u32, limits: &Limits) -> Result<Class, ErrorKind> {
+pub(crate) fn classify(
+    dtd: &Dtd,
+    id: usize,
+    depth: u32,
+    limits: &Limits,
+) -> Result<Class, ErrorKind> {
     let e = &dtd.entities[id];
     match e.class.get() {
         Class::Unknown => {}
@@ -1203,7 +1404,10 @@ pub(crate) fn classify(dtd: &Dtd, id: usize, depth: u32, limits: &Limits) -> Res
         return Ok(Class::Markup);
     };
     if depth >= limits.max_entity_depth as u32 {
-        return Err(ErrorKind::LimitExceeded(LimitKind::EntityDepth, limits.max_entity_depth));
+        return Err(ErrorKind::LimitExceeded(
+            LimitKind::EntityDepth,
+            limits.max_entity_depth,
+        ));
     }
     e.class.set(Class::InProgress);
     let data = text.as_bytes();
@@ -1214,7 +1418,9 @@ pub(crate) fn classify(dtd: &Dtd, id: usize, depth: u32, limits: &Limits) -> Res
     let mut i = 0;
     let mut err = None;
     while class == Class::Text {
-        let Some(off) = memchr::memchr(b'&', &data[i..]) else { break };
+        let Some(off) = memchr::memchr(b'&', &data[i..]) else {
+            break;
+        };
         let at = i + off;
         match scan::reference(data, at, true) {
             Ok((Ref::Entity(s, en), end)) => {
@@ -1264,12 +1470,17 @@ pub(crate) fn expanded(dtd: &Dtd, id: usize, limits: &Limits) -> Result<Rc<str>,
         match r {
             Ref::Char(c) => out.push(c),
             Ref::Entity(s, en) => {
-                let inner = dtd.general(str_of(&data[s..en])).expect("classified as text");
+                let inner = dtd
+                    .general(str_of(&data[s..en]))
+                    .expect("classified as text");
                 out.push_str(&expanded(dtd, inner, limits)?);
             }
         }
         if out.len() as u64 > limits.max_entity_expansion {
-            return Err(ErrorKind::LimitExceeded(LimitKind::EntityExpansion, limits.max_entity_expansion));
+            return Err(ErrorKind::LimitExceeded(
+                LimitKind::EntityExpansion,
+                limits.max_entity_expansion,
+            ));
         }
         i = end;
     }

@@ -112,11 +112,16 @@ impl fmt::Display for ErrorKind {
             ErrorKind::InvalidChar(c) => {
                 write!(f, "character U+{:04X} is not allowed here", *c as u32)
             }
-            ErrorKind::Syntax { expected, found } => write!(f, "expected {expected}, found {found}"),
+            ErrorKind::Syntax { expected, found } => {
+                write!(f, "expected {expected}, found {found}")
+            }
             ErrorKind::WellFormedness(m) => f.write_str(m),
             ErrorKind::Namespace(m) => write!(f, "namespace error: {m}"),
             ErrorKind::MismatchedEndTag { expected, found } => {
-                write!(f, "end tag </{found}> does not match start tag <{expected}>")
+                write!(
+                    f,
+                    "end tag </{found}> does not match start tag <{expected}>"
+                )
             }
             ErrorKind::DuplicateAttribute(n) => write!(f, "duplicate attribute '{n}'"),
             ErrorKind::UndeclaredEntity(n) => write!(f, "reference to undeclared entity '{n}'"),
@@ -156,7 +161,11 @@ struct Inner {
 impl Error {
     #[cold]
     pub(crate) fn new(kind: ErrorKind, location: Location) -> Error {
-        Error(Box::new(Inner { kind, location, entity: None }))
+        Error(Box::new(Inner {
+            kind,
+            location,
+            entity: None,
+        }))
     }
 
     #[cold]
@@ -192,7 +201,11 @@ impl fmt::Debug for Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}: {}", self.0.location.line, self.0.location.column, self.0.kind)?;
+        write!(
+            f,
+            "{}:{}: {}",
+            self.0.location.line, self.0.location.column, self.0.kind
+        )?;
         if let Some(e) = &self.0.entity {
             write!(f, " (in entity '{e}')")?;
         }

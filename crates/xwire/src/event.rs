@@ -99,17 +99,30 @@ impl Event<'_> {
     }
 }
 
-
 #[inline]
 pub(crate) fn view<'r>(data: &'r [u8], st: &'r State, dtd: &'r Dtd) -> Event<'r> {
     let slice = |s: crate::event::Span| -> &'r str { str_of(&data[s.start..s.end]) };
     match st.kind {
         TokenKind::Start => Event::Start(StartTag { data, st }),
         TokenKind::End => Event::End(EndTag { st }),
-        TokenKind::Text => Event::Text(Text { raw: slice(st.a), flags: st.flags, dtd }),
-        TokenKind::CData => Event::CData(CData { raw: slice(st.a), flags: st.flags }),
-        TokenKind::Comment => Event::Comment(Comment { raw: slice(st.a), flags: st.flags }),
-        TokenKind::Pi => Event::Pi(Pi { target: slice(st.a), raw: slice(st.b), flags: st.flags }),
+        TokenKind::Text => Event::Text(Text {
+            raw: slice(st.a),
+            flags: st.flags,
+            dtd,
+        }),
+        TokenKind::CData => Event::CData(CData {
+            raw: slice(st.a),
+            flags: st.flags,
+        }),
+        TokenKind::Comment => Event::Comment(Comment {
+            raw: slice(st.a),
+            flags: st.flags,
+        }),
+        TokenKind::Pi => Event::Pi(Pi {
+            target: slice(st.a),
+            raw: slice(st.b),
+            flags: st.flags,
+        }),
         TokenKind::Doctype => match &st.doctype {
             Some(info) => Event::Doctype(Doctype { info }),
             None => Event::Eof,
@@ -181,17 +194,25 @@ impl<'r> StartTag<'r> {
     /// (`xmlns`, `xmlns:p`) are included, with [`Attribute::is_namespace_decl`] true.
     #[inline]
     pub fn attributes(&self) -> Attributes<'r> {
-        Attributes { data: self.data, st: self.st, i: 0 }
+        Attributes {
+            data: self.data,
+            st: self.st,
+            i: 0,
+        }
     }
 
     /// The value of the attribute with this qualified name.
     pub fn attribute(&self, qname: &str) -> Option<&'r str> {
-        self.attributes().find(|a| a.name() == qname).map(|a| a.value())
+        self.attributes()
+            .find(|a| a.name() == qname)
+            .map(|a| a.value())
     }
 
     /// The value of the attribute with this namespace URI and local name.
     pub fn attribute_ns(&self, ns_uri: &str, local: &str) -> Option<&'r str> {
-        self.attributes().find(|a| a.local_name() == local && a.namespace_uri() == ns_uri).map(|a| a.value())
+        self.attributes()
+            .find(|a| a.local_name() == local && a.namespace_uri() == ns_uri)
+            .map(|a| a.value())
     }
 }
 
@@ -200,7 +221,13 @@ impl std::fmt::Debug for StartTag<'_> {
         f.debug_struct("StartTag")
             .field("name", &self.name())
             .field("ns", &self.namespace_uri())
-            .field("attributes", &self.attributes().map(|a| (a.name(), a.value())).collect::<Vec<_>>())
+            .field(
+                "attributes",
+                &self
+                    .attributes()
+                    .map(|a| (a.name(), a.value()))
+                    .collect::<Vec<_>>(),
+            )
             .field("empty", &self.is_empty())
             .finish()
     }
@@ -221,7 +248,11 @@ impl<'r> Iterator for Attributes<'r> {
     fn next(&mut self) -> Option<Attribute<'r>> {
         let a = self.st.attrs.get(self.i)?;
         self.i += 1;
-        Some(Attribute { data: self.data, st: self.st, a })
+        Some(Attribute {
+            data: self.data,
+            st: self.st,
+            a,
+        })
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -398,7 +429,9 @@ impl<'r> Text<'r> {
         let mut out = String::with_capacity(data.len());
         let mut i = 0;
         while i < data.len() {
-            let next = data[i..].iter().position(|&b| b == b'&' || (b == b'\r' && self.flags & F_CR != 0));
+            let next = data[i..]
+                .iter()
+                .position(|&b| b == b'&' || (b == b'\r' && self.flags & F_CR != 0));
             let Some(off) = next else {
                 out.push_str(&self.raw[i..]);
                 break;
@@ -407,7 +440,11 @@ impl<'r> Text<'r> {
             i += off;
             if data[i] == b'\r' {
                 out.push('\n');
-                i += if data.get(i + 1) == Some(&b'\n') { 2 } else { 1 };
+                i += if data.get(i + 1) == Some(&b'\n') {
+                    2
+                } else {
+                    1
+                };
                 continue;
             }
             match scan::reference(data, i, true) {

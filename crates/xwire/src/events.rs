@@ -48,18 +48,29 @@ impl OwnedEvent {
                 ns: t.namespace_uri().to_string(),
                 attributes: t
                     .attributes()
-                    .map(|a| (a.name().to_string(), a.namespace_uri().to_string(), a.value().to_string()))
+                    .map(|a| {
+                        (
+                            a.name().to_string(),
+                            a.namespace_uri().to_string(),
+                            a.value().to_string(),
+                        )
+                    })
                     .collect(),
                 empty: t.is_empty(),
             },
-            Event::End(t) => OwnedEvent::End { name: t.name().to_string(), ns: t.namespace_uri().to_string() },
+            Event::End(t) => OwnedEvent::End {
+                name: t.name().to_string(),
+                ns: t.namespace_uri().to_string(),
+            },
             Event::Text(t) => OwnedEvent::Text(t.unescape().into_owned()),
             Event::CData(c) => OwnedEvent::CData(c.text().into_owned()),
             Event::Comment(c) => OwnedEvent::Comment(c.text().into_owned()),
             Event::Pi(p) => OwnedEvent::Pi(p.target().to_string(), p.data().into_owned()),
-            Event::Doctype(d) => {
-                OwnedEvent::Doctype(d.name().to_string(), d.public_id().map(String::from), d.system_id().map(String::from))
-            }
+            Event::Doctype(d) => OwnedEvent::Doctype(
+                d.name().to_string(),
+                d.public_id().map(String::from),
+                d.system_id().map(String::from),
+            ),
             Event::Eof => return None,
         })
     }
@@ -81,7 +92,10 @@ pub struct Events<'a> {
 impl<'a> Reader<'a> {
     /// Turns the reader into an iterator of owned events.
     pub fn into_events(self) -> Events<'a> {
-        Events { reader: self, done: false }
+        Events {
+            reader: self,
+            done: false,
+        }
     }
 
     /// A cursor that skips the kinds of events in `skip`.

@@ -44,9 +44,10 @@ enum Family {
 fn family(b: &[u8]) -> Result<Family, String> {
     Ok(match b {
         [0xEF, 0xBB, 0xBF, ..] => Family::Utf8Bom,
-        [0xFF, 0xFE, 0, 0, ..] | [0, 0, 0xFE, 0xFF, ..] | [0, 0, 0, 0x3C, ..] | [0x3C, 0, 0, 0, ..] => {
-            return Err("UCS-4 is not supported".into())
-        }
+        [0xFF, 0xFE, 0, 0, ..]
+        | [0, 0, 0xFE, 0xFF, ..]
+        | [0, 0, 0, 0x3C, ..]
+        | [0x3C, 0, 0, 0, ..] => return Err("UCS-4 is not supported".into()),
         [0xFF, 0xFE, ..] => Family::Utf16LeBom,
         [0xFE, 0xFF, ..] => Family::Utf16BeBom,
         [0x3C, 0, 0x3F, 0, ..] => Family::Utf16Le,
@@ -87,7 +88,10 @@ pub(crate) fn declared_encoding(b: &[u8]) -> Option<&[u8]> {
 }
 
 fn is_utf16_label(l: &str) -> bool {
-    matches!(l, "utf-16" | "utf-16le" | "utf-16be" | "iso-10646-ucs-2" | "ucs-2" | "unicode")
+    matches!(
+        l,
+        "utf-16" | "utf-16le" | "utf-16be" | "iso-10646-ucs-2" | "ucs-2" | "unicode"
+    )
 }
 
 /// Decides the encoding of a document (or external entity) from its first bytes. `head` should
@@ -179,14 +183,21 @@ impl ChunkDecoder {
             Enc::Utf8 { .. } => DecoderKind::Utf8,
             Enc::Latin1 => DecoderKind::Latin1,
             Enc::Ascii => DecoderKind::Ascii,
-            Enc::Other { enc, .. } => DecoderKind::Rs(Box::new(enc.new_decoder_without_bom_handling())),
+            Enc::Other { enc, .. } => {
+                DecoderKind::Rs(Box::new(enc.new_decoder_without_bom_handling()))
+            }
         };
         ChunkDecoder { kind, consumed: 0 }
     }
 
     /// Appends the UTF-8 form of `input` to `out`. Partial sequences at the end of `input` are
     /// kept inside the decoder for the next call unless `last` is set.
-    pub(crate) fn decode(&mut self, input: &[u8], out: &mut Vec<u8>, last: bool) -> Result<(), (usize, String)> {
+    pub(crate) fn decode(
+        &mut self,
+        input: &[u8],
+        out: &mut Vec<u8>,
+        last: bool,
+    ) -> Result<(), (usize, String)> {
         match &mut self.kind {
             DecoderKind::Utf8 => out.extend_from_slice(input),
             DecoderKind::Latin1 => {
@@ -202,24 +213,34 @@ impl ChunkDecoder {
             }
             DecoderKind::Ascii => {
                 if let Some(i) = input.iter().position(|&b| b >= 0x80) {
-                    return Err((self.consumed + i, format!("byte 0x{:02X} is not US-ASCII", input[i])));
+                    return Err((
+                        self.consumed + i,
+                        format!("byte 0x{:02X} is not US-ASCII", input[i]),
+                    ));
                 }
                 out.extend_from_slice(input);
             }
             DecoderKind::Rs(dec) => {
                 let mut src = input;
                 loop {
-                    let need = dec.max_utf8_buffer_length_without_replacement(src.len()).unwrap_or(src.len() * 3 + 16);
+                    let need = dec
+                        .max_utf8_buffer_length_without_replacement(src.len())
+                        .unwrap_or(src.len() * 3 + 16);
                     let start = out.len();
                     out.resize(start + need, 0);
-                    let (res, read, written) = dec.decode_to_utf8_without_replacement(src, &mut out[start..], last);
+                    let (res, read, written) =
+                        dec.decode_to_utf8_without_replacement(src, &mut out[start..], last);
                     out.truncate(start + written);
                     match res {
                         DecoderResult::InputEmpty => break,
                         DecoderResult::OutputFull => src = &src[read..],
                         DecoderResult::Malformed(bad, _) => {
-                            let at = self.consumed + (input.len() - src.len()) + read - bad as usize;
-                            return Err((at, format!("malformed {} byte sequence", dec.encoding().name())));
+                            let at =
+                                self.consumed + (input.len() - src.len()) + read - bad as usize;
+                            return Err((
+                                at,
+                                format!("malformed {} byte sequence", dec.encoding().name()),
+                            ));
                         }
                     }
                 }
@@ -238,8 +259,14 @@ mod tests {
     fn detects_families() {
         assert_eq!(detect(b"<a/>").unwrap(), Enc::Utf8 { bom: 0 });
         assert_eq!(detect(b"\xEF\xBB\xBF<a/>").unwrap(), Enc::Utf8 { bom: 3 });
-        assert_eq!(detect(b"<?xml version='1.0' encoding='ISO-8859-1'?><a/>").unwrap(), Enc::Latin1);
-        assert!(matches!(detect(b"\xFF\xFE<\0a\0/\0>\0").unwrap(), Enc::Other { bom: 2, .. }));
+        assert_eq!(
+            detect(b"<?xml version='1.0' encoding='ISO-8859-1'?><a/>").unwrap(),
+            Enc::Latin1
+        );
+        assert!(matches!(
+            detect(b"\xFF\xFE<\0a\0/\0>\0").unwrap(),
+            Enc::Other { bom: 2, .. }
+        ));
         assert!(detect(b"<?xml version='1.0' encoding='UTF-16'?><a/>").is_err());
         assert!(detect(b"\xEF\xBB\xBF<?xml version='1.0' encoding='latin1'?><a/>").is_err());
         assert!(detect(b"<?xml version='1.0' encoding='x-no-such'?><a/>").is_err());
@@ -260,7 +287,10 @@ mod tests {
         let text = "<a>\u{1F600}é</a>";
         let bytes: Vec<u8> = text.encode_utf16().flat_map(|u| u.to_le_bytes()).collect();
         for split in 0..bytes.len() {
-            let mut d = ChunkDecoder::new(Enc::Other { enc: encoding_rs::UTF_16LE, bom: 0 });
+            let mut d = ChunkDecoder::new(Enc::Other {
+                enc: encoding_rs::UTF_16LE,
+                bom: 0,
+            });
             let mut out = Vec::new();
             d.decode(&bytes[..split], &mut out, false).unwrap();
             d.decode(&bytes[split..], &mut out, true).unwrap();

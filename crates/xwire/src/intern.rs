@@ -105,7 +105,11 @@ impl Interner {
         let start = self.pool.len() as u32;
         self.pool.push_str(s);
         self.spans.push((start, self.pool.len() as u32));
-        self.slots[i] = Slot { head: hd, len: b.len() as u32, id1: id + 1 };
+        self.slots[i] = Slot {
+            head: hd,
+            len: b.len() as u32,
+            id1: id + 1,
+        };
         if self.spans.len() * 2 > self.slots.len() {
             self.grow();
         }

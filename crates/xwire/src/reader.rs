@@ -106,7 +106,12 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Config {
-        Config { limits: Limits::default(), namespaces: true, chunk_size: 64 * 1024, base_uri: None }
+        Config {
+            limits: Limits::default(),
+            namespaces: true,
+            chunk_size: 64 * 1024,
+            base_uri: None,
+        }
     }
 }
 
@@ -363,12 +368,20 @@ impl<'a> Reader<'a> {
         let chunk = config.chunk_size.max(64);
         let mut r = Reader::empty(config);
         r.input.owned = true;
-        let mut stream = Stream { read: Box::new(read), decoder: None, raw: Vec::new(), chunk };
+        let mut stream = Stream {
+            read: Box::new(read),
+            decoder: None,
+            raw: Vec::new(),
+            chunk,
+        };
         // Read enough to see the byte order mark and the XML declaration.
         let mut head = Vec::new();
         let mut tmp = vec![0u8; chunk];
         let mut eof = false;
-        while !eof && (head.len() < 4 || (head.len() < 4096 && memchr::memmem::find(&head, b"?>").is_none())) {
+        while !eof
+            && (head.len() < 4
+                || (head.len() < 4096 && memchr::memmem::find(&head, b"?>").is_none()))
+        {
             match read_some(&mut stream.read, &mut tmp) {
                 Ok(0) => eof = true,
                 Ok(n) => head.extend_from_slice(&tmp[..n]),
@@ -429,12 +442,23 @@ impl<'a> Reader<'a> {
             doctype: None,
             expansion: Expansion::default(),
             peeked: false,
-            lines: LineTracker { offset: 0, line: 1, col: 0 },
+            lines: LineTracker {
+                offset: 0,
+                line: 1,
+                col: 0,
+            },
             early: None,
         };
         st.reset_names();
         Reader {
-            input: Input { slice: &[], buf: Vec::new(), owned: false, stream: None, eof: true, base: 0 },
+            input: Input {
+                slice: &[],
+                buf: Vec::new(),
+                owned: false,
+                stream: None,
+                eof: true,
+                base: 0,
+            },
             dtd: Dtd::default(),
             st,
             resolver: None,
@@ -464,7 +488,12 @@ impl State {
         self.uris.intern(XMLNS_NS);
         self.bindings.clear();
         let xml = self.names.intern("xml");
-        self.qmeta.push(QMeta { prefix_len: 0, prefix: NO_PREFIX, epoch: 0, ns: NsId::NONE });
+        self.qmeta.push(QMeta {
+            prefix_len: 0,
+            prefix: NO_PREFIX,
+            epoch: 0,
+            ns: NsId::NONE,
+        });
         self.bindings.push((xml, NsId::XML));
     }
 }
@@ -490,7 +519,6 @@ fn ns_err(msg: impl Into<String>) -> ErrorKind {
     ErrorKind::Namespace(msg.into())
 }
 
-
 /// Parses the body of a processing instruction at `start` (`<?`): returns the end of the target,
 /// the start of the data and the position after `?>`. The caller has ruled out the XML
 /// declaration.
@@ -507,11 +535,21 @@ pub(crate) fn pi_body(data: &[u8], start: usize, eof: bool) -> Scan<(usize, usiz
         None if !eof => return Err(Stop::Eof),
         Some(&b) if chars::is_whitespace(b) => {}
         Some(b'?') if !eof && te + 1 == data.len() => return Err(Stop::Eof),
-        _ => return syntax(te, "white space or '?>' after the processing instruction target", data),
+        _ => {
+            return syntax(
+                te,
+                "white space or '?>' after the processing instruction target",
+                data,
+            )
+        }
     }
     let ds = scan::skip_ws(data, te);
     let Some(end) = memchr::memmem::find(&data[ds..], b"?>").map(|e| ds + e) else {
-        return if eof { bad(start, ErrorKind::UnexpectedEof("a processing instruction")) } else { Err(Stop::Eof) };
+        return if eof {
+            bad(start, ErrorKind::UnexpectedEof("a processing instruction"))
+        } else {
+            Err(Stop::Eof)
+        };
     };
     scan::check_chars(data, ds, end)?;
     Ok((te, ds, end + 2))
@@ -560,7 +598,10 @@ impl State {
 
     fn check_len(&self, start: usize, end: usize) -> Scan<()> {
         if (end - start) as u64 > self.config.limits.max_text_length {
-            return bad(start, ErrorKind::LimitExceeded(LimitKind::TextLength, self.config.limits.max_text_length));
+            return bad(
+                start,
+                ErrorKind::LimitExceeded(LimitKind::TextLength, self.config.limits.max_text_length),
+            );
         }
         Ok(())
     }
@@ -569,14 +610,25 @@ impl State {
     #[inline]
     fn intern_qname(&mut self, data: &[u8], s: usize, e: usize) -> Scan<Id> {
         if (e - s) as u64 > self.config.limits.max_name_length as u64 {
-            return bad(s, ErrorKind::LimitExceeded(LimitKind::NameLength, self.config.limits.max_name_length as u64));
+            return bad(
+                s,
+                ErrorKind::LimitExceeded(
+                    LimitKind::NameLength,
+                    self.config.limits.max_name_length as u64,
+                ),
+            );
         }
         let name = str_of(&data[s..e]);
         let id = self.names.intern(name);
         if (id.0 as usize) < self.qmeta.len() {
             return Ok(id);
         }
-        self.qmeta.push(QMeta { prefix_len: 0, prefix: NO_PREFIX, epoch: 0, ns: NsId::NONE });
+        self.qmeta.push(QMeta {
+            prefix_len: 0,
+            prefix: NO_PREFIX,
+            epoch: 0,
+            ns: NsId::NONE,
+        });
         if self.config.namespaces {
             if let Some(c) = memchr::memchr(b':', name.as_bytes()) {
                 let local = &name[c + 1..];
@@ -585,11 +637,19 @@ impl State {
                     && !local.contains(':')
                     && local.chars().next().is_some_and(chars::is_name_start_char);
                 if !ok {
-                    return bad(s, ns_err(format!("'{name}' is not a qualified name (QName)")));
+                    return bad(
+                        s,
+                        ns_err(format!("'{name}' is not a qualified name (QName)")),
+                    );
                 }
                 let p = self.names.intern(&name[..c]);
                 while self.qmeta.len() < self.names.len() {
-                    self.qmeta.push(QMeta { prefix_len: 0, prefix: NO_PREFIX, epoch: 0, ns: NsId::NONE });
+                    self.qmeta.push(QMeta {
+                        prefix_len: 0,
+                        prefix: NO_PREFIX,
+                        epoch: 0,
+                        ns: NsId::NONE,
+                    });
                 }
                 let m = &mut self.qmeta[id.0 as usize];
                 m.prefix_len = c as u32;
@@ -600,7 +660,11 @@ impl State {
     }
 
     fn lookup_prefix(&self, prefix: Id) -> Option<NsId> {
-        self.bindings.iter().rev().find(|b| b.0 == prefix).map(|b| b.1)
+        self.bindings
+            .iter()
+            .rev()
+            .find(|b| b.0 == prefix)
+            .map(|b| b.1)
     }
 
     /// Namespace of an element or prefixed attribute name, cached per name until the bindings
@@ -623,9 +687,17 @@ impl State {
                     let name = self.names.get(qname);
                     let p = &name[..m.prefix_len as usize];
                     if p == "xmlns" {
-                        return bad(at, ns_err(format!("the prefix 'xmlns' cannot be used on the element <{name}>")));
+                        return bad(
+                            at,
+                            ns_err(format!(
+                                "the prefix 'xmlns' cannot be used on the element <{name}>"
+                            )),
+                        );
                     }
-                    return bad(at, ns_err(format!("the prefix '{p}' of '{name}' is not declared")));
+                    return bad(
+                        at,
+                        ns_err(format!("the prefix '{p}' of '{name}' is not declared")),
+                    );
                 }
             }
         };
@@ -644,10 +716,20 @@ impl State {
         }
     }
 
-    fn start_tag(&mut self, data: &[u8], eof: bool, dtd: &Dtd, raw_cr: bool, base: u64) -> Scan<StepR> {
+    fn start_tag(
+        &mut self,
+        data: &[u8],
+        eof: bool,
+        dtd: &Dtd,
+        raw_cr: bool,
+        base: u64,
+    ) -> Scan<StepR> {
         let start = self.pos;
         if self.phase == Phase::Epilog {
-            return bad(start, wf("a document has exactly one root element; found another after it"));
+            return bad(
+                start,
+                wf("a document has exactly one root element; found another after it"),
+            );
         }
         let name_end = scan::name(data, start + 1, eof, "an element name")?;
         let qname = self.intern_qname(data, start + 1, name_end)?;
@@ -660,7 +742,11 @@ impl State {
             let ws_start = i;
             i = scan::skip_ws(data, i);
             let Some(&b) = data.get(i) else {
-                return if eof { bad(start, ErrorKind::UnexpectedEof("a start tag")) } else { Err(Stop::Eof) };
+                return if eof {
+                    bad(start, ErrorKind::UnexpectedEof("a start tag"))
+                } else {
+                    Err(Stop::Eof)
+                };
             };
             if b == b'>' {
                 empty = false;
@@ -701,7 +787,11 @@ impl State {
             loop {
                 k = crate::simd::find_attr_stop(data, k);
                 let Some(&c) = data.get(k) else {
-                    return if eof { bad(vstart - 1, ErrorKind::UnexpectedEof("an attribute value")) } else { Err(Stop::Eof) };
+                    return if eof {
+                        bad(vstart - 1, ErrorKind::UnexpectedEof("an attribute value"))
+                    } else {
+                        Err(Stop::Eof)
+                    };
                 };
                 if c == q {
                     break;
@@ -725,20 +815,42 @@ impl State {
             let value = if needs {
                 self.normalize_attr(data, vstart, k, dtd, raw_cr)?
             } else {
-                Span { start: vstart, end: k, scratch: false }
+                Span {
+                    start: vstart,
+                    end: k,
+                    scratch: false,
+                }
             };
             if self.attrs.len() >= self.config.limits.max_attributes as usize {
-                return bad(i, ErrorKind::LimitExceeded(LimitKind::Attributes, self.config.limits.max_attributes as u64));
+                return bad(
+                    i,
+                    ErrorKind::LimitExceeded(
+                        LimitKind::Attributes,
+                        self.config.limits.max_attributes as u64,
+                    ),
+                );
             }
             decls |= data[i..n_end].starts_with(b"xmlns");
-            self.attrs.push(Attr { name: Span { start: i, end: n_end, scratch: false }, value, qname: aq, ns: NsId::NONE, defaulted: false });
+            self.attrs.push(Attr {
+                name: Span {
+                    start: i,
+                    end: n_end,
+                    scratch: false,
+                },
+                value,
+                qname: aq,
+                ns: NsId::NONE,
+                defaulted: false,
+            });
             i = k + 1;
         }
         self.check_len(start, i)?;
         if !dtd.attlists.is_empty() {
             let n = self.attrs.len();
             self.apply_attlist(data, dtd, qname, start)?;
-            decls |= self.attrs[n..].iter().any(|a| self.scratch[a.name.start..a.name.end].starts_with("xmlns"));
+            decls |= self.attrs[n..]
+                .iter()
+                .any(|a| self.scratch[a.name.start..a.name.end].starts_with("xmlns"));
         }
         self.check_duplicates(start)?;
         let mark = self.bindings.len() as u32;
@@ -761,11 +873,22 @@ impl State {
             }
         }
         if self.stack.len() >= self.config.limits.max_depth as usize {
-            return bad(start, ErrorKind::LimitExceeded(LimitKind::Depth, self.config.limits.max_depth as u64));
+            return bad(
+                start,
+                ErrorKind::LimitExceeded(LimitKind::Depth, self.config.limits.max_depth as u64),
+            );
         }
-        self.stack.push(Open { qname, ns, bindings: mark });
+        self.stack.push(Open {
+            qname,
+            ns,
+            bindings: mark,
+        });
         self.set_token(TokenKind::Start, start, base);
-        self.a = Span { start: start + 1, end: name_end, scratch: false };
+        self.a = Span {
+            start: start + 1,
+            end: name_end,
+            scratch: false,
+        };
         self.qname = qname;
         self.ns = ns;
         self.empty = empty;
@@ -776,7 +899,14 @@ impl State {
     }
 
     /// Attribute-value normalisation (XML 1.0 section 3.3.3) into the scratch buffer.
-    fn normalize_attr(&mut self, data: &[u8], s: usize, e: usize, dtd: &Dtd, raw_cr: bool) -> Scan<Span> {
+    fn normalize_attr(
+        &mut self,
+        data: &[u8],
+        s: usize,
+        e: usize,
+        dtd: &Dtd,
+        raw_cr: bool,
+    ) -> Scan<Span> {
         let s0 = self.scratch.len();
         let mut i = s;
         while i < e {
@@ -807,8 +937,15 @@ impl State {
                                         return bad(i, wf(format!("entity '{name}' is declared externally but the document is standalone")));
                                     }
                                     let limits = self.config.limits.clone();
-                                    dtd::attr_entity(dtd, id, &mut self.scratch, 0, &limits, &mut self.expansion)
-                                        .map_err(|k| Stop::at(i, k))?;
+                                    dtd::attr_entity(
+                                        dtd,
+                                        id,
+                                        &mut self.scratch,
+                                        0,
+                                        &limits,
+                                        &mut self.expansion,
+                                    )
+                                    .map_err(|k| Stop::at(i, k))?;
                                 }
                             }
                         }
@@ -829,20 +966,31 @@ impl State {
             }
         }
         if (self.scratch.len() - s0) as u64 > self.config.limits.max_text_length {
-            return bad(s, ErrorKind::LimitExceeded(LimitKind::TextLength, self.config.limits.max_text_length));
+            return bad(
+                s,
+                ErrorKind::LimitExceeded(LimitKind::TextLength, self.config.limits.max_text_length),
+            );
         }
-        Ok(Span { start: s0, end: self.scratch.len(), scratch: true })
+        Ok(Span {
+            start: s0,
+            end: self.scratch.len(),
+            scratch: true,
+        })
     }
 
     /// Applies the attribute-list declarations of the element: defaults for missing
     /// attributes, token normalisation for non-CDATA ones.
     fn apply_attlist(&mut self, data: &[u8], dtd: &Dtd, qname: Id, at: usize) -> Scan<()> {
-        let Some(defs) = dtd.attlists.get(self.names.get(qname)) else { return Ok(()) };
+        let Some(defs) = dtd.attlists.get(self.names.get(qname)) else {
+            return Ok(());
+        };
         for def in defs {
-            let id = self.intern_qname(def.name.as_bytes(), 0, def.name.len()).map_err(|s| match s {
-                Stop::Bad(b) => Stop::at(at, b.1),
-                s => s,
-            })?;
+            let id = self
+                .intern_qname(def.name.as_bytes(), 0, def.name.len())
+                .map_err(|s| match s {
+                    Stop::Bad(b) => Stop::at(at, b.1),
+                    s => s,
+                })?;
             match self.attrs.iter().position(|a| a.qname == id) {
                 Some(n) if def.ty != dtd::AttType::Cdata => {
                     let v = self.value_of(data, self.attrs[n].value);
@@ -850,22 +998,43 @@ impl State {
                         let c = dtd::collapse(v);
                         let s0 = self.scratch.len();
                         self.scratch.push_str(&c);
-                        self.attrs[n].value = Span { start: s0, end: self.scratch.len(), scratch: true };
+                        self.attrs[n].value = Span {
+                            start: s0,
+                            end: self.scratch.len(),
+                            scratch: true,
+                        };
                     }
                 }
                 Some(_) => {}
                 None => {
-                    let (dtd::AttDefault::Value(v) | dtd::AttDefault::Fixed(v)) = &def.default else { continue };
+                    let (dtd::AttDefault::Value(v) | dtd::AttDefault::Fixed(v)) = &def.default
+                    else {
+                        continue;
+                    };
                     let n0 = self.scratch.len();
                     self.scratch.push_str(&def.name);
                     let v0 = self.scratch.len();
                     self.scratch.push_str(v);
                     if self.attrs.len() >= self.config.limits.max_attributes as usize {
-                        return bad(at, ErrorKind::LimitExceeded(LimitKind::Attributes, self.config.limits.max_attributes as u64));
+                        return bad(
+                            at,
+                            ErrorKind::LimitExceeded(
+                                LimitKind::Attributes,
+                                self.config.limits.max_attributes as u64,
+                            ),
+                        );
                     }
                     self.attrs.push(Attr {
-                        name: Span { start: n0, end: v0, scratch: true },
-                        value: Span { start: v0, end: self.scratch.len(), scratch: true },
+                        name: Span {
+                            start: n0,
+                            end: v0,
+                            scratch: true,
+                        },
+                        value: Span {
+                            start: v0,
+                            end: self.scratch.len(),
+                            scratch: true,
+                        },
                         qname: id,
                         ns: NsId::NONE,
                         defaulted: true,
@@ -882,14 +1051,22 @@ impl State {
             return Ok(());
         }
         let dup = if n <= 16 {
-            (1..n).find_map(|i| (0..i).find(|&j| self.attrs[j].qname == self.attrs[i].qname).map(|_| i))
+            (1..n).find_map(|i| {
+                (0..i)
+                    .find(|&j| self.attrs[j].qname == self.attrs[i].qname)
+                    .map(|_| i)
+            })
         } else {
             let mut seen = std::collections::HashSet::with_capacity(n);
             (0..n).find(|&i| !seen.insert(self.attrs[i].qname))
         };
         match dup {
             Some(i) => bad(
-                if self.attrs[i].defaulted { at } else { self.attrs[i].name.start },
+                if self.attrs[i].defaulted {
+                    at
+                } else {
+                    self.attrs[i].name.start
+                },
                 ErrorKind::DuplicateAttribute(self.names.get(self.attrs[i].qname).to_string()),
             ),
             None => Ok(()),
@@ -903,7 +1080,9 @@ impl State {
         if self.attrs.iter().filter(|a| is_pref(a)).take(2).count() < 2 {
             return Ok(());
         }
-        let pref: Vec<usize> = (0..self.attrs.len()).filter(|&i| is_pref(&self.attrs[i])).collect();
+        let pref: Vec<usize> = (0..self.attrs.len())
+            .filter(|&i| is_pref(&self.attrs[i]))
+            .collect();
         let local = |i: usize| {
             let a = &self.attrs[i];
             let n = self.names.get(a.qname);
@@ -939,10 +1118,17 @@ impl State {
             }
             let where_ = if a.defaulted { at } else { a.name.start };
             let v = a.value;
-            let uri = if v.scratch { &self.scratch[v.start..v.end] } else { str_of(&data[v.start..v.end]) };
+            let uri = if v.scratch {
+                &self.scratch[v.start..v.end]
+            } else {
+                str_of(&data[v.start..v.end])
+            };
             let uri_id = if is_default {
                 if uri == XML_NS || uri == XMLNS_NS {
-                    return bad(where_, ns_err(format!("the default namespace cannot be \"{uri}\"")));
+                    return bad(
+                        where_,
+                        ns_err(format!("the default namespace cannot be \"{uri}\"")),
+                    );
                 }
                 (NO_PREFIX, uri)
             } else {
@@ -952,13 +1138,19 @@ impl State {
                 }
                 if local == "xml" {
                     if uri != XML_NS {
-                        return bad(where_, ns_err(format!("the prefix 'xml' must be bound to \"{XML_NS}\"")));
+                        return bad(
+                            where_,
+                            ns_err(format!("the prefix 'xml' must be bound to \"{XML_NS}\"")),
+                        );
                     }
                     self.attrs[n].ns = NsId::XMLNS;
                     continue;
                 }
                 if uri == XML_NS || uri == XMLNS_NS {
-                    return bad(where_, ns_err(format!("the prefix '{local}' cannot be bound to \"{uri}\"")));
+                    return bad(
+                        where_,
+                        ns_err(format!("the prefix '{local}' cannot be bound to \"{uri}\"")),
+                    );
                 }
                 if uri.is_empty() {
                     return bad(where_, ns_err(format!("the prefix '{local}' cannot be undeclared (bound to \"\") in Namespaces 1.0")));
@@ -970,7 +1162,12 @@ impl State {
             let ns = NsId(self.uris.intern(uri).0);
             self.bindings.push((prefix, ns));
             while self.qmeta.len() < self.names.len() {
-                self.qmeta.push(QMeta { prefix_len: 0, prefix: NO_PREFIX, epoch: 0, ns: NsId::NONE });
+                self.qmeta.push(QMeta {
+                    prefix_len: 0,
+                    prefix: NO_PREFIX,
+                    epoch: 0,
+                    ns: NsId::NONE,
+                });
             }
             self.attrs[n].ns = NsId::XMLNS;
             changed = true;
@@ -991,7 +1188,12 @@ impl State {
                 let open = self.names.get(top.qname).as_bytes();
                 let e = s + open.len();
                 match data.get(e) {
-                    Some(&b) if scan::same_bytes(&data[s..e], open) && (b == b'>' || chars::is_whitespace(b)) => e,
+                    Some(&b)
+                        if scan::same_bytes(&data[s..e], open)
+                            && (b == b'>' || chars::is_whitespace(b)) =>
+                    {
+                        e
+                    }
                     None if !eof && data.len() < e + 1 => return Err(Stop::Eof),
                     _ => scan::name(data, s, eof, "an element name in the end tag")?,
                 }
@@ -1005,7 +1207,13 @@ impl State {
             _ => return syntax(i, "'>' to end the end tag", data),
         }
         let Some(top) = self.stack.last().copied() else {
-            return bad(start, wf(format!("end tag </{}> without a start tag", str_of(&data[s..e]))));
+            return bad(
+                start,
+                wf(format!(
+                    "end tag </{}> without a start tag",
+                    str_of(&data[s..e])
+                )),
+            );
         };
         if self.names.get(top.qname).as_bytes() != &data[s..e] {
             return bad(
@@ -1016,8 +1224,18 @@ impl State {
                 },
             );
         }
-        if self.frames.last().is_some_and(|f| self.stack.len() <= f.depth) {
-            return bad(start, wf(format!("the end tag </{}> closes an element opened outside the entity", str_of(&data[s..e]))));
+        if self
+            .frames
+            .last()
+            .is_some_and(|f| self.stack.len() <= f.depth)
+        {
+            return bad(
+                start,
+                wf(format!(
+                    "the end tag </{}> closes an element opened outside the entity",
+                    str_of(&data[s..e])
+                )),
+            );
         }
         self.set_token(TokenKind::End, start, base);
         self.qname = top.qname;
@@ -1043,7 +1261,11 @@ impl State {
         let start = self.pos;
         let body = start + 4;
         let Some(end) = memchr::memmem::find(&data[body..], b"--").map(|e| body + e) else {
-            return if eof { bad(start, ErrorKind::UnexpectedEof("a comment")) } else { Err(Stop::Eof) };
+            return if eof {
+                bad(start, ErrorKind::UnexpectedEof("a comment"))
+            } else {
+                Err(Stop::Eof)
+            };
         };
         match data.get(end + 2) {
             Some(b'>') => {}
@@ -1053,8 +1275,16 @@ impl State {
         scan::check_chars(data, body, end)?;
         self.check_len(body, end)?;
         self.set_token(TokenKind::Comment, start, base);
-        self.a = Span { start: body, end, scratch: false };
-        self.flags = if raw_cr && memchr::memchr(b'\r', &data[body..end]).is_some() { F_CR } else { 0 };
+        self.a = Span {
+            start: body,
+            end,
+            scratch: false,
+        };
+        self.flags = if raw_cr && memchr::memchr(b'\r', &data[body..end]).is_some() {
+            F_CR
+        } else {
+            0
+        };
         self.pos = end + 3;
         Ok(StepR::Token)
     }
@@ -1063,13 +1293,28 @@ impl State {
         let start = self.pos;
         let (te, ds, after) = pi_body(data, start, eof)?;
         if self.config.namespaces && memchr::memchr(b':', &data[start + 2..te]).is_some() {
-            return bad(start + 2, ns_err("a processing instruction target cannot contain ':'"));
+            return bad(
+                start + 2,
+                ns_err("a processing instruction target cannot contain ':'"),
+            );
         }
         self.check_len(start, after)?;
         self.set_token(TokenKind::Pi, start, base);
-        self.a = Span { start: start + 2, end: te, scratch: false };
-        self.b = Span { start: ds, end: after - 2, scratch: false };
-        self.flags = if raw_cr && memchr::memchr(b'\r', &data[ds..after - 2]).is_some() { F_CR } else { 0 };
+        self.a = Span {
+            start: start + 2,
+            end: te,
+            scratch: false,
+        };
+        self.b = Span {
+            start: ds,
+            end: after - 2,
+            scratch: false,
+        };
+        self.flags = if raw_cr && memchr::memchr(b'\r', &data[ds..after - 2]).is_some() {
+            F_CR
+        } else {
+            0
+        };
         self.pos = after;
         if self.phase == Phase::Start {
             self.phase = Phase::Prolog;
@@ -1080,17 +1325,32 @@ impl State {
     fn cdata(&mut self, data: &[u8], eof: bool, raw_cr: bool, base: u64) -> Scan<StepR> {
         let start = self.pos;
         if self.phase != Phase::Content {
-            return bad(start, wf("CDATA sections are allowed only inside the root element"));
+            return bad(
+                start,
+                wf("CDATA sections are allowed only inside the root element"),
+            );
         }
         let body = start + 9;
         let Some(end) = memchr::memmem::find(&data[body..], b"]]>").map(|e| body + e) else {
-            return if eof { bad(start, ErrorKind::UnexpectedEof("a CDATA section")) } else { Err(Stop::Eof) };
+            return if eof {
+                bad(start, ErrorKind::UnexpectedEof("a CDATA section"))
+            } else {
+                Err(Stop::Eof)
+            };
         };
         scan::check_chars(data, body, end)?;
         self.check_len(body, end)?;
         self.set_token(TokenKind::CData, start, base);
-        self.a = Span { start: body, end, scratch: false };
-        self.flags = if raw_cr && memchr::memchr(b'\r', &data[body..end]).is_some() { F_CR } else { 0 };
+        self.a = Span {
+            start: body,
+            end,
+            scratch: false,
+        };
+        self.flags = if raw_cr && memchr::memchr(b'\r', &data[body..end]).is_some() {
+            F_CR
+        } else {
+            0
+        };
         self.pos = end + 3;
         Ok(StepR::Token)
     }
@@ -1099,7 +1359,15 @@ impl State {
     /// the token (expanded lazily by `Text::unescape`); a reference to an entity with markup
     /// ends the token, and the next step pushes a frame for it.
     #[allow(clippy::too_many_arguments)]
-    fn text(&mut self, data: &[u8], eof: bool, dtd: &Dtd, resolver: &mut Option<Box<dyn Resolver + '_>>, in_entity: bool, base: u64) -> Scan<StepR> {
+    fn text(
+        &mut self,
+        data: &[u8],
+        eof: bool,
+        dtd: &Dtd,
+        resolver: &mut Option<Box<dyn Resolver + '_>>,
+        in_entity: bool,
+        base: u64,
+    ) -> Scan<StepR> {
         let start = self.pos;
         let mut i = start;
         let mut flags = 0u8;
@@ -1120,7 +1388,9 @@ impl State {
                             flags |= F_REFS;
                             i = end;
                         }
-                        Ref::Entity(ns, ne) => match self.entity_in_content(data, i, ns, ne, dtd, resolver, in_entity)? {
+                        Ref::Entity(ns, ne) => match self
+                            .entity_in_content(data, i, ns, ne, dtd, resolver, in_entity)?
+                        {
                             None => {
                                 flags |= F_REFS;
                                 i = end;
@@ -1156,7 +1426,11 @@ impl State {
         }
         self.check_len(start, i)?;
         self.set_token(TokenKind::Text, start, base);
-        self.a = Span { start, end: i, scratch: false };
+        self.a = Span {
+            start,
+            end: i,
+            scratch: false,
+        };
         self.flags = flags;
         self.pos = i;
         Ok(StepR::Token)
@@ -1184,10 +1458,20 @@ impl State {
         };
         let e = &dtd.entities[id];
         if e.ndata.is_some() {
-            return bad(at, wf(format!("reference to the unparsed entity '{name}' in content")));
+            return bad(
+                at,
+                wf(format!(
+                    "reference to the unparsed entity '{name}' in content"
+                )),
+            );
         }
         if self.standalone && e.external_decl && !in_entity {
-            return bad(at, wf(format!("entity '{name}' is declared externally but the document is standalone")));
+            return bad(
+                at,
+                wf(format!(
+                    "entity '{name}' is declared externally but the document is standalone"
+                )),
+            );
         }
         if self.frames.iter().any(|f| f.entity == id) {
             return bad(at, ErrorKind::RecursiveEntity(name.to_string()));
@@ -1198,8 +1482,13 @@ impl State {
                 Some(l) => l.clone(),
                 None => {
                     let l = match resolver.as_deref_mut() {
-                        Some(r) => dtd::load_external(r, e.public_id.as_deref(), e.system_id.as_deref().unwrap_or(""), e.base.as_deref())
-                            .map_err(|k| Stop::at(at, k))?,
+                        Some(r) => dtd::load_external(
+                            r,
+                            e.public_id.as_deref(),
+                            e.system_id.as_deref().unwrap_or(""),
+                            e.base.as_deref(),
+                        )
+                        .map_err(|k| Stop::at(at, k))?,
                         None => None,
                     };
                     if let Some((t, _)) = &l {
@@ -1211,7 +1500,9 @@ impl State {
             };
             return match loaded {
                 Some((text, _)) => {
-                    self.expansion.add(text.len(), limits).map_err(|k| Stop::at(at, k))?;
+                    self.expansion
+                        .add(text.len(), limits)
+                        .map_err(|k| Stop::at(at, k))?;
                     Ok(Some((text, id)))
                 }
                 None => Ok(None),
@@ -1220,12 +1511,16 @@ impl State {
         match dtd::classify(dtd, id, 0, limits).map_err(|k| Stop::at(at, k))? {
             Class::Text => {
                 let x = dtd::expanded(dtd, id, limits).map_err(|k| Stop::at(at, k))?;
-                self.expansion.add(x.len(), limits).map_err(|k| Stop::at(at, k))?;
+                self.expansion
+                    .add(x.len(), limits)
+                    .map_err(|k| Stop::at(at, k))?;
                 Ok(None)
             }
             _ => {
                 let text = e.value.clone().expect("internal entity");
-                self.expansion.add(text.len(), limits).map_err(|k| Stop::at(at, k))?;
+                self.expansion
+                    .add(text.len(), limits)
+                    .map_err(|k| Stop::at(at, k))?;
                 Ok(Some((text, id)))
             }
         }
@@ -1233,21 +1528,46 @@ impl State {
 
     fn push_frame(&mut self, text: Rc<str>, entity: usize, at: usize, end: usize) -> Scan<()> {
         if self.frames.len() as u64 >= self.config.limits.max_entity_depth {
-            return bad(at, ErrorKind::LimitExceeded(LimitKind::EntityDepth, self.config.limits.max_entity_depth));
+            return bad(
+                at,
+                ErrorKind::LimitExceeded(
+                    LimitKind::EntityDepth,
+                    self.config.limits.max_entity_depth,
+                ),
+            );
         }
-        self.frames.push(EntFrame { text, saved_pos: end, entity, depth: self.stack.len() });
+        self.frames.push(EntFrame {
+            text,
+            saved_pos: end,
+            entity,
+            depth: self.stack.len(),
+        });
         self.pos = 0;
         Ok(())
     }
 
-    fn doctype(&mut self, data: &[u8], eof: bool, dtd: &mut Dtd, resolver: &mut Option<Box<dyn Resolver + '_>>, base: u64) -> Scan<StepR> {
+    fn doctype(
+        &mut self,
+        data: &[u8],
+        eof: bool,
+        dtd: &mut Dtd,
+        resolver: &mut Option<Box<dyn Resolver + '_>>,
+        base: u64,
+    ) -> Scan<StepR> {
         let start = self.pos;
         if self.doctype.is_some() || !matches!(self.phase, Phase::Start | Phase::Prolog) {
-            return bad(start, wf("the document type declaration must come once, before the root element"));
+            return bad(
+                start,
+                wf("the document type declaration must come once, before the root element"),
+            );
         }
         let mut i = start + 9;
         if !data.get(i).is_some_and(|&b| chars::is_whitespace(b)) {
-            return if data.len() <= i && !eof { Err(Stop::Eof) } else { syntax(i, "white space after '<!DOCTYPE'", data) };
+            return if data.len() <= i && !eof {
+                Err(Stop::Eof)
+            } else {
+                syntax(i, "white space after '<!DOCTYPE'", data)
+            };
         }
         i = scan::skip_ws(data, i);
         let ne = scan::name(data, i, eof, "the root element name")?;
@@ -1279,10 +1599,14 @@ impl State {
             }
             if public {
                 let (ps, pe) = literal(data, w)?;
-                if let Some(k) = data[ps..pe].iter().position(|&b| !(b.is_ascii_alphanumeric() || b" \r\n-'()+,./:=?;!*#@$_%".contains(&b))) {
+                if let Some(k) = data[ps..pe].iter().position(|&b| {
+                    !(b.is_ascii_alphanumeric() || b" \r\n-'()+,./:=?;!*#@$_%".contains(&b))
+                }) {
                     return syntax(ps + k, "a public identifier character", data);
                 }
-                public_id = Some(dtd::collapse(&str_of(&data[ps..pe]).replace(['\r', '\n'], " ")));
+                public_id = Some(dtd::collapse(
+                    &str_of(&data[ps..pe]).replace(['\r', '\n'], " "),
+                ));
                 i = pe + 1;
                 let w2 = scan::skip_ws(data, i);
                 if w2 == i {
@@ -1296,7 +1620,10 @@ impl State {
             scan::check_chars(data, ss, se)?;
             let sys = str_of(&data[ss..se]);
             if sys.contains('#') {
-                return bad(ss, wf("a system identifier cannot contain a fragment identifier ('#')"));
+                return bad(
+                    ss,
+                    wf("a system identifier cannot contain a fragment identifier ('#')"),
+                );
             }
             system_id = Some(sys.to_string());
             i = se + 1;
@@ -1306,7 +1633,14 @@ impl State {
         if data.get(i) == Some(&b'[') {
             let s = i + 1;
             let Some(e) = subset_end(data, s) else {
-                return if eof { bad(start, ErrorKind::UnexpectedEof("the document type declaration")) } else { Err(Stop::Eof) };
+                return if eof {
+                    bad(
+                        start,
+                        ErrorKind::UnexpectedEof("the document type declaration"),
+                    )
+                } else {
+                    Err(Stop::Eof)
+                };
             };
             subset = Some((s, e));
             i = scan::skip_ws(data, e + 1);
@@ -1325,16 +1659,35 @@ impl State {
         if let Some((s, e)) = subset {
             scan::check_chars(data, s, e)?;
             internal = str_of(&data[s..e]).to_string();
-            let mut p = DtdParser::new(dtd, resolver.as_deref_mut().map(|r| r as &mut dyn Resolver), &limits, &mut self.expansion, self.standalone);
+            let mut p = DtdParser::new(
+                dtd,
+                resolver.as_deref_mut().map(|r| r as &mut dyn Resolver),
+                &limits,
+                &mut self.expansion,
+                self.standalone,
+            );
             p.namespaces = self.config.namespaces;
-            p.internal_subset(Rc::from(internal.as_str()), base_uri.clone()).map_err(|e| Stop::at(s + e.at, dtd_kind(e)))?;
+            p.internal_subset(Rc::from(internal.as_str()), base_uri.clone())
+                .map_err(|e| Stop::at(s + e.at, dtd_kind(e)))?;
         }
         if let Some(sys) = &system_id {
-            let mut p = DtdParser::new(dtd, resolver.as_deref_mut().map(|r| r as &mut dyn Resolver), &limits, &mut self.expansion, self.standalone);
+            let mut p = DtdParser::new(
+                dtd,
+                resolver.as_deref_mut().map(|r| r as &mut dyn Resolver),
+                &limits,
+                &mut self.expansion,
+                self.standalone,
+            );
             p.namespaces = self.config.namespaces;
-            p.external_subset(public_id.as_deref(), sys, base_uri).map_err(|e| Stop::at(start, dtd_kind(e)))?;
+            p.external_subset(public_id.as_deref(), sys, base_uri)
+                .map_err(|e| Stop::at(start, dtd_kind(e)))?;
         }
-        self.doctype = Some(crate::event::DoctypeInfo { name, public_id, system_id, internal_subset: internal });
+        self.doctype = Some(crate::event::DoctypeInfo {
+            name,
+            public_id,
+            system_id,
+            internal_subset: internal,
+        });
         self.set_token(TokenKind::Doctype, start, base);
         self.phase = Phase::Prolog;
         self.pos = i + 1;
@@ -1346,8 +1699,13 @@ impl State {
 fn dtd_kind(e: dtd::DtdError) -> ErrorKind {
     match e.entity {
         Some(name) => match e.kind {
-            ErrorKind::WellFormedness(m) => ErrorKind::WellFormedness(format!("{m} (in entity '{name}')")),
-            ErrorKind::Syntax { expected, found } => ErrorKind::Syntax { expected, found: format!("{found} (in entity '{name}')") },
+            ErrorKind::WellFormedness(m) => {
+                ErrorKind::WellFormedness(format!("{m} (in entity '{name}')"))
+            }
+            ErrorKind::Syntax { expected, found } => ErrorKind::Syntax {
+                expected,
+                found: format!("{found} (in entity '{name}')"),
+            },
             k => k,
         },
         None => e.kind,
@@ -1442,7 +1800,10 @@ impl<'a> Reader<'a> {
                     if let Some(f) = self.st.frames.last() {
                         if self.st.stack.len() != f.depth {
                             let name = self.dtd.entities[f.entity].name.to_string();
-                            return Err(self.error_here(0, wf(format!("entity '{name}' ends inside an element it opened"))));
+                            return Err(self.error_here(
+                                0,
+                                wf(format!("entity '{name}' ends inside an element it opened")),
+                            ));
                         }
                         let f = self.st.frames.pop().expect("frame");
                         self.st.pos = f.saved_pos;
@@ -1459,7 +1820,11 @@ impl<'a> Reader<'a> {
                         self.refill()?;
                         continue;
                     }
-                    let what = if self.st.frames.is_empty() { "the document" } else { "an entity's replacement text (a construct must end in the entity where it starts)" };
+                    let what = if self.st.frames.is_empty() {
+                        "the document"
+                    } else {
+                        "an entity's replacement text (a construct must end in the entity where it starts)"
+                    };
                     return Err(self.error_here(self.st.pos, ErrorKind::UnexpectedEof(what)));
                 }
                 Err(Stop::Bad(b)) => return Err(self.error_here(b.0, b.1)),
@@ -1469,9 +1834,20 @@ impl<'a> Reader<'a> {
 
     fn refill(&mut self) -> Result<()> {
         let keep = self.st.pos;
-        let limit = self.st.config.limits.max_text_length.saturating_add(self.st.config.chunk_size as u64 * 2);
+        let limit = self
+            .st
+            .config
+            .limits
+            .max_text_length
+            .saturating_add(self.st.config.chunk_size as u64 * 2);
         if (self.input.data().len() - keep) as u64 > limit {
-            return Err(self.error_here(keep, ErrorKind::LimitExceeded(LimitKind::TextLength, self.st.config.limits.max_text_length)));
+            return Err(self.error_here(
+                keep,
+                ErrorKind::LimitExceeded(
+                    LimitKind::TextLength,
+                    self.st.config.limits.max_text_length,
+                ),
+            ));
         }
         // Count lines in what is dropped, so later locations stay right.
         let from = (self.st.lines.offset.saturating_sub(self.input.base)) as usize;
@@ -1491,10 +1867,20 @@ impl<'a> Reader<'a> {
     fn end_of_document(&mut self) -> Result<()> {
         match self.st.phase {
             Phase::Content => {
-                let name = self.st.stack.last().map(|o| self.st.names.get(o.qname).to_string()).unwrap_or_default();
-                Err(self.error_here(self.st.pos, wf(format!("the document ends before the end tag of <{name}>"))))
+                let name = self
+                    .st
+                    .stack
+                    .last()
+                    .map(|o| self.st.names.get(o.qname).to_string())
+                    .unwrap_or_default();
+                Err(self.error_here(
+                    self.st.pos,
+                    wf(format!("the document ends before the end tag of <{name}>")),
+                ))
             }
-            Phase::Start | Phase::Prolog => Err(self.error_here(self.st.pos, wf("the document has no root element"))),
+            Phase::Start | Phase::Prolog => {
+                Err(self.error_here(self.st.pos, wf("the document has no root element")))
+            }
             Phase::Epilog | Phase::Done => {
                 self.st.phase = Phase::Done;
                 self.st.kind = TokenKind::Eof;
@@ -1507,19 +1893,37 @@ impl<'a> Reader<'a> {
     /// One parsing step at the current position of the current frame.
     #[inline]
     fn step(&mut self) -> Scan<StepR> {
-        let Reader { input, dtd, st, resolver, .. } = self;
+        let Reader {
+            input,
+            dtd,
+            st,
+            resolver,
+            ..
+        } = self;
         let frame_text = st.frames.last().map(|f| f.text.clone());
         let in_entity = frame_text.is_some();
         let (data, eof, base): (&[u8], bool, u64) = match &frame_text {
-            Some(t) => (t.as_bytes(), true, st.frames.first().map_or(0, |_| input.base + st.frames[0].saved_pos as u64)),
+            Some(t) => (
+                t.as_bytes(),
+                true,
+                st.frames
+                    .first()
+                    .map_or(0, |_| input.base + st.frames[0].saved_pos as u64),
+            ),
             None => (input.data(), input.eof, input.base),
         };
         let base = if in_entity { base } else { input.base };
         let pos = st.pos;
-        let Some(&b) = data.get(pos) else { return Ok(StepR::End) };
+        let Some(&b) = data.get(pos) else {
+            return Ok(StepR::End);
+        };
         let raw_cr = !in_entity;
         if st.phase == Phase::Start {
-            if pos == st.doc_start && !in_entity && data.len() >= pos + 6 && decl::starts_decl(data, pos) {
+            if pos == st.doc_start
+                && !in_entity
+                && data.len() >= pos + 6
+                && decl::starts_decl(data, pos)
+            {
                 let (d, end) = decl::parse(data, pos, eof, DeclKind::Xml)?;
                 st.standalone = d.standalone == Some(true);
                 st.xml_decl = Some(d);
@@ -1533,7 +1937,13 @@ impl<'a> Reader<'a> {
             st.phase = Phase::Prolog;
         }
         // Tokens inside entities are located at the reference in the document.
-        let tok_base = |st: &State| if in_entity { input.base + st.frames[0].saved_pos as u64 } else { base };
+        let tok_base = |st: &State| {
+            if in_entity {
+                input.base + st.frames[0].saved_pos as u64
+            } else {
+                base
+            }
+        };
         let _ = base;
         if b == b'<' {
             let b1 = match data.get(pos + 1) {
@@ -1553,7 +1963,10 @@ impl<'a> Reader<'a> {
                         st.cdata(data, eof, raw_cr, tb)
                     } else if rest.starts_with(b"<!DOCTYPE") {
                         if in_entity {
-                            return bad(pos, wf("a document type declaration cannot occur inside an entity"));
+                            return bad(
+                                pos,
+                                wf("a document type declaration cannot occur inside an entity"),
+                            );
                         }
                         st.doctype(data, eof, dtd, resolver, tb)
                     } else if rest.len() < 9 && !eof {
@@ -1579,7 +1992,10 @@ impl<'a> Reader<'a> {
             let kind = if b == b'&' {
                 wf("references are not allowed outside the root element")
             } else if b >= 0x80 || chars::CLASS[b as usize] & chars::BAD_CTRL == 0 {
-                wf(format!("text is not allowed outside the root element (found {})", scan::describe(data, pos)))
+                wf(format!(
+                    "text is not allowed outside the root element (found {})",
+                    scan::describe(data, pos)
+                ))
             } else {
                 ErrorKind::InvalidChar(b as char)
             };
@@ -1598,7 +2014,12 @@ impl<'a> Reader<'a> {
             None => self.error_at_doc(self.input.base + at as u64, kind),
             Some(f) => {
                 let doc_at = self.input.base + f.saved_pos as u64;
-                let name = self.st.frames.last().map(|f| self.dtd.entities[f.entity].name.to_string()).unwrap_or_default();
+                let name = self
+                    .st
+                    .frames
+                    .last()
+                    .map(|f| self.dtd.entities[f.entity].name.to_string())
+                    .unwrap_or_default();
                 self.error_at_doc(doc_at, kind).with_entity(&name)
             }
         }
@@ -1616,9 +2037,17 @@ impl<'a> Reader<'a> {
         let base = self.input.base;
         if offset < self.st.lines.offset {
             if base == 0 {
-                self.st.lines = LineTracker { offset: 0, line: 1, col: 0 };
+                self.st.lines = LineTracker {
+                    offset: 0,
+                    line: 1,
+                    col: 0,
+                };
             } else {
-                return Location { offset, line: self.st.lines.line, column: self.st.lines.col + 1 };
+                return Location {
+                    offset,
+                    line: self.st.lines.line,
+                    column: self.st.lines.col + 1,
+                };
             }
         }
         let from = (self.st.lines.offset - base) as usize;
@@ -1626,7 +2055,11 @@ impl<'a> Reader<'a> {
         if from < to {
             self.st.lines.advance(&data[from..to]);
         }
-        Location { offset, line: self.st.lines.line, column: self.st.lines.col + 1 }
+        Location {
+            offset,
+            line: self.st.lines.line,
+            column: self.st.lines.col + 1,
+        }
     }
 
     /// Location of the start of the current event (for events from an entity's replacement
@@ -1677,14 +2110,21 @@ impl<'a> Reader<'a> {
     /// namespace has the prefix `""`; an empty URI undeclares it.
     pub fn namespaces_in_scope(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
         self.st.bindings.iter().map(move |&(p, ns)| {
-            let prefix = if p == NO_PREFIX { "" } else { self.st.names.get(p) };
+            let prefix = if p == NO_PREFIX {
+                ""
+            } else {
+                self.st.names.get(p)
+            };
             (prefix, self.st.uris.get(Id(ns.0)))
         })
     }
 
     /// Names of the notations the DTD declared, with public and system identifiers.
     pub fn notations(&self) -> impl Iterator<Item = (&str, Option<&str>, Option<&str>)> + '_ {
-        self.dtd.notations.iter().map(|(n, p, s)| (&**n, p.as_deref(), s.as_deref()))
+        self.dtd
+            .notations
+            .iter()
+            .map(|(n, p, s)| (&**n, p.as_deref(), s.as_deref()))
     }
 
     /// Processing instructions inside the DTD, in document order: (target, data).
@@ -1700,7 +2140,12 @@ impl<'a> Reader<'a> {
 
     /// Bytes of the document read so far (the offset after the current event).
     pub fn bytes_read(&self) -> u64 {
-        self.input.base + if self.st.frames.is_empty() { self.st.pos as u64 } else { self.st.frames[0].saved_pos as u64 }
+        self.input.base
+            + if self.st.frames.is_empty() {
+                self.st.pos as u64
+            } else {
+                self.st.frames[0].saved_pos as u64
+            }
     }
 
     /// Builds the borrowed view of the current token.

@@ -19,8 +19,12 @@ pub struct ResolvedEntity {
 pub trait Resolver {
     /// Loads the entity with these identifiers. `base` is the URI of the entity (or document)
     /// that holds the declaration, for resolving a relative `system_id`.
-    fn resolve(&mut self, public_id: Option<&str>, system_id: &str, base: Option<&str>)
-        -> Result<Option<ResolvedEntity>, String>;
+    fn resolve(
+        &mut self,
+        public_id: Option<&str>,
+        system_id: &str,
+        base: Option<&str>,
+    ) -> Result<Option<ResolvedEntity>, String>;
 }
 
 /// A resolver that reads files below one directory and refuses everything else: URLs with a
@@ -50,7 +54,10 @@ impl FsResolver {
 fn join(base: Option<&str>, rel: &str) -> PathBuf {
     let rel_path = Path::new(rel);
     let joined = match base {
-        Some(b) if rel_path.is_relative() => Path::new(b).parent().map(|p| p.join(rel_path)).unwrap_or_else(|| rel_path.to_path_buf()),
+        Some(b) if rel_path.is_relative() => Path::new(b)
+            .parent()
+            .map(|p| p.join(rel_path))
+            .unwrap_or_else(|| rel_path.to_path_buf()),
         _ => rel_path.to_path_buf(),
     };
     let mut out = PathBuf::new();
@@ -67,19 +74,37 @@ fn join(base: Option<&str>, rel: &str) -> PathBuf {
 }
 
 impl Resolver for FsResolver {
-    fn resolve(&mut self, _public_id: Option<&str>, system_id: &str, base: Option<&str>)
-        -> Result<Option<ResolvedEntity>, String> {
+    fn resolve(
+        &mut self,
+        _public_id: Option<&str>,
+        system_id: &str,
+        base: Option<&str>,
+    ) -> Result<Option<ResolvedEntity>, String> {
         let sys = system_id.strip_prefix("file:").unwrap_or(system_id);
         if sys.contains("://") || sys.contains('#') {
-            return Err(format!("refusing to load \"{system_id}\": only local files are allowed"));
+            return Err(format!(
+                "refusing to load \"{system_id}\": only local files are allowed"
+            ));
         }
         let path = join(base, sys);
-        let path = if path.is_relative() { self.root.join(path) } else { path };
-        let real = path.canonicalize().map_err(|e| format!("{}: {e}", path.display()))?;
+        let path = if path.is_relative() {
+            self.root.join(path)
+        } else {
+            path
+        };
+        let real = path
+            .canonicalize()
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         if !real.starts_with(&self.root) {
-            return Err(format!("refusing to load \"{system_id}\": outside {}", self.root.display()));
+            return Err(format!(
+                "refusing to load \"{system_id}\": outside {}",
+                self.root.display()
+            ));
         }
         let bytes = std::fs::read(&real).map_err(|e| format!("{}: {e}", real.display()))?;
-        Ok(Some(ResolvedEntity { bytes, uri: real.to_string_lossy().into_owned() }))
+        Ok(Some(ResolvedEntity {
+            bytes,
+            uri: real.to_string_lossy().into_owned(),
+        }))
     }
 }

@@ -64,7 +64,13 @@ pub(crate) fn bad<T>(at: usize, kind: ErrorKind) -> Scan<T> {
 
 #[cold]
 pub(crate) fn syntax<T>(at: usize, expected: &'static str, data: &[u8]) -> Scan<T> {
-    bad(at, ErrorKind::Syntax { expected, found: describe(data, at) })
+    bad(
+        at,
+        ErrorKind::Syntax {
+            expected,
+            found: describe(data, at),
+        },
+    )
 }
 
 /// A short human description of what is at `at`, for error messages.
@@ -83,7 +89,13 @@ pub(crate) fn describe(data: &[u8], at: usize) -> String {
                     if c.is_whitespace() || c.is_control() {
                         format!("character U+{:04X}", c as u32)
                     } else {
-                        format!("'{}'", s.chars().take_while(|c| !c.is_whitespace()).take(8).collect::<String>())
+                        format!(
+                            "'{}'",
+                            s.chars()
+                                .take_while(|c| !c.is_whitespace())
+                                .take(8)
+                                .collect::<String>()
+                        )
                     }
                 }
                 _ => format!("byte 0x{:02X}", rest[0]),
@@ -101,13 +113,23 @@ pub(crate) fn utf8_char(data: &[u8], pos: usize) -> Scan<(char, usize)> {
         0xC2..=0xDF => (2, 0x80),
         0xE0..=0xEF => (3, 0x800),
         0xF0..=0xF4 => (4, 0x10000),
-        _ => return bad(pos, ErrorKind::InvalidEncoding(format!("byte 0x{b0:02X} cannot start a UTF-8 sequence"))),
+        _ => {
+            return bad(
+                pos,
+                ErrorKind::InvalidEncoding(format!(
+                    "byte 0x{b0:02X} cannot start a UTF-8 sequence"
+                )),
+            )
+        }
     };
     if pos + len > data.len() {
         // The sequence may be completed by the next chunk; only a short final input is an error.
         for (i, &b) in data[pos + 1..].iter().enumerate() {
             if b & 0xC0 != 0x80 {
-                return bad(pos + 1 + i, ErrorKind::InvalidEncoding("truncated UTF-8 sequence".into()));
+                return bad(
+                    pos + 1 + i,
+                    ErrorKind::InvalidEncoding("truncated UTF-8 sequence".into()),
+                );
             }
         }
         return Err(Stop::Eof);
@@ -116,12 +138,18 @@ pub(crate) fn utf8_char(data: &[u8], pos: usize) -> Scan<(char, usize)> {
     for i in 1..len {
         let b = data[pos + i];
         if b & 0xC0 != 0x80 {
-            return bad(pos, ErrorKind::InvalidEncoding("invalid UTF-8 sequence".into()));
+            return bad(
+                pos,
+                ErrorKind::InvalidEncoding("invalid UTF-8 sequence".into()),
+            );
         }
         cp = (cp << 6) | (b as u32 & 0x3F);
     }
     if cp < min || cp > 0x10FFFF || (0xD800..=0xDFFF).contains(&cp) {
-        return bad(pos, ErrorKind::InvalidEncoding("invalid UTF-8 sequence".into()));
+        return bad(
+            pos,
+            ErrorKind::InvalidEncoding("invalid UTF-8 sequence".into()),
+        );
     }
     let c = char::from_u32(cp).expect("checked scalar value");
     if cp == 0xFFFE || cp == 0xFFFF {
@@ -154,7 +182,13 @@ pub(crate) fn name(data: &[u8], pos: usize, eof: bool, what: &'static str) -> Sc
         Some(&b) if CLASS[b as usize] & chars::NAME_START != 0 => {}
         Some(&b) if b >= 0x80 => return name_slow(data, pos, eof, what),
         Some(_) => return syntax(pos, what, data),
-        None => return if eof { syntax(pos, what, data) } else { Err(Stop::Eof) },
+        None => {
+            return if eof {
+                syntax(pos, what, data)
+            } else {
+                Err(Stop::Eof)
+            }
+        }
     }
     let mut i = pos + 1;
     while let Some(&b) = data.get(i) {
@@ -179,7 +213,13 @@ fn name_slow(data: &[u8], pos: usize, eof: bool, what: &'static str) -> Scan<usi
     let mut i = pos;
     // First character.
     match data.get(i) {
-        None => return if eof { syntax(pos, what, data) } else { Err(Stop::Eof) },
+        None => {
+            return if eof {
+                syntax(pos, what, data)
+            } else {
+                Err(Stop::Eof)
+            }
+        }
         Some(&b) if b < 0x80 => {
             if CLASS[b as usize] & chars::NAME_START == 0 {
                 return syntax(pos, what, data);
@@ -260,7 +300,13 @@ pub(crate) enum Ref {
 pub(crate) fn reference(data: &[u8], pos: usize, eof: bool) -> Scan<(Ref, usize)> {
     let i = pos + 1;
     match data.get(i) {
-        None => return if eof { syntax(i, "a name or '#' after '&'", data) } else { Err(Stop::Eof) },
+        None => {
+            return if eof {
+                syntax(i, "a name or '#' after '&'", data)
+            } else {
+                Err(Stop::Eof)
+            }
+        }
         Some(b'#') => return char_ref(data, pos, eof),
         _ => {}
     }
@@ -296,16 +342,32 @@ pub(crate) fn char_ref(data: &[u8], pos: usize, eof: bool) -> Scan<(Ref, usize)>
     let mut v: u32 = 0;
     loop {
         let Some(&b) = data.get(i) else {
-            return if eof { syntax(i, "';' to end the character reference", data) } else { Err(Stop::Eof) };
+            return if eof {
+                syntax(i, "';' to end the character reference", data)
+            } else {
+                Err(Stop::Eof)
+            };
         };
         let d = match b {
             b'0'..=b'9' => b - b'0',
             b'a'..=b'f' if hex => b - b'a' + 10,
             b'A'..=b'F' if hex => b - b'A' + 10,
             b';' if i > start => break,
-            _ => return syntax(i, if hex { "a hexadecimal digit" } else { "a decimal digit" }, data),
+            _ => {
+                return syntax(
+                    i,
+                    if hex {
+                        "a hexadecimal digit"
+                    } else {
+                        "a decimal digit"
+                    },
+                    data,
+                )
+            }
         };
-        v = v.saturating_mul(if hex { 16 } else { 10 }).saturating_add(d as u32);
+        v = v
+            .saturating_mul(if hex { 16 } else { 10 })
+            .saturating_add(d as u32);
         i += 1;
     }
     match char::from_u32(v) {
@@ -370,7 +432,10 @@ pub(crate) fn check_chars(data: &[u8], mut pos: usize, end: usize) -> Scan<()> {
             break;
         }
         let (_, l) = any_char(&data[..end], pos).map_err(|e| match e {
-            Stop::Eof => Stop::at(pos, ErrorKind::InvalidEncoding("truncated UTF-8 sequence".into())),
+            Stop::Eof => Stop::at(
+                pos,
+                ErrorKind::InvalidEncoding("truncated UTF-8 sequence".into()),
+            ),
             e => e,
         })?;
         pos += l;
@@ -400,7 +465,9 @@ mod tests {
         assert_eq!(utf8_char("é".as_bytes(), 0).unwrap(), ('é', 2));
         assert!(matches!(utf8_char(b"\xC0\x80", 0), Err(Stop::Bad(..))));
         assert!(matches!(utf8_char(b"\xED\xA0\x80", 0), Err(Stop::Bad(..))));
-        assert!(matches!(utf8_char(b"\xEF\xBF\xBE", 0), Err(Stop::Bad(b)) if matches!(b.1, ErrorKind::InvalidChar(_))));
+        assert!(
+            matches!(utf8_char(b"\xEF\xBF\xBE", 0), Err(Stop::Bad(b)) if matches!(b.1, ErrorKind::InvalidChar(_)))
+        );
         assert!(matches!(utf8_char(b"\xE2\x82", 0), Err(Stop::Eof)));
         assert!(matches!(utf8_char(b"\xE2\x41", 0), Err(Stop::Bad(..))));
     }
@@ -431,7 +498,9 @@ mod tests {
     fn find_class_matches_naive() {
         let data = b"hello world, this is plain text & then <markup>";
         for start in 0..data.len() {
-            let naive = (start..data.len()).find(|&i| CLASS[data[i] as usize] & chars::TEXT_STOP != 0).unwrap_or(data.len());
+            let naive = (start..data.len())
+                .find(|&i| CLASS[data[i] as usize] & chars::TEXT_STOP != 0)
+                .unwrap_or(data.len());
             assert_eq!(find_class(data, start, chars::TEXT_STOP), naive);
         }
     }

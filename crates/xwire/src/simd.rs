@@ -43,7 +43,11 @@ mod x86 {
 
     #[inline]
     pub(super) fn find(data: &[u8], mut pos: usize, attr: bool) -> usize {
-        let mask = if attr { chars::ATTR_STOP } else { chars::TEXT_STOP };
+        let mask = if attr {
+            chars::ATTR_STOP
+        } else {
+            chars::TEXT_STOP
+        };
         // SAFETY: SSE2 is enabled on every x86_64 target, so the intrinsics are available; every
         // load reads 16 bytes starting at `pos` with `pos + 16 <= data.len()`, inside the slice,
         // and `_mm_loadu_si128` has no alignment requirement.
@@ -69,7 +73,10 @@ mod x86 {
                     low
                 } else {
                     // Tab and line feed are ordinary text.
-                    _mm_andnot_si128(_mm_or_si128(_mm_cmpeq_epi8(v, tab), _mm_cmpeq_epi8(v, nl)), low)
+                    _mm_andnot_si128(
+                        _mm_or_si128(_mm_cmpeq_epi8(v, tab), _mm_cmpeq_epi8(v, nl)),
+                        low,
+                    )
                 };
                 let m = _mm_movemask_epi8(_mm_or_si128(special, low));
                 if m != 0 {

@@ -12,7 +12,9 @@ impl Reader<'_> {
         loop {
             match self.peek()? {
                 Event::Start(_) | Event::End(_) => break,
-                Event::Text(t) if !t.is_whitespace() => return Err(self.misuse("next_tag found non-white-space text")),
+                Event::Text(t) if !t.is_whitespace() => {
+                    return Err(self.misuse("next_tag found non-white-space text"))
+                }
                 Event::CData(c) if !c.raw().bytes().all(crate::chars::is_whitespace) => {
                     return Err(self.misuse("next_tag found a non-white-space CDATA section"))
                 }
@@ -53,7 +55,9 @@ impl Reader<'_> {
                 Event::CData(c) => out.push_str(&c.text()),
                 Event::End(_) => return Ok(out),
                 Event::Start(_) => return Err(self.misuse("element_text found a child element")),
-                Event::Eof => return Err(self.misuse("element_text reached the end of the document")),
+                Event::Eof => {
+                    return Err(self.misuse("element_text reached the end of the document"))
+                }
                 _ => {}
             }
         }
@@ -66,7 +70,9 @@ impl Reader<'_> {
             match self.next()? {
                 Event::Start(_) => depth += 1,
                 Event::End(_) => depth -= 1,
-                Event::Eof => return Err(self.misuse("skip_element reached the end of the document")),
+                Event::Eof => {
+                    return Err(self.misuse("skip_element reached the end of the document"))
+                }
                 _ => {}
             }
         }
