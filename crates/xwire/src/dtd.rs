@@ -86,6 +86,12 @@ pub(crate) struct AttDef {
     pub(crate) default: AttDefault,
 }
 
+/// An `ExternalID`: (public identifier, system identifier).
+type ExternalId = (Option<Box<str>>, Option<Box<str>>);
+
+/// A loaded external entity: (replacement text, URI it was loaded from).
+type LoadedEntity = (Rc<str>, Rc<str>);
+
 /// What the DTD declared.
 #[derive(Debug, Default)]
 pub(crate) struct Dtd {
@@ -93,7 +99,8 @@ pub(crate) struct Dtd {
     general: HashMap<Box<str>, usize>,
     params: HashMap<Box<str>, usize>,
     pub(crate) attlists: HashMap<Box<str>, Vec<AttDef>>,
-    pub(crate) notations: Vec<(Box<str>, Option<Box<str>>, Option<Box<str>>)>,
+    /// Notations: name and external identifier.
+    pub(crate) notations: Vec<(Box<str>, ExternalId)>,
     /// Processing instructions inside the DTD, in order: (target, data).
     pub(crate) pis: Vec<(Box<str>, Box<str>)>,
     /// The document has an external subset or parameter-entity references: undeclared
@@ -157,7 +164,7 @@ pub(crate) fn load_external(
     public_id: Option<&str>,
     system_id: &str,
     base: Option<&str>,
-) -> Result<Option<(Rc<str>, Rc<str>)>, ErrorKind> {
+) -> Result<Option<LoadedEntity>, ErrorKind> {
     let Some(found) = resolver
         .resolve(public_id, system_id, base)
         .map_err(ErrorKind::Resolver)?
@@ -1031,7 +1038,7 @@ impl<'p> DtdParser<'p> {
     }
 
     /// `ExternalID` (or, for notations, a `PublicID` alone).
-    fn external_id(&mut self, public_only_ok: bool) -> R<(Option<Box<str>>, Option<Box<str>>)> {
+    fn external_id(&mut self, public_only_ok: bool) -> R<ExternalId> {
         if self.starts(b"SYSTEM") {
             self.set_pos(self.pos() + 6);
             self.req_ws("white space after SYSTEM")?;
@@ -1225,7 +1232,7 @@ impl<'p> DtdParser<'p> {
         self.ws()?;
         self.expect(b">", "'>' to end the notation declaration")?;
         if !self.dtd.notations.iter().any(|n| n.0 == name) {
-            self.dtd.notations.push((name, p, s));
+            self.dtd.notations.push((name, (p, s)));
         }
         Ok(())
     }

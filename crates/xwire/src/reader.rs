@@ -2124,7 +2124,7 @@ impl<'a> Reader<'a> {
         self.dtd
             .notations
             .iter()
-            .map(|(n, p, s)| (&**n, p.as_deref(), s.as_deref()))
+            .map(|(n, (p, s))| (&**n, p.as_deref(), s.as_deref()))
     }
 
     /// Processing instructions inside the DTD, in document order: (target, data).
