@@ -114,6 +114,31 @@ fn main() -> ExitCode {
     }
 }
 
+/// A whole input document: a mapped file, or standard input read into memory.
+enum Input {
+    Mapped(xwire::MappedFile),
+    Read(Vec<u8>),
+}
+
+impl Input {
+    /// Maps `path`, or reads standard input for `-`.
+    fn open(path: &Path) -> Result<Input, Failure> {
+        if path.as_os_str() == "-" {
+            return read_input(path).map(Input::Read);
+        }
+        xwire::MappedFile::open(path)
+            .map(Input::Mapped)
+            .map_err(|e| Failure::usage(format!("xwire: {}: {e}", path.display())))
+    }
+
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Input::Mapped(m) => m.bytes(),
+            Input::Read(v) => v,
+        }
+    }
+}
+
 fn read_input(path: &Path) -> Result<Vec<u8>, Failure> {
     if path.as_os_str() == "-" {
         let mut v = Vec::new();
@@ -150,12 +175,13 @@ fn parse_files(
             }
             stats::collect(&mut r, size).map_err(|e| (e, None))
         } else {
-            let bytes = read_input(path)?;
-            let mut r = xwire::Reader::with_config(&bytes, config);
+            let input = Input::open(path)?;
+            let bytes = input.bytes();
+            let mut r = xwire::Reader::with_config(bytes, config);
             if load_external {
                 r.set_resolver(resolver_for(path));
             }
-            stats::collect(&mut r, bytes.len() as u64).map_err(|e| (e, Some(bytes.clone())))
+            stats::collect(&mut r, bytes.len() as u64).map_err(|e| (e, Some(bytes.to_vec())))
         };
         match outcome {
             Ok(s) => {

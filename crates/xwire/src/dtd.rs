@@ -1337,10 +1337,12 @@ pub(crate) fn attr_entity(
         let mut i = 0;
         while i < data.len() {
             match data[i] {
-                b'<' => return Err(wf(&format!(
+                b'<' => {
+                    return Err(wf(&format!(
                     "the replacement text of entity '{}', used in an attribute value, contains '<'",
                     e.name
-                ))),
+                )))
+                }
                 b'&' => {
                     let (r, end) = scan::reference(data, i, true).map_err(stop_kind)?;
                     match r {

@@ -30,7 +30,8 @@
 //! Any panic, hang or unbounded allocation on any input is a bug.
 
 // `unsafe` is denied everywhere but in the function that views scanner-validated bytes as `str`
-// (scan::str_of) and the SSE2 scans (simd.rs), each of which says why it is sound.
+// (scan::str_of), the SSE2 scans (simd.rs) and the file mapping (mmap.rs), each of which says
+// why it is sound.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -42,6 +43,8 @@ mod event;
 mod events;
 mod input;
 mod intern;
+#[cfg(feature = "mmap")]
+mod mmap;
 mod reader;
 mod resolver;
 pub mod sax;
@@ -56,5 +59,7 @@ pub use event::{
 };
 pub use events::{Events, Filter, OwnedEvent};
 pub use intern::Id;
+#[cfg(feature = "mmap")]
+pub use mmap::MappedFile;
 pub use reader::{Config, Limits, NsId, Reader, XMLNS_NS, XML_NS};
 pub use resolver::{FsResolver, ResolvedEntity, Resolver};
