@@ -619,7 +619,7 @@ impl State {
             );
         }
         let name = str_of(&data[s..e]);
-        let id = self.names.intern(name);
+        let id = self.names.intern_next(name);
         if (id.0 as usize) < self.qmeta.len() {
             return Ok(id);
         }
@@ -852,7 +852,9 @@ impl State {
                 .iter()
                 .any(|a| self.scratch[a.name.start..a.name.end].starts_with("xmlns"));
         }
-        self.check_duplicates(start)?;
+        if self.attrs.len() > 1 {
+            self.check_duplicates(start)?;
+        }
         let mark = self.bindings.len() as u32;
         let mut ns = NsId::NONE;
         if self.config.namespaces {
@@ -1215,7 +1217,7 @@ impl State {
                 )),
             );
         };
-        if self.names.get(top.qname).as_bytes() != &data[s..e] {
+        if !scan::same_bytes(self.names.get(top.qname).as_bytes(), &data[s..e]) {
             return bad(
                 start,
                 ErrorKind::MismatchedEndTag {
@@ -1952,7 +1954,8 @@ impl<'a> Reader<'a> {
                 None => return bad(pos, ErrorKind::UnexpectedEof("markup")),
             };
             let tb = tok_base(st);
-            let r = match b1 {
+            // (The phase is never `Start` here: the block above moved it on.)
+            return match b1 {
                 b'/' => st.end_tag(data, eof, tb),
                 b'?' => st.pi(data, eof, raw_cr, tb),
                 b'!' => {
@@ -1977,10 +1980,6 @@ impl<'a> Reader<'a> {
                 }
                 _ => st.start_tag(data, eof, dtd, raw_cr, tb),
             };
-            if matches!(r, Ok(StepR::Token)) && st.phase == Phase::Start {
-                st.phase = Phase::Prolog;
-            }
-            return r;
         }
         if st.phase == Phase::Content {
             let tb = tok_base(st);
