@@ -113,8 +113,28 @@ pub(crate) struct Dtd {
 }
 
 impl Dtd {
+    /// Forgets every declaration, keeping the allocations (a recycled reader's DTD).
     pub(crate) fn clear(&mut self) {
-        *self = Dtd::default();
+        let Dtd {
+            entities,
+            general,
+            params,
+            attlists,
+            notations,
+            pis,
+            has_external_parts,
+            incomplete,
+            skipping,
+        } = self;
+        entities.clear();
+        general.clear();
+        params.clear();
+        attlists.clear();
+        notations.clear();
+        pis.clear();
+        *has_external_parts = false;
+        *incomplete = false;
+        *skipping = false;
     }
 
     pub(crate) fn general(&self, name: &str) -> Option<usize> {

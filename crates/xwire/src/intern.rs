@@ -80,6 +80,18 @@ impl Default for Interner {
 }
 
 impl Interner {
+    /// An interner with room for about `slots / 2` names and `pool` bytes before it grows.
+    pub(crate) fn with_capacity(slots: usize, pool: usize) -> Interner {
+        let slots = slots.next_power_of_two().max(8);
+        Interner {
+            pool: String::with_capacity(pool),
+            spans: Vec::with_capacity(slots / 2),
+            slots: vec![Slot::default(); slots],
+            next: Vec::with_capacity(slots / 2),
+            last: u32::MAX,
+        }
+    }
+
     pub(crate) fn clear(&mut self) {
         self.pool.clear();
         self.spans.clear();
@@ -112,6 +124,24 @@ impl Interner {
         }
         self.last = id.0;
         id
+    }
+
+    /// Forgets every id from `n` on, keeping the first `n` (and the allocations).
+    pub(crate) fn truncate(&mut self, n: usize) {
+        if n >= self.spans.len() {
+            return;
+        }
+        // Linear probing stays intact: the kept ids were inserted before every removed one, so
+        // their probe sequences only ever crossed slots of other kept ids.
+        for slot in &mut self.slots {
+            if slot.id1 as usize > n {
+                *slot = Slot::default();
+            }
+        }
+        self.pool.truncate(self.spans[n].0 as usize);
+        self.spans.truncate(n);
+        self.next.clear();
+        self.last = u32::MAX;
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -240,6 +270,10 @@ mod tests {
             }
         }
         assert_eq!(i.intern_next("brand-new"), Id(names.len() as u32));
+        i.truncate(10);
+        assert_eq!(i.find("name9"), Some(ids[9]));
+        assert_eq!(i.find("name10"), None);
+        assert_eq!(i.intern("name10b"), Id(10));
         i.clear();
         assert_eq!(i.find("name1"), None);
         assert_eq!(i.intern("x"), Id(0));

@@ -61,5 +61,5 @@ pub use events::{Events, Filter, OwnedEvent};
 pub use intern::Id;
 #[cfg(feature = "mmap")]
 pub use mmap::MappedFile;
-pub use reader::{Config, Limits, NsId, Reader, XMLNS_NS, XML_NS};
+pub use reader::{Config, Limits, NsId, Reader, ReaderBuffers, XMLNS_NS, XML_NS};
 pub use resolver::{FsResolver, ResolvedEntity, Resolver};

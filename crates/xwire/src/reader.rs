@@ -237,6 +237,43 @@ pub(crate) struct QMeta {
 
 pub(crate) const NO_PREFIX: Id = Id(u32::MAX);
 
+/// The allocations of a finished [`Reader`], for the next one to reuse
+/// ([`Reader::into_buffers`], [`Reader::with_buffers`]). Servers parsing many small messages
+/// keep one per thread.
+#[derive(Default)]
+pub struct ReaderBuffers {
+    st: StateBufs,
+    dtd: Dtd,
+    buf: Vec<u8>,
+}
+
+/// The reusable vectors of [`State`].
+struct StateBufs {
+    frames: Vec<EntFrame>,
+    stack: Vec<Open>,
+    names: Interner,
+    qmeta: Vec<QMeta>,
+    uris: Interner,
+    bindings: Vec<(Id, NsId)>,
+    attrs: Vec<Attr>,
+    scratch: String,
+}
+
+impl Default for StateBufs {
+    fn default() -> StateBufs {
+        StateBufs {
+            frames: Vec::new(),
+            stack: Vec::with_capacity(16),
+            names: Interner::with_capacity(64, 256),
+            qmeta: Vec::with_capacity(32),
+            uris: Interner::with_capacity(16, 128),
+            bindings: Vec::with_capacity(8),
+            attrs: Vec::with_capacity(8),
+            scratch: String::new(),
+        }
+    }
+}
+
 /// Everything the reader tracks besides its input and DTD.
 pub(crate) struct State {
     config: Config,
@@ -343,6 +380,12 @@ impl<'a> Reader<'a> {
     /// A reader over a whole document in memory, with a configuration.
     pub fn with_config(bytes: &'a [u8], config: Config) -> Reader<'a> {
         let mut r = Reader::empty(config);
+        r.init_slice(bytes);
+        r
+    }
+
+    fn init_slice(&mut self, bytes: &'a [u8]) {
+        let r = self;
         r.input.slice = bytes;
         r.input.eof = true;
         r.st.expansion.input = bytes.len() as u64;
@@ -359,7 +402,6 @@ impl<'a> Reader<'a> {
         }
         r.st.doc_start = r.st.pos;
         r.st.lines.offset = 0;
-        r
     }
 
     /// A reader that pulls the document from `read` in chunks, holding only a window of it in
@@ -414,19 +456,31 @@ impl<'a> Reader<'a> {
     }
 
     fn empty(config: Config) -> Reader<'a> {
+        Reader::recycled(config, ReaderBuffers::default())
+    }
+
+    /// A reader built on the allocations of an earlier one.
+    fn recycled(config: Config, bufs: ReaderBuffers) -> Reader<'a> {
+        let ReaderBuffers {
+            st: old,
+            mut dtd,
+            mut buf,
+        } = bufs;
+        dtd.clear();
+        buf.clear();
         let mut st = State {
             config,
             pos: 0,
-            frames: Vec::new(),
+            frames: old.frames,
             phase: Phase::Start,
             doc_start: 0,
             xml_decl: None,
             standalone: false,
-            stack: Vec::new(),
-            names: Interner::default(),
-            qmeta: Vec::new(),
-            uris: Interner::default(),
-            bindings: Vec::new(),
+            stack: old.stack,
+            names: old.names,
+            qmeta: old.qmeta,
+            uris: old.uris,
+            bindings: old.bindings,
             epoch: 1,
             kind: TokenKind::Eof,
             tok_start: 0,
@@ -437,8 +491,8 @@ impl<'a> Reader<'a> {
             ns: NsId::NONE,
             empty: false,
             pending_end: false,
-            attrs: Vec::new(),
-            scratch: String::new(),
+            attrs: old.attrs,
+            scratch: old.scratch,
             doctype: None,
             expansion: Expansion::default(),
             peeked: false,
@@ -449,20 +503,61 @@ impl<'a> Reader<'a> {
             },
             early: None,
         };
+        st.frames.clear();
+        st.stack.clear();
+        st.attrs.clear();
+        st.scratch.clear();
         st.reset_names();
         Reader {
             input: Input {
                 slice: &[],
-                buf: Vec::new(),
+                buf,
                 owned: false,
                 stream: None,
                 eof: true,
                 base: 0,
             },
-            dtd: Dtd::default(),
+            dtd,
             st,
             resolver: None,
             failed: None,
+        }
+    }
+
+    /// Like [`Reader::with_config`], reusing the allocations of a finished reader (see
+    /// [`Reader::into_buffers`]): once warm, parsing a small document allocates nothing.
+    ///
+    /// ```
+    /// let mut buffers = xwire::ReaderBuffers::default();
+    /// for doc in [&b"<a x='1'/>"[..], b"<b><c/></b>"] {
+    ///     let mut r = xwire::Reader::with_buffers(doc, xwire::Config::default(), buffers);
+    ///     while !matches!(r.next()?, xwire::Event::Eof) {}
+    ///     buffers = r.into_buffers();
+    /// }
+    /// # Ok::<(), xwire::Error>(())
+    /// ```
+    pub fn with_buffers(bytes: &'a [u8], config: Config, buffers: ReaderBuffers) -> Reader<'a> {
+        let mut r = Reader::recycled(config, buffers);
+        r.init_slice(bytes);
+        r
+    }
+
+    /// Gives back the reader's allocations for [`Reader::with_buffers`].
+    pub fn into_buffers(self) -> ReaderBuffers {
+        let Reader { input, dtd, st, .. } = self;
+        ReaderBuffers {
+            st: StateBufs {
+                frames: st.frames,
+                stack: st.stack,
+                names: st.names,
+                qmeta: st.qmeta,
+                uris: st.uris,
+                bindings: st.bindings,
+                attrs: st.attrs,
+                scratch: st.scratch,
+            },
+            dtd,
+            buf: input.buf,
         }
     }
 
@@ -480,6 +575,21 @@ impl<'a> Reader<'a> {
 
 impl State {
     fn reset_names(&mut self) {
+        // A recycled state keeps the predefined entries: "" and the xml/xmlns namespace URIs,
+        // the name "xml" and its binding.
+        if self.uris.len() >= 3 && !self.qmeta.is_empty() && !self.bindings.is_empty() {
+            self.uris.truncate(3);
+            self.names.truncate(1);
+            self.qmeta.truncate(1);
+            self.qmeta[0] = QMeta {
+                prefix_len: 0,
+                prefix: NO_PREFIX,
+                epoch: 0,
+                ns: NsId::NONE,
+            };
+            self.bindings.truncate(1);
+            return;
+        }
         self.names.clear();
         self.qmeta.clear();
         self.uris.clear();
