@@ -57,6 +57,8 @@ pub enum TokenKind {
     Pi,
     /// The document type declaration.
     Doctype,
+    /// A reference to an entity whose replacement text was not read.
+    SkippedEntity,
     /// The end of the document.
     Eof,
 }
@@ -79,6 +81,12 @@ pub enum Event<'r> {
     Pi(Pi<'r>),
     /// The document type declaration.
     Doctype(Doctype<'r>),
+    /// A reference in content to an entity the reader did not read: an external parsed
+    /// entity while no [`crate::Resolver`] is installed (or the resolver declined it), or an
+    /// undeclared entity in a document whose declarations may be incomplete (external markup
+    /// not read). The XML spec requires telling the application; the text around it is
+    /// reported as separate `Text` events.
+    SkippedEntity(SkippedEntity<'r>),
     /// The end of the document: every element was closed.
     Eof,
 }
@@ -94,6 +102,7 @@ impl Event<'_> {
             Event::Comment(_) => TokenKind::Comment,
             Event::Pi(_) => TokenKind::Pi,
             Event::Doctype(_) => TokenKind::Doctype,
+            Event::SkippedEntity(_) => TokenKind::SkippedEntity,
             Event::Eof => TokenKind::Eof,
         }
     }
@@ -127,7 +136,22 @@ pub(crate) fn view<'r>(data: &'r [u8], st: &'r State, dtd: &'r Dtd) -> Event<'r>
             Some(info) => Event::Doctype(Doctype { info }),
             None => Event::Eof,
         },
+        TokenKind::SkippedEntity => Event::SkippedEntity(SkippedEntity { name: slice(st.a) }),
         TokenKind::Eof => Event::Eof,
+    }
+}
+
+/// A reference to an entity whose replacement text was not read (see
+/// [`Event::SkippedEntity`]).
+#[derive(Clone, Copy, Debug)]
+pub struct SkippedEntity<'r> {
+    name: &'r str,
+}
+
+impl<'r> SkippedEntity<'r> {
+    /// The entity's name (`e` for `&e;`).
+    pub fn name(&self) -> &'r str {
+        self.name
     }
 }
 

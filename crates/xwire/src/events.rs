@@ -37,6 +37,8 @@ pub enum OwnedEvent {
     Pi(String, String),
     /// A document type declaration: name, public id, system id.
     Doctype(String, Option<String>, Option<String>),
+    /// A reference to an entity that was not read: its name.
+    SkippedEntity(String),
 }
 
 impl OwnedEvent {
@@ -66,6 +68,7 @@ impl OwnedEvent {
             Event::CData(c) => OwnedEvent::CData(c.text().into_owned()),
             Event::Comment(c) => OwnedEvent::Comment(c.text().into_owned()),
             Event::Pi(p) => OwnedEvent::Pi(p.target().to_string(), p.data().into_owned()),
+            Event::SkippedEntity(e) => OwnedEvent::SkippedEntity(e.name().to_string()),
             Event::Doctype(d) => OwnedEvent::Doctype(
                 d.name().to_string(),
                 d.public_id().map(String::from),

@@ -55,7 +55,8 @@ mod stax;
 pub use decl::XmlDecl;
 pub use error::{Error, ErrorKind, LimitKind, Location, Result};
 pub use event::{
-    Attribute, Attributes, CData, Comment, Doctype, EndTag, Event, Pi, StartTag, Text, TokenKind,
+    Attribute, Attributes, CData, Comment, Doctype, EndTag, Event, Pi, SkippedEntity, StartTag,
+    Text, TokenKind,
 };
 pub use events::{Events, Filter, OwnedEvent};
 pub use intern::Id;

@@ -608,6 +608,16 @@ impl State {
     }
 }
 
+/// What becomes of a general entity reference in content.
+enum EntityUse {
+    /// Pure text: it stays inside the text token, expanded by `Text::unescape`.
+    Inline,
+    /// Its replacement text has markup (or was loaded): parsed in a frame of its own.
+    Frame(Rc<str>, usize),
+    /// Not read: reported as [`TokenKind::SkippedEntity`].
+    Skipped,
+}
+
 /// What one parsing step did.
 enum StepR {
     /// A token is ready.
@@ -1503,16 +1513,29 @@ impl State {
                         Ref::Entity(ns, ne) => match self
                             .entity_in_content(data, i, ns, ne, dtd, resolver, in_entity)?
                         {
-                            None => {
+                            EntityUse::Inline => {
                                 flags |= F_REFS;
                                 i = end;
                             }
-                            Some((text, id)) => {
+                            EntityUse::Frame(text, id) => {
                                 if i > start {
                                     break;
                                 }
                                 self.push_frame(text, id, i, end)?;
                                 return Ok(StepR::Continue);
+                            }
+                            EntityUse::Skipped => {
+                                if i > start {
+                                    break;
+                                }
+                                self.set_token(TokenKind::SkippedEntity, start, base);
+                                self.a = Span {
+                                    start: ns,
+                                    end: ne,
+                                    scratch: false,
+                                };
+                                self.pos = end;
+                                return Ok(StepR::Token);
                             }
                         },
                     }
@@ -1548,8 +1571,7 @@ impl State {
         Ok(StepR::Token)
     }
 
-    /// Checks a general entity reference in content. `None`: it stays in the text token
-    /// (pure text, or not read); `Some`: its replacement text must be parsed in a frame.
+    /// Checks a general entity reference in content and says what becomes of it.
     #[allow(clippy::too_many_arguments)]
     fn entity_in_content(
         &mut self,
@@ -1560,13 +1582,13 @@ impl State {
         dtd: &Dtd,
         resolver: &mut Option<Box<dyn Resolver + '_>>,
         in_entity: bool,
-    ) -> Scan<Option<(Rc<str>, usize)>> {
+    ) -> Scan<EntityUse> {
         let name = str_of(&data[ns..ne]);
         let Some(id) = dtd.general(name) else {
             if self.standalone || !dtd.has_external_parts {
                 return bad(at, ErrorKind::UndeclaredEntity(name.to_string()));
             }
-            return Ok(None);
+            return Ok(EntityUse::Skipped);
         };
         let e = &dtd.entities[id];
         if e.ndata.is_some() {
@@ -1615,9 +1637,9 @@ impl State {
                     self.expansion
                         .add(text.len(), limits)
                         .map_err(|k| Stop::at(at, k))?;
-                    Ok(Some((text, id)))
+                    Ok(EntityUse::Frame(text, id))
                 }
-                None => Ok(None),
+                None => Ok(EntityUse::Skipped),
             };
         }
         match dtd::classify(dtd, id, 0, limits).map_err(|k| Stop::at(at, k))? {
@@ -1626,14 +1648,14 @@ impl State {
                 self.expansion
                     .add(x.len(), limits)
                     .map_err(|k| Stop::at(at, k))?;
-                Ok(None)
+                Ok(EntityUse::Inline)
             }
             _ => {
                 let text = e.value.clone().expect("internal entity");
                 self.expansion
                     .add(text.len(), limits)
                     .map_err(|k| Stop::at(at, k))?;
-                Ok(Some((text, id)))
+                Ok(EntityUse::Frame(text, id))
             }
         }
     }

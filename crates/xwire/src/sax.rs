@@ -50,6 +50,10 @@ pub trait Handler {
     fn processing_instruction(&mut self, target: &str, data: &str) -> Result<(), Error> {
         Ok(())
     }
+    /// A reference to an entity that was not read (see [`Event::SkippedEntity`]).
+    fn skipped_entity(&mut self, name: &str) -> Result<(), Error> {
+        Ok(())
+    }
     /// The end of the document.
     fn end_document(&mut self) -> Result<(), Error> {
         Ok(())
@@ -67,6 +71,7 @@ pub fn parse<H: Handler + ?Sized>(reader: &mut Reader<'_>, handler: &mut H) -> R
             Event::Comment(c) => handler.comment(&c.text())?,
             Event::Pi(p) => handler.processing_instruction(p.target(), &p.data())?,
             Event::Doctype(d) => handler.doctype(&d)?,
+            Event::SkippedEntity(e) => handler.skipped_entity(e.name())?,
             Event::Eof => return handler.end_document(),
         }
     }

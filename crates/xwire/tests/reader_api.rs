@@ -1,0 +1,73 @@
+//! Behaviour of the reader's public API that the conformance suites don't pin down.
+
+use xwire::{Config, Event, OwnedEvent, Reader, ReaderBuffers};
+
+fn owned(xml: &[u8]) -> Vec<OwnedEvent> {
+    Reader::from_slice(xml)
+        .into_events()
+        .collect::<Result<_, _>>()
+        .expect("well-formed")
+}
+
+#[test]
+fn unread_external_entities_are_reported_not_fetched() {
+    let xml = br#"<!DOCTYPE a [<!ENTITY e SYSTEM "/etc/passwd">]><a>x&e;y&amp;</a>"#;
+    let events = owned(xml);
+    let body: Vec<_> = events
+        .iter()
+        .filter(|e| !matches!(e, OwnedEvent::Doctype(..)))
+        .cloned()
+        .collect();
+    assert_eq!(
+        body[1..4],
+        [
+            OwnedEvent::Text("x".into()),
+            OwnedEvent::SkippedEntity("e".into()),
+            OwnedEvent::Text("y&".into()),
+        ]
+    );
+}
+
+#[test]
+fn undeclared_entities_are_skipped_only_when_declarations_may_be_missing() {
+    // An external subset that was not read: `&u;` may be declared there.
+    let events = owned(br#"<!DOCTYPE a SYSTEM "a.dtd"><a>&u;</a>"#);
+    assert!(events.contains(&OwnedEvent::SkippedEntity("u".into())));
+    // No external markup: an undeclared entity is a well-formedness error.
+    let err = Reader::from_slice(b"<a>&u;</a>")
+        .into_events()
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap_err();
+    assert!(matches!(err.kind(), xwire::ErrorKind::UndeclaredEntity(n) if n == "u"));
+}
+
+#[test]
+fn recycled_buffers_parse_like_fresh_readers() {
+    let docs: [&[u8]; 4] = [
+        br#"<p:a xmlns:p="urn:1" p:x="1"><p:b/></p:a>"#,
+        br#"<!DOCTYPE a [<!ATTLIST a d CDATA "dflt"><!ENTITY e "E">]><a>&e;</a>"#,
+        b"<a><unclosed></a>",
+        br#"<q:a xmlns:q="urn:2"><xml/><b q:y="2"/></q:a>"#,
+    ];
+    let mut buffers = ReaderBuffers::default();
+    for round in 0..3 {
+        for doc in docs {
+            let fresh: Result<Vec<_>, _> = Reader::from_slice(doc).into_events().collect();
+            let mut r = Reader::with_buffers(doc, Config::default(), buffers);
+            let mut again = Vec::new();
+            let outcome = loop {
+                match r.next() {
+                    Ok(Event::Eof) => break Ok(again),
+                    Ok(e) => again.push(OwnedEvent::from_event(&e).expect("not eof")),
+                    Err(e) => break Err(e),
+                }
+            };
+            match (fresh, outcome) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b, "round {round}"),
+                (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "round {round}"),
+                (a, b) => panic!("round {round}: fresh {a:?}, recycled {b:?}"),
+            }
+            buffers = r.into_buffers();
+        }
+    }
+}
