@@ -8,8 +8,10 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
+mod bench;
 mod report;
-mod stats;
+
+use xwire_bench::stats;
 
 #[derive(Parser)]
 #[command(
@@ -55,6 +57,10 @@ enum Command {
         #[arg(short, long)]
         verbose: bool,
     },
+    /// Run the benchmark suite against the peers found on this machine.
+    Bench(bench::BenchArgs),
+    /// Write a generated benchmark workload to a file.
+    Gen(bench::GenArgs),
     /// Print shell completions for xwire.
     Completions {
         /// The shell.
@@ -98,6 +104,8 @@ fn main() -> ExitCode {
             json,
             verbose,
         } => conformance(suite, json, verbose),
+        Command::Bench(args) => bench::bench(args),
+        Command::Gen(args) => bench::generate(args),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "xwire", &mut std::io::stdout());
             Ok(())

@@ -1,32 +1,68 @@
-//! Document characteristics for `xwire parse`.
+//! Document characteristics: what `xwire parse` and every benchmark workload print.
 
 use std::collections::HashSet;
 
 use xwire::{Event, Reader};
 
-/// What `xwire parse` prints about a document.
-#[derive(Debug, Default)]
+/// The characteristics of a document.
+#[derive(Debug, Default, Clone, serde::Serialize)]
 pub struct Stats {
+    /// Size in bytes.
     pub size: u64,
+    /// Number of elements.
     pub elements: u64,
+    /// Number of attributes, namespace declarations not included.
     pub attributes: u64,
+    /// Deepest element nesting.
     pub max_depth: usize,
+    /// Distinct element names (namespace URI, local name).
     pub distinct_names: usize,
+    /// Namespace declarations.
     pub namespaces_declared: u64,
+    /// Character data after unescaping, in bytes.
     pub text_bytes: u64,
+    /// References to entities that were not read (external entities without a resolver).
+    pub skipped_entities: u64,
 }
 
 impl Stats {
-    pub fn render(&self) -> String {
-        let avg = if self.elements > 0 {
+    /// Average attributes per element.
+    pub fn attributes_per_element(&self) -> f64 {
+        if self.elements > 0 {
             self.attributes as f64 / self.elements as f64
         } else {
             0.0
-        };
+        }
+    }
+
+    /// One line: the figures the benchmark report prints under a workload's name.
+    pub fn one_line(&self) -> String {
         format!(
+            "{:.1} MB, {} elements, {} attributes, depth {}, {} distinct names, {:.2} attributes/element, {} namespace declarations",
+            self.size as f64 / 1e6,
+            self.elements,
+            self.attributes,
+            self.max_depth,
+            self.distinct_names,
+            self.attributes_per_element(),
+            self.namespaces_declared
+        )
+    }
+
+    /// Several indented lines, as `xwire parse` prints them.
+    pub fn render(&self) -> String {
+        let avg = self.attributes_per_element();
+        let mut s = format!(
             "  size: {} bytes\n  elements: {}\n  attributes: {}\n  max depth: {}\n  distinct element names: {}\n  attributes per element: {:.2}\n  namespace declarations: {}\n  text: {} bytes",
             self.size, self.elements, self.attributes, self.max_depth, self.distinct_names, avg, self.namespaces_declared, self.text_bytes
-        )
+        );
+        if self.skipped_entities > 0 {
+            s.push_str(&format!(
+                "\n  entity references not read: {} (external entities are read only with --load-external)",
+                self.skipped_entities
+            ));
+        }
+        s
     }
 }
 
@@ -53,6 +89,7 @@ pub fn collect(r: &mut Reader<'_>, size: u64) -> Result<Stats, xwire::Error> {
             }
             Event::Text(t) => s.text_bytes += t.unescape().len() as u64,
             Event::CData(c) => s.text_bytes += c.text().len() as u64,
+            Event::SkippedEntity(_) => s.skipped_entities += 1,
             Event::Eof => break,
             _ => {}
         }

@@ -1,0 +1,265 @@
+//! Adapters for xwire and the Rust crates people use: quick-xml, xml-rs, xmlparser, roxmltree.
+
+use std::hint::black_box;
+
+use super::{Outcome, Peer};
+
+pub(super) fn peers() -> Vec<Peer> {
+    vec![
+        Peer {
+            name: "xwire",
+            checks: "everything: well-formedness, Char/Name productions, namespaces, DTD, entities",
+            parse: Some(xwire),
+            missing: "",
+        },
+        Peer {
+            name: "quick-xml",
+            checks: "end-tag names; no character or name checks, no namespaces, no DTD",
+            parse: Some(quick_xml_raw),
+            missing: "",
+        },
+        Peer {
+            name: "quick-xml-ns",
+            checks: "as quick-xml, plus namespace resolution of elements and attributes",
+            parse: Some(quick_xml_ns),
+            missing: "",
+        },
+        Peer {
+            name: "xml-rs",
+            checks: "well-formedness and namespaces; internal DTD only partly",
+            parse: Some(xml_rs),
+            missing: "",
+        },
+        Peer {
+            name: "xmlparser",
+            checks:
+                "tokens only: no end-tag matching, no namespaces, no entity expansion (done here)",
+            parse: Some(xmlparser),
+            missing: "",
+        },
+        Peer {
+            name: "roxmltree",
+            checks: "well-formedness and namespaces; builds a read-only tree (tree, not pull)",
+            parse: Some(roxmltree),
+            missing: "",
+        },
+    ]
+}
+
+fn err(e: impl std::fmt::Display) -> String {
+    e.to_string()
+}
+
+fn xwire(doc: &[u8]) -> Outcome {
+    use xwire::Event;
+    let mut r = xwire::Reader::from_slice(doc);
+    let mut sum = 0u64;
+    loop {
+        match r.next().map_err(err)? {
+            Event::Start(t) => {
+                sum += 1;
+                black_box((t.local_name(), t.ns()));
+                for a in t.attributes() {
+                    black_box((a.local_name(), a.ns(), a.value()));
+                    sum += !a.is_namespace_decl() as u64;
+                }
+            }
+            Event::Text(t) => sum += t.unescape().len() as u64,
+            Event::CData(c) => sum += c.raw().len() as u64,
+            Event::Eof => return Ok(sum),
+            _ => {}
+        }
+    }
+}
+
+fn quick_xml_raw(doc: &[u8]) -> Outcome {
+    quick_xml_run(doc, false)
+}
+
+fn quick_xml_ns(doc: &[u8]) -> Outcome {
+    quick_xml_run(doc, true)
+}
+
+fn quick_xml_run(doc: &[u8], namespaces: bool) -> Outcome {
+    use quick_xml::events::{BytesStart, Event};
+    use quick_xml::reader::NsReader;
+
+    fn attributes(
+        e: &BytesStart<'_>,
+        ns: Option<&NsReader<&[u8]>>,
+        sum: &mut u64,
+    ) -> Result<(), String> {
+        for a in e.attributes() {
+            let a = a.map_err(err)?;
+            let key = a.key.as_ref();
+            if key == b"xmlns" || key.starts_with(b"xmlns:") {
+                continue;
+            }
+            if let Some(r) = ns {
+                black_box(r.resolve_attribute(a.key));
+            }
+            black_box(a.unescape_value().map_err(err)?);
+            *sum += 1;
+        }
+        Ok(())
+    }
+
+    let mut r = NsReader::from_reader(doc);
+    r.config_mut().check_end_names = true;
+    let mut sum = 0u64;
+    let mut depth = 0usize;
+    loop {
+        let event = if namespaces {
+            let (ns, e) = r.read_resolved_event().map_err(err)?;
+            black_box(ns);
+            e
+        } else {
+            r.read_event().map_err(err)?
+        };
+        match event {
+            Event::Start(e) => {
+                depth += 1;
+                sum += 1;
+                black_box(e.local_name());
+                attributes(&e, namespaces.then_some(&r), &mut sum)?;
+            }
+            Event::Empty(e) => {
+                sum += 1;
+                black_box(e.local_name());
+                attributes(&e, namespaces.then_some(&r), &mut sum)?;
+            }
+            Event::End(_) => depth = depth.saturating_sub(1),
+            Event::Text(t) if depth > 0 => sum += t.unescape().map_err(err)?.len() as u64,
+            Event::CData(c) => sum += c.len() as u64,
+            Event::Eof => {
+                return if depth == 0 && sum > 0 {
+                    Ok(sum)
+                } else {
+                    Err("unexpected end of document".into())
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn xml_rs(doc: &[u8]) -> Outcome {
+    use xml::reader::{EventReader, XmlEvent};
+    let mut sum = 0u64;
+    let mut depth = 0usize;
+    for e in EventReader::new(doc) {
+        match e.map_err(err)? {
+            XmlEvent::StartElement {
+                name, attributes, ..
+            } => {
+                depth += 1;
+                sum += 1 + attributes.len() as u64;
+                black_box((name, attributes));
+            }
+            XmlEvent::EndElement { .. } => depth -= 1,
+            XmlEvent::Characters(s) | XmlEvent::Whitespace(s) | XmlEvent::CData(s) if depth > 0 => {
+                sum += s.len() as u64
+            }
+            _ => {}
+        }
+    }
+    Ok(sum)
+}
+
+fn xmlparser(doc: &[u8]) -> Outcome {
+    use xmlparser::{ElementEnd, Token, Tokenizer};
+    let text = std::str::from_utf8(doc).map_err(err)?;
+    let mut sum = 0u64;
+    let mut depth = 0usize;
+    let mut in_tag = false;
+    for t in Tokenizer::from(text) {
+        match t.map_err(err)? {
+            Token::ElementStart { local, .. } => {
+                sum += 1;
+                in_tag = true;
+                black_box(local.as_str());
+            }
+            Token::Attribute {
+                prefix,
+                local,
+                value,
+                ..
+            } => {
+                if prefix.as_str() == "xmlns" || (prefix.is_empty() && local.as_str() == "xmlns") {
+                    continue;
+                }
+                sum += 1;
+                black_box(unescaped_len(value.as_str())?);
+            }
+            Token::ElementEnd { end, .. } => {
+                in_tag = false;
+                match end {
+                    ElementEnd::Open => depth += 1,
+                    ElementEnd::Close(..) => depth = depth.saturating_sub(1),
+                    ElementEnd::Empty => {}
+                }
+            }
+            Token::Text { text } if depth > 0 => sum += unescaped_len(text.as_str())? as u64,
+            Token::Cdata { text, .. } => sum += text.len() as u64,
+            _ => {}
+        }
+    }
+    // The tokenizer stops quietly at the end of the input; an unclosed element is left to us.
+    if in_tag || depth > 0 || sum == 0 {
+        return Err("unexpected end of document".into());
+    }
+    Ok(sum)
+}
+
+/// Length in UTF-8 of `s` with the predefined entities and character references replaced: the
+/// unescaping xmlparser leaves to its users.
+fn unescaped_len(s: &str) -> Result<usize, String> {
+    let mut n = 0;
+    let mut rest = s;
+    while let Some(amp) = rest.find('&') {
+        n += amp;
+        let semi = rest[amp..].find(';').ok_or("unterminated reference")? + amp;
+        let name = &rest[amp + 1..semi];
+        n += match name {
+            "amp" | "lt" | "gt" | "quot" | "apos" => 1,
+            _ => {
+                let code = if let Some(hex) = name.strip_prefix("#x") {
+                    u32::from_str_radix(hex, 16).map_err(err)?
+                } else if let Some(dec) = name.strip_prefix('#') {
+                    dec.parse().map_err(err)?
+                } else {
+                    return Err(format!("unknown entity '{name}'"));
+                };
+                char::from_u32(code)
+                    .ok_or("bad character reference")?
+                    .len_utf8()
+            }
+        };
+        rest = &rest[semi + 1..];
+    }
+    Ok(n + rest.len())
+}
+
+fn roxmltree(doc: &[u8]) -> Outcome {
+    let text = std::str::from_utf8(doc).map_err(err)?;
+    let d = roxmltree::Document::parse(text).map_err(err)?;
+    let mut sum = 0u64;
+    for n in d.root_element().descendants() {
+        if n.is_element() {
+            sum += 1 + n.attributes().len() as u64;
+            black_box((n.tag_name(), n.attributes().map(|a| a.value()).next_back()));
+        } else if n.is_text() {
+            sum += n.text().map_or(0, str::len) as u64;
+        }
+    }
+    Ok(sum)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn unescaped_len_counts_replacements() {
+        assert_eq!(super::unescaped_len("a&amp;b&#233;&#x41;").unwrap(), 6);
+        assert!(super::unescaped_len("a&b").is_err());
+    }
+}
