@@ -34,6 +34,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod c14n;
 pub mod chars;
 mod decl;
 mod dtd;
@@ -51,7 +52,9 @@ mod stax;
 
 pub use decl::XmlDecl;
 pub use error::{Error, ErrorKind, LimitKind, Location, Result};
-pub use event::{Attribute, Attributes, CData, Comment, Doctype, EndTag, Event, Pi, StartTag, Text, TokenKind};
+pub use event::{
+    Attribute, Attributes, CData, Comment, Doctype, EndTag, Event, Pi, StartTag, Text, TokenKind,
+};
 pub use events::{Events, Filter, OwnedEvent};
 pub use intern::Id;
 pub use reader::{Config, Limits, NsId, Reader, XMLNS_NS, XML_NS};
