@@ -52,9 +52,7 @@ mod stax;
 
 pub use decl::XmlDecl;
 pub use error::{Error, ErrorKind, LimitKind, Location, Result};
-pub use event::{
-    Attribute, Attributes, CData, Comment, Doctype, EndTag, Event, Pi, StartTag, Text, TokenKind,
-};
+pub use event::{Attribute, Attributes, CData, Comment, Doctype, EndTag, Event, Pi, StartTag, Text, TokenKind};
 pub use events::{Events, Filter, OwnedEvent};
 pub use intern::Id;
 pub use reader::{Config, Limits, NsId, Reader, XMLNS_NS, XML_NS};
