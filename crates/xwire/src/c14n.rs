@@ -780,6 +780,13 @@ mod tests {
     }
 
     #[test]
+    fn unread_external_entity_in_text_gives_nothing() {
+        // Text::unescape used to panic on a reference to an external entity without a resolver.
+        let xml = "<!DOCTYPE d [<!ENTITY e SYSTEM 'e.txt'><!ENTITY i 'I'>]><d>&i;, &e;!</d>";
+        assert_eq!(inc(xml), "<d>I, !</d>");
+    }
+
+    #[test]
     fn flushes_large_output_in_order() {
         let mut xml = String::from("<r>");
         for i in 0..20_000 {
