@@ -511,7 +511,8 @@ impl Canonicalizer {
             .rev()
             .find(|d| &names[d.prefix.clone()] == prefix.as_bytes());
         let current = current.map_or(&[][..], |d| &names[d.uri.clone()]);
-        if current == uri.as_bytes() {
+        // (Empty first: an unprefixed element outside any namespace is the common case.)
+        if current.len() == uri.len() && (uri.is_empty() || current == uri.as_bytes()) {
             return;
         }
         let p = self.names.len();
@@ -602,46 +603,44 @@ fn is_relative(uri: &str) -> bool {
     !(b[0].is_ascii_alphabetic() && scheme_len.is_some_and(|n| b[n] == b':'))
 }
 
-/// Replacement for each byte that must be escaped (empty: copy as is).
-type Table = [&'static [u8]; 256];
+/// Which bytes to escape, and how: `class[b]` is 0 for a byte copied as is, else 1 + the index
+/// of its replacement.
+struct Table {
+    class: [u8; 256],
+    replacements: &'static [&'static [u8]],
+}
 
-const fn table(escapes: &[(u8, &'static [u8])]) -> Table {
-    let mut t: Table = [b""; 256];
+const fn table(bytes: &[u8], replacements: &'static [&'static [u8]]) -> Table {
+    let mut class = [0u8; 256];
     let mut i = 0;
-    while i < escapes.len() {
-        t[escapes[i].0 as usize] = escapes[i].1;
+    while i < bytes.len() {
+        class[bytes[i] as usize] = i as u8 + 1;
         i += 1;
     }
-    t
+    Table {
+        class,
+        replacements,
+    }
 }
 
 /// Text nodes: `& < > CR`.
-static TEXT: Table = table(&[
-    (b'&', b"&amp;"),
-    (b'<', b"&lt;"),
-    (b'>', b"&gt;"),
-    (b'\r', b"&#xD;"),
-]);
+static TEXT: Table = table(b"&<>\r", &[b"&amp;", b"&lt;", b"&gt;", b"&#xD;"]);
 
 /// Attribute values: `& < " TAB LF CR`.
-static ATTR: Table = table(&[
-    (b'&', b"&amp;"),
-    (b'<', b"&lt;"),
-    (b'"', b"&quot;"),
-    (b'\t', b"&#x9;"),
-    (b'\n', b"&#xA;"),
-    (b'\r', b"&#xD;"),
-]);
+static ATTR: Table = table(
+    b"&<\"\t\n\r",
+    &[b"&amp;", b"&lt;", b"&quot;", b"&#x9;", b"&#xA;", b"&#xD;"],
+);
 
 /// Appends `s` with the bytes the table names replaced, copying clean runs whole.
 #[inline]
 fn escape(buf: &mut Vec<u8>, s: &[u8], table: &Table) {
     let mut start = 0;
     for (i, &b) in s.iter().enumerate() {
-        let rep = table[b as usize];
-        if !rep.is_empty() {
+        let c = table.class[b as usize];
+        if c != 0 {
             buf.extend_from_slice(&s[start..i]);
-            buf.extend_from_slice(rep);
+            buf.extend_from_slice(table.replacements[c as usize - 1]);
             start = i + 1;
         }
     }
