@@ -41,7 +41,7 @@
 //! );
 //!
 //! // Exclusive: declarations move to where they are used.
-//! let options = C14nOptions { mode: Mode::Exclusive { inclusive_prefixes: vec![] }, ..Default::default() };
+//! let options = C14nOptions::new(Mode::exclusive(""), false);
 //! let out = c14n::to_vec(br#"<a xmlns:p="urn:p" xmlns:q="urn:q"><p:b/></a>"#, &options)?;
 //! assert_eq!(out, br#"<a><p:b xmlns:p="urn:p"></p:b></a>"#);
 //! # Ok::<(), xwire::c14n::C14nError>(())
