@@ -786,6 +786,18 @@ mod tests {
     }
 
     #[test]
+    fn streaming_reader_gives_the_same_bytes() {
+        let xml =
+            "<?p?><r xmlns:a='urn:a'><a:e a:z='1' y='&amp;'>t&gt;<![CDATA[c]]></a:e></r><!--x-->";
+        let mut config = crate::Config::default();
+        config.chunk_size = 7;
+        let mut reader = Reader::from_reader(xml.as_bytes(), config);
+        let mut out = Vec::new();
+        canonicalize_reader(&mut reader, &C14nOptions::default(), &mut out).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), inc(xml));
+    }
+
+    #[test]
     fn flushes_large_output_in_order() {
         let mut xml = String::from("<r>");
         for i in 0..20_000 {
