@@ -789,8 +789,10 @@ mod tests {
     fn streaming_reader_gives_the_same_bytes() {
         let xml =
             "<?p?><r xmlns:a='urn:a'><a:e a:z='1' y='&amp;'>t&gt;<![CDATA[c]]></a:e></r><!--x-->";
-        let mut config = crate::Config::default();
-        config.chunk_size = 7;
+        let config = crate::Config {
+            chunk_size: 7,
+            ..Default::default()
+        };
         let mut reader = Reader::from_reader(xml.as_bytes(), config);
         let mut out = Vec::new();
         canonicalize_reader(&mut reader, &C14nOptions::default(), &mut out).unwrap();
