@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
 mod bench;
+mod canon;
 mod report;
 
 use xwire_bench::stats;
@@ -46,6 +47,9 @@ enum Command {
         #[arg(short, long)]
         quiet: bool,
     },
+    /// Write the canonical form of a document (Canonical XML 1.0 or Exclusive XML
+    /// Canonicalization 1.0), as XML Signature digests it.
+    Canon(canon::CanonArgs),
     /// Run a conformance suite from ../shared/corpora (or $XWIRE_CORPORA).
     Conformance {
         /// Which suite.
@@ -72,6 +76,8 @@ enum Command {
 enum Suite {
     /// W3C XML Conformance Test Suite (XML 1.0 5th edition + Namespaces 1.0).
     Xmlconf,
+    /// Canonical XML vectors of libxml2 and Apache Santuario (whole documents).
+    C14n,
 }
 
 /// Failure of a command: the exit code and what to print.
@@ -99,6 +105,7 @@ fn main() -> ExitCode {
             load_external,
             quiet,
         } => parse_files(&files, stream, !no_namespaces, load_external, quiet),
+        Command::Canon(args) => canon::run(&args),
         Command::Conformance {
             suite,
             json,
@@ -233,9 +240,10 @@ fn conformance(suite: Suite, json: bool, verbose: bool) -> Result<(), Failure> {
         return Err(Failure::usage("xwire: corpora not found: set XWIRE_CORPORA or run from a checkout beside ../shared/corpora"));
     };
     let report = match suite {
-        Suite::Xmlconf => xwire_conformance::xmlconf::run(&corpora.join("xmlconf"))
-            .map_err(|e| Failure::usage(format!("xwire: {e}")))?,
-    };
+        Suite::Xmlconf => xwire_conformance::xmlconf::run(&corpora.join("xmlconf")),
+        Suite::C14n => xwire_conformance::c14n::run(&corpora.join("c14n")),
+    }
+    .map_err(|e| Failure::usage(format!("xwire: {e}")))?;
     let known = xwire_conformance::known_failures(&report.suite);
     if json {
         println!("{}", report.to_json());

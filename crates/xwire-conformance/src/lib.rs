@@ -5,6 +5,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod c14n;
 pub mod canonical;
 pub mod xmlconf;
 

@@ -479,7 +479,11 @@ impl<'r> Text<'r> {
                 Ok((Ref::Entity(s, e), end)) => {
                     // Unread or undeclared entities (allowed when the DTD is incomplete) give
                     // nothing; every other reference was checked when the token was read.
-                    if let Some(id) = self.dtd.general(&self.raw[s..e]) {
+                    if let Some(id) = self
+                        .dtd
+                        .general(&self.raw[s..e])
+                        .filter(|&id| !self.dtd.entities[id].is_external())
+                    {
                         if let Ok(x) = dtd::expanded(self.dtd, id, &crate::Limits::default()) {
                             out.push_str(&x);
                         }
