@@ -10,6 +10,7 @@ use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
 mod bench;
 mod canon;
+mod fmt;
 mod report;
 
 use xwire_bench::stats;
@@ -61,6 +62,8 @@ enum Command {
         #[arg(short, long)]
         verbose: bool,
     },
+    /// Re-serialise a document through the writer (optionally pretty-printed).
+    Fmt(fmt::FmtArgs),
     /// Run the benchmark suite against the peers found on this machine.
     Bench(bench::BenchArgs),
     /// Write a generated benchmark workload to a file.
@@ -81,7 +84,7 @@ enum Suite {
 }
 
 /// Failure of a command: the exit code and what to print.
-struct Failure {
+pub(crate) struct Failure {
     code: u8,
     message: String,
 }
@@ -106,6 +109,7 @@ fn main() -> ExitCode {
             quiet,
         } => parse_files(&files, stream, !no_namespaces, load_external, quiet),
         Command::Canon(args) => canon::run(&args),
+        Command::Fmt(args) => fmt::run(&args),
         Command::Conformance {
             suite,
             json,
@@ -130,14 +134,14 @@ fn main() -> ExitCode {
 }
 
 /// A whole input document: a mapped file, or standard input read into memory.
-enum Input {
+pub(crate) enum Input {
     Mapped(xwire::MappedFile),
     Read(Vec<u8>),
 }
 
 impl Input {
     /// Maps `path`, or reads standard input for `-`.
-    fn open(path: &Path) -> Result<Input, Failure> {
+    pub(crate) fn open(path: &Path) -> Result<Input, Failure> {
         if path.as_os_str() == "-" {
             return read_input(path).map(Input::Read);
         }
@@ -146,7 +150,7 @@ impl Input {
             .map_err(|e| Failure::usage(format!("xwire: {}: {e}", path.display())))
     }
 
-    fn bytes(&self) -> &[u8] {
+    pub(crate) fn bytes(&self) -> &[u8] {
         match self {
             Input::Mapped(m) => m.bytes(),
             Input::Read(v) => v,

@@ -52,6 +52,7 @@ pub mod sax;
 mod scan;
 mod simd;
 mod stax;
+pub mod writer;
 
 pub use decl::XmlDecl;
 pub use error::{Error, ErrorKind, LimitKind, Location, Result};
