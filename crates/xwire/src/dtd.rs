@@ -150,14 +150,18 @@ impl Dtd {
 #[derive(Debug, Default, Clone, Copy)]
 pub(crate) struct Expansion {
     pub(crate) total: u64,
-    /// Bytes of input: the document plus every external entity loaded (once each).
+    /// Bytes of every external entity loaded (once each).
     pub(crate) input: u64,
+    /// Bytes of the document read up to the reference being expanded. The ratio limit compares
+    /// expansion with input *read so far*, so a slice and a stream (which cannot know the
+    /// document's length in advance) fail at the same place.
+    pub(crate) doc: u64,
 }
 
 impl Expansion {
     /// Accounts for `n` more bytes of expansion, checking the limits.
     pub(crate) fn add(&mut self, n: usize, limits: &Limits) -> Result<(), ErrorKind> {
-        let doc_len = self.input;
+        let doc_len = self.input.saturating_add(self.doc);
         self.total = self.total.saturating_add(n as u64);
         if self.total > limits.max_entity_expansion {
             return Err(ErrorKind::LimitExceeded(
@@ -194,9 +198,14 @@ pub(crate) fn load_external(
     let enc = crate::input::detect(&found.bytes).map_err(ErrorKind::EncodingMismatch)?;
     let bytes = match enc {
         crate::input::Enc::Utf8 { bom } => found.bytes[bom..].to_vec(),
-        _ => crate::input::decode_all(&found.bytes, enc).map_err(|(at, m)| {
-            ErrorKind::InvalidEncoding(format!("{m} at byte {at} of \"{system_id}\""))
-        })?,
+        _ => match crate::input::decode_all(&found.bytes, enc) {
+            (text, None) => text,
+            (_, Some((at, m))) => {
+                return Err(ErrorKind::InvalidEncoding(format!(
+                    "{m} at byte {at} of \"{system_id}\""
+                )))
+            }
+        },
     };
     let mut text = match String::from_utf8(bytes) {
         Ok(t) => t,

@@ -156,11 +156,15 @@ pub(crate) fn detect(head: &[u8]) -> Result<Enc, String> {
 
 /// Decodes a whole input to UTF-8 in one go (for non-UTF-8 slices and external entities).
 /// On a byte sequence that is invalid in the encoding, returns the offset in the input.
-pub(crate) fn decode_all(bytes: &[u8], enc: Enc) -> Result<Vec<u8>, (usize, String)> {
+/// Decodes a whole document: the UTF-8 text, and the error that stopped decoding if any (the
+/// text then holds everything before the bad bytes).
+pub(crate) fn decode_all(bytes: &[u8], enc: Enc) -> (Vec<u8>, Option<(usize, String)>) {
     let mut d = ChunkDecoder::new(enc);
     let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 2);
-    d.decode(&bytes[enc.bom_len().min(bytes.len())..], &mut out, true)?;
-    Ok(out)
+    let err = d
+        .decode(&bytes[enc.bom_len().min(bytes.len())..], &mut out, true)
+        .err();
+    (out, err)
 }
 
 /// A decoder that turns a stream of bytes in a non-UTF-8 encoding into UTF-8, chunk by chunk.
@@ -192,6 +196,7 @@ impl ChunkDecoder {
 
     /// Appends the UTF-8 form of `input` to `out`. Partial sequences at the end of `input` are
     /// kept inside the decoder for the next call unless `last` is set.
+    /// On an error, `out` holds what was decoded before the bad bytes.
     pub(crate) fn decode(
         &mut self,
         input: &[u8],
@@ -213,6 +218,7 @@ impl ChunkDecoder {
             }
             DecoderKind::Ascii => {
                 if let Some(i) = input.iter().position(|&b| b >= 0x80) {
+                    out.extend_from_slice(&input[..i]);
                     return Err((
                         self.consumed + i,
                         format!("byte 0x{:02X} is not US-ASCII", input[i]),
@@ -278,7 +284,8 @@ mod tests {
 
     #[test]
     fn latin1_is_not_windows_1252() {
-        let out = decode_all(b"\x80\xE9", Enc::Latin1).unwrap();
+        let (out, err) = decode_all(b"\x80\xE9", Enc::Latin1);
+        assert!(err.is_none());
         assert_eq!(String::from_utf8(out).unwrap(), "\u{80}\u{E9}");
     }
 
@@ -300,6 +307,7 @@ mod tests {
 
     #[test]
     fn ascii_rejects_high_bytes() {
-        assert_eq!(decode_all(b"ab\xC3", Enc::Ascii).unwrap_err().0, 2);
+        let (prefix, err) = decode_all(b"ab\xC3", Enc::Ascii);
+        assert_eq!((prefix.as_slice(), err.map(|e| e.0)), (&b"ab"[..], Some(2)));
     }
 }

@@ -131,11 +131,22 @@ struct Input<'a> {
     owned: bool,
     stream: Option<Stream<'a>>,
     eof: bool,
+    /// Bytes that could not be decoded follow the data: the error is reported when the reader
+    /// needs data past the end of `buf`.
+    bad_encoding: Option<String>,
     /// Absolute offset of `data()[0]` in the document.
     base: u64,
 }
 
 impl<'a> Input<'a> {
+    /// Holds back a decoding error until the reader reaches it.
+    fn defer(&mut self, err: Option<(usize, String)>) {
+        if let Some((_, m)) = err {
+            self.bad_encoding = Some(m);
+            self.eof = false;
+        }
+    }
+
     #[inline]
     fn data(&self) -> &[u8] {
         if self.owned {
@@ -171,8 +182,11 @@ impl<'a> Input<'a> {
                     s.raw.resize(want, 0);
                     let n = read_some(&mut s.read, &mut s.raw)?;
                     self.eof = n == 0;
-                    dec.decode(&s.raw[..n], &mut self.buf, n == 0)
-                        .map_err(|(_, m)| ErrorKind::InvalidEncoding(m))?;
+                    if let Err((_, m)) = dec.decode(&s.raw[..n], &mut self.buf, n == 0) {
+                        self.bad_encoding = Some(m);
+                        self.eof = false;
+                        break;
+                    }
                 }
             }
         }
@@ -339,6 +353,9 @@ impl LineTracker {
     }
 }
 
+/// Bytes of markup a token may have beyond [`Limits::max_text_length`] of content.
+const TOKEN_SLACK: usize = 1024;
+
 // Text flags.
 pub(crate) const F_REFS: u8 = 1;
 pub(crate) const F_CR: u8 = 2;
@@ -388,16 +405,14 @@ impl<'a> Reader<'a> {
         let r = self;
         r.input.slice = bytes;
         r.input.eof = true;
-        r.st.expansion.input = bytes.len() as u64;
         match input::detect(bytes) {
             Ok(Enc::Utf8 { bom }) => r.st.pos = bom,
-            Ok(enc) => match input::decode_all(bytes, enc) {
-                Ok(buf) => {
-                    r.input.buf = buf;
-                    r.input.owned = true;
-                }
-                Err((at, m)) => r.fail_early(at, ErrorKind::InvalidEncoding(m)),
-            },
+            Ok(enc) => {
+                let (buf, err) = input::decode_all(bytes, enc);
+                r.input.buf = buf;
+                r.input.owned = true;
+                r.input.defer(err);
+            }
             Err(m) => r.fail_early(0, ErrorKind::EncodingMismatch(m)),
         }
         r.st.doc_start = r.st.pos;
@@ -433,7 +448,6 @@ impl<'a> Reader<'a> {
                 }
             }
         }
-        r.st.expansion.input = u64::MAX / 4;
         match input::detect(&head) {
             Ok(Enc::Utf8 { bom }) => {
                 r.input.buf = head;
@@ -442,14 +456,14 @@ impl<'a> Reader<'a> {
             Ok(enc) => {
                 let mut dec = ChunkDecoder::new(enc);
                 let bom = enc.bom_len().min(head.len());
-                if let Err((at, m)) = dec.decode(&head[bom..], &mut r.input.buf, eof) {
-                    r.fail_early(at, ErrorKind::InvalidEncoding(m));
-                }
+                let err = dec.decode(&head[bom..], &mut r.input.buf, eof).err();
                 stream.decoder = Some(dec);
+                r.input.eof = eof;
+                r.input.defer(err);
             }
             Err(m) => r.fail_early(0, ErrorKind::EncodingMismatch(m)),
         }
-        r.input.eof = eof;
+        r.input.eof = eof && r.input.bad_encoding.is_none();
         r.input.stream = Some(stream);
         r.st.doc_start = r.st.pos;
         r
@@ -515,6 +529,7 @@ impl<'a> Reader<'a> {
                 owned: false,
                 stream: None,
                 eof: true,
+                bad_encoding: None,
                 base: 0,
             },
             dtd,
@@ -677,6 +692,21 @@ pub(crate) fn pi_body(data: &[u8], start: usize, eof: bool) -> Scan<(usize, usiz
 
 /// Finds the `]` that closes an internal subset starting at `start`, skipping comments, PIs and
 /// quoted literals inside declarations. `None`: the data ended first.
+/// The `>` that ends the document type declaration starting at `start`: outside quoted
+/// literals, after the internal subset if there is one. `None` if it is not in `data`.
+fn doctype_end(data: &[u8], start: usize) -> Option<usize> {
+    let mut i = start + 9;
+    loop {
+        let b = *data.get(i)?;
+        match b {
+            b'"' | b'\'' => i += 1 + memchr::memchr(b, &data[i + 1..])? + 1,
+            b'[' => i = subset_end(data, i + 1)? + 1,
+            b'>' => return Some(i),
+            _ => i += 1,
+        }
+    }
+}
+
 fn subset_end(data: &[u8], start: usize) -> Option<usize> {
     let mut i = start;
     loop {
@@ -714,6 +744,15 @@ impl State {
     fn set_token(&mut self, kind: TokenKind, start: usize, base: u64) {
         self.kind = kind;
         self.tok_start = base + start as u64;
+    }
+
+    /// How far past its position one step may look: the token limit plus room for markup.
+    /// A token that does not end within it is too long.
+    #[inline]
+    fn window(&self) -> usize {
+        usize::try_from(self.config.limits.max_text_length)
+            .unwrap_or(usize::MAX)
+            .saturating_add(TOKEN_SLACK)
     }
 
     fn check_len(&self, start: usize, end: usize) -> Scan<()> {
@@ -933,6 +972,7 @@ impl State {
             }
             self.check_len(vstart, k)?;
             let value = if needs {
+                self.expansion.doc = base + k as u64;
                 self.normalize_attr(data, vstart, k, dtd, raw_cr)?
             } else {
                 Span {
@@ -1510,34 +1550,37 @@ impl State {
                             flags |= F_REFS;
                             i = end;
                         }
-                        Ref::Entity(ns, ne) => match self
-                            .entity_in_content(data, i, ns, ne, dtd, resolver, in_entity)?
-                        {
-                            EntityUse::Inline => {
-                                flags |= F_REFS;
-                                i = end;
-                            }
-                            EntityUse::Frame(text, id) => {
-                                if i > start {
-                                    break;
+                        Ref::Entity(ns, ne) => {
+                            self.expansion.doc = base + end as u64;
+                            let used =
+                                self.entity_in_content(data, i, ns, ne, dtd, resolver, in_entity)?;
+                            match used {
+                                EntityUse::Inline => {
+                                    flags |= F_REFS;
+                                    i = end;
                                 }
-                                self.push_frame(text, id, i, end)?;
-                                return Ok(StepR::Continue);
-                            }
-                            EntityUse::Skipped => {
-                                if i > start {
-                                    break;
+                                EntityUse::Frame(text, id) => {
+                                    if i > start {
+                                        break;
+                                    }
+                                    self.push_frame(text, id, i, end)?;
+                                    return Ok(StepR::Continue);
                                 }
-                                self.set_token(TokenKind::SkippedEntity, start, base);
-                                self.a = Span {
-                                    start: ns,
-                                    end: ne,
-                                    scratch: false,
-                                };
-                                self.pos = end;
-                                return Ok(StepR::Token);
+                                EntityUse::Skipped => {
+                                    if i > start {
+                                        break;
+                                    }
+                                    self.set_token(TokenKind::SkippedEntity, start, base);
+                                    self.a = Span {
+                                        start: ns,
+                                        end: ne,
+                                        scratch: false,
+                                    };
+                                    self.pos = end;
+                                    return Ok(StepR::Token);
+                                }
                             }
-                        },
+                        }
                     }
                 }
                 b']' => {
@@ -1695,6 +1738,20 @@ impl State {
                 wf("the document type declaration must come once, before the root element"),
             );
         }
+        // Parse only once the whole declaration is at hand, over a view that ends with it: a
+        // slice and a stream then see exactly the same bytes, however the input is chunked.
+        let Some(gt) = doctype_end(data, start) else {
+            return if eof {
+                bad(
+                    start,
+                    ErrorKind::UnexpectedEof("the document type declaration"),
+                )
+            } else {
+                Err(Stop::Eof)
+            };
+        };
+        let data = &data[..=gt];
+        let eof = true;
         let mut i = start + 9;
         if !data.get(i).is_some_and(|&b| chars::is_whitespace(b)) {
             return if data.len() <= i && !eof {
@@ -1792,6 +1849,7 @@ impl State {
         let mut internal = String::new();
         if let Some((s, e)) = subset {
             scan::check_chars(data, s, e)?;
+            self.expansion.doc = base + e as u64;
             internal = str_of(&data[s..e]).to_string();
             let mut p = DtdParser::new(
                 dtd,
@@ -1950,6 +2008,16 @@ impl<'a> Reader<'a> {
                     return self.end_of_document();
                 }
                 Err(Stop::Eof) => {
+                    if self.st.frames.is_empty()
+                        && self.input.data().len() - self.st.pos >= self.st.window()
+                    {
+                        // The token does not end within the window (see `State::window`).
+                        let limit = self.st.config.limits.max_text_length;
+                        return Err(self.error_here(
+                            self.st.pos,
+                            ErrorKind::LimitExceeded(LimitKind::TextLength, limit),
+                        ));
+                    }
                     if self.st.frames.is_empty() && !self.input.eof {
                         self.refill()?;
                         continue;
@@ -1967,22 +2035,13 @@ impl<'a> Reader<'a> {
     }
 
     fn refill(&mut self) -> Result<()> {
-        let keep = self.st.pos;
-        let limit = self
-            .st
-            .config
-            .limits
-            .max_text_length
-            .saturating_add(self.st.config.chunk_size as u64 * 2);
-        if (self.input.data().len() - keep) as u64 > limit {
-            return Err(self.error_here(
-                keep,
-                ErrorKind::LimitExceeded(
-                    LimitKind::TextLength,
-                    self.st.config.limits.max_text_length,
-                ),
-            ));
+        if let Some(m) = self.input.bad_encoding.take() {
+            // Reported where the reader reaches it, so the same document gives the same error
+            // however it is chunked.
+            let at = self.input.data().len();
+            return Err(self.error_here(at, ErrorKind::InvalidEncoding(m)));
         }
+        let keep = self.st.pos;
         // Count lines in what is dropped, so later locations stay right.
         let from = (self.st.lines.offset.saturating_sub(self.input.base)) as usize;
         if from < keep {
@@ -2044,7 +2103,18 @@ impl<'a> Reader<'a> {
                     .first()
                     .map_or(0, |_| input.base + st.frames[0].saved_pos as u64),
             ),
-            None => (input.data(), input.eof, input.base),
+            None => {
+                // Each step sees at most a window of the document past its position, in slice
+                // and stream mode alike, so both stop a too-long token at the same place (and a
+                // stream's buffer stays bounded).
+                let d = input.data();
+                let w = st.pos.saturating_add(st.window());
+                if d.len() > w {
+                    (&d[..w], false, input.base)
+                } else {
+                    (d, input.eof, input.base)
+                }
+            }
         };
         let base = if in_entity { base } else { input.base };
         let pos = st.pos;

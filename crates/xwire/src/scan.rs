@@ -84,34 +84,16 @@ pub(crate) fn syntax<T>(at: usize, expected: &'static str, data: &[u8]) -> Scan<
     )
 }
 
-/// A short human description of what is at `at`, for error messages.
+/// A short human description of what is at `at`, for error messages. It looks at the one
+/// byte at `at` only: a streaming reader may hold no more than that, and the message must not
+/// depend on how the input was chunked.
 #[cold]
 pub(crate) fn describe(data: &[u8], at: usize) -> String {
-    match data.get(at..) {
-        None | Some([]) => "end of input".to_string(),
-        Some(rest) => {
-            let mut end = rest.len().min(12);
-            while end > 0 && std::str::from_utf8(&rest[..end]).is_err() {
-                end -= 1;
-            }
-            match std::str::from_utf8(&rest[..end]) {
-                Ok(s) if !s.is_empty() => {
-                    let c = s.chars().next().unwrap_or(' ');
-                    if c.is_whitespace() || c.is_control() {
-                        format!("character U+{:04X}", c as u32)
-                    } else {
-                        format!(
-                            "'{}'",
-                            s.chars()
-                                .take_while(|c| !c.is_whitespace())
-                                .take(8)
-                                .collect::<String>()
-                        )
-                    }
-                }
-                _ => format!("byte 0x{:02X}", rest[0]),
-            }
-        }
+    match data.get(at) {
+        None => "end of input".to_string(),
+        Some(&b) if b.is_ascii_graphic() => format!("'{}'", b as char),
+        Some(&b) if b < 0x80 => format!("character U+{b:04X}"),
+        Some(_) => "a non-ASCII character".to_string(),
     }
 }
 
