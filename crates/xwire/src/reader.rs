@@ -2009,7 +2009,7 @@ impl<'a> Reader<'a> {
                 }
                 Err(Stop::Eof) => {
                     if self.st.frames.is_empty()
-                        && self.input.data().len() - self.st.pos >= self.st.window()
+                        && self.input.data().len() - self.st.pos > self.st.window()
                     {
                         // The token does not end within the window (see `State::window`).
                         let limit = self.st.config.limits.max_text_length;

@@ -116,14 +116,13 @@ pub(crate) fn utf8_char(data: &[u8], pos: usize) -> Scan<(char, usize)> {
         }
     };
     if pos + len > data.len() {
-        // The sequence may be completed by the next chunk; only a short final input is an error.
-        for (i, &b) in data[pos + 1..].iter().enumerate() {
-            if b & 0xC0 != 0x80 {
-                return bad(
-                    pos + 1 + i,
-                    ErrorKind::InvalidEncoding("truncated UTF-8 sequence".into()),
-                );
-            }
+        // The sequence may be completed by the next chunk. A byte that cannot continue it is
+        // reported as the complete-data path below would, so chunking never changes the error.
+        if data[pos + 1..].iter().any(|&b| b & 0xC0 != 0x80) {
+            return bad(
+                pos,
+                ErrorKind::InvalidEncoding("invalid UTF-8 sequence".into()),
+            );
         }
         return Err(Stop::Eof);
     }

@@ -1,0 +1,59 @@
+//! Inputs found by the fuzz targets in `crates/xwire/fuzz`, kept as regression tests. Each
+//! says what went wrong.
+
+use xwire::{Config, Event, OwnedEvent, Reader};
+
+fn run(mut r: Reader<'_>) -> (Vec<OwnedEvent>, Option<String>) {
+    let mut events = Vec::new();
+    loop {
+        match r.next() {
+            Ok(Event::Eof) => return (events, None),
+            Ok(e) => events.push(OwnedEvent::from_event(&e).expect("not eof")),
+            Err(e) => {
+                return (
+                    events,
+                    Some(format!("{:?} at {}", e.kind(), e.location().offset)),
+                )
+            }
+        }
+    }
+}
+
+/// Slice and stream (every chunk size up to 300) give the same outcome.
+fn agree(doc: &[u8], config: &Config) {
+    let slice = run(Reader::with_config(doc, config.clone()));
+    for chunk in 1..300 {
+        let mut c = config.clone();
+        c.chunk_size = chunk;
+        assert_eq!(slice, run(Reader::from_reader(doc, c)), "chunk {chunk}");
+    }
+}
+
+/// reader_agreement: a stream whose buffer ended right after the lead byte of a bad UTF-8
+/// sequence reported "truncated" one byte later instead of "invalid" at the lead byte.
+#[test]
+fn bad_utf8_at_a_chunk_end() {
+    let doc = include_bytes!("data/fuzz/agreement-bad-utf8-at-chunk-end.bin");
+    agree(&doc[1..], &Config::default());
+    let mut c = Config::default();
+    c.chunk_size = 1 + doc[0] as usize;
+    assert_eq!(
+        run(Reader::from_slice(&doc[1..])),
+        run(Reader::from_reader(&doc[1..], c))
+    );
+}
+
+/// reader_limits: an unterminated doctype exactly as long as the token window was a text
+/// length error in a stream but an unexpected end in a slice.
+#[test]
+fn unterminated_doctype_as_long_as_the_window() {
+    let doc = include_bytes!("data/fuzz/limits-doctype-at-window.xml");
+    let mut config = Config::default();
+    config.limits.max_depth = 4;
+    config.limits.max_attributes = 3;
+    config.limits.max_name_length = 8;
+    config.limits.max_text_length = 32;
+    config.limits.max_entity_expansion = 256;
+    config.limits.max_entity_depth = 3;
+    agree(doc, &config);
+}
