@@ -353,6 +353,10 @@ impl LineTracker {
     }
 }
 
+/// How many bytes encoding detection looks at (the byte order mark and the XML declaration
+/// must lie within them), for slices and streams alike.
+const DETECT_WINDOW: usize = 4096;
+
 /// Bytes of markup a token may have beyond [`Limits::max_text_length`] of content.
 const TOKEN_SLACK: usize = 1024;
 
@@ -405,7 +409,7 @@ impl<'a> Reader<'a> {
         let r = self;
         r.input.slice = bytes;
         r.input.eof = true;
-        match input::detect(bytes) {
+        match input::detect(&bytes[..bytes.len().min(DETECT_WINDOW)]) {
             Ok(Enc::Utf8 { bom }) => r.st.pos = bom,
             Ok(enc) => {
                 let (buf, err) = input::decode_all(bytes, enc);
@@ -435,10 +439,9 @@ impl<'a> Reader<'a> {
         let mut head = Vec::new();
         let mut tmp = vec![0u8; chunk];
         let mut eof = false;
-        while !eof
-            && (head.len() < 4
-                || (head.len() < 4096 && memchr::memmem::find(&head, b"?>").is_none()))
-        {
+        // Always the same amount (or all of a shorter document): detection then sees exactly
+        // the bytes it sees for a slice (see `DETECT_WINDOW`), however the stream is chunked.
+        while !eof && head.len() < DETECT_WINDOW {
             match read_some(&mut stream.read, &mut tmp) {
                 Ok(0) => eof = true,
                 Ok(n) => head.extend_from_slice(&tmp[..n]),
@@ -448,7 +451,7 @@ impl<'a> Reader<'a> {
                 }
             }
         }
-        match input::detect(&head) {
+        match input::detect(&head[..head.len().min(DETECT_WINDOW)]) {
             Ok(Enc::Utf8 { bom }) => {
                 r.input.buf = head;
                 r.st.pos = bom;
