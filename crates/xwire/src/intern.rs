@@ -156,6 +156,24 @@ impl Interner {
         }
     }
 
+    /// Looks `b` (whose head word is `hd`) up: its id, or the empty slot where it would go.
+    /// The table must not be empty.
+    #[inline]
+    fn probe(&self, b: &[u8], hd: u64) -> Result<Id, usize> {
+        let mask = self.slots.len() - 1;
+        let mut i = hash(hd, b) as usize & mask;
+        loop {
+            let slot = self.slots[i];
+            if slot.id1 == 0 {
+                return Err(i);
+            }
+            if slot.head == hd && slot.len as usize == b.len() && self.tail_eq(slot.id1, b) {
+                return Ok(Id(slot.id1 - 1));
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
     /// The id of `s`, adding it if new.
     #[inline]
     pub(crate) fn intern(&mut self, s: &str) -> Id {
@@ -164,18 +182,10 @@ impl Interner {
         }
         let b = s.as_bytes();
         let hd = head(b);
-        let mask = self.slots.len() - 1;
-        let mut i = hash(hd, b) as usize & mask;
-        loop {
-            let slot = self.slots[i];
-            if slot.id1 == 0 {
-                break;
-            }
-            if slot.head == hd && slot.len as usize == b.len() && self.tail_eq(slot.id1, b) {
-                return Id(slot.id1 - 1);
-            }
-            i = (i + 1) & mask;
-        }
+        let i = match self.probe(b, hd) {
+            Ok(id) => return id,
+            Err(i) => i,
+        };
         let id = self.spans.len() as u32;
         let start = self.pool.len() as u32;
         self.pool.push_str(s);
@@ -197,19 +207,7 @@ impl Interner {
             return None;
         }
         let b = s.as_bytes();
-        let hd = head(b);
-        let mask = self.slots.len() - 1;
-        let mut i = hash(hd, b) as usize & mask;
-        loop {
-            let slot = self.slots[i];
-            if slot.id1 == 0 {
-                return None;
-            }
-            if slot.head == hd && slot.len as usize == b.len() && self.tail_eq(slot.id1, b) {
-                return Some(Id(slot.id1 - 1));
-            }
-            i = (i + 1) & mask;
-        }
+        self.probe(b, head(b)).ok()
     }
 
     fn grow(&mut self) {

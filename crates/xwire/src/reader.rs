@@ -167,22 +167,24 @@ impl<'a> Input<'a> {
         self.base += keep as u64;
         // Read at least as much as is already held, so retrying a long token stays linear.
         let want = s.chunk.max(self.buf.len());
+        // Read through a scratch buffer that only grows: zeroing `want` bytes of `buf` for
+        // every `read` cost 64 KB of memset per call, ruinous for readers returning a few bytes.
+        if s.raw.len() < want {
+            s.raw.resize(want, 0);
+        }
+        let raw = &mut s.raw[..want];
         let before = self.buf.len();
         while self.buf.len() == before && !self.eof {
             match &mut s.decoder {
                 None => {
-                    self.buf.reserve(want);
-                    let start = self.buf.len();
-                    self.buf.resize(start + want, 0);
-                    let n = read_some(&mut s.read, &mut self.buf[start..])?;
-                    self.buf.truncate(start + n);
+                    let n = read_some(&mut s.read, raw)?;
+                    self.buf.extend_from_slice(&raw[..n]);
                     self.eof = n == 0;
                 }
                 Some(dec) => {
-                    s.raw.resize(want, 0);
-                    let n = read_some(&mut s.read, &mut s.raw)?;
+                    let n = read_some(&mut s.read, raw)?;
                     self.eof = n == 0;
-                    if let Err((_, m)) = dec.decode(&s.raw[..n], &mut self.buf, n == 0) {
+                    if let Err((_, m)) = dec.decode(&raw[..n], &mut self.buf, n == 0) {
                         self.bad_encoding = Some(m);
                         self.eof = false;
                         break;
@@ -294,7 +296,7 @@ pub(crate) struct State {
     pos: usize,
     frames: Vec<EntFrame>,
     phase: Phase,
-    doc_start: usize,
+    doc_start: u64,
     xml_decl: Option<XmlDecl>,
     standalone: bool,
     stack: Vec<Open>,
@@ -419,7 +421,7 @@ impl<'a> Reader<'a> {
             }
             Err(m) => r.fail_early(0, ErrorKind::EncodingMismatch(m)),
         }
-        r.st.doc_start = r.st.pos;
+        r.st.doc_start = r.st.pos as u64;
         r.st.lines.offset = 0;
     }
 
@@ -468,7 +470,7 @@ impl<'a> Reader<'a> {
         }
         r.input.eof = eof && r.input.bad_encoding.is_none();
         r.input.stream = Some(stream);
-        r.st.doc_start = r.st.pos;
+        r.st.doc_start = r.st.pos as u64;
         r
     }
 
@@ -2022,7 +2024,7 @@ impl<'a> Reader<'a> {
                         ));
                     }
                     if self.st.frames.is_empty() && !self.input.eof {
-                        self.refill()?;
+                        self.refill_for_token()?;
                         continue;
                     }
                     let what = if self.st.frames.is_empty() {
@@ -2033,6 +2035,32 @@ impl<'a> Reader<'a> {
                     return Err(self.error_here(self.st.pos, ErrorKind::UnexpectedEof(what)));
                 }
                 Err(Stop::Bad(b)) => return Err(self.error_here(b.0, b.1)),
+            }
+        }
+    }
+
+    /// Reads more of the document for a token the buffer cut short, until the token may end:
+    /// markup ends with `>` and text with `<`, so until new bytes hold that delimiter, the
+    /// input ends or the window is full. Parsing the token again after every `read` would cost
+    /// its length each time: quadratic for a `Read` returning a few bytes per call. Never waits
+    /// for more than the token may need, so a stream that pauses after a document's last byte
+    /// (a socket) does not block. A token full of its own delimiter (`>` in attribute values)
+    /// still costs its length per read; the window bounds that.
+    fn refill_for_token(&mut self) -> Result<()> {
+        let delim = if self.input.data().get(self.st.pos) == Some(&b'<') {
+            b'>'
+        } else {
+            b'<'
+        };
+        loop {
+            let held = self.input.data().len() - self.st.pos;
+            self.refill()?;
+            let data = self.input.data();
+            let done = self.input.eof
+                || self.input.bad_encoding.is_some()
+                || data.len() - self.st.pos > self.st.window();
+            if done || memchr::memchr(delim, &data[self.st.pos + held..]).is_some() {
+                return Ok(());
             }
         }
     }
@@ -2126,11 +2154,11 @@ impl<'a> Reader<'a> {
         };
         let raw_cr = !in_entity;
         if st.phase == Phase::Start {
-            if pos == st.doc_start
-                && !in_entity
-                && data.len() >= pos + 6
-                && decl::starts_decl(data, pos)
-            {
+            // `doc_start` is a document offset: a stream may have dropped the byte order mark
+            // before it from its buffer (fuzz: a declaration after a BOM and a refill was read
+            // as a processing instruction named 'xml').
+            let at_start = !in_entity && input.base + pos as u64 == st.doc_start;
+            if at_start && !in_entity && data.len() >= pos + 6 && decl::starts_decl(data, pos) {
                 let (d, end) = decl::parse(data, pos, eof, DeclKind::Xml)?;
                 st.standalone = d.standalone == Some(true);
                 st.xml_decl = Some(d);
@@ -2138,7 +2166,7 @@ impl<'a> Reader<'a> {
                 st.phase = Phase::Prolog;
                 return Ok(StepR::Continue);
             }
-            if pos == st.doc_start && data.len() < pos + 6 && !eof {
+            if at_start && data.len() < pos + 6 && !eof {
                 return Err(Stop::Eof);
             }
             st.phase = Phase::Prolog;

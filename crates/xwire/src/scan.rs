@@ -379,33 +379,12 @@ pub(crate) fn char_ref(data: &[u8], pos: usize, eof: bool) -> Scan<(Ref, usize)>
 /// `data.len()` if none. This is the hot loop of text and attribute scanning.
 #[inline]
 pub(crate) fn find_class(data: &[u8], mut pos: usize, mask: u8) -> usize {
-    // Process 8 bytes per step on the common all-plain path: one table load per byte but no
-    // bounds checks inside the unrolled block.
+    // 8 bytes per step on the common all-plain path: one table load per byte, no bounds checks
+    // inside the (compiler-unrolled) block.
     while pos + 8 <= data.len() {
-        let c = &data[pos..pos + 8];
-        if CLASS[c[0] as usize] & mask != 0 {
-            return pos;
-        }
-        if CLASS[c[1] as usize] & mask != 0 {
-            return pos + 1;
-        }
-        if CLASS[c[2] as usize] & mask != 0 {
-            return pos + 2;
-        }
-        if CLASS[c[3] as usize] & mask != 0 {
-            return pos + 3;
-        }
-        if CLASS[c[4] as usize] & mask != 0 {
-            return pos + 4;
-        }
-        if CLASS[c[5] as usize] & mask != 0 {
-            return pos + 5;
-        }
-        if CLASS[c[6] as usize] & mask != 0 {
-            return pos + 6;
-        }
-        if CLASS[c[7] as usize] & mask != 0 {
-            return pos + 7;
+        let block: &[u8; 8] = data[pos..pos + 8].try_into().expect("8 bytes");
+        if let Some(k) = block.iter().position(|&b| CLASS[b as usize] & mask != 0) {
+            return pos + k;
         }
         pos += 8;
     }

@@ -57,3 +57,23 @@ fn unterminated_doctype_as_long_as_the_window() {
     config.limits.max_entity_depth = 3;
     agree(doc, &config);
 }
+
+/// reader_agreement (chunk 7): a byte order mark, then an XML declaration whose encoding value
+/// never ends. The stream dropped the BOM from its buffer on a refill, no longer knew it stood
+/// at the document's start, and reported a processing instruction named 'xml' (offset 5)
+/// instead of the bad encoding name.
+#[test]
+fn xml_declaration_after_a_bom_survives_a_refill() {
+    let input = include_bytes!("data/fuzz/agreement-bom-then-unterminated-decl.bin");
+    agree(&input[1..], &Config::default());
+    let (_, err) = run(Reader::from_slice(&input[1..]));
+    assert!(
+        err.as_deref()
+            .is_some_and(|e| e.contains("WellFormedness") && !e.contains("xml'")),
+        "{err:?}"
+    );
+    // A declaration that ends is the declaration in every mode.
+    let doc = "\u{feff}<?xml version='1.0'?><a/>".as_bytes();
+    agree(doc, &Config::default());
+    assert_eq!(run(Reader::from_slice(doc)).1, None);
+}

@@ -413,3 +413,39 @@ fn a_large_stream_parses_in_bounded_memory() {
         "resident memory grew by {grown} KB while streaming {bytes} bytes"
     );
 }
+
+/// A `Read` that returns one byte per call, like a slow socket.
+struct Trickle<'a>(&'a [u8]);
+
+impl Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.0.len().min(buf.len()).min(1);
+        buf[..n].copy_from_slice(&self.0[..n]);
+        self.0 = &self.0[n..];
+        Ok(n)
+    }
+}
+
+#[test]
+fn long_tokens_read_a_byte_at_a_time_stay_linear() {
+    // A 90 KB start tag and 1 MB of text from a reader giving one byte per call: re-parsing the
+    // token after every read (or zeroing a chunk per read) would take minutes.
+    let mut doc = String::from("<a");
+    for i in 0..9_000 {
+        doc.push_str(&format!(" a{i}=\"v\""));
+    }
+    doc.push('>');
+    doc.push_str(&"text ".repeat(200_000));
+    doc.push_str("</a>");
+    let events = watchdog("byte-at-a-time reader", move || {
+        outcome(Reader::from_reader(
+            Trickle(doc.as_bytes()),
+            Config::default(),
+        ))
+    })
+    .expect("well-formed");
+    assert!(
+        matches!(&events[0], OwnedEvent::Start { attributes, .. } if attributes.len() == 9_000)
+    );
+    assert!(matches!(&events[1], OwnedEvent::Text(t) if t.len() == 1_000_000));
+}

@@ -378,16 +378,9 @@ impl<W: Write> Writer<W> {
     /// writer uses a prefix already bound to `uri` (preferring `prefix`), or declares one:
     /// `prefix`, or the default namespace when `prefix` is `None`.
     pub fn start_element_ns(&mut self, uri: &str, local: &str, prefix: Option<&str>) -> Result<()> {
-        check_ncname("element local name", local)?;
-        if let Some(p) = prefix {
-            check_ncname("prefix", p)?;
-        }
+        check_ns_name("element local name", local, prefix)?;
         self.open_start()?;
-        let spec = NameSpec::Ns {
-            uri: self.stash(uri),
-            local: self.stash(local),
-            prefix: prefix.map(|p| self.stash(p)),
-        };
+        let spec = self.ns_spec(uri, local, prefix);
         self.pending = Some(spec);
         Ok(())
     }
@@ -418,16 +411,9 @@ impl<W: Write> Writer<W> {
         prefix: Option<&str>,
         value: &str,
     ) -> Result<()> {
-        check_ncname("attribute local name", local)?;
-        if let Some(p) = prefix {
-            check_ncname("prefix", p)?;
-        }
+        check_ns_name("attribute local name", local, prefix)?;
         self.check_pending()?;
-        let name = NameSpec::Ns {
-            uri: self.stash(uri),
-            local: self.stash(local),
-            prefix: prefix.map(|p| self.stash(p)),
-        };
+        let name = self.ns_spec(uri, local, prefix);
         let value = self.stash(value);
         self.attrs.push(PendingAttr { name, value });
         Ok(())
@@ -670,6 +656,16 @@ impl<W: Write> Writer<W> {
     }
 
     // ----- internals ---------------------------------------------------------------------
+
+    /// A name given by namespace URI, local name and preferred prefix, kept in `pend`.
+    /// The caller has checked the names with [`check_ns_name`].
+    fn ns_spec(&mut self, uri: &str, local: &str, prefix: Option<&str>) -> NameSpec {
+        NameSpec::Ns {
+            uri: self.stash(uri),
+            local: self.stash(local),
+            prefix: prefix.map(|p| self.stash(p)),
+        }
+    }
 
     fn stash(&mut self, s: &str) -> Range<usize> {
         let start = self.pend.len();
@@ -1042,6 +1038,12 @@ fn check_ncname(what: &'static str, s: &str) -> Result<()> {
     } else {
         Err(WriteError::InvalidName(what, s.into()))
     }
+}
+
+/// Checks the local name and, when given, the prefix of a namespaced name.
+fn check_ns_name(what: &'static str, local: &str, prefix: Option<&str>) -> Result<()> {
+    check_ncname(what, local)?;
+    prefix.map_or(Ok(()), |p| check_ncname("prefix", p))
 }
 
 fn is_pubid_char(c: char) -> bool {
