@@ -7,8 +7,8 @@
 //!
 //! ```no_run
 //! use xwire_bench::{driver, peers, report, workloads};
-//! let opts = driver::Options { quick: true, seed: workloads::DEFAULT_SEED, size: 0 };
-//! let r = driver::run(workloads::ALL, &peers::all(), &opts, &mut |_, _, _| {});
+//! let opts = driver::Options::new(true);
+//! let r = driver::run(&workloads::quick(), &peers::all(), &opts, &mut |_, _, _| {});
 //! println!("{}", report::text(&r));
 //! ```
 
@@ -16,7 +16,10 @@
 #![warn(missing_docs)]
 
 pub mod driver;
+pub mod html;
+pub mod memory;
 pub mod peers;
 pub mod report;
 pub mod stats;
+pub mod throughput;
 pub mod workloads;

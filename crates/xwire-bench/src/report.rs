@@ -1,131 +1,247 @@
-//! Renders a [`Report`] as aligned text tables (and JSON through serde).
+//! Renders a [`Report`] as aligned text tables and as JSON (the HTML page is [`crate::html`]).
 
 use std::fmt::Write;
 
-use crate::driver::{Cell, Report};
+use crate::driver::{Cell, Report, WorkloadResult};
+use crate::peers::Op;
+use crate::workloads::Group;
 
-/// The whole report as text: one table per workload, a summary of xwire against its fastest
-/// peer, the tiny-document overhead, and what each peer checks.
+/// What a cell shows: MB/s (or ns per parse for the overhead workload) and the ratio of its
+/// time to the fastest peer's for the same operation.
+fn cell_text(w: &WorkloadResult, op: Op, cell: &Cell) -> String {
+    match cell {
+        Cell::Measured {
+            median_s,
+            checksum_differs,
+            ..
+        } => {
+            let best = w.fastest(op).map_or(*median_s, |b| b.1);
+            let speed = if w.group == Group::Overhead {
+                format!("{:.0} ns", median_s * 1e9)
+            } else {
+                format!("{:.0}", w.stats.size as f64 / median_s / 1e6)
+            };
+            let flag = if *checksum_differs { "!" } else { "" };
+            format!("{speed} {:.2}x{flag}", median_s / best)
+        }
+        Cell::Failed { .. } => "failed".into(),
+        Cell::Missing => "".into(),
+        Cell::Unsupported => "-".into(),
+    }
+}
+
+/// Streaming parse time of a peer on a workload: the faster of its pull and push parses.
+pub fn streaming(w: &WorkloadResult, peer: &str) -> Option<f64> {
+    [Op::Parse, Op::Push]
+        .iter()
+        .filter_map(|&op| w.cell(peer, op).and_then(Cell::median))
+        .min_by(f64::total_cmp)
+}
+
+/// The fastest streaming parse among peers other than xwire: (peer, seconds).
+pub fn fastest_other(w: &WorkloadResult, peers: &[String]) -> Option<(String, f64)> {
+    peers
+        .iter()
+        .filter(|p| *p != "xwire")
+        .filter_map(|p| streaming(w, p).map(|t| (p.clone(), t)))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+}
+
+/// The whole report as text: per group and workload a table (peers x operations), a summary
+/// of xwire against its fastest peer, throughput, missing peers and failures.
 pub fn text(r: &Report) -> String {
     let mut out = String::new();
     let mode = if r.quick { "quick" } else { "full" };
-    let _ = writeln!(out, "xwire bench ({mode}): parse = pull every event, read every name, attribute value and text\n");
-    for w in &r.workloads {
-        let _ = writeln!(out, "== {}: {}", w.name, w.description);
-        let _ = writeln!(out, "   {}", w.stats.one_line());
-        let size = w.stats.size as f64;
-        let fastest = w
-            .cells
-            .iter()
-            .filter_map(|(_, c)| c.median())
-            .fold(f64::INFINITY, f64::min);
-        let xwire = w
-            .cells
-            .iter()
-            .find(|(n, _)| n == "xwire")
-            .and_then(|(_, c)| c.median());
+    let cold = if r.cold { ", cold caches" } else { "" };
+    let _ = writeln!(
+        out,
+        "xwire bench {} ({mode}{cold}) on {} CPUs, {}, {}",
+        r.version, r.machine.cpus, r.machine.cpu, r.machine.os
+    );
+    let _ = writeln!(
+        out,
+        "cells: MB/s (ns per parse for overhead) and time relative to the fastest peer for that operation; - cannot, ! checksum differs\n"
+    );
+    let peer_names: Vec<String> = r.peers.iter().map(|p| p.name.clone()).collect();
+    for &g in Group::ALL {
+        let ws: Vec<&WorkloadResult> = r.workloads.iter().filter(|w| w.group == g).collect();
+        if ws.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "=== {}", g.title());
+        for w in ws {
+            table(&mut out, r, w);
+        }
+    }
+    for (name, why) in &r.skipped {
+        let _ = writeln!(out, "skipped {name}: {why}");
+    }
+    summary(&mut out, r, &peer_names);
+    if let Some(t) = &r.throughput {
         let _ = writeln!(
             out,
-            "   {:<16} {:>10} {:>10} {:>9} {:>11} {:>9}",
-            "peer", "median ms", "min ms", "MB/s", "vs fastest", "xwire is"
+            "\n=== throughput ({} threads, {}; ramp-up {:.1} s, steady {:.1} s, ramp-down {:.1} s; mix: {})",
+            t.threads,
+            t.op,
+            t.periods_s[0],
+            t.periods_s[1],
+            t.periods_s[2],
+            t.mix.iter().map(|d| d.name.as_str()).collect::<Vec<_>>().join(", ")
         );
-        for (name, cell) in &w.cells {
-            match cell {
-                Cell::Measured {
-                    median_s,
-                    min_s,
-                    checksum_differs,
-                    ..
-                } => {
-                    let speedup = xwire
-                        .map(|x| format!("{:.2}x", median_s / x))
-                        .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "   {:<18} {:>12} {:>14}",
+            "peer", "docs/s", "mean ms/doc"
+        );
+        for row in &t.rows {
+            match (row.tps, row.mean_s) {
+                (Some(tps), Some(mean)) => {
                     let _ = writeln!(
                         out,
-                        "   {:<16} {:>10.2} {:>10.2} {:>9.0} {:>10.2}x {:>9}{}",
-                        name,
-                        median_s * 1e3,
-                        min_s * 1e3,
-                        size / median_s / 1e6,
-                        median_s / fastest,
-                        if name == "xwire" { "" } else { &speedup },
-                        if *checksum_differs {
-                            "  (checksum differs)"
-                        } else {
-                            ""
-                        }
+                        "   {:<18} {:>12.0} {:>14.3}",
+                        row.peer,
+                        tps,
+                        mean * 1e3
                     );
                 }
-                Cell::Failed { error } => {
-                    let _ = writeln!(out, "   {name:<16} failed: {error}");
-                }
-                Cell::Missing { reason } => {
-                    let _ = writeln!(out, "   {name:<16} not found: {reason}");
+                _ => {
+                    let _ = writeln!(
+                        out,
+                        "   {:<18} failed: {}",
+                        row.peer,
+                        row.error.as_deref().unwrap_or("?")
+                    );
                 }
             }
         }
-        out.push('\n');
     }
-    for (name, why) in &r.skipped {
-        let _ = writeln!(out, "== {name}: skipped: {why}\n");
-    }
-    let _ = writeln!(
-        out,
-        "== summary: xwire against the fastest other peer (median time ratio)"
-    );
-    for w in &r.workloads {
-        let x = w
-            .cells
-            .iter()
-            .find(|(n, _)| n == "xwire")
-            .and_then(|(_, c)| c.median());
-        let best = w
-            .cells
-            .iter()
-            .filter(|(n, _)| n != "xwire")
-            .filter_map(|(n, c)| c.median().map(|m| (n, m)))
-            .min_by(|a, b| a.1.total_cmp(&b.1));
-        if let (Some(x), Some((peer, m))) = (x, best) {
-            let verdict = if x < m { "faster" } else { "SLOWER" };
+    let missing: Vec<_> = r.peers.iter().filter(|p| p.missing.is_some()).collect();
+    if !missing.is_empty() {
+        let _ = writeln!(out, "\n=== peers not found (the suite ran without them)");
+        for p in missing {
             let _ = writeln!(
                 out,
-                "   {:<14} xwire {:>6.0} MB/s, fastest peer {} {:.0} MB/s: xwire {:.2}x ({verdict})",
-                w.name,
-                w.stats.size as f64 / x / 1e6,
-                peer,
-                w.stats.size as f64 / m / 1e6,
-                m / x
+                "   {:<18} {}",
+                p.name,
+                p.missing.as_deref().unwrap_or("")
             );
         }
     }
-    let _ = writeln!(
-        out,
-        "\n== overhead: one-element document, parser creation included"
-    );
-    for o in &r.overhead {
-        match o.ns_per_parse {
-            Some(ns) => {
-                let _ = writeln!(out, "   {:<16} {:>9.0} ns/parse", o.peer, ns);
-            }
-            None => {
-                let _ = writeln!(out, "   {:<16} {:>9}", o.peer, "-");
+    let mut failures = String::new();
+    for w in &r.workloads {
+        for m in &w.results {
+            if let Cell::Failed { error } = &m.cell {
+                let _ = writeln!(failures, "   {} {} on {}: {}", m.peer, m.op, w.name, error);
             }
         }
     }
-    let _ = writeln!(out, "\n== what each peer checks");
-    for (name, checks, missing) in &r.peers {
-        let _ = writeln!(
-            out,
-            "   {:<16} {}{}",
-            name,
-            checks,
-            missing
-                .as_ref()
-                .map(|m| format!(" [not found: {m}]"))
-                .unwrap_or_default()
-        );
+    if !failures.is_empty() {
+        let _ = writeln!(out, "\n=== failures\n{failures}");
+    }
+    let _ = writeln!(out, "\n=== what each peer checks");
+    for p in &r.peers {
+        let ops: Vec<&str> = p.ops.iter().map(|o| o.name()).collect();
+        let _ = writeln!(out, "   {:<18} [{}] {}", p.name, ops.join(" "), p.checks);
     }
     out
+}
+
+fn table(out: &mut String, r: &Report, w: &WorkloadResult) {
+    let _ = writeln!(out, "-- {}: {}", w.name, w.description);
+    let _ = writeln!(out, "   {}", w.stats.one_line());
+    let ops: Vec<Op> = r
+        .ops
+        .iter()
+        .copied()
+        .filter(|&op| {
+            w.results.iter().any(|m| {
+                m.op == op && matches!(m.cell, Cell::Measured { .. } | Cell::Failed { .. })
+            })
+        })
+        .collect();
+    if ops.is_empty() {
+        let _ = writeln!(out, "   (nothing measured)\n");
+        return;
+    }
+    let _ = write!(out, "   {:<18}", "peer");
+    for op in &ops {
+        let _ = write!(out, " {:>17}", op.name());
+    }
+    let with_memory = w.results.iter().any(|m| {
+        matches!(
+            m.cell,
+            Cell::Measured {
+                peak_bytes: Some(_),
+                ..
+            }
+        )
+    });
+    if with_memory {
+        let _ = write!(out, " {:>12}", "peak MB");
+    }
+    out.push('\n');
+    for p in &r.peers {
+        if p.missing.is_some() {
+            continue;
+        }
+        let cells: Vec<&Cell> = ops
+            .iter()
+            .map(|&op| w.cell(&p.name, op).unwrap_or(&Cell::Unsupported))
+            .collect();
+        if cells.iter().all(|c| matches!(c, Cell::Unsupported)) {
+            continue;
+        }
+        let _ = write!(out, "   {:<18}", p.name);
+        for (&op, c) in ops.iter().zip(&cells) {
+            let _ = write!(out, " {:>17}", cell_text(w, op, c));
+        }
+        if with_memory {
+            let peak = cells
+                .iter()
+                .filter_map(|c| match c {
+                    Cell::Measured { peak_bytes, .. } => *peak_bytes,
+                    _ => None,
+                })
+                .max();
+            let _ = write!(
+                out,
+                " {:>12}",
+                peak.map(|b| format!("{:.1}", b as f64 / 1e6))
+                    .unwrap_or_default()
+            );
+        }
+        out.push('\n');
+    }
+    out.push('\n');
+}
+
+fn summary(out: &mut String, r: &Report, peers: &[String]) {
+    let _ = writeln!(
+        out,
+        "\n=== summary: xwire's streaming parse (pull or push, the faster) against the fastest other peer's"
+    );
+    for w in &r.workloads {
+        let (Some(x), Some((peer, m))) = (streaming(w, "xwire"), fastest_other(w, peers)) else {
+            continue;
+        };
+        let verdict = if x < m { "faster" } else { "SLOWER" };
+        let speed = |t: f64| {
+            if w.group == Group::Overhead {
+                format!("{:>7.0} ns", t * 1e9)
+            } else {
+                format!("{:>7.0} MB/s", w.stats.size as f64 / t / 1e6)
+            }
+        };
+        let _ = writeln!(
+            out,
+            "   {:<24} xwire {}, fastest peer {:<16} {}: xwire {:.2}x ({verdict})",
+            w.name,
+            speed(x),
+            peer,
+            speed(m),
+            m / x
+        );
+    }
 }
 
 /// The report as pretty-printed JSON.

@@ -3,27 +3,47 @@
 use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use xwire_bench::{driver, peers, report, workloads};
+use xwire_bench::peers::Op;
+use xwire_bench::{driver, memory, peers, report, throughput, workloads};
 
 use crate::Failure;
 
 /// Options of `xwire bench`.
 #[derive(clap::Args)]
 pub struct BenchArgs {
-    /// Fewer rounds: the whole suite in well under two minutes.
+    /// Fewer workloads and rounds: the whole suite in under two minutes.
     #[arg(long)]
     quick: bool,
     /// Only these workloads (comma-separated; see --list).
     #[arg(long, value_name = "WORKLOAD,...")]
     only: Option<String>,
-    /// Only these peers (comma-separated; see --list). xwire is always a good idea to include.
+    /// Only these peers (comma-separated; see --list).
     #[arg(long, value_name = "PEER,...")]
     peers: Option<String>,
+    /// Only these operations (comma-separated: parse, push, tree, reserialize, validate).
+    #[arg(long, value_name = "OP,...")]
+    ops: Option<String>,
+    /// Parse each run from a separate copy of the document (64 MB of copies in all), so
+    /// caches are not unrealistically warm.
+    #[arg(long)]
+    cold: bool,
+    /// Do not measure peak memory (it runs one short process per measurement).
+    #[arg(long)]
+    no_memory: bool,
+    /// Do not run the throughput mode.
+    #[arg(long)]
+    no_throughput: bool,
+    /// Worker threads of the throughput mode (default: one per CPU).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
     /// Also write the full report as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
-    /// Size of generated workloads in bytes (default: each workload's own).
-    #[arg(long, value_name = "BYTES", default_value_t = 0)]
+    /// Also write the report as a self-contained HTML page (with SVG charts) into DIR.
+    #[arg(long, value_name = "DIR")]
+    html: Option<PathBuf>,
+    /// Size of generated workloads (default: each workload's own; see --list for units).
+    #[arg(long, value_name = "N", default_value_t = 0)]
     size: usize,
     /// Seed of the generated workloads.
     #[arg(long, default_value_t = workloads::DEFAULT_SEED)]
@@ -31,6 +51,12 @@ pub struct BenchArgs {
     /// List workloads and peers and exit.
     #[arg(long)]
     list: bool,
+    /// Internal: measure the peak memory of one run (PEER OP FILE) and print it in bytes.
+    #[arg(long, hide = true, num_args = 3, value_names = ["PEER", "OP", "FILE"])]
+    probe_memory: Option<Vec<String>>,
+    /// Internal: the schema for --probe-memory.
+    #[arg(long, hide = true)]
+    schema: Option<PathBuf>,
 }
 
 /// Options of `xwire gen`.
@@ -38,7 +64,7 @@ pub struct BenchArgs {
 pub struct GenArgs {
     /// Workload to generate (see `xwire bench --list`).
     name: String,
-    /// Approximate size in bytes (default: the workload's own).
+    /// Size (default: the workload's own; its unit is shown by `xwire bench --list`).
     #[arg(long, default_value_t = 0)]
     size: usize,
     /// Seed.
@@ -49,67 +75,178 @@ pub struct GenArgs {
     output: PathBuf,
 }
 
+fn usage(e: impl std::fmt::Display) -> Failure {
+    Failure::usage(format!("xwire: {e}"))
+}
+
 pub fn bench(args: BenchArgs) -> Result<(), Failure> {
-    let selected_peers = peers::select(args.peers.as_deref()).map_err(Failure::usage)?;
+    if let Some(p) = &args.probe_memory {
+        let op =
+            Op::from_name(&p[1]).ok_or_else(|| usage(format!("unknown operation {}", p[1])))?;
+        let bytes =
+            memory::probe_main(&p[0], op, p[2].as_ref(), args.schema.as_deref()).map_err(usage)?;
+        println!("{bytes}");
+        return Ok(());
+    }
+    let selected_peers = peers::select(args.peers.as_deref()).map_err(usage)?;
     if args.list {
         println!("workloads:");
-        for w in workloads::ALL.iter().chain([&workloads::OVERHEAD]) {
-            println!("  {:<14} {}", w.name, w.description);
+        for w in workloads::all() {
+            let size = match &w.source {
+                workloads::Source::Generated { size, .. } => format!("{size} {}", w.size_unit),
+                workloads::Source::Corpus(p) => format!("corpus {p}"),
+            };
+            let quick = if w.quick { "quick" } else { "" };
+            println!(
+                "  {:<28} {:<5} {:<22} {}",
+                w.name, quick, size, w.description
+            );
         }
         println!("peers:");
         for p in &selected_peers {
-            let state = if p.available() { "" } else { " [not found]" };
-            println!("  {:<16} {}{state}", p.name, p.checks);
+            let ops: Vec<&str> = p.ops().iter().map(|o| o.name()).collect();
+            let state = p
+                .missing()
+                .map(|m| format!(" [not found: {m}]"))
+                .unwrap_or_default();
+            println!("  {:<18} [{}] {}{state}", p.name, ops.join(" "), p.checks);
         }
         return Ok(());
     }
     let chosen: Vec<workloads::Workload> = match &args.only {
-        None => workloads::ALL.to_vec(),
+        None if args.quick => workloads::quick(),
+        None => workloads::all(),
         Some(list) => list
             .split(',')
             .map(|n| {
-                workloads::Workload::named(n.trim()).ok_or_else(|| {
-                    Failure::usage(format!("xwire: unknown workload '{n}' (see --list)"))
+                workloads::named(n.trim())
+                    .ok_or_else(|| usage(format!("unknown workload '{n}' (see --list)")))
+            })
+            .collect::<Result<_, _>>()?,
+    };
+    let ops = match &args.ops {
+        None => Vec::new(),
+        Some(list) => list
+            .split(',')
+            .map(|n| {
+                Op::from_name(n.trim()).ok_or_else(|| {
+                    usage(format!(
+                        "unknown operation '{n}' (parse, push, tree, reserialize, validate)"
+                    ))
                 })
             })
             .collect::<Result<_, _>>()?,
     };
-    let opts = driver::Options {
-        quick: args.quick,
-        seed: args.seed,
-        size: args.size,
-    };
-    let bar = ProgressBar::new(chosen.len() as u64 + 1);
+    let mut opts = driver::Options::new(args.quick);
+    opts.seed = args.seed;
+    opts.size = args.size;
+    opts.ops = ops;
+    opts.cold = args.cold;
+    if !args.no_memory {
+        opts.memory_probe = std::env::current_exe().ok();
+    }
+    let workdir = std::env::temp_dir().join(format!("xwire-bench-{}", std::process::id()));
+    opts.workdir = Some(workdir.clone());
+
+    let bar = ProgressBar::new(1);
     bar.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} {elapsed} {msg}")
             .expect("valid template"),
     );
-    let r = driver::run(&chosen, &selected_peers, &opts, &mut |msg, done, total| {
+    let mut r = driver::run(&chosen, &selected_peers, &opts, &mut |msg, done, total| {
         bar.set_length(total);
         bar.set_position(done);
         bar.set_message(msg.to_string());
     });
+    if !args.no_throughput {
+        let mix = throughput_mix(&chosen, &opts, &workdir).map_err(usage)?;
+        let mut t = throughput::Options::new(args.quick);
+        if let Some(n) = args.threads {
+            t.threads = n.max(1);
+        }
+        bar.set_message("throughput");
+        r.throughput = Some(throughput::run(&mix, &selected_peers, &t, &mut |p| {
+            bar.set_message(format!("throughput: {p}"))
+        }));
+    }
     bar.finish_and_clear();
+    let _ = std::fs::remove_dir_all(&workdir);
     print!("{}", report::text(&r));
-    if let Some(path) = args.json {
-        std::fs::write(&path, report::json(&r))
-            .map_err(|e| Failure::usage(format!("xwire: {}: {e}", path.display())))?;
+    if let Some(path) = &args.json {
+        std::fs::write(path, report::json(&r))
+            .map_err(|e| usage(format!("{}: {e}", path.display())))?;
+        eprintln!("wrote {}", path.display());
+    }
+    if let Some(dir) = &args.html {
+        let page = xwire_bench::html::write(&r, dir).map_err(usage)?;
+        eprintln!("wrote {}", page.display());
     }
     Ok(())
 }
 
+/// The documents of the throughput mix: the chosen workloads of message size (SOAP messages,
+/// small purchase orders, graphs, namespaces; up to 256 KB), or a default mix when none is.
+fn throughput_mix(
+    chosen: &[workloads::Workload],
+    opts: &driver::Options,
+    dir: &std::path::Path,
+) -> Result<Vec<throughput::Doc>, String> {
+    use workloads::Group;
+    let mut mix = Vec::new();
+    let add = |mix: &mut Vec<throughput::Doc>,
+               w: &workloads::Workload,
+               size: usize|
+     -> Result<(), String> {
+        let bytes = w.load(size, opts.seed)?;
+        std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+        let file = dir.join(format!("mix-{}.xml", w.name));
+        std::fs::write(&file, &bytes).map_err(|e| e.to_string())?;
+        mix.push(throughput::Doc {
+            name: w.name.clone(),
+            bytes,
+            file: Some(file),
+        });
+        Ok(())
+    };
+    for w in chosen {
+        let message = matches!(
+            w.group,
+            Group::Soap | Group::Namespaces | Group::ObjectGraphs | Group::Latency
+        );
+        if message {
+            let small = match &w.source {
+                workloads::Source::Generated { size, .. } => {
+                    w.size_unit != "bytes" || *size <= 256 << 10
+                }
+                workloads::Source::Corpus(_) => false,
+            };
+            if small {
+                add(&mut mix, w, 0)?;
+            }
+        }
+    }
+    if mix.is_empty() {
+        for name in ["po", "mesh"] {
+            if let Some(w) = workloads::named(name) {
+                add(&mut mix, &w, 16_000)?;
+            }
+        }
+    }
+    Ok(mix)
+}
+
 pub fn generate(args: GenArgs) -> Result<(), Failure> {
-    let w = workloads::Workload::named(&args.name).ok_or_else(|| {
-        Failure::usage(format!(
-            "xwire: unknown workload '{}' (see `xwire bench --list`)",
+    let w = workloads::named(&args.name).ok_or_else(|| {
+        usage(format!(
+            "unknown workload '{}' (see `xwire bench --list`)",
             args.name
         ))
     })?;
-    let bytes = w.load(args.size, args.seed).map_err(Failure::usage)?;
+    let bytes = w.load(args.size, args.seed).map_err(usage)?;
     let written = if args.output.as_os_str() == "-" {
         std::io::Write::write_all(&mut std::io::stdout(), &bytes)
     } else {
         std::fs::write(&args.output, &bytes)
     };
-    written.map_err(|e| Failure::usage(format!("xwire: {}: {e}", args.output.display())))
+    written.map_err(|e| usage(format!("{}: {e}", args.output.display())))
 }

@@ -1,35 +1,67 @@
 //! Adapters for the C processors, through the shims in `shim/` that build.rs compiles when
 //! pkg-config finds the library.
 
-use super::{Outcome, Peer};
+use super::{simple, Engine, Lang, Op, Outcome, Peer};
 
 pub(super) fn peers() -> Vec<Peer> {
     vec![
-        Peer {
-            name: "libxml2-sax",
-            checks: "everything a non-validating parser checks; SAX2 namespace callbacks",
-            parse: libxml2::SAX,
-            missing: "libxml2-dev not found at build time (scripts/install-peers.sh)",
-        },
-        Peer {
-            name: "libxml2-reader",
-            checks: "as libxml2-sax, through the xmlTextReader pull API",
-            parse: libxml2::READER,
-            missing: "libxml2-dev not found at build time (scripts/install-peers.sh)",
-        },
-        Peer {
-            name: "expat",
-            checks: "everything a non-validating parser checks; no namespace processing",
-            parse: expat::PLAIN,
-            missing: "libexpat1-dev not found at build time (scripts/install-peers.sh)",
-        },
-        Peer {
-            name: "expat-ns",
-            checks: "as expat, with namespace processing",
-            parse: expat::NS,
-            missing: "libexpat1-dev not found at build time (scripts/install-peers.sh)",
-        },
+        peer(
+            "libxml2-sax",
+            Lang::C,
+            "everything a non-validating parser checks; SAX2 namespace callbacks",
+            Op::Push,
+            libxml2::SAX,
+            "libxml2-dev not found at build time (scripts/install-peers.sh)",
+        ),
+        peer(
+            "libxml2-reader",
+            Lang::C,
+            "as libxml2-sax, through the xmlTextReader pull API",
+            Op::Parse,
+            libxml2::READER,
+            "libxml2-dev not found at build time (scripts/install-peers.sh)",
+        ),
+        peer(
+            "expat",
+            Lang::C,
+            "everything a non-validating parser checks; no namespace processing",
+            Op::Push,
+            expat::PLAIN,
+            "libexpat1-dev not found at build time (scripts/install-peers.sh)",
+        ),
+        peer(
+            "expat-ns",
+            Lang::C,
+            "as expat, with namespace processing",
+            Op::Push,
+            expat::NS,
+            "libexpat1-dev not found at build time (scripts/install-peers.sh)",
+        ),
     ]
+}
+
+/// A peer doing one operation through `f`, or missing when `f` is `None`.
+fn peer(
+    name: &'static str,
+    lang: Lang,
+    checks: &'static str,
+    op: Op,
+    f: Option<fn(&[u8]) -> Outcome>,
+    missing: &str,
+) -> Peer {
+    let engine = match f {
+        Some(f) => Engine::InProcess(vec![(op, simple(f))]),
+        None => Engine::Missing {
+            reason: missing.to_string(),
+            ops: vec![op],
+        },
+    };
+    Peer {
+        name,
+        lang,
+        checks,
+        engine,
+    }
 }
 
 /// The shim's result: the checksum, or -1 for a document the library rejected.

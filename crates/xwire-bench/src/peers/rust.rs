@@ -2,46 +2,53 @@
 
 use std::hint::black_box;
 
-use super::{Outcome, Peer};
+use super::{simple, Engine, Lang, Op, Outcome, Peer};
 
 pub(super) fn peers() -> Vec<Peer> {
     vec![
         Peer {
             name: "xwire",
+            lang: Lang::Rust,
             checks: "everything: well-formedness, Char/Name productions, namespaces, DTD, entities",
-            parse: Some(xwire),
-            missing: "",
+            engine: Engine::InProcess(vec![
+                (Op::Parse, simple(xwire)),
+                (Op::Push, simple(xwire_sax)),
+                (Op::Reserialize, simple(xwire_reserialize)),
+            ]),
         },
         Peer {
             name: "quick-xml",
+            lang: Lang::Rust,
             checks: "end-tag names; no character or name checks, no namespaces, no DTD",
-            parse: Some(quick_xml_raw),
-            missing: "",
+            engine: Engine::InProcess(vec![
+                (Op::Parse, simple(quick_xml_raw)),
+                (Op::Reserialize, simple(quick_xml_reserialize)),
+            ]),
         },
         Peer {
             name: "quick-xml-ns",
+            lang: Lang::Rust,
             checks: "as quick-xml, plus namespace resolution of elements and attributes",
-            parse: Some(quick_xml_ns),
-            missing: "",
+            engine: Engine::InProcess(vec![(Op::Parse, simple(quick_xml_ns))]),
         },
         Peer {
             name: "xml-rs",
+            lang: Lang::Rust,
             checks: "well-formedness and namespaces; internal DTD only partly",
-            parse: Some(xml_rs),
-            missing: "",
+            engine: Engine::InProcess(vec![(Op::Parse, simple(xml_rs))]),
         },
         Peer {
             name: "xmlparser",
+            lang: Lang::Rust,
             checks:
                 "tokens only: no end-tag matching, no namespaces, no entity expansion (done here)",
-            parse: Some(xmlparser),
-            missing: "",
+            engine: Engine::InProcess(vec![(Op::Parse, simple(xmlparser))]),
         },
         Peer {
             name: "roxmltree",
-            checks: "well-formedness and namespaces; builds a read-only tree (tree, not pull)",
-            parse: Some(roxmltree),
-            missing: "",
+            lang: Lang::Rust,
+            checks: "well-formedness and namespaces; builds a read-only tree",
+            engine: Engine::InProcess(vec![(Op::Tree, simple(roxmltree))]),
         },
     ]
 }
@@ -50,7 +57,7 @@ fn err(e: impl std::fmt::Display) -> String {
     e.to_string()
 }
 
-fn xwire(doc: &[u8]) -> Outcome {
+pub(super) fn xwire(doc: &[u8]) -> Outcome {
     use xwire::Event;
     let mut r = xwire::Reader::from_slice(doc);
     let mut sum = 0u64;
@@ -72,15 +79,74 @@ fn xwire(doc: &[u8]) -> Outcome {
     }
 }
 
+/// The checksum through the push API.
+fn xwire_sax(doc: &[u8]) -> Outcome {
+    use xwire::sax::{self, Handler};
+    struct Sum(u64);
+    impl Handler for Sum {
+        fn start_element(&mut self, t: &xwire::StartTag<'_>) -> xwire::Result<()> {
+            self.0 += 1;
+            black_box((t.local_name(), t.ns()));
+            for a in t.attributes() {
+                black_box((a.local_name(), a.ns(), a.value()));
+                self.0 += !a.is_namespace_decl() as u64;
+            }
+            Ok(())
+        }
+        fn characters(&mut self, text: &str) -> xwire::Result<()> {
+            self.0 += text.len() as u64;
+            Ok(())
+        }
+    }
+    let mut h = Sum(0);
+    sax::parse(&mut xwire::Reader::from_slice(doc), &mut h).map_err(err)?;
+    Ok(h.0)
+}
+
+/// Reads every event and writes it back through the core writer, to memory.
+fn xwire_reserialize(doc: &[u8]) -> Outcome {
+    use xwire::Event;
+    let mut r = xwire::Reader::from_slice(doc);
+    let mut w = xwire::writer::Writer::new(Vec::with_capacity(doc.len()));
+    let mut sum = 0u64;
+    loop {
+        let e = r.next().map_err(err)?;
+        match &e {
+            Event::Start(t) => {
+                sum += 1 + t.attributes().filter(|a| !a.is_namespace_decl()).count() as u64
+            }
+            Event::Text(t) => sum += t.unescape().len() as u64,
+            Event::CData(c) => sum += c.raw().len() as u64,
+            Event::Eof => break,
+            _ => {}
+        }
+        w.write_event(&e).map_err(err)?;
+    }
+    black_box(w.finish().map_err(err)?.len());
+    Ok(sum)
+}
+
 fn quick_xml_raw(doc: &[u8]) -> Outcome {
-    quick_xml_run(doc, false)
+    quick_xml_run(doc, false, None)
 }
 
 fn quick_xml_ns(doc: &[u8]) -> Outcome {
-    quick_xml_run(doc, true)
+    quick_xml_run(doc, true, None)
 }
 
-fn quick_xml_run(doc: &[u8], namespaces: bool) -> Outcome {
+fn quick_xml_reserialize(doc: &[u8]) -> Outcome {
+    let mut w = quick_xml::Writer::new(Vec::with_capacity(doc.len()));
+    let sum = quick_xml_run(doc, false, Some(&mut w))?;
+    black_box(w.into_inner().len());
+    Ok(sum)
+}
+
+/// Pulls every event (resolving namespaces when asked), writing each to `out` if given.
+fn quick_xml_run(
+    doc: &[u8],
+    namespaces: bool,
+    mut out: Option<&mut quick_xml::Writer<Vec<u8>>>,
+) -> Outcome {
     use quick_xml::events::{BytesStart, Event};
     use quick_xml::reader::NsReader;
 
@@ -116,17 +182,17 @@ fn quick_xml_run(doc: &[u8], namespaces: bool) -> Outcome {
         } else {
             r.read_event().map_err(err)?
         };
-        match event {
+        match &event {
             Event::Start(e) => {
                 depth += 1;
                 sum += 1;
                 black_box(e.local_name());
-                attributes(&e, namespaces.then_some(&r), &mut sum)?;
+                attributes(e, namespaces.then_some(&r), &mut sum)?;
             }
             Event::Empty(e) => {
                 sum += 1;
                 black_box(e.local_name());
-                attributes(&e, namespaces.then_some(&r), &mut sum)?;
+                attributes(e, namespaces.then_some(&r), &mut sum)?;
             }
             Event::End(_) => depth = depth.saturating_sub(1),
             Event::Text(t) if depth > 0 => sum += t.unescape().map_err(err)?.len() as u64,
@@ -139,6 +205,9 @@ fn quick_xml_run(doc: &[u8], namespaces: bool) -> Outcome {
                 }
             }
             _ => {}
+        }
+        if let Some(w) = out.as_deref_mut() {
+            w.write_event(event).map_err(err)?;
         }
     }
 }
