@@ -1,21 +1,31 @@
 #!/usr/bin/env bash
-# Installs the system libraries of the benchmark's C peers (libxml2, expat) and pkg-config,
-# through which the bench crate's build script finds them. Idempotent; Debian/Ubuntu only.
+# Installs every optional peer of `xwire bench`: the C and C++ libraries (Debian packages, found
+# by the bench crate's build script through pkg-config), the Java harness (bench/java, built
+# with Maven) and the Python harness's packages (bench/python, pip). Idempotent; Debian/Ubuntu.
+# The suite runs with whatever is present; `xwire bench --list` shows what is missing.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
-packages=(pkg-config libxml2-dev libexpat1-dev)
-missing=()
-for p in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -eq 0 ]; then
-    echo "install-peers: ${packages[*]} already installed"
-    exit 0
-fi
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then
     sudo="sudo"
 fi
-echo "install-peers: installing ${missing[*]}"
-$sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+
+# --- C and C++ peers (Debian packages) ------------------------------------------------------
+debian_packages=(pkg-config libxml2-dev libexpat1-dev)
+
+install_debian() {
+    local missing=()
+    for p in "${debian_packages[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    done
+    if [ ${#missing[@]} -eq 0 ]; then
+        echo "install-peers: Debian packages already installed"
+        return
+    fi
+    echo "install-peers: installing ${missing[*]}"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+}
+
+install_debian

@@ -14,7 +14,11 @@
 //!   memory; the checksum is the one of the parse plus nothing else, the output length goes to
 //!   `black_box`;
 //! - [`Op::Validate`]: parse and validate against the workload's schema (compiled once, before
-//!   timing, in [`Prepare`]); an invalid document is an error.
+//!   timing, in [`Prepare`]); an invalid document is an error;
+//! - [`Op::Index`]: build a non-extractive index (VTD-style) and walk it like a tree;
+//! - [`Op::Encode`]: encode into a binary XML format; the checksum is the parse's;
+//! - [`Op::Decode`]: decode the binary form (made in [`Prepare`] or the harness's set-up,
+//!   untimed) and consume every event like a parse.
 //!
 //! # In process and in a harness
 //!
@@ -47,6 +51,12 @@ pub enum Op {
     Reserialize,
     /// Parse and validate against the workload's schema.
     Validate,
+    /// Build a non-extractive token index (VTD-style) and walk it.
+    Index,
+    /// Encode the document into a binary XML format (EXI, xwire's binary encoding).
+    Encode,
+    /// Decode the binary form (encoded before timing) and consume every event.
+    Decode,
 }
 
 impl Op {
@@ -61,6 +71,9 @@ impl Op {
             Op::Tree => "tree",
             Op::Reserialize => "reserialize",
             Op::Validate => "validate",
+            Op::Index => "index",
+            Op::Encode => "encode",
+            Op::Decode => "decode",
         }
     }
 
