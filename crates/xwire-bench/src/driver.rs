@@ -240,6 +240,10 @@ pub struct Report {
     pub skipped: Vec<(String, String)>,
     /// Throughput mode results, when it ran.
     pub throughput: Option<crate::throughput::ThroughputReport>,
+    /// Which not-well-formed probes each in-process peer rejects.
+    pub probes: Vec<crate::peers::probes::ProbeRow>,
+    /// The probes' names, in the order of each row's `rejected`.
+    pub probe_names: Vec<String>,
 }
 
 /// Progress callback: (what is being measured, steps done, steps in all).
@@ -288,6 +292,11 @@ pub fn run(
         workloads: Vec::new(),
         skipped: Vec::new(),
         throughput: None,
+        probes: crate::peers::probes::run(peers),
+        probe_names: crate::peers::probes::PROBES
+            .iter()
+            .map(|(n, _)| n.to_string())
+            .collect(),
     };
     let workdir = Workdir::new(opts.workdir.as_deref(), !externals.is_empty());
 

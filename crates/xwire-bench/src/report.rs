@@ -13,6 +13,7 @@ fn cell_text(w: &WorkloadResult, op: Op, cell: &Cell) -> String {
         Cell::Measured {
             median_s,
             checksum_differs,
+            peak_bytes,
             ..
         } => {
             let best = w.fastest(op).map_or(*median_s, |b| b.1);
@@ -22,11 +23,22 @@ fn cell_text(w: &WorkloadResult, op: Op, cell: &Cell) -> String {
                 format!("{:.0}", w.stats.size as f64 / median_s / 1e6)
             };
             let flag = if *checksum_differs { "!" } else { "" };
-            format!("{speed} {:.2}x{flag}", median_s / best)
+            let peak = peak_bytes.map_or(String::new(), |b| format!(" {}", mb(b)));
+            format!("{speed} {:.2}x{flag}{peak}", median_s / best)
         }
         Cell::Failed { .. } => "failed".into(),
         Cell::Missing => "".into(),
         Cell::Unsupported => "-".into(),
+    }
+}
+
+/// A byte count as a short figure: "0.3M", "12M".
+fn mb(b: u64) -> String {
+    let m = b as f64 / 1e6;
+    if m < 10.0 {
+        format!("{m:.1}M")
+    } else {
+        format!("{m:.0}M")
     }
 }
 
@@ -60,7 +72,7 @@ pub fn text(r: &Report) -> String {
     );
     let _ = writeln!(
         out,
-        "cells: MB/s (ns per parse for overhead) and time relative to the fastest peer for that operation; - cannot, ! checksum differs\n"
+        "cells: MB/s (ns per parse for overhead), time relative to the fastest peer for that operation, peak memory of one run; - cannot, ! checksum differs\n"
     );
     let peer_names: Vec<String> = r.peers.iter().map(|p| p.name.clone()).collect();
     for &g in Group::ALL {
@@ -138,6 +150,25 @@ pub fn text(r: &Report) -> String {
     if !failures.is_empty() {
         let _ = writeln!(out, "\n=== failures\n{failures}");
     }
+    if !r.probes.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n=== not-well-formed probes: rejected (yes) or accepted (NO)"
+        );
+        let _ = write!(out, "   {:<28}", "probe");
+        for row in &r.probes {
+            let _ = write!(out, " {:>w$}", row.peer, w = row.peer.len().max(4));
+        }
+        out.push('\n');
+        for (i, name) in r.probe_names.iter().enumerate() {
+            let _ = write!(out, "   {name:<28}");
+            for row in &r.probes {
+                let v = if row.rejected[i] { "yes" } else { "NO" };
+                let _ = write!(out, " {:>w$}", v, w = row.peer.len().max(4));
+            }
+            out.push('\n');
+        }
+    }
     let _ = writeln!(out, "\n=== what each peer checks");
     for p in &r.peers {
         let ops: Vec<&str> = p.ops.iter().map(|o| o.name()).collect();
@@ -165,19 +196,7 @@ fn table(out: &mut String, r: &Report, w: &WorkloadResult) {
     }
     let _ = write!(out, "   {:<18}", "peer");
     for op in &ops {
-        let _ = write!(out, " {:>17}", op.name());
-    }
-    let with_memory = w.results.iter().any(|m| {
-        matches!(
-            m.cell,
-            Cell::Measured {
-                peak_bytes: Some(_),
-                ..
-            }
-        )
-    });
-    if with_memory {
-        let _ = write!(out, " {:>12}", "peak MB");
+        let _ = write!(out, " {:>22}", op.name());
     }
     out.push('\n');
     for p in &r.peers {
@@ -193,22 +212,7 @@ fn table(out: &mut String, r: &Report, w: &WorkloadResult) {
         }
         let _ = write!(out, "   {:<18}", p.name);
         for (&op, c) in ops.iter().zip(&cells) {
-            let _ = write!(out, " {:>17}", cell_text(w, op, c));
-        }
-        if with_memory {
-            let peak = cells
-                .iter()
-                .filter_map(|c| match c {
-                    Cell::Measured { peak_bytes, .. } => *peak_bytes,
-                    _ => None,
-                })
-                .max();
-            let _ = write!(
-                out,
-                " {:>12}",
-                peak.map(|b| format!("{:.1}", b as f64 / 1e6))
-                    .unwrap_or_default()
-            );
+            let _ = write!(out, " {:>22}", cell_text(w, op, c));
         }
         out.push('\n');
     }

@@ -27,6 +27,7 @@
 //! ([`Engine::External`]): starting a JVM per document would measure the JVM, not the parser.
 
 mod c;
+pub mod probes;
 mod rust;
 
 use std::fmt;
