@@ -113,6 +113,14 @@ pub(crate) struct Dtd {
 }
 
 impl Dtd {
+    /// Whether nothing was declared.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.entities.is_empty()
+            && self.attlists.is_empty()
+            && self.notations.is_empty()
+            && self.pis.is_empty()
+    }
+
     /// Forgets every declaration, keeping the allocations (a recycled reader's DTD).
     pub(crate) fn clear(&mut self) {
         let Dtd {

@@ -92,6 +92,19 @@ impl Interner {
         }
     }
 
+    /// Whether this is a [`Default`] interner that never allocated (one taken by `mem::take`).
+    pub(crate) fn is_unallocated(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// Bytes held on the heap.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.pool.capacity()
+            + self.spans.capacity() * std::mem::size_of::<(u32, u32)>()
+            + self.slots.capacity() * std::mem::size_of::<Slot>()
+            + self.next.capacity() * std::mem::size_of::<u32>()
+    }
+
     pub(crate) fn clear(&mut self) {
         self.pool.clear();
         self.spans.clear();

@@ -254,13 +254,51 @@ pub(crate) struct QMeta {
 pub(crate) const NO_PREFIX: Id = Id(u32::MAX);
 
 /// The allocations of a finished [`Reader`], for the next one to reuse
-/// ([`Reader::into_buffers`], [`Reader::with_buffers`]). Servers parsing many small messages
-/// keep one per thread.
+/// ([`Reader::into_buffers`], [`Reader::with_buffers`]). Without them a new reader takes the
+/// (small) buffers the last reader dropped on its thread left behind, so explicit reuse only
+/// matters for keeping buffers per connection or across threads.
 #[derive(Default)]
 pub struct ReaderBuffers {
     st: StateBufs,
     dtd: Dtd,
     buf: Vec<u8>,
+}
+
+thread_local! {
+    /// The allocations of the last reader dropped on this thread, for the next one: a server
+    /// parsing one small message after another then allocates almost nothing per message,
+    /// without managing [`ReaderBuffers`] itself. Only small sets are kept
+    /// ([`ReaderBuffers::small`]), so a thread never holds on to a big document's buffers.
+    static SPARE: std::cell::Cell<Option<ReaderBuffers>> = const { std::cell::Cell::new(None) };
+}
+
+impl Drop for Reader<'_> {
+    fn drop(&mut self) {
+        if self.st.names.is_unallocated() {
+            return; // into_buffers took them.
+        }
+        let bufs = self.take_buffers();
+        if bufs.small() {
+            // `try_with`: the thread-local may already be gone while a thread exits.
+            let _ = SPARE.try_with(|s| s.set(Some(bufs)));
+        }
+    }
+}
+
+impl ReaderBuffers {
+    /// Whether the buffers are small enough to keep for the next reader of this thread:
+    /// about 64 KB in all, and no DTD (whose entities could be large).
+    fn small(&self) -> bool {
+        let st = &self.st;
+        let bytes = self.buf.capacity()
+            + st.names.heap_bytes()
+            + st.uris.heap_bytes()
+            + st.stack.capacity() * std::mem::size_of::<Open>()
+            + st.qmeta.capacity() * std::mem::size_of::<QMeta>()
+            + st.attrs.capacity() * std::mem::size_of::<Attr>()
+            + st.scratch.capacity();
+        bytes <= 64 << 10 && st.frames.is_empty() && self.dtd.is_empty()
+    }
 }
 
 /// The reusable vectors of [`State`].
@@ -474,8 +512,11 @@ impl<'a> Reader<'a> {
         r
     }
 
+    /// A reader on the allocations a dropped reader of this thread left (see [`SPARE`]), or
+    /// on new ones.
     fn empty(config: Config) -> Reader<'a> {
-        Reader::recycled(config, ReaderBuffers::default())
+        let bufs = SPARE.with(|s| s.take()).unwrap_or_default();
+        Reader::recycled(config, bufs)
     }
 
     /// A reader built on the allocations of an earlier one.
@@ -563,21 +604,26 @@ impl<'a> Reader<'a> {
     }
 
     /// Gives back the reader's allocations for [`Reader::with_buffers`].
-    pub fn into_buffers(self) -> ReaderBuffers {
-        let Reader { input, dtd, st, .. } = self;
+    pub fn into_buffers(mut self) -> ReaderBuffers {
+        self.take_buffers()
+    }
+
+    /// Moves the reusable allocations out, leaving empty (unallocated) ones.
+    fn take_buffers(&mut self) -> ReaderBuffers {
+        let st = &mut self.st;
         ReaderBuffers {
             st: StateBufs {
-                frames: st.frames,
-                stack: st.stack,
-                names: st.names,
-                qmeta: st.qmeta,
-                uris: st.uris,
-                bindings: st.bindings,
-                attrs: st.attrs,
-                scratch: st.scratch,
+                frames: std::mem::take(&mut st.frames),
+                stack: std::mem::take(&mut st.stack),
+                names: std::mem::take(&mut st.names),
+                qmeta: std::mem::take(&mut st.qmeta),
+                uris: std::mem::take(&mut st.uris),
+                bindings: std::mem::take(&mut st.bindings),
+                attrs: std::mem::take(&mut st.attrs),
+                scratch: std::mem::take(&mut st.scratch),
             },
-            dtd,
-            buf: input.buf,
+            dtd: std::mem::take(&mut self.dtd),
+            buf: std::mem::take(&mut self.input.buf),
         }
     }
 
