@@ -92,9 +92,8 @@ pub fn text(r: &Report) -> String {
     if let Some(t) = &r.throughput {
         let _ = writeln!(
             out,
-            "\n=== throughput ({} threads, {}; ramp-up {:.1} s, steady {:.1} s, ramp-down {:.1} s; mix: {})",
+            "\n=== throughput ({} threads, streaming parse; ramp-up {:.1} s, steady {:.1} s, ramp-down {:.1} s; mix: {})",
             t.threads,
-            t.op,
             t.periods_s[0],
             t.periods_s[1],
             t.periods_s[2],
