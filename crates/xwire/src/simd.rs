@@ -35,6 +35,25 @@ pub(crate) fn find_attr_stop(data: &[u8], pos: usize) -> usize {
     }
 }
 
+/// First position at or after `pos` of a byte the writer must look at when escaping: `<`, `&`
+/// and `>` (text) or `<`, `&` and `"` (attribute), control characters (in text, tab and line
+/// feed pass), and 0xEF (the lead byte of U+FFFE / U+FFFF). `is_stop` gives the same answer
+/// byte by byte; the scalar fallback uses it.
+#[inline]
+pub(crate) fn find_escape_stop(
+    data: &[u8],
+    pos: usize,
+    attr: bool,
+    is_stop: impl Fn(u8) -> bool,
+) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    let pos = x86::skip_plain_escape(data, pos, attr);
+    data[pos..]
+        .iter()
+        .position(|&b| is_stop(b))
+        .map_or(data.len(), |k| pos + k)
+}
+
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 mod x86 {
@@ -87,12 +106,77 @@ mod x86 {
         }
         crate::scan::find_class(data, pos, mask)
     }
+
+    /// Skips whole 16-byte blocks holding no byte [`super::find_escape_stop`] stops at; the
+    /// position of the first block that may hold one (or of the tail).
+    #[inline]
+    pub(super) fn skip_plain_escape(data: &[u8], mut pos: usize, attr: bool) -> usize {
+        // SAFETY: as in `find`: SSE2 is baseline on x86_64, and every unaligned 16-byte load
+        // lies inside `data` (`pos + 16 <= data.len()`).
+        unsafe {
+            let lt = _mm_set1_epi8(b'<' as i8);
+            let amp = _mm_set1_epi8(b'&' as i8);
+            let third = _mm_set1_epi8(if attr { b'"' } else { b'>' } as i8);
+            let ef = _mm_set1_epi8(0xEFu8 as i8);
+            let x1f = _mm_set1_epi8(0x1F);
+            let tab = _mm_set1_epi8(b'\t' as i8);
+            let nl = _mm_set1_epi8(b'\n' as i8);
+            while pos + 16 <= data.len() {
+                let v = _mm_loadu_si128(data.as_ptr().add(pos) as *const __m128i);
+                let special = _mm_or_si128(
+                    _mm_or_si128(_mm_cmpeq_epi8(v, lt), _mm_cmpeq_epi8(v, amp)),
+                    _mm_or_si128(_mm_cmpeq_epi8(v, third), _mm_cmpeq_epi8(v, ef)),
+                );
+                // Unsigned v <= 0x1F: max(v, 0x1F) == 0x1F.
+                let low = _mm_cmpeq_epi8(_mm_max_epu8(v, x1f), x1f);
+                let low = if attr {
+                    low
+                } else {
+                    _mm_andnot_si128(
+                        _mm_or_si128(_mm_cmpeq_epi8(v, tab), _mm_cmpeq_epi8(v, nl)),
+                        low,
+                    )
+                };
+                if _mm_movemask_epi8(_mm_or_si128(special, low)) != 0 {
+                    return pos;
+                }
+                pos += 16;
+            }
+        }
+        pos
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::scan::find_class;
+
+    #[test]
+    fn escape_scan_agrees_with_its_predicate() {
+        for attr in [false, true] {
+            let stop = |b: u8| {
+                matches!(b, b'<' | b'&' | 0xEF)
+                    || (attr && b == b'"')
+                    || (!attr && b == b'>')
+                    || (b < 0x20 && (attr || (b != b'\t' && b != b'\n')))
+            };
+            for special in 0u8..=255 {
+                for at in 0..40 {
+                    let mut data = vec![b'a'; 40];
+                    data[at] = special;
+                    for start in [0, 1, 5, 16, 17, 30] {
+                        let want = (start..40).find(|&i| stop(data[i])).unwrap_or(40);
+                        assert_eq!(
+                            find_escape_stop(&data, start, attr, stop),
+                            want,
+                            "byte {special:#x} at {at} from {start}, attr {attr}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn agrees_with_scalar_on_every_byte_value_and_position() {

@@ -44,14 +44,16 @@ pub(crate) fn escape_into(out: &mut Vec<u8>, s: &str, ctx: Context) -> Result<()
             Context::Attribute => ATTR,
         };
     let b = s.as_bytes();
+    let attr = ctx == Context::Attribute;
     let mut run = 0;
     let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if CLASS[c as usize] & mask == 0 {
-            i += 1;
-            continue;
+    loop {
+        // Plain runs are skipped 16 bytes at a time and copied whole.
+        i = crate::simd::find_escape_stop(b, i, attr, |c| CLASS[c as usize] & mask != 0);
+        if i == b.len() {
+            break;
         }
+        let c = b[i];
         let rep: &[u8] = match c {
             b'&' => b"&amp;",
             b'<' => b"&lt;",

@@ -367,9 +367,14 @@ impl<W: Write> Writer<W> {
     pub fn start_element(&mut self, qname: &str) -> Result<()> {
         let (p, l) = split_qname(qname)
             .ok_or_else(|| WriteError::InvalidName("element name (QName)", qname.into()))?;
+        self.start_qname(p, l)
+    }
+
+    /// `start_element` for a name already split and known to be a QName (from the reader).
+    fn start_qname(&mut self, prefix: &str, local: &str) -> Result<()> {
         self.open_start()?;
-        let p = self.stash(p);
-        let l = self.stash(l);
+        let p = self.stash(prefix);
+        let l = self.stash(local);
         self.pending = Some(NameSpec::QName(p, l));
         Ok(())
     }
@@ -394,8 +399,14 @@ impl<W: Write> Writer<W> {
             let prefix = if p == "xmlns" { Some(l) } else { None };
             return self.namespace(prefix, value);
         }
+        self.attribute_qname(p, l, value)
+    }
+
+    /// `attribute` for a name already split, known to be a QName and not a namespace
+    /// declaration (from the reader).
+    fn attribute_qname(&mut self, prefix: &str, local: &str, value: &str) -> Result<()> {
         self.check_pending()?;
-        let name = NameSpec::QName(self.stash(p), self.stash(l));
+        let name = NameSpec::QName(self.stash(prefix), self.stash(local));
         let value = self.stash(value);
         self.attrs.push(PendingAttr { name, value });
         Ok(())
@@ -595,14 +606,15 @@ impl<W: Write> Writer<W> {
     /// text, CDATA, comments, PIs, the doctype, entity references that were not read.
     pub fn write_event(&mut self, event: &Event<'_>) -> Result<()> {
         match event {
+            // The reader has checked the names: they are written as split, not parsed again.
             Event::Start(t) => {
-                self.start_element(t.name())?;
+                self.start_qname(t.prefix().unwrap_or(""), t.local_name())?;
                 for a in t.attributes() {
                     if a.is_namespace_decl() {
                         let prefix = a.name().strip_prefix("xmlns:");
                         self.namespace(prefix, a.value())?;
                     } else if !a.is_defaulted() {
-                        self.attribute(a.name(), a.value())?;
+                        self.attribute_qname(a.prefix().unwrap_or(""), a.local_name(), &a.value())?;
                     }
                 }
                 Ok(())
