@@ -614,7 +614,7 @@ impl<W: Write> Writer<W> {
                         let prefix = a.name().strip_prefix("xmlns:");
                         self.namespace(prefix, a.value())?;
                     } else if !a.is_defaulted() {
-                        self.attribute_qname(a.prefix().unwrap_or(""), a.local_name(), &a.value())?;
+                        self.attribute_qname(a.prefix().unwrap_or(""), a.local_name(), a.value())?;
                     }
                 }
                 Ok(())
