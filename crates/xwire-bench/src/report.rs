@@ -6,42 +6,6 @@ use crate::driver::{Cell, Report, WorkloadResult};
 use crate::peers::Op;
 use crate::workloads::Group;
 
-/// What a cell shows: MB/s (or ns per parse for the overhead workload) and the ratio of its
-/// time to the fastest peer's for the same operation.
-fn cell_text(w: &WorkloadResult, op: Op, cell: &Cell) -> String {
-    match cell {
-        Cell::Measured {
-            median_s,
-            checksum_differs,
-            peak_bytes,
-            ..
-        } => {
-            let best = w.fastest(op).map_or(*median_s, |b| b.1);
-            let speed = if w.group == Group::Overhead {
-                format!("{:.0} ns", median_s * 1e9)
-            } else {
-                format!("{:.0}", w.stats.size as f64 / median_s / 1e6)
-            };
-            let flag = if *checksum_differs { "!" } else { "" };
-            let peak = peak_bytes.map_or(String::new(), |b| format!(" {}", mb(b)));
-            format!("{speed} {:.2}x{flag}{peak}", median_s / best)
-        }
-        Cell::Failed { .. } => "failed".into(),
-        Cell::Missing => "".into(),
-        Cell::Unsupported => "-".into(),
-    }
-}
-
-/// A byte count as a short figure: "0.3M", "12M".
-fn mb(b: u64) -> String {
-    let m = b as f64 / 1e6;
-    if m < 10.0 {
-        format!("{m:.1}M")
-    } else {
-        format!("{m:.0}M")
-    }
-}
-
 /// Streaming parse time of a peer on a workload: the faster of its pull and push parses.
 pub fn streaming(w: &WorkloadResult, peer: &str) -> Option<f64> {
     [Op::Parse, Op::Push]
@@ -72,7 +36,7 @@ pub fn text(r: &Report) -> String {
     );
     let _ = writeln!(
         out,
-        "cells: MB/s (ns per parse for overhead), time relative to the fastest peer for that operation, peak memory of one run; - cannot, ! checksum differs\n"
+        "median and min time per document over the timed runs; vs fastest: median relative to the fastest peer doing the same operation; peak: memory one run touched\n"
     );
     let peer_names: Vec<String> = r.peers.iter().map(|p| p.name.clone()).collect();
     for &g in Group::ALL {
@@ -176,44 +140,71 @@ pub fn text(r: &Report) -> String {
     out
 }
 
+/// A duration with a unit that suits it: "312 ns", "45.2 us", "12.3 ms", "1.20 s".
+pub fn duration(s: f64) -> String {
+    if s < 1e-6 {
+        format!("{:.0} ns", s * 1e9)
+    } else if s < 1e-3 {
+        format!("{:.1} us", s * 1e6)
+    } else if s < 1.0 {
+        format!("{:.1} ms", s * 1e3)
+    } else {
+        format!("{s:.2} s")
+    }
+}
+
+/// One workload: a row per (operation, peer) measured or failed, grouped by operation.
 fn table(out: &mut String, r: &Report, w: &WorkloadResult) {
     let _ = writeln!(out, "-- {}: {}", w.name, w.description);
     let _ = writeln!(out, "   {}", w.stats.one_line());
-    let ops: Vec<Op> = r
-        .ops
-        .iter()
-        .copied()
-        .filter(|&op| {
-            w.results.iter().any(|m| {
-                m.op == op && matches!(m.cell, Cell::Measured { .. } | Cell::Failed { .. })
-            })
-        })
-        .collect();
-    if ops.is_empty() {
-        let _ = writeln!(out, "   (nothing measured)\n");
-        return;
+    let _ = writeln!(
+        out,
+        "   {:<12} {:<22} {:>10} {:>10} {:>8} {:>10} {:>8}",
+        "op", "peer", "median", "min", "MB/s", "vs fastest", "peak MB"
+    );
+    let mut any = false;
+    for &op in &r.ops {
+        let best = w.fastest(op).map(|b| b.1);
+        let mut first = true;
+        for m in w.results.iter().filter(|m| m.op == op) {
+            let label = if first { op.name() } else { "" };
+            match &m.cell {
+                Cell::Measured {
+                    median_s,
+                    min_s,
+                    checksum_differs,
+                    peak_bytes,
+                    ..
+                } => {
+                    let _ = writeln!(
+                        out,
+                        "   {:<12} {:<22} {:>10} {:>10} {:>8.0} {:>9.2}x {:>8}{}",
+                        label,
+                        m.peer,
+                        duration(*median_s),
+                        duration(*min_s),
+                        w.stats.size as f64 / median_s / 1e6,
+                        median_s / best.unwrap_or(*median_s),
+                        peak_bytes.map_or(String::new(), |b| format!("{:.1}", b as f64 / 1e6)),
+                        if *checksum_differs {
+                            "  checksum differs"
+                        } else {
+                            ""
+                        }
+                    );
+                }
+                Cell::Failed { error } => {
+                    let short: String = error.chars().take(60).collect();
+                    let _ = writeln!(out, "   {:<12} {:<22} failed: {short}", label, m.peer);
+                }
+                Cell::Missing | Cell::Unsupported => continue,
+            }
+            first = false;
+            any = true;
+        }
     }
-    let _ = write!(out, "   {:<18}", "peer");
-    for op in &ops {
-        let _ = write!(out, " {:>22}", op.name());
-    }
-    out.push('\n');
-    for p in &r.peers {
-        if p.missing.is_some() {
-            continue;
-        }
-        let cells: Vec<&Cell> = ops
-            .iter()
-            .map(|&op| w.cell(&p.name, op).unwrap_or(&Cell::Unsupported))
-            .collect();
-        if cells.iter().all(|c| matches!(c, Cell::Unsupported)) {
-            continue;
-        }
-        let _ = write!(out, "   {:<18}", p.name);
-        for (&op, c) in ops.iter().zip(&cells) {
-            let _ = write!(out, " {:>22}", cell_text(w, op, c));
-        }
-        out.push('\n');
+    if !any {
+        let _ = writeln!(out, "   (nothing measured)");
     }
     out.push('\n');
 }
