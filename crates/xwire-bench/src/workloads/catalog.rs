@@ -34,7 +34,10 @@ pub fn query(size: usize, seed: u64) -> Vec<u8> {
         "<mcs:credentials xmlns:mcs=\"urn:mcs:types\"><mcs:user>/O=Grid/OU=example.org/CN=Ada Lovelace</mcs:user></mcs:credentials>\n",
     );
     out.push_str("<mcs:queryByAttributes xmlns:mcs=\"urn:mcs:types\">\n<mcs:objectType>logical_file</mcs:objectType>\n<mcs:constraints logic=\"and\">\n");
-    while out.len() + 400 < size {
+    // At least one record, however small the size.
+    let mut some = false;
+    while !some || out.len() + 400 < size {
+        some = true;
         let (name, ty) = *rng.pick(ATTRS);
         let op = *rng.pick(&["=", "&lt;", "&gt;", "&lt;=", "like"]);
         let _ = writeln!(
@@ -60,7 +63,10 @@ pub fn response(size: usize, seed: u64) -> Vec<u8> {
     envelope_open(&mut out, "");
     out.push_str("<mcs:queryByAttributesResponse xmlns:mcs=\"urn:mcs:types\">\n<mcs:result objectType=\"logical_file\">\n");
     let mut n = 0;
-    while out.len() + 200 < size {
+    // At least one record, however small the size.
+    let mut some = false;
+    while !some || out.len() + 200 < size {
+        some = true;
         let _ = writeln!(
             out,
             "<mcs:logicalFile name=\"lfn://example.org/run{}/file{n}.dat\" version=\"{}\" valid=\"{}\">\n<mcs:dataType>binary</mcs:dataType><mcs:creator>{}</mcs:creator><mcs:created>{}</mcs:created><mcs:modified>{}</mcs:modified><mcs:collection>run{}</mcs:collection>",

@@ -15,7 +15,10 @@ pub fn stream(size: usize, seed: u64) -> Vec<u8> {
     let mut out = String::with_capacity(size + 1024);
     out.push_str("<?xml version=\"1.0\"?>\n<ev:events xmlns:ev=\"urn:xwire:bench:events\" source=\"sensor-grid\">\n");
     let mut seq = 1_000_000u64;
-    while out.len() < size {
+    // At least one record, however small the size.
+    let mut some = false;
+    while !some || out.len() < size {
+        some = true;
         seq += 1 + rng.below(3);
         let n = 3 + rng.below(10) as usize;
         let _ = writeln!(
@@ -54,7 +57,10 @@ pub fn ws_notification(size: usize, seed: u64) -> Vec<u8> {
         uuid(&mut rng)
     );
     let mut seq = 0;
-    while out.len() + 60 < size {
+    // At least one record, however small the size.
+    let mut some = false;
+    while !some || out.len() + 60 < size {
+        some = true;
         seq += 1;
         let _ = write!(
             out,
@@ -84,7 +90,10 @@ pub fn ws_eventing(size: usize, seed: u64) -> Vec<u8> {
         uuid(&mut rng)
     );
     let mut seq = 0;
-    while out.len() + 60 < size {
+    // At least one record, however small the size.
+    let mut some = false;
+    while !some || out.len() + 60 < size {
+        some = true;
         seq += 1;
         payload(&mut out, &mut rng, seq);
         out.push('\n');

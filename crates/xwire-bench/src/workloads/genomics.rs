@@ -24,7 +24,10 @@ pub fn hapmap(size: usize, seed: u64) -> Vec<u8> {
     }
     out.push_str("</hm:individuals>\n");
     let mut pos = 14_430_000u64;
-    while out.len() < size {
+    // At least one record, however small the size.
+    let mut some = false;
+    while !some || out.len() < size {
+        some = true;
         let a = BASES[rng.below(4) as usize] as char;
         let mut b = BASES[rng.below(4) as usize] as char;
         if b == a {

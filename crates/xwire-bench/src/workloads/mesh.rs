@@ -26,7 +26,10 @@ pub fn mesh(size: usize, seed: u64) -> Vec<u8> {
     let mut rng = Rng::new(seed);
     let mut out = String::with_capacity(size + 4096);
     open(&mut out);
-    while out.len() < size {
+    // At least one record, however small the size.
+    let mut some = false;
+    while !some || out.len() < size {
+        some = true;
         object(&mut out, &mut rng);
     }
     out.push_str("</mesh:MeshInterfaceObjects>\n");

@@ -574,6 +574,23 @@ impl Workload {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use xwire::Event;
+
+    fn stats(name: &str, doc: &[u8]) -> crate::stats::Stats {
+        crate::stats::collect(&mut xwire::Reader::from_slice(doc), doc.len() as u64)
+            .unwrap_or_else(|e| panic!("{name} is not well-formed: {e}"))
+    }
+
+    /// Every generated workload, with its generator.
+    fn generators() -> Vec<(Workload, fn(usize, u64) -> Vec<u8>)> {
+        all()
+            .into_iter()
+            .filter_map(|w| match w.source {
+                Source::Generated { f, .. } => Some((w, f)),
+                Source::Corpus(_) => None,
+            })
+            .collect()
+    }
 
     #[test]
     fn names_are_unique() {
@@ -584,20 +601,35 @@ mod tests {
                 "{} twice",
                 w.name
             );
+            assert!(!w.description.is_empty(), "{} has no description", w.name);
         }
+        assert!(named("soap-doubles").is_some());
+    }
+
+    #[test]
+    fn the_quick_set_stays_small() {
+        let quick = quick();
+        assert!(
+            (15..=21).contains(&quick.len()),
+            "{} quick workloads",
+            quick.len()
+        );
     }
 
     #[test]
     fn generated_documents_are_well_formed_and_deterministic() {
-        for w in all() {
-            let Source::Generated { f, .. } = w.source else {
-                continue;
-            };
+        for (w, f) in generators() {
             let a = w.load_small(7);
             assert_eq!(a, w.load_small(7), "{} is not deterministic", w.name);
-            let stats = crate::stats::collect(&mut xwire::Reader::from_slice(&a), a.len() as u64)
-                .unwrap_or_else(|e| panic!("{} is not well-formed: {e}", w.name));
-            assert!(stats.elements >= 1, "{}", w.name);
+            let s = stats(&w.name, &a);
+            if w.name != "overhead" {
+                assert!(
+                    s.elements >= 3 && s.attributes + s.namespaces_declared >= 1,
+                    "{}: {s:?}",
+                    w.name
+                );
+                assert!(a != w.load_small(8), "{}: the seed changes nothing", w.name);
+            }
             if w.name != "overhead" && w.size_unit == "bytes" {
                 let size = 200_000;
                 let b = f(size, 7);
@@ -607,8 +639,208 @@ mod tests {
                     w.name,
                     b.len()
                 );
-                assert_ne!(b, f(size, 8), "{}: the seed changes nothing", w.name);
+                stats(&w.name, &b);
             }
+        }
+    }
+
+    #[test]
+    fn message_workloads_are_message_sized_at_their_default() {
+        for (w, f) in generators() {
+            let Source::Generated { size, .. } = w.source else {
+                unreachable!()
+            };
+            if w.size_unit == "bytes" && w.name != "overhead" {
+                let len = f(size, 1).len();
+                assert!(
+                    (size / 2..size * 2).contains(&len),
+                    "{}: default {size} bytes, got {len}",
+                    w.name
+                );
+            }
+            if w.group == Group::Soap {
+                assert!(size < 256 << 10, "{} is not message-sized", w.name);
+            }
+        }
+    }
+
+    #[test]
+    fn series_grow_with_their_parameter() {
+        let mut series: Vec<(String, Vec<(f64, Workload)>)> = Vec::new();
+        for w in all() {
+            let Some(s) = w.series.clone() else { continue };
+            match series.iter_mut().find(|(n, _)| *n == s.name) {
+                Some((_, v)) => v.push((s.x, w)),
+                None => series.push((s.name.clone(), vec![(s.x, w)])),
+            }
+        }
+        assert!(series.len() >= 10, "{} series", series.len());
+        for (name, mut points) in series {
+            points.sort_by(|a, b| a.0.total_cmp(&b.0));
+            // The small points only: enough to see growth, fast to check.
+            let small: Vec<_> = points.iter().filter(|(x, _)| *x <= 64_000.0).collect();
+            assert!(small.len() >= 2, "{name}");
+            let mut last = 0;
+            for (x, w) in small {
+                let doc = w.load(*x as usize, 1).unwrap();
+                let e = stats(&w.name, &doc).elements;
+                assert!(e > last, "{name}: {e} elements at {x}, {last} before");
+                last = e;
+            }
+        }
+    }
+
+    /// `(declared length, items)` of every `soapenc:arrayType` array of `doc`.
+    fn arrays_of(doc: &[u8]) -> Vec<(usize, usize)> {
+        let mut r = xwire::Reader::from_slice(doc);
+        let mut depth = 0;
+        // (depth of the array element, declared length, items so far)
+        let mut open: Vec<(usize, usize, usize)> = Vec::new();
+        let mut done = Vec::new();
+        loop {
+            match r.next().unwrap() {
+                Event::Start(t) => {
+                    depth += 1;
+                    if let Some(top) = open.last_mut() {
+                        if top.0 + 1 == depth {
+                            top.2 += 1;
+                        }
+                    }
+                    let declared = t.attributes().find(|a| a.local_name() == "arrayType");
+                    if let Some(a) = declared {
+                        let v = a.value();
+                        let n = v[v.rfind('[').unwrap() + 1..v.len() - 1].parse().unwrap();
+                        open.push((depth, n, 0));
+                    }
+                }
+                Event::End(_) => {
+                    if open.last().is_some_and(|top| top.0 == depth) {
+                        let (_, n, items) = open.pop().unwrap();
+                        done.push((n, items));
+                    }
+                    depth -= 1;
+                }
+                Event::Eof => return done,
+                _ => {}
+            }
+        }
+    }
+
+    #[test]
+    fn soap_arrays_hold_as_many_items_as_they_declare() {
+        let mut seen = 0;
+        for (w, f) in generators() {
+            if !matches!(w.group, Group::Arrays | Group::Soap | Group::ObjectGraphs) {
+                continue;
+            }
+            let size = if w.size_unit == "bytes" { 10_000 } else { 57 };
+            for (declared, items) in arrays_of(&f(size, 3)) {
+                assert_eq!(declared, items, "{}", w.name);
+                seen += 1;
+            }
+        }
+        assert!(seen >= 35, "{seen} arrays");
+    }
+
+    #[test]
+    fn every_multi_ref_points_forward_to_an_id() {
+        let mut hrefs = 0;
+        for (w, f) in generators() {
+            let doc = f(if w.size_unit == "bytes" { 20_000 } else { 50 }, 5);
+            let mut r = xwire::Reader::from_slice(&doc);
+            let mut pending: Vec<String> = Vec::new();
+            loop {
+                match r.next().unwrap() {
+                    Event::Start(t) => {
+                        for a in t.attributes() {
+                            match a.local_name() {
+                                "href" => {
+                                    let v = a.value();
+                                    let id = v.strip_prefix('#').expect("a local href");
+                                    pending.push(id.to_string());
+                                    hrefs += 1;
+                                }
+                                "id" => {
+                                    let v = a.value();
+                                    pending.retain(|p| p != v);
+                                }
+                                _ => {}
+                            }
+                        }
+                    }
+                    Event::Eof => break,
+                    _ => {}
+                }
+                // An id met before its href would leave the href pending: checked at the end.
+            }
+            assert!(
+                pending.is_empty(),
+                "{}: no later id for {pending:?}",
+                w.name
+            );
+        }
+        assert!(hrefs > 100, "{hrefs} hrefs");
+    }
+
+    #[test]
+    fn documents_are_valid_against_their_schemas() {
+        let with_schema: Vec<Workload> = all().into_iter().filter(|w| w.schema.is_some()).collect();
+        assert!(with_schema.len() >= 12);
+        let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+        match std::process::Command::new("xmllint")
+            .arg("--version")
+            .output()
+        {
+            Ok(o) if o.status.success() => {}
+            _ if ci => panic!("xmllint is needed under CI (apt-get install libxml2-utils)"),
+            _ => {
+                eprintln!(
+                    "note: xmllint not found; schemas not checked (apt-get install libxml2-utils)"
+                );
+                return;
+            }
+        }
+        let dir = std::env::temp_dir().join(format!("xwire-schema-check-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for w in with_schema {
+            let schema = w.schema.as_ref().unwrap();
+            assert!(schema.is_file(), "{}: {} missing", w.name, schema.display());
+            let file = dir.join(format!("{}.xml", w.name));
+            // Small, and the smallest instance a generator writes.
+            for (i, doc) in [w.load_small(2), w.load(1, 3).unwrap()].iter().enumerate() {
+                std::fs::write(&file, doc).unwrap();
+                let out = std::process::Command::new("xmllint")
+                    .arg("--noout")
+                    .arg("--schema")
+                    .arg(schema)
+                    .arg(&file)
+                    .output()
+                    .unwrap();
+                assert!(
+                    out.status.success(),
+                    "{} (instance {i}) is not valid against {}: {}",
+                    w.name,
+                    schema.display(),
+                    String::from_utf8_lossy(&out.stderr)
+                );
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn corpus_workloads_exist_and_are_well_formed() {
+        if xwire_conformance::corpora_dir().is_none() {
+            eprintln!("note: corpora not found; corpus workloads not checked");
+            return;
+        }
+        for w in all()
+            .into_iter()
+            .filter(|w| matches!(w.source, Source::Corpus(_)))
+        {
+            let doc = w.load(0, 0).unwrap_or_else(|e| panic!("{}: {e}", w.name));
+            let s = stats(&w.name, &doc);
+            assert!(s.elements > 10, "{}", w.name);
         }
     }
 }

@@ -35,7 +35,10 @@ pub fn pdbml(size: usize, seed: u64) -> Vec<u8> {
     ));
     let mut id = 0;
     let mut residue = 0;
-    while out.len() + 60 < size {
+    // At least one record, however small the size.
+    let mut some = false;
+    while !some || out.len() + 60 < size {
+        some = true;
         residue += 1;
         let comp = rng.pick(RESIDUES);
         let chain = (b'A' + (residue / 300) as u8 % 26) as char;

@@ -92,7 +92,10 @@ pub fn nested_list(size: usize, seed: u64) -> Vec<u8> {
     out.push_str("<?xml version=\"1.0\"?>\n<list:lists xmlns:list=\"urn:xwire:bench:list\">\n");
     let mut pos = 0u64;
     let mut ns = 1;
-    while out.len() < size {
+    // At least one record, however small the size.
+    let mut some = false;
+    while !some || out.len() < size {
+        some = true;
         out.push_str("<list:chain>");
         let mut open = Vec::with_capacity(50);
         for depth in 0..50 {

@@ -61,7 +61,10 @@ pub fn purchase_orders(size: usize, seed: u64) -> Vec<u8> {
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<apo:purchaseOrders xmlns:apo=\"http://www.example.com/PO1\">\n",
     );
     let mut n = 0u64;
-    while out.len() < size {
+    // At least one record, however small the size.
+    let mut some = false;
+    while !some || out.len() < size {
+        some = true;
         n += 1;
         let _ = writeln!(
             out,

@@ -181,7 +181,8 @@ fn echo(op: Echo, response: bool, size: usize, seed: u64) -> Vec<u8> {
     match op {
         Echo::String => {
             let mut s = String::new();
-            while s.len() < budget {
+            // At least one sentence, however small the size.
+            while s.is_empty() || s.len() < budget {
                 s.push_str(&sentence(&mut rng, 12));
                 s.push_str(if rng.below(4) == 0 {
                     " & <more>\n"

@@ -33,7 +33,10 @@ pub fn moml(size: usize, seed: u64) -> Vec<u8> {
         "  </property>\n",
     ));
     let mut n = 0;
-    while out.len() < size {
+    // At least one record, however small the size.
+    let mut some = false;
+    while !some || out.len() < size {
+        some = true;
         // A composite of a few actors wired in a chain.
         let _ = writeln!(
             out,
@@ -120,7 +123,10 @@ pub fn bpel(size: usize, seed: u64) -> Vec<u8> {
         "    </bpel:receive>\n",
     ));
     let mut n = 0;
-    while out.len() + 200 < size {
+    // At least one record, however small the size.
+    let mut some = false;
+    while !some || out.len() + 200 < size {
+        some = true;
         let limit = 1000 * (1 + rng.below(100));
         let _ = write!(
             out,
