@@ -132,6 +132,9 @@ pub struct Workload {
     pub quick: bool,
 }
 
+/// A generator: `(size, seed) -> document`.
+pub type Generator = fn(usize, u64) -> Vec<u8>;
+
 /// Seed used unless the caller picks another.
 pub const DEFAULT_SEED: u64 = 0x005E_ED0F_C0DE;
 
@@ -582,7 +585,7 @@ mod tests {
     }
 
     /// Every generated workload, with its generator.
-    fn generators() -> Vec<(Workload, fn(usize, u64) -> Vec<u8>)> {
+    fn generators() -> Vec<(Workload, Generator)> {
         all()
             .into_iter()
             .filter_map(|w| match w.source {
