@@ -3,6 +3,12 @@
 //!
 //! Workloads come in [`Group`]s (what they probe); families that vary one parameter (array
 //! length, document size) form a [`Series`], drawn as a line in the HTML report.
+//!
+//! Generators live in modules named after what they write: `soap` (encoded arrays, echo
+//! messages), `multiref` (object graphs), `namespaces` (WS-Security, nested namespaces), `po`
+//! (the XML Schema Primer's purchase orders), `workflow`, `catalog`, `genomics`, `mesh`,
+//! `events`, `molecules` and `numeric`. Workloads with a schema point into
+//! `crates/xwire-bench/schemas/`; a test checks every one of them with `xmllint`.
 
 mod catalog;
 mod events;
@@ -389,7 +395,7 @@ fn applications() -> Vec<Workload> {
                 n,
                 false,
             )
-            .counting("elements")
+            .counting("objects")
             .in_series("mesh", n, "objects"),
         );
     }
