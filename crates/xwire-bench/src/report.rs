@@ -65,16 +65,17 @@ pub fn text(r: &Report) -> String {
         );
         let _ = writeln!(
             out,
-            "   {:<18} {:>12} {:>14}",
-            "peer", "docs/s", "mean ms/doc"
+            "   {:<18} {:<6} {:>12} {:>14}",
+            "peer", "op", "docs/s", "mean ms/doc"
         );
         for row in &t.rows {
             match (row.tps, row.mean_s) {
                 (Some(tps), Some(mean)) => {
                     let _ = writeln!(
                         out,
-                        "   {:<18} {:>12.0} {:>14.3}",
+                        "   {:<18} {:<6} {:>12.0} {:>14.3}",
                         row.peer,
+                        row.op.name(),
                         tps,
                         mean * 1e3
                     );
