@@ -181,9 +181,11 @@ void *xw_libxml2_xsd_new(const char *path) {
  * that counts); returns the checksum, or -1 if the document is malformed or invalid. */
 long long xw_libxml2_xsd_validate(void *p, const char *buf, size_t len) {
     xw_xsd_t *x = p;
-    /* The parser context made by xmlSchemaValidateStream owns and frees this buffer. */
-    xmlParserInputBufferPtr in = xmlParserInputBufferCreateStatic(buf, (int)len,
-                                                                  XML_CHAR_ENCODING_NONE);
+    /* The parser context made by xmlSchemaValidateStream owns and frees this buffer. A
+     * static (non-copying) buffer over memory without a terminating NUL ends in an internal
+     * error (-1) in libxml2 2.9, so the document is copied, as xmlReadMemory does too. */
+    xmlParserInputBufferPtr in = xmlParserInputBufferCreateMem(buf, (int)len,
+                                                               XML_CHAR_ENCODING_NONE);
     if (!in) return -1;
     xmlSAXHandler h;
     memset(&h, 0, sizeof h);
