@@ -115,6 +115,11 @@ pub(super) fn peer_ops(
 
 /// An object made by a shim's `*_new` (a compiled schema, a reusable parser), freed by the
 /// matching `*_free` when the runner owning it is dropped.
+// Unused when no shim is built (no library found, or XWIRE_NO_C_PEERS).
+#[cfg_attr(
+    not(any(xwire_libxml2, xwire_expat, xwire_xerces, xwire_pugixml)),
+    allow(dead_code)
+)]
 pub(super) struct Handle {
     ptr: NonNull<c_void>,
     free: unsafe extern "C" fn(*mut c_void),
@@ -127,6 +132,10 @@ pub(super) struct Handle {
 unsafe impl Send for Handle {}
 
 #[allow(unsafe_code)]
+#[cfg_attr(
+    not(any(xwire_libxml2, xwire_expat, xwire_xerces, xwire_pugixml)),
+    allow(dead_code)
+)]
 impl Handle {
     /// Wraps what a `*_new` returned; `None` for a null pointer (the shim failed).
     ///
@@ -155,6 +164,10 @@ impl Drop for Handle {
 }
 
 /// The schema's path as a C string, or why there is none.
+#[cfg_attr(
+    not(any(xwire_libxml2, xwire_expat, xwire_xerces, xwire_pugixml)),
+    allow(dead_code)
+)]
 pub(super) fn schema_path(schema: Option<&Path>) -> Result<CString, String> {
     let path = schema.ok_or("this workload has no schema")?;
     let s = path
@@ -164,6 +177,10 @@ pub(super) fn schema_path(schema: Option<&Path>) -> Result<CString, String> {
 }
 
 /// Refuses documents longer than the `int` lengths of the C libraries.
+#[cfg_attr(
+    not(any(xwire_libxml2, xwire_expat, xwire_xerces, xwire_pugixml)),
+    allow(dead_code)
+)]
 pub(super) fn check_len(name: &str, doc: &[u8]) -> Result<(), String> {
     if doc.len() > i32::MAX as usize {
         return Err(format!("document too large for {name}"));
@@ -172,6 +189,10 @@ pub(super) fn check_len(name: &str, doc: &[u8]) -> Result<(), String> {
 }
 
 /// The shim's result: the checksum, or -1 for a document the library rejected.
+#[cfg_attr(
+    not(any(xwire_libxml2, xwire_expat, xwire_xerces, xwire_pugixml)),
+    allow(dead_code)
+)]
 pub(super) fn outcome(name: &str, rc: i64) -> Outcome {
     u64::try_from(rc).map_err(|_| format!("{name} rejected the document"))
 }
