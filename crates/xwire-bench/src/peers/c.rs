@@ -344,51 +344,67 @@ mod tests {
 </xs:schema>
 "#;
 
+    /// The same content model in a target namespace (documents use a default namespace).
+    fn namespaced(schema: &str) -> String {
+        schema.replace(
+            "<xs:schema xmlns:xs=\"http://www.w3.org/2001/XMLSchema\">",
+            "<xs:schema xmlns:xs=\"http://www.w3.org/2001/XMLSchema\" targetNamespace=\"urn:t\" \
+             elementFormDefault=\"qualified\">",
+        )
+    }
+
     #[test]
     fn every_validating_peer_accepts_valid_and_rejects_invalid() {
-        let path = std::env::temp_dir().join(format!("xwire-cpeers-{}.xsd", std::process::id()));
-        std::fs::write(&path, SCHEMA).expect("write the schema");
-        let setup = Setup {
-            schema: Some(&path),
-        };
-        let mut tried = 0;
-        for p in all() {
-            if !p.can(Op::Validate) {
-                continue;
-            }
-            let Some(run) = p.prepare(Op::Validate, &setup) else {
-                continue;
+        for (tag, schema, root) in [
+            ("plain", SCHEMA.to_string(), "<a>"),
+            ("ns", namespaced(SCHEMA), "<a xmlns=\"urn:t\">"),
+        ] {
+            let doc = |s: &str| s.replacen("<a>", root, 1).into_bytes();
+            let path =
+                std::env::temp_dir().join(format!("xwire-cpeers-{}-{tag}.xsd", std::process::id()));
+            std::fs::write(&path, &schema).expect("write the schema");
+            let setup = Setup {
+                schema: Some(&path),
             };
-            let mut run = run.unwrap_or_else(|e| panic!("{}: {e}", p.name));
-            tried += 1;
-            // 2 elements + 2 text bytes, twice (the runner is reused).
-            for _ in 0..2 {
+            let mut tried = 0;
+            for p in all() {
+                if !p.can(Op::Validate) {
+                    continue;
+                }
+                let Some(run) = p.prepare(Op::Validate, &setup) else {
+                    continue;
+                };
+                let mut run = run.unwrap_or_else(|e| panic!("{} ({tag}): {e}", p.name));
+                tried += 1;
+                // 2 elements + 2 text bytes, twice (the runner is reused).
+                for _ in 0..2 {
+                    assert_eq!(
+                        run(&doc("<a><n>42</n></a>")),
+                        Ok(4),
+                        "{} ({tag}) on a valid document",
+                        p.name
+                    );
+                }
+                for bad in [
+                    "<a><n>x</n></a>",
+                    "<a></a>",
+                    "<a><m>1</m></a>",
+                    "<b><n>1</n></b>",
+                    "<a><n>1</n>",
+                ] {
+                    assert!(run(&doc(bad)).is_err(), "{} ({tag}) accepted {bad}", p.name);
+                }
                 assert_eq!(
-                    run(b"<a><n>42</n></a>"),
+                    run(&doc("<a><n>17</n></a>")),
                     Ok(4),
-                    "{} on a valid document",
+                    "{} ({tag}) after errors",
                     p.name
                 );
             }
-            for bad in [
-                &b"<a><n>x</n></a>"[..],
-                b"<a/>",
-                b"<a><m>1</m></a>",
-                b"<b><n>1</n></b>",
-                b"<a><n>1</n>",
-            ] {
-                assert!(
-                    run(bad).is_err(),
-                    "{} accepted {}",
-                    p.name,
-                    String::from_utf8_lossy(bad)
-                );
+            std::fs::remove_file(&path).ok();
+            if std::env::var_os("XWIRE_NO_C_PEERS").is_none() && cfg!(xwire_libxml2) {
+                assert!(tried >= 1, "no validating peer was tried");
             }
-            assert_eq!(run(b"<a><n>17</n></a>"), Ok(4), "{} after errors", p.name);
-        }
-        std::fs::remove_file(&path).ok();
-        if std::env::var_os("XWIRE_NO_C_PEERS").is_none() && cfg!(xwire_libxml2) {
-            assert!(tried >= 1, "no validating peer was tried");
         }
     }
 
