@@ -12,7 +12,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 # --- C and C++ peers (Debian packages) ------------------------------------------------------
-debian_packages=(pkg-config libxml2-dev libexpat1-dev libxml2-utils)
+debian_packages=(pkg-config libxml2-dev libexpat1-dev libxml2-utils libxerces-c-dev libpugixml-dev)
 
 install_debian() {
     local missing=()

@@ -1,6 +1,7 @@
 /* Drives libxml2 for the benchmark: SAX2 (namespace-aware callbacks) and xmlTextReader.
  * Each function parses a whole in-memory document, touching every name, attribute value and
  * text run, and returns a checksum (elements + attributes + text bytes), or -1 on error. */
+#include <stdlib.h>
 #include <string.h>
 #include <libxml/parser.h>
 #include <libxml/xmlreader.h>
@@ -92,4 +93,110 @@ long long xw_libxml2_reader(const char *buf, size_t len) {
     }
     xmlFreeTextReader(r);
     return rc == 0 ? sum : -1;
+}
+
+/* ---- Tree: xmlReadMemory, then a walk of the DOM ------------------------------------------ */
+#include <libxml/tree.h>
+#include <libxml/xmlschemas.h>
+
+static void silent_structured(void *ctx, xmlErrorPtr err) { (void)ctx; (void)err; }
+
+/* Walks the tree without recursion (parent and sibling links), reading every element name,
+ * attribute value and text node. Namespace declarations live in nsDef, not in properties, so
+ * they are not counted. Nothing outside the root element is text in libxml2's tree. */
+static long long walk(xmlNodePtr root) {
+    long long sum = 0;
+    xmlNodePtr n = root;
+    while (n) {
+        if (n->type == XML_ELEMENT_NODE) {
+            sum += 1;
+            xw_libxml2_touch += n->name[0] + (n->ns && n->ns->href ? n->ns->href[0] : 0);
+            for (xmlAttrPtr a = n->properties; a; a = a->next) {
+                sum += 1;
+                if (a->children && a->children->content) xw_libxml2_touch += a->children->content[0];
+            }
+            if (n->children) { n = n->children; continue; }
+        } else if (n->type == XML_TEXT_NODE || n->type == XML_CDATA_SECTION_NODE) {
+            if (n->content) sum += (long long)strlen((const char *)n->content);
+        }
+        while (n && n != root && !n->next) n = n->parent;
+        if (!n || n == root) break;
+        n = n->next;
+    }
+    return sum;
+}
+
+/* Parses into a tree and walks it; with `reserialize`, also writes the document back to memory
+ * with xmlDocDumpMemory. Returns the walk's checksum or -1. */
+long long xw_libxml2_dom(const char *buf, size_t len, int reserialize) {
+    init();
+    xmlDocPtr doc = xmlReadMemory(buf, (int)len, NULL, NULL,
+                                  XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    if (!doc) return -1;
+    xmlNodePtr root = xmlDocGetRootElement(doc);
+    long long sum = root ? walk(root) : -1;
+    if (reserialize && sum >= 0) {
+        xmlChar *out = NULL;
+        int size = 0;
+        xmlDocDumpMemory(doc, &out, &size);
+        if (!out) sum = -1;
+        xw_libxml2_touch += (unsigned long long)size;
+        xmlFree(out);
+    }
+    xmlFreeDoc(doc);
+    return sum;
+}
+
+/* ---- XML Schema: compiled once, then streaming validation through SAX -------------------- */
+typedef struct {
+    xmlSchemaPtr schema;
+    xmlSchemaValidCtxtPtr vctxt;
+} xw_xsd_t;
+
+void xw_libxml2_xsd_free(void *p) {
+    xw_xsd_t *x = p;
+    if (!x) return;
+    if (x->vctxt) xmlSchemaFreeValidCtxt(x->vctxt);
+    if (x->schema) xmlSchemaFree(x->schema);
+    free(x);
+}
+
+/* Compiles the schema at `path`; NULL if it cannot be read or is not a valid schema. */
+void *xw_libxml2_xsd_new(const char *path) {
+    init();
+    xmlSchemaParserCtxtPtr pctxt = xmlSchemaNewParserCtxt(path);
+    if (!pctxt) return NULL;
+    xmlSchemaSetParserStructuredErrors(pctxt, silent_structured, NULL);
+    xw_xsd_t *x = calloc(1, sizeof *x);
+    if (!x) { xmlSchemaFreeParserCtxt(pctxt); return NULL; }
+    x->schema = xmlSchemaParse(pctxt);
+    xmlSchemaFreeParserCtxt(pctxt);
+    if (x->schema) x->vctxt = xmlSchemaNewValidCtxt(x->schema);
+    if (!x->vctxt) { xw_libxml2_xsd_free(x); return NULL; }
+    xmlSchemaSetValidStructuredErrors(x->vctxt, silent_structured, NULL);
+    return x;
+}
+
+/* Validates while parsing (xmlSchemaValidateStream plugs the validator into the SAX stream
+ * that counts); returns the checksum, or -1 if the document is malformed or invalid. */
+long long xw_libxml2_xsd_validate(void *p, const char *buf, size_t len) {
+    xw_xsd_t *x = p;
+    /* The parser context made by xmlSchemaValidateStream owns and frees this buffer. A
+     * static (non-copying) buffer over memory without a terminating NUL ends in an internal
+     * error (-1) in libxml2 2.9, so the document is copied, as xmlReadMemory does too. */
+    xmlParserInputBufferPtr in = xmlParserInputBufferCreateMem(buf, (int)len,
+                                                               XML_CHAR_ENCODING_NONE);
+    if (!in) return -1;
+    xmlSAXHandler h;
+    memset(&h, 0, sizeof h);
+    h.initialized = XML_SAX2_MAGIC;
+    h.startElementNs = sax_start;
+    h.endElementNs = sax_end;
+    h.characters = sax_chars;
+    h.cdataBlock = sax_chars;
+    h.ignorableWhitespace = sax_chars;
+    h.serror = silent_structured;
+    acc_t a = {0};
+    int rc = xmlSchemaValidateStream(x->vctxt, in, XML_CHAR_ENCODING_NONE, &h, &a);
+    return rc == 0 ? a.sum : -1;
 }

@@ -1,7 +1,13 @@
 //! Adapters for the C processors, through the shims in `shim/` that build.rs compiles when
 //! pkg-config finds the library.
 
-use super::{simple, Engine, Lang, Op, Outcome, Peer};
+use std::ffi::{c_void, CString};
+use std::path::Path;
+use std::ptr::NonNull;
+
+use super::{simple, Engine, Lang, Op, Outcome, Peer, Prepare};
+
+const LIBXML2_MISSING: &str = "libxml2-dev not found at build time (scripts/install-peers.sh)";
 
 pub(super) fn peers() -> Vec<Peer> {
     vec![
@@ -11,7 +17,7 @@ pub(super) fn peers() -> Vec<Peer> {
             "everything a non-validating parser checks; SAX2 namespace callbacks",
             Op::Push,
             libxml2::SAX,
-            "libxml2-dev not found at build time (scripts/install-peers.sh)",
+            LIBXML2_MISSING,
         ),
         peer(
             "libxml2-reader",
@@ -19,7 +25,25 @@ pub(super) fn peers() -> Vec<Peer> {
             "as libxml2-sax, through the xmlTextReader pull API",
             Op::Parse,
             libxml2::READER,
-            "libxml2-dev not found at build time (scripts/install-peers.sh)",
+            LIBXML2_MISSING,
+        ),
+        peer_ops(
+            "libxml2-dom",
+            Lang::C,
+            "everything a non-validating parser checks; builds libxml2's tree (xmlReadMemory), \
+             reserializes with xmlDocDumpMemory",
+            &[Op::Tree, Op::Reserialize],
+            libxml2::dom(),
+            LIBXML2_MISSING,
+        ),
+        peer_ops(
+            "libxml2-xsd",
+            Lang::C,
+            "well-formedness and XML Schema 1.0 validity, streaming (xmlSchemaValidateStream \
+             over SAX2), schema compiled once",
+            &[Op::Validate],
+            libxml2::xsd(),
+            LIBXML2_MISSING,
         ),
         peer(
             "expat",
@@ -64,19 +88,166 @@ fn peer(
     }
 }
 
+/// A peer doing `ops` through `engine`, or missing (with `missing` as the reason) when `engine`
+/// is `None`.
+pub(super) fn peer_ops(
+    name: &'static str,
+    lang: Lang,
+    checks: &'static str,
+    ops: &[Op],
+    engine: Option<Vec<(Op, Prepare)>>,
+    missing: &str,
+) -> Peer {
+    let engine = match engine {
+        Some(v) => Engine::InProcess(v),
+        None => Engine::Missing {
+            reason: missing.to_string(),
+            ops: ops.to_vec(),
+        },
+    };
+    Peer {
+        name,
+        lang,
+        checks,
+        engine,
+    }
+}
+
+/// An object made by a shim's `*_new` (a compiled schema, a reusable parser), freed by the
+/// matching `*_free` when the runner owning it is dropped.
+// Unused when no shim is built (no library found, or XWIRE_NO_C_PEERS).
+#[cfg_attr(
+    not(any(xwire_libxml2, xwire_expat, xwire_xerces, xwire_pugixml)),
+    allow(dead_code)
+)]
+pub(super) struct Handle {
+    ptr: NonNull<c_void>,
+    free: unsafe extern "C" fn(*mut c_void),
+}
+
+// The crate denies unsafe code; a handle to a C object is one of the few places that need it.
+#[allow(unsafe_code)]
+// SAFETY: the shims' objects are not tied to the thread that made them (no thread-local state
+// is kept in them), and a runner, which owns its handle, is called from one thread at a time.
+unsafe impl Send for Handle {}
+
+#[allow(unsafe_code)]
+#[cfg_attr(
+    not(any(xwire_libxml2, xwire_expat, xwire_xerces, xwire_pugixml)),
+    allow(dead_code)
+)]
+impl Handle {
+    /// Wraps what a `*_new` returned; `None` for a null pointer (the shim failed).
+    ///
+    /// # Safety
+    ///
+    /// `ptr` must be null or an object that `free` releases, owned by nobody else.
+    pub(super) unsafe fn new(
+        ptr: *mut c_void,
+        free: unsafe extern "C" fn(*mut c_void),
+    ) -> Option<Handle> {
+        NonNull::new(ptr).map(|ptr| Handle { ptr, free })
+    }
+
+    /// The object, for the shim's run functions.
+    pub(super) fn get(&self) -> *mut c_void {
+        self.ptr.as_ptr()
+    }
+}
+
+#[allow(unsafe_code)]
+impl Drop for Handle {
+    fn drop(&mut self) {
+        // SAFETY: `ptr` came from the `*_new` matching `free` (see `new`) and is released once.
+        unsafe { (self.free)(self.ptr.as_ptr()) }
+    }
+}
+
+/// The schema's path as a C string, or why there is none.
+#[cfg_attr(
+    not(any(xwire_libxml2, xwire_expat, xwire_xerces, xwire_pugixml)),
+    allow(dead_code)
+)]
+pub(super) fn schema_path(schema: Option<&Path>) -> Result<CString, String> {
+    let path = schema.ok_or("this workload has no schema")?;
+    let s = path
+        .to_str()
+        .ok_or_else(|| format!("schema path is not UTF-8: {}", path.display()))?;
+    CString::new(s).map_err(|_| format!("schema path contains NUL: {}", path.display()))
+}
+
+/// Refuses documents longer than the `int` lengths of the C libraries.
+#[cfg_attr(
+    not(any(xwire_libxml2, xwire_expat, xwire_xerces, xwire_pugixml)),
+    allow(dead_code)
+)]
+pub(super) fn check_len(name: &str, doc: &[u8]) -> Result<(), String> {
+    if doc.len() > i32::MAX as usize {
+        return Err(format!("document too large for {name}"));
+    }
+    Ok(())
+}
+
 /// The shim's result: the checksum, or -1 for a document the library rejected.
-fn outcome(name: &str, rc: i64) -> Outcome {
+#[cfg_attr(
+    not(any(xwire_libxml2, xwire_expat, xwire_xerces, xwire_pugixml)),
+    allow(dead_code)
+)]
+pub(super) fn outcome(name: &str, rc: i64) -> Outcome {
     u64::try_from(rc).map_err(|_| format!("{name} rejected the document"))
 }
 
 #[cfg(xwire_libxml2)]
 #[allow(unsafe_code)]
 mod libxml2 {
-    use super::{outcome, Outcome};
+    use std::ffi::{c_char, c_void};
+
+    use super::{check_len, outcome, schema_path, simple, Handle, Op, Outcome, Prepare};
 
     extern "C" {
         fn xw_libxml2_sax(buf: *const u8, len: usize) -> i64;
         fn xw_libxml2_reader(buf: *const u8, len: usize) -> i64;
+        fn xw_libxml2_dom(buf: *const u8, len: usize, reserialize: i32) -> i64;
+        fn xw_libxml2_xsd_new(path: *const c_char) -> *mut c_void;
+        fn xw_libxml2_xsd_validate(h: *mut c_void, buf: *const u8, len: usize) -> i64;
+        fn xw_libxml2_xsd_free(h: *mut c_void);
+    }
+
+    pub fn dom() -> Option<Vec<(Op, Prepare)>> {
+        Some(vec![
+            (Op::Tree, simple(|doc| run_dom(doc, 0))),
+            (Op::Reserialize, simple(|doc| run_dom(doc, 1))),
+        ])
+    }
+
+    fn run_dom(doc: &[u8], reserialize: i32) -> Outcome {
+        check_len("libxml2", doc)?;
+        // SAFETY: the shim reads exactly `len` bytes from `buf`, which points into `doc`; the
+        // tree and the serialized copy are freed before it returns.
+        outcome("libxml2", unsafe {
+            xw_libxml2_dom(doc.as_ptr(), doc.len(), reserialize)
+        })
+    }
+
+    pub fn xsd() -> Option<Vec<(Op, Prepare)>> {
+        let prepare: Prepare = Box::new(|setup| {
+            let path = schema_path(setup.schema)?;
+            // SAFETY: `path` is a NUL-terminated string alive across the call (libxml2 copies
+            // it); what the shim returns is null or a schema freed by `xw_libxml2_xsd_free`.
+            let schema =
+                unsafe { Handle::new(xw_libxml2_xsd_new(path.as_ptr()), xw_libxml2_xsd_free) }
+                    .ok_or_else(|| format!("libxml2 could not compile the schema {path:?}"))?;
+            Ok(Box::new(move |doc: &[u8]| {
+                check_len("libxml2", doc)?;
+                // SAFETY: `schema` is alive (owned by this runner, used by one thread at a
+                // time); the shim reads exactly `len` bytes of `doc` and keeps no pointer to
+                // them after returning.
+                outcome("libxml2 (XML Schema)", unsafe {
+                    xw_libxml2_xsd_validate(schema.get(), doc.as_ptr(), doc.len())
+                })
+            }))
+        });
+        Some(vec![(Op::Validate, prepare)])
     }
 
     pub const SAX: Option<fn(&[u8]) -> Outcome> = Some(sax);
@@ -107,7 +278,13 @@ mod libxml2 {
 
 #[cfg(not(xwire_libxml2))]
 mod libxml2 {
-    use super::Outcome;
+    use super::{Op, Outcome, Prepare};
+    pub fn dom() -> Option<Vec<(Op, Prepare)>> {
+        None
+    }
+    pub fn xsd() -> Option<Vec<(Op, Prepare)>> {
+        None
+    }
     pub const SAX: Option<fn(&[u8]) -> Outcome> = None;
     pub const READER: Option<fn(&[u8]) -> Outcome> = None;
 }
@@ -149,4 +326,104 @@ mod expat {
     use super::Outcome;
     pub const PLAIN: Option<fn(&[u8]) -> Outcome> = None;
     pub const NS: Option<fn(&[u8]) -> Outcome> = None;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{all, Lang, Op, Setup};
+
+    const SCHEMA: &str = r#"<?xml version="1.0"?>
+<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">
+  <xs:element name="a">
+    <xs:complexType>
+      <xs:sequence>
+        <xs:element name="n" type="xs:int" maxOccurs="unbounded"/>
+      </xs:sequence>
+    </xs:complexType>
+  </xs:element>
+</xs:schema>
+"#;
+
+    /// The same content model in a target namespace (documents use a default namespace).
+    fn namespaced(schema: &str) -> String {
+        schema.replace(
+            "<xs:schema xmlns:xs=\"http://www.w3.org/2001/XMLSchema\">",
+            "<xs:schema xmlns:xs=\"http://www.w3.org/2001/XMLSchema\" targetNamespace=\"urn:t\" \
+             elementFormDefault=\"qualified\">",
+        )
+    }
+
+    #[test]
+    fn every_validating_peer_accepts_valid_and_rejects_invalid() {
+        for (tag, schema, root) in [
+            ("plain", SCHEMA.to_string(), "<a>"),
+            ("ns", namespaced(SCHEMA), "<a xmlns=\"urn:t\">"),
+        ] {
+            let doc = |s: &str| s.replacen("<a>", root, 1).into_bytes();
+            let path =
+                std::env::temp_dir().join(format!("xwire-cpeers-{}-{tag}.xsd", std::process::id()));
+            std::fs::write(&path, &schema).expect("write the schema");
+            let setup = Setup {
+                schema: Some(&path),
+            };
+            let mut tried = 0;
+            for p in all() {
+                if !p.can(Op::Validate) {
+                    continue;
+                }
+                let Some(run) = p.prepare(Op::Validate, &setup) else {
+                    continue;
+                };
+                let mut run = run.unwrap_or_else(|e| panic!("{} ({tag}): {e}", p.name));
+                tried += 1;
+                // 2 elements + 2 text bytes, twice (the runner is reused).
+                for _ in 0..2 {
+                    assert_eq!(
+                        run(&doc("<a><n>42</n></a>")),
+                        Ok(4),
+                        "{} ({tag}) on a valid document",
+                        p.name
+                    );
+                }
+                for bad in [
+                    "<a><n>x</n></a>",
+                    "<a></a>",
+                    "<a><m>1</m></a>",
+                    "<b><n>1</n></b>",
+                    "<a><n>1</n>",
+                ] {
+                    assert!(run(&doc(bad)).is_err(), "{} ({tag}) accepted {bad}", p.name);
+                }
+                assert_eq!(
+                    run(&doc("<a><n>17</n></a>")),
+                    Ok(4),
+                    "{} ({tag}) after errors",
+                    p.name
+                );
+            }
+            std::fs::remove_file(&path).ok();
+            if std::env::var_os("XWIRE_NO_C_PEERS").is_none() && cfg!(xwire_libxml2) {
+                assert!(tried >= 1, "no validating peer was tried");
+            }
+        }
+    }
+
+    /// CI installs every peer through scripts/install-peers.sh: a C or C++ peer left out
+    /// because its library was not found there is a broken set-up, not a skip.
+    #[test]
+    fn every_c_peer_is_built_under_ci() {
+        if std::env::var("CI").as_deref() != Ok("true") {
+            return;
+        }
+        for p in all() {
+            if matches!(p.lang, Lang::C | Lang::Cpp) {
+                assert!(
+                    p.available(),
+                    "{} is missing under CI: {}",
+                    p.name,
+                    p.missing().unwrap_or("")
+                );
+            }
+        }
+    }
 }

@@ -27,6 +27,7 @@
 //! ([`Engine::External`]): starting a JVM per document would measure the JVM, not the parser.
 
 mod c;
+mod cpp;
 pub mod probes;
 mod rust;
 
@@ -202,6 +203,7 @@ impl Peer {
 pub fn all() -> Vec<Peer> {
     let mut v = rust::peers();
     v.extend(c::peers());
+    v.extend(cpp::peers());
     v.extend(external::peers());
     v
 }
