@@ -26,7 +26,7 @@ fn real() -> &'static Report {
         let ps = peers::select(Some("xwire,quick-xml,roxmltree")).unwrap();
         let mut opts = driver::Options::new(true);
         opts.size = 20_000;
-        opts.ops = vec![Op::Parse, Op::Push, Op::Reserialize];
+        opts.ops = vec![Op::Parse, Op::Push, Op::Tree, Op::Reserialize];
         let mut r = driver::run(&ws, &ps, &opts, &mut |_, _, _| {});
         let mix: Vec<throughput::Doc> = ws[1..]
             .iter()

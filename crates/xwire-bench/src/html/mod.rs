@@ -73,7 +73,7 @@ tr.xwire td{background:#f4f8fc;font-weight:600}
 .note{color:#555;font-style:italic;background:#fafafa;border-left:3px solid #bbb;padding:.3em .8em}
 .meta td:first-child{font-weight:600;white-space:nowrap}
 .chars{color:#555;font-size:13px;margin:.1em 0 .3em}
-.differs{color:#b00;font-weight:bold}.failed{color:#b00}.cannot{color:#888}
+.differs{color:#b00;font-weight:bold;font-size:13px}h4 .desc{font-weight:normal;color:#444;font-size:14px}.failed{color:#b00}.cannot{color:#888}
 figure{margin:1em 0}svg.chart{max-width:100%;height:auto;border:1px solid #eee;background:#fff}
 code{background:#f3f3f3;padding:0 .25em}
 nav ol{columns:2;font-size:14px}
@@ -240,12 +240,15 @@ fn overhead(out: &mut String, r: &Report) {
         note(out, "The fixed cost of one parse is measured on the <code>overhead</code> workload (a single element); it was not part of this run (<code>--only overhead</code> adds it).");
     }
     for w in ws {
-        let ps = present(r);
+        let ps: Vec<(usize, &str)> = present(r)
+            .into_iter()
+            .filter(|(_, p)| streaming(w, p).is_some())
+            .collect();
         let values: Vec<Vec<Option<f64>>> = ps
             .iter()
             .map(|(_, p)| vec![streaming(w, p).map(|t| t * 1e9)])
             .collect();
-        if values.iter().all(|v| v[0].is_none()) {
+        if values.is_empty() {
             note(
                 out,
                 &format!(
@@ -356,7 +359,11 @@ fn arrays(out: &mut String, r: &Report) {
 /// A grouped bar chart: one group of bars per workload, one bar per present peer (streaming
 /// parse MB/s). Draws nothing when nothing was measured.
 fn grouped_bars(out: &mut String, r: &Report, title: &str, ws: &[&WorkloadResult]) -> bool {
-    let ps = present(r);
+    // Peers with a streaming parse on at least one of the workloads.
+    let ps: Vec<(usize, &str)> = present(r)
+        .into_iter()
+        .filter(|(_, p)| ws.iter().any(|w| streaming(w, p).is_some()))
+        .collect();
     let values: Vec<Vec<Option<f64>>> = ws
         .iter()
         .map(|w| {
@@ -428,9 +435,7 @@ fn validation(out: &mut String, r: &Report) {
     }
     out.push_str("</tr><tr>");
     for _ in &ws {
-        out.push_str(
-            "<th>non-validating MB/s</th><th>/ xwire</th><th>validating MB/s</th><th>/ xwire</th>",
-        );
+        out.push_str("<th>parse MB/s</th><th>vs xwire</th><th>validate MB/s</th><th>vs xwire</th>");
     }
     out.push_str("</tr>\n");
     for p in &r.peers {
@@ -514,11 +519,11 @@ fn latency(out: &mut String, r: &Report) {
                 b.stats.size,
             ))
     });
-    let tables: [(&str, &dyn Fn(&WorkloadResult, &str) -> Option<f64>); 2] = [
-        ("parse (faster of pull and push)", &|w, p| streaming(w, p)),
-        ("parse + re-serialize", &|w, p| {
-            w.cell(p, Op::Reserialize).and_then(Cell::median)
-        }),
+    let reserialize =
+        |w: &WorkloadResult, p: &str| w.cell(p, Op::Reserialize).and_then(Cell::median);
+    let tables: [(&str, &Timing); 2] = [
+        ("parse (faster of pull and push)", &streaming),
+        ("parse + re-serialize", &reserialize),
     ];
     for (title, f) in tables {
         let _ = write!(
@@ -564,6 +569,9 @@ fn latency(out: &mut String, r: &Report) {
     }
     out.push_str("</section>\n");
 }
+
+/// Seconds a peer took on a workload, if measured.
+type Timing = dyn Fn(&WorkloadResult, &str) -> Option<f64>;
 
 fn size_text(bytes: u64) -> String {
     if bytes >= 1_000_000 {
@@ -623,8 +631,9 @@ fn throughput(out: &mut String, r: &Report) {
     };
     let _ = writeln!(
         out,
-        "<p>{} worker threads, operation <code>{}</code>; ramp-up {:.1} s, steady state {:.1} s (counted), ramp-down {:.1} s. Mix: {}.</p>",
+        "<p>{} worker thread{}, operation <code>{}</code>; ramp-up {:.1} s, steady state {:.1} s (counted), ramp-down {:.1} s. Mix: {}.</p>",
         t.threads,
+        if t.threads == 1 { "" } else { "s" },
         t.op,
         t.periods_s[0],
         t.periods_s[1],
@@ -690,7 +699,11 @@ fn throughput(out: &mut String, r: &Report) {
         figure(
             out,
             &svg::bar_chart(&svg::Bars {
-                title: format!("Throughput: documents per second, {} threads", t.threads),
+                title: format!(
+                    "Throughput: documents per second, {} thread{}",
+                    t.threads,
+                    if t.threads == 1 { "" } else { "s" }
+                ),
                 unit: "documents/s (higher is better)".into(),
                 categories: measured.iter().map(|m| m.0.clone()).collect(),
                 series: vec![("documents/s".into(), 0)],
@@ -768,7 +781,7 @@ fn workload_table(out: &mut String, r: &Report, w: &WorkloadResult) {
     let s = &w.stats;
     let _ = writeln!(
         out,
-        "<h4 id=\"w-{}\">{}</h4><p>{}</p><p class=\"chars\">{}, {} elements, {} attributes, depth {}, {} distinct names, {:.2} attributes per element, {} namespace declarations</p>",
+        "<h4 id=\"w-{}\">{} <span class=\"desc\">{}</span></h4><p class=\"chars\">{}, {} elements, {} attributes, depth {}, {} distinct names, {:.2} attributes per element, {} namespace declarations</p>",
         escape(&w.name),
         escape(&w.name),
         escape(&w.description),

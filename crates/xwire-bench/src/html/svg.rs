@@ -482,8 +482,8 @@ mod tests {
         let t = log_ticks(30.0, 70_000.0);
         assert!(close(&t, &[10.0, 100.0, 1e3, 1e4, 1e5]), "{t:?}");
         // Exact powers of ten stay where they are.
-        let t = log_ticks(100.0, 1e4);
-        assert!(close(&t, &[100.0, 1e3, 1e4]), "{t:?}");
+        let t = log_ticks(100.0, 1e5);
+        assert!(close(&t, &[100.0, 1e3, 1e4, 1e5]), "{t:?}");
     }
 
     #[test]
