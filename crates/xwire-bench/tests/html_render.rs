@@ -268,9 +268,15 @@ fn synthetic() -> Report {
         ops: vec![Op::Parse, Op::Push, Op::Reserialize, Op::Validate],
         workloads: ws,
         skipped: vec![("xmark".into(), "corpora not found <here>".into())],
+        probes: vec![xwire_bench::peers::probes::ProbeRow {
+            peer: "xwire".into(),
+            op: Op::Parse,
+            rejected: vec![true, false],
+        }],
+        probe_names: vec!["mismatched end tag".into(), "bad & <name>".into()],
         throughput: Some(ThroughputReport {
             threads: 2,
-            op: Op::Parse,
+            ops: vec![Op::Parse, Op::Push],
             periods_s: [0.5, 2.0, 0.5],
             mix: vec![
                 MixDoc {
@@ -288,6 +294,7 @@ fn synthetic() -> Report {
                 throughput_row("roxmltree", 7_200.0),
                 Row {
                     peer: "libxml2".into(),
+                    op: Op::Push,
                     tps: None,
                     mean_s: None,
                     per_doc_s: vec![],
@@ -301,6 +308,7 @@ fn synthetic() -> Report {
 fn throughput_row(peer: &str, tps: f64) -> Row {
     Row {
         peer: peer.into(),
+        op: Op::Parse,
         tps: Some(tps),
         mean_s: Some(2.0 / tps),
         per_doc_s: vec![3.0 / tps, 1.0 / tps],

@@ -222,7 +222,33 @@ fn peers(out: &mut String, r: &Report) {
             out.push_str("</table>\n");
         }
     }
+    probes(out, r);
     out.push_str("</section>\n");
+}
+
+/// Which not-well-formed probes each peer rejects, inside the peers section.
+fn probes(out: &mut String, r: &Report) {
+    if r.probes.is_empty() {
+        return;
+    }
+    out.push_str("<h3>What each peer rejects (measured on small not-well-formed documents)</h3><table><tr><th>probe</th>");
+    for row in &r.probes {
+        let _ = write!(out, "<th>{}</th>", escape(&row.peer));
+    }
+    out.push_str("</tr>\n");
+    for (i, name) in r.probe_names.iter().enumerate() {
+        let _ = write!(out, "<tr><td>{}</td>", escape(name));
+        for row in &r.probes {
+            let (cls, text) = if row.rejected.get(i) == Some(&true) {
+                ("n", "rejected")
+            } else {
+                ("failed", "ACCEPTED")
+            };
+            let _ = write!(out, "<td class=\"{cls}\">{text}</td>");
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</table>\n");
 }
 
 fn in_group(r: &Report, g: Group) -> Vec<&WorkloadResult> {
@@ -631,10 +657,10 @@ fn throughput(out: &mut String, r: &Report) {
     };
     let _ = writeln!(
         out,
-        "<p>{} worker thread{}, operation <code>{}</code>; ramp-up {:.1} s, steady state {:.1} s (counted), ramp-down {:.1} s. Mix: {}.</p>",
+        "<p>{} worker thread{}, each processor's streaming parse (the first of <code>{}</code> it can do); ramp-up {:.1} s, steady state {:.1} s (counted), ramp-down {:.1} s. Mix: {}.</p>",
         t.threads,
         if t.threads == 1 { "" } else { "s" },
-        t.op,
+        t.ops.iter().map(|o| o.name()).collect::<Vec<_>>().join(", "),
         t.periods_s[0],
         t.periods_s[1],
         t.periods_s[2],
@@ -646,7 +672,7 @@ fn throughput(out: &mut String, r: &Report) {
                 .join(", ")
         )
     );
-    out.push_str("<table><tr><th>processor</th><th>documents/s</th><th>mean ms/document</th>");
+    out.push_str("<table><tr><th>processor</th><th>operation</th><th>documents/s</th><th>mean ms/document</th>");
     for d in &t.mix {
         let _ = write!(out, "<th>{} ms</th>", escape(&d.name));
     }
@@ -657,7 +683,12 @@ fn throughput(out: &mut String, r: &Report) {
         } else {
             ""
         };
-        let _ = write!(out, "<tr{cls}><td>{}</td>", escape(&row.peer));
+        let _ = write!(
+            out,
+            "<tr{cls}><td>{}</td><td>{}</td>",
+            escape(&row.peer),
+            row.op.name()
+        );
         match (row.tps, row.mean_s) {
             (Some(tps), Some(mean)) => {
                 let _ = write!(
