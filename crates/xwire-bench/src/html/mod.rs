@@ -231,7 +231,7 @@ fn probes(out: &mut String, r: &Report) {
     if r.probes.is_empty() {
         return;
     }
-    out.push_str("<h3>What each peer rejects (measured on small not-well-formed documents)</h3><table><tr><th>probe</th>");
+    out.push_str("<h3>What each peer rejects (measured on small not-well-formed documents)</h3><div style=\"overflow-x:auto\"><table><tr><th>probe</th>");
     for row in &r.probes {
         let _ = write!(out, "<th>{}</th>", escape(&row.peer));
     }
@@ -248,7 +248,7 @@ fn probes(out: &mut String, r: &Report) {
         }
         out.push_str("</tr>\n");
     }
-    out.push_str("</table>\n");
+    out.push_str("</table></div>\n");
 }
 
 fn in_group(r: &Report, g: Group) -> Vec<&WorkloadResult> {
