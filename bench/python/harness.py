@@ -8,12 +8,15 @@ Every run returns the checksum of the bench crate's peers module: elements + att
 (namespace declarations excluded) + UTF-8 bytes of character data inside the root element.
 """
 
+import ctypes
+import gc
 import io
 import json
 import platform
 import sys
 import threading
 import time
+import tracemalloc
 
 XMLNS = "{http://www.w3.org/2000/xmlns/}"
 
@@ -228,30 +231,41 @@ def prepare(peer, op, schema):
 # --- peak memory ---------------------------------------------------------------------------------
 
 
-def _status(field):
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith(field + ":"):
-                return int(line.split()[1]) * 1024
-    return None
+class _Mallinfo2(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_size_t) for n in (
+        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
+        "fordblks", "keepcost")]
+
+
+def _malloc_in_use():
+    """Bytes in use in C malloc (glibc's mallinfo2), or None."""
+    try:
+        libc = ctypes.CDLL(None)
+        f = libc.mallinfo2
+        f.restype = _Mallinfo2
+        m = f()
+        return m.uordblks + m.hblkhd
+    except (OSError, AttributeError):
+        return None
 
 
 def peak(run, doc):
-    """Peak resident set of one run over the resident set before it (Linux; None elsewhere):
-    the high-water mark is reset through /proc/self/clear_refs first."""
+    """Best-effort memory of one run: the peak of Python allocations during it (tracemalloc)
+    plus what the run left allocated in C malloc (libxml2's tree, glibc's mallinfo2) while its
+    result is still reachable. None when neither can be measured."""
     try:
-        import gc
-
         gc.collect()
-        with open("/proc/self/clear_refs", "w") as f:
-            f.write("5")
-        base = _status("VmRSS")
-        run.run(doc)
-        high = _status("VmHWM")
+        c0 = _malloc_in_use()
+        tracemalloc.start()
+        try:
+            run.run(doc)
+            _, py_peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        c1 = _malloc_in_use()
         run.keep = None
-        if base is None or high is None:
-            return None
-        return max(0, high - base)
+        c = max(0, c1 - c0) if c0 is not None and c1 is not None else 0
+        return py_peak + c
     except Exception:
         return None
 

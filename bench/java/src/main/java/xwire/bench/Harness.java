@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -148,32 +146,30 @@ public final class Harness {
     }
 
     /**
-     * Best-effort peak heap of one run: after two full collections, the sum of the heap pools'
-     * peak usage during the run (what the run allocated, garbage included, and what it keeps,
-     * such as a tree) minus their usage before it.
+     * Best-effort memory of one run. A run that keeps what it built (a tree): the heap in use
+     * after a full collection with the tree still reachable, minus the heap in use before the
+     * run. A streaming run keeps nothing, so it reports the bytes the run allocated (the JVM's
+     * per-thread allocation counter): an upper bound of its peak, garbage included.
      */
     static Long peak(Runner run, Object input) {
         try {
-            List<MemoryPoolMXBean> pools = new ArrayList<>();
-            for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
-                if (p.getType() == MemoryType.HEAP && p.isValid()) {
-                    pools.add(p);
-                }
-            }
+            Runtime rt = Runtime.getRuntime();
             System.gc();
             System.gc();
-            long base = 0;
-            for (MemoryPoolMXBean p : pools) {
-                base += p.getUsage().getUsed();
-                p.resetPeakUsage();
-            }
+            long base = rt.totalMemory() - rt.freeMemory();
+            com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+            long id = Thread.currentThread().getId();
+            long a0 = threads.getThreadAllocatedBytes(id);
             run.run(input);
-            long peak = 0;
-            for (MemoryPoolMXBean p : pools) {
-                peak += p.getPeakUsage().getUsed();
+            long allocated = threads.getThreadAllocatedBytes(id) - a0;
+            if (run.keep == null) {
+                return allocated >= 0 ? allocated : null;
             }
+            System.gc();
+            System.gc();
+            long kept = rt.totalMemory() - rt.freeMemory() - base;
             run.keep = null;
-            return Math.max(0, peak - base);
+            return Math.max(0, kept);
         } catch (Throwable e) {
             return null;
         }
