@@ -29,3 +29,31 @@ install_debian() {
 }
 
 install_debian
+
+# --- Java peers (bench/java, built with Maven into one jar) ----------------------------------
+install_java() {
+    if ! command -v mvn >/dev/null || ! command -v java >/dev/null; then
+        echo "install-peers: mvn or java not found; the Java peers will be listed as missing"
+        return
+    fi
+    local jar=bench/java/target/xwire-bench-harness.jar
+    if [ -f "$jar" ] && [ -z "$(find bench/java/pom.xml bench/java/src -newer "$jar" -print -quit)" ]; then
+        echo "install-peers: Java harness up to date"
+        return
+    fi
+    echo "install-peers: building the Java harness (mvn package)"
+    mvn -q -B -f bench/java/pom.xml -DskipTests package
+}
+
+# --- Python peers (bench/python, pip) --------------------------------------------------------
+install_python() {
+    if ! command -v python3 >/dev/null; then
+        echo "install-peers: python3 not found; the Python peers will be listed as missing"
+        return
+    fi
+    echo "install-peers: pip install -r bench/python/requirements.txt"
+    python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore -r bench/python/requirements.txt
+}
+
+install_java
+install_python

@@ -14,13 +14,15 @@
 //! `{"peer": "woodstox", "ops": ["parse"], "checks": "...", "version": "6.6.2"}`, so a missing
 //! jar or pip package shows up as a missing peer, never as a failure.
 
-use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use super::{Op, Peer};
+use super::{Engine, Lang, Op, Peer};
 
 /// A harness process able to run one peer.
 #[derive(Clone, Debug)]
@@ -207,8 +209,473 @@ impl Harness {
     }
 }
 
+/// A peer one of the harnesses knows, whether or not it runs here.
+struct Known {
+    name: &'static str,
+    ops: &'static [Op],
+    checks: &'static str,
+}
+
+/// The Java harness's peers (bench/java), in report order.
+const JAVA: &[Known] = &[
+    Known {
+        name: "jdk-stax",
+        ops: &[Op::Parse],
+        checks:
+            "the JDK's built-in StAX (SJSXP lineage): well-formedness, namespaces, internal DTD",
+    },
+    Known {
+        name: "woodstox",
+        ops: &[Op::Parse],
+        checks: "well-formedness, namespaces, internal DTD (StAX, not validating)",
+    },
+    Known {
+        name: "aalto",
+        ops: &[Op::Parse],
+        checks: "well-formedness, namespaces (StAX); a reference to a DTD-declared entity is an error",
+    },
+    Known {
+        name: "xerces-j-sax",
+        ops: &[Op::Push],
+        checks: "everything a non-validating parser checks; SAX2 with namespaces",
+    },
+    Known {
+        name: "xerces-j-dom",
+        ops: &[Op::Tree, Op::Reserialize],
+        checks: "as xerces-j-sax; builds a (deferred) DOM and walks it; LSSerializer to bytes",
+    },
+    Known {
+        name: "xerces-j-validating",
+        ops: &[Op::Validate],
+        checks: "XML Schema 1.0 validation (Xerces-J), schema compiled once, a ValidatorHandler fed by SAX",
+    },
+    Known {
+        name: "vtd-xml",
+        ops: &[Op::Index],
+        checks: "well-formedness and namespace prefixes; a DTD-declared entity is an error; text read as stored \
+                 (CR LF not normalised)",
+    },
+    Known {
+        name: "exificient",
+        ops: &[Op::Encode, Op::Decode],
+        checks: "EXI 1.0, default options: schema-less, no comments/PIs/DTD/prefixes, \
+                 whitespace-only text between elements dropped (decode checksum lower)",
+    },
+];
+
+/// The Python harness's peers (bench/python), in report order.
+const PYTHON: &[Known] = &[
+    Known {
+        name: "lxml",
+        ops: &[Op::Parse, Op::Tree, Op::Reserialize, Op::Validate],
+        checks: "libxml2 through lxml: well-formedness, namespaces, internal DTD; XML Schema 1.0",
+    },
+    Known {
+        name: "xmlschema",
+        ops: &[Op::Validate],
+        checks: "XML Schema 1.0 in pure Python (xmlschema) on an xml.etree tree",
+    },
+    Known {
+        name: "python-expat",
+        ops: &[Op::Push],
+        checks: "the standard library's expat binding with namespaces; callbacks in Python",
+    },
+];
+
+/// How to install the harnesses, for the reasons of missing peers.
+const HOW: &str = "scripts/install-peers.sh builds bench/java with Maven and pip-installs \
+                   bench/python/requirements.txt";
+
+/// How long a `--probe` may take before the harness is taken as broken.
+const PROBE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// One line of a harness's `--probe` answer.
+#[derive(Clone, Debug, Deserialize)]
+struct ProbeLine {
+    peer: String,
+    ops: Vec<String>,
+    version: String,
+}
+
+/// A harness's command and what its probe answered, or why it cannot run.
+type Probed = Result<(Vec<String>, Vec<ProbeLine>), String>;
+
+/// The repository root (the harnesses live in its `bench/`).
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The Java harness: `java -jar bench/java/target/xwire-bench-harness.jar`, or the jar named by
+/// `XWIRE_JAVA_HARNESS`.
+fn java() -> &'static Probed {
+    static PROBE: OnceLock<Probed> = OnceLock::new();
+    PROBE.get_or_init(|| {
+        let jar = std::env::var_os("XWIRE_JAVA_HARNESS")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| repo().join("bench/java/target/xwire-bench-harness.jar"));
+        if !jar.is_file() {
+            return Err(format!("{} not built ({HOW})", jar.display()));
+        }
+        let command = vec![
+            "java".to_string(),
+            "-jar".to_string(),
+            jar.to_string_lossy().into_owned(),
+        ];
+        probe(command)
+    })
+}
+
+/// The Python harness: `python3 bench/python/harness.py`.
+fn python() -> &'static Probed {
+    static PROBE: OnceLock<Probed> = OnceLock::new();
+    PROBE.get_or_init(|| {
+        let script = repo().join("bench/python/harness.py");
+        let command = vec!["python3".to_string(), script.to_string_lossy().into_owned()];
+        probe(command)
+    })
+}
+
+/// Runs `command --probe` (killed after [`PROBE_TIMEOUT`]) and reads its answer.
+fn probe(command: Vec<String>) -> Probed {
+    let (program, args) = command.split_first().ok_or("empty harness command")?;
+    let mut child = Command::new(program)
+        .args(args)
+        .arg("--probe")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("{program}: {e} ({HOW})"))?;
+    // Read both pipes on threads so that a chatty harness cannot block on a full pipe.
+    let mut stdout = child.stdout.take().expect("piped");
+    let mut stderr = child.stderr.take().expect("piped");
+    let out = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stdout.read_to_string(&mut s);
+        s
+    });
+    let err = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stderr.read_to_string(&mut s);
+        s
+    });
+    let start = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if start.elapsed() > PROBE_TIMEOUT => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!(
+                    "`{} --probe` did not answer within {} s",
+                    command.join(" "),
+                    PROBE_TIMEOUT.as_secs()
+                ));
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+            Err(e) => return Err(format!("{program}: {e}")),
+        }
+    };
+    let out = out.join().unwrap_or_default();
+    let err = err.join().unwrap_or_default();
+    if !status.success() {
+        let last = err.lines().last().unwrap_or("").trim().to_string();
+        return Err(format!(
+            "`{} --probe` failed ({status}): {last} ({HOW})",
+            command.join(" ")
+        ));
+    }
+    let lines = out
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).map_err(|e| format!("probe answered '{l}': {e}")))
+        .collect::<Result<Vec<ProbeLine>, String>>()?;
+    Ok((command, lines))
+}
+
+/// The peers of one harness: those its probe listed run in it, the others are missing.
+fn harness_peers(known: &[Known], lang: Lang, probed: &Probed, absent: &str) -> Vec<Peer> {
+    known
+        .iter()
+        .map(|k| {
+            let engine = match probed {
+                Ok((command, lines)) => match lines.iter().find(|l| l.peer == k.name) {
+                    Some(l) => Engine::External(Harness {
+                        command: command.clone(),
+                        peer: k.name.to_string(),
+                        ops: l
+                            .ops
+                            .iter()
+                            .filter_map(|o| serde_json::from_value(o.as_str().into()).ok())
+                            .collect(),
+                        version: l.version.clone(),
+                    }),
+                    None => Engine::Missing {
+                        reason: format!("{absent} ({HOW})"),
+                        ops: k.ops.to_vec(),
+                    },
+                },
+                Err(reason) => Engine::Missing {
+                    reason: reason.clone(),
+                    ops: k.ops.to_vec(),
+                },
+            };
+            Peer {
+                name: k.name,
+                lang,
+                checks: k.checks,
+                engine,
+            }
+        })
+        .collect()
+}
+
 /// The Java and Python peers, found by probing their harnesses (missing ones say how to get
 /// them).
 pub fn peers() -> Vec<Peer> {
-    Vec::new()
+    let mut v = harness_peers(
+        JAVA,
+        Lang::Java,
+        java(),
+        "its classes are not in the harness jar: rebuild it",
+    );
+    v.extend(harness_peers(
+        PYTHON,
+        Lang::Python,
+        python(),
+        "its Python package is not installed",
+    ));
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::peers::reference;
+
+    /// The same document as the peers module's tests: entities, CDATA, namespaces, attributes.
+    const DOC: &[u8] = br#"<?xml version="1.0"?>
+<p:root xmlns:p="urn:p" xmlns="urn:d" a="1">
+  <item id="x&amp;y" p:k="2">text &lt;here&gt; &#233;t&#xE9;</item>
+  <![CDATA[raw <cdata>]]>
+  <empty/>
+  <!-- comment --><?pi data?>
+</p:root>
+"#;
+
+    const SCHEMA: &str = r#"<?xml version="1.0"?>
+<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:t"
+           xmlns="urn:t" elementFormDefault="qualified">
+  <xs:element name="list">
+    <xs:complexType>
+      <xs:sequence>
+        <xs:element name="n" type="xs:int" maxOccurs="unbounded"/>
+        <xs:element name="note" type="xs:string" minOccurs="0"/>
+      </xs:sequence>
+      <xs:attribute name="name" type="xs:string" use="required"/>
+    </xs:complexType>
+  </xs:element>
+</xs:schema>
+"#;
+    const VALID: &[u8] =
+        b"<list xmlns=\"urn:t\" name=\"x\">\n  <n>1</n>\n  <n>-20</n>\n  <n> 300 </n>\n  <note>\xc3\xa9t\xc3\xa9</note>\n</list>\n";
+    const INVALID: &[u8] = b"<list xmlns=\"urn:t\" name=\"x\"><n>1</n><n>two</n></list>";
+
+    /// Known disagreements with xwire's checksum, each with its reason (kept in `checks`).
+    fn known_difference(peer: &str, op: Op) -> Option<&'static str> {
+        match (peer, op) {
+            ("exificient", Op::Decode) => {
+                Some("EXI default options drop whitespace-only text between elements")
+            }
+            _ => None,
+        }
+    }
+
+    /// A scratch directory for the documents the harnesses read.
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("xwire-harness-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        dir
+    }
+
+    /// The available harness peers; under `CI=true` every one must be available, otherwise
+    /// the missing ones are printed and skipped.
+    fn available() -> Vec<Peer> {
+        let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+        let mut out = Vec::new();
+        for p in peers() {
+            match p.missing() {
+                Some(reason) if ci => panic!("{} is missing under CI: {reason}", p.name),
+                Some(reason) => eprintln!("skipping {}: {reason}", p.name),
+                None => out.push(p),
+            }
+        }
+        out
+    }
+
+    fn harness(p: &Peer) -> &Harness {
+        match &p.engine {
+            Engine::External(h) => h,
+            _ => panic!("{} does not run in a harness", p.name),
+        }
+    }
+
+    fn task(id: usize, op: Op, file: &Path, schema: Option<&Path>) -> Task {
+        Task {
+            id,
+            op,
+            file: file.to_path_buf(),
+            schema: schema.map(Path::to_path_buf),
+            warmup_s: 0.05,
+            min_runs: 2,
+            max_runs: 20,
+            budget_s: 0.02,
+            copies: 2,
+        }
+    }
+
+    #[test]
+    fn every_known_peer_is_listed_once_with_its_language() {
+        let v = peers();
+        assert_eq!(v.len(), JAVA.len() + PYTHON.len());
+        assert!(v[..JAVA.len()].iter().all(|p| p.lang == Lang::Java));
+        assert!(v[JAVA.len()..].iter().all(|p| p.lang == Lang::Python));
+        for p in &v {
+            if let Some(reason) = p.missing() {
+                assert!(!p.ops().is_empty(), "{}", p.name);
+                assert!(!reason.is_empty(), "{}", p.name);
+            }
+        }
+    }
+
+    #[test]
+    fn every_harness_operation_agrees_with_xwire() {
+        let dir = scratch("agree");
+        let mut docs = vec![("doc".to_string(), DOC.to_vec())];
+        for name in ["po", "mesh", "soap-doubles"] {
+            let w = crate::workloads::named(name).expect("workload");
+            docs.push((name.to_string(), w.load(30_000, 1).expect("generated")));
+        }
+        let mut files = Vec::new();
+        for (name, bytes) in &docs {
+            let file = dir.join(format!("{name}.xml"));
+            std::fs::write(&file, bytes).expect("write");
+            files.push((name.clone(), file, reference(bytes).expect("xwire")));
+        }
+        for p in available() {
+            let h = harness(&p);
+            let mut tasks = Vec::new();
+            let mut expected = Vec::new();
+            for op in h.ops.iter().copied().filter(|o| !o.needs_schema()) {
+                for (name, file, sum) in &files {
+                    tasks.push(task(tasks.len(), op, file, None));
+                    expected.push((op, name.clone(), *sum));
+                }
+            }
+            let results = h
+                .measure(tasks)
+                .unwrap_or_else(|e| panic!("{}: {e}", p.name));
+            for (r, (op, name, sum)) in results.into_iter().zip(expected) {
+                assert_eq!(r.error, None, "{} {op} on {name}", p.name);
+                assert!(r.median_s.is_some() && r.min_s.is_some() && r.runs >= 2);
+                if let Some(why) = known_difference(p.name, op) {
+                    eprintln!(
+                        "{} {op} on {name}: {:?} vs {sum} ({why})",
+                        p.name, r.checksum
+                    );
+                    assert!(r.checksum.is_some_and(|c| c > 0 && c <= sum));
+                } else {
+                    assert_eq!(r.checksum, Some(sum), "{} {op} on {name}", p.name);
+                }
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn harness_validation_accepts_the_valid_and_rejects_the_invalid() {
+        let dir = scratch("validate");
+        let schema = dir.join("list.xsd");
+        let valid = dir.join("valid.xml");
+        let invalid = dir.join("invalid.xml");
+        std::fs::write(&schema, SCHEMA).expect("write");
+        std::fs::write(&valid, VALID).expect("write");
+        std::fs::write(&invalid, INVALID).expect("write");
+        let expected = reference(VALID).expect("xwire");
+        for p in available().iter().filter(|p| p.can(Op::Validate)) {
+            let r = harness(p)
+                .measure(vec![
+                    task(0, Op::Validate, &valid, Some(&schema)),
+                    task(1, Op::Validate, &invalid, Some(&schema)),
+                ])
+                .unwrap_or_else(|e| panic!("{}: {e}", p.name));
+            assert_eq!(r[0].error, None, "{} rejected the valid document", p.name);
+            assert_eq!(r[0].checksum, Some(expected), "{}", p.name);
+            assert!(
+                r[1].error.is_some(),
+                "{} accepted the invalid document",
+                p.name
+            );
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn harness_broken_document_is_an_error() {
+        let dir = scratch("broken");
+        let file = dir.join("broken.xml");
+        std::fs::write(&file, b"<a><b></a>").expect("write");
+        for p in available() {
+            let h = harness(&p);
+            let ops: Vec<Op> = h
+                .ops
+                .iter()
+                .copied()
+                .filter(|o| !o.needs_schema())
+                .collect();
+            let tasks = ops
+                .iter()
+                .enumerate()
+                .map(|(i, &op)| task(i, op, &file, None))
+                .collect();
+            let results = h
+                .measure(tasks)
+                .unwrap_or_else(|e| panic!("{}: {e}", p.name));
+            for (r, op) in results.iter().zip(&ops) {
+                assert!(r.error.is_some(), "{} {op} accepted <a><b></a>", p.name);
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn harness_throughput_completes_documents() {
+        let dir = scratch("throughput");
+        let mut files = Vec::new();
+        for (i, doc) in [DOC, VALID].iter().enumerate() {
+            let f = dir.join(format!("{i}.xml"));
+            std::fs::write(&f, doc).expect("write");
+            files.push(f);
+        }
+        for p in available() {
+            let h = harness(&p);
+            let Some(op) = h.ops.iter().copied().find(|o| !o.needs_schema()) else {
+                continue;
+            };
+            let r = h
+                .throughput(ThroughputRequest {
+                    files: files.clone(),
+                    op,
+                    threads: 2,
+                    ramp_up_s: 0.1,
+                    steady_s: 0.3,
+                    ramp_down_s: 0.05,
+                })
+                .unwrap_or_else(|e| panic!("{}: {e}", p.name));
+            assert_eq!(r.error, None, "{} {op}", p.name);
+            assert!(r.tps > 0.0 && r.mean_s > 0.0, "{} {op}: {r:?}", p.name);
+            assert_eq!(r.per_file_s.len(), files.len());
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

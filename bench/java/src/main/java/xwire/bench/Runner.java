@@ -1,0 +1,15 @@
+package xwire.bench;
+
+/** A prepared operation of one peer: runs on one document after another, from one thread. */
+abstract class Runner {
+    /** What the last run built (a tree), kept reachable until the memory sample is taken. */
+    Object keep;
+
+    /** The input of a run, made from the document before timing (EXI bytes for decode). */
+    Object input(byte[] doc) throws Exception {
+        return doc;
+    }
+
+    /** One run: the checksum. */
+    abstract long run(Object input) throws Exception;
+}

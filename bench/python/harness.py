@@ -1,0 +1,413 @@
+#!/usr/bin/env python3
+"""The Python harness of `xwire bench`.
+
+Reads one JSON request on standard input and writes one JSON line per result on standard output
+(protocol: crates/xwire-bench/src/peers/external.rs); `--probe` lists the peers available here.
+
+Every run returns the checksum of the bench crate's peers module: elements + attributes
+(namespace declarations excluded) + UTF-8 bytes of character data inside the root element.
+"""
+
+import ctypes
+import gc
+import io
+import json
+import platform
+import sys
+import threading
+import time
+import tracemalloc
+
+XMLNS = "{http://www.w3.org/2000/xmlns/}"
+
+
+def utf8(s):
+    return len(s.encode("utf-8")) if s else 0
+
+
+# --- lxml ----------------------------------------------------------------------------------------
+
+
+def lxml_available():
+    try:
+        from lxml import etree
+
+        return "lxml " + ".".join(map(str, etree.LXML_VERSION[:3])) + ", libxml2 " + ".".join(
+            map(str, etree.LIBXML_VERSION)
+        )
+    except ImportError:
+        return None
+
+
+def lxml_walk(root):
+    """Elements, attributes and text below `root` (an lxml element), names and values read."""
+    total = 0
+    touched = 0
+    for node in root.iter():
+        if node is not root:
+            total += utf8(node.tail)
+        tag = node.tag
+        if isinstance(tag, str):  # an element, not a comment, PI or entity
+            touched += len(tag)
+            attrib = node.attrib
+            total += 1 + len(attrib)
+            for k, v in attrib.items():
+                touched += len(k) + len(v)
+            total += utf8(node.text)
+    return total, touched
+
+
+class Lxml:
+    def __init__(self, op, schema):
+        from lxml import etree
+
+        self.etree = etree
+        self.op = op
+        self.parser = etree.XMLParser(huge_tree=True)
+        if op == "validate":
+            if schema is None:
+                raise ValueError("validate needs a schema")
+            xsd = etree.XMLSchema(etree.parse(schema))
+            self.parser = etree.XMLParser(huge_tree=True, schema=xsd)
+        self.keep = None
+
+    def run(self, doc):
+        etree = self.etree
+        if self.op == "parse":
+            return self.pull(doc)
+        self.keep = None
+        root = etree.fromstring(doc, self.parser)
+        self.keep = root
+        total, touched = lxml_walk(root)
+        if self.op == "reserialize":
+            touched += len(etree.tostring(root.getroottree()))
+        return total
+
+    def pull(self, doc):
+        """Pull parse with iterparse: every start and end event; elements freed as they end."""
+        total = 0
+        touched = 0
+        depth = 0
+        for event, el in self.etree.iterparse(io.BytesIO(doc), events=("start", "end"), huge_tree=True):
+            if event == "start":
+                depth += 1
+                attrib = el.attrib
+                total += 1 + len(attrib)
+                touched += len(el.tag)
+                for v in attrib.values():
+                    touched += len(v)
+            else:
+                depth -= 1
+                total += utf8(el.text)
+                for child in el:
+                    total += utf8(child.tail)
+                del el[:]
+        return total
+
+
+# --- xmlschema -----------------------------------------------------------------------------------
+
+
+def xmlschema_available():
+    try:
+        import xmlschema
+
+        return "xmlschema " + xmlschema.__version__
+    except ImportError:
+        return None
+
+
+def et_walk(root):
+    total = 0
+    touched = 0
+    for node in root.iter():
+        if node is not root:
+            total += utf8(node.tail)
+        touched += len(node.tag)
+        attrib = node.attrib
+        total += 1 + len(attrib)
+        for v in attrib.values():
+            touched += len(v)
+        total += utf8(node.text)
+    return total, touched
+
+
+class XmlSchema:
+    def __init__(self, op, schema):
+        import xmlschema
+        from xml.etree import ElementTree
+
+        if schema is None:
+            raise ValueError("validate needs a schema")
+        self.et = ElementTree
+        self.schema = xmlschema.XMLSchema(schema)
+        self.keep = None
+
+    def run(self, doc):
+        self.keep = None
+        root = self.et.fromstring(doc)
+        self.keep = root
+        self.schema.validate(root)
+        return et_walk(root)[0]
+
+
+# --- the standard library's expat ----------------------------------------------------------------
+
+
+def expat_available():
+    try:
+        import pyexpat
+
+        v = pyexpat.version_info
+        return "%d.%d.%d (Python %s)" % (v[0], v[1], v[2], platform.python_version())
+    except ImportError:
+        return None
+
+
+class Expat:
+    def __init__(self, op, schema):
+        from xml.parsers import expat
+
+        self.expat = expat
+        self.keep = None
+
+    def run(self, doc):
+        p = self.expat.ParserCreate(namespace_separator=" ")
+        p.buffer_text = True
+        state = [0, 0, 0]  # total, depth, touched
+
+        def start(name, attrs):
+            state[0] += 1 + len(attrs)
+            state[1] += 1
+            state[2] += len(name)
+            for v in attrs.values():
+                state[2] += len(v)
+
+        def end(name):
+            state[1] -= 1
+
+        def chars(data):
+            if state[1] > 0:
+                state[0] += utf8(data)
+
+        p.StartElementHandler = start
+        p.EndElementHandler = end
+        p.CharacterDataHandler = chars
+        p.Parse(doc, True)
+        return state[0]
+
+
+PEERS = {
+    "lxml": (
+        ["parse", "tree", "reserialize", "validate"],
+        "libxml2 through lxml: well-formedness, namespaces, internal DTD; XML Schema 1.0 (libxml2)",
+        lxml_available,
+        Lxml,
+    ),
+    "xmlschema": (
+        ["validate"],
+        "XML Schema 1.0 in pure Python (xmlschema), on an xml.etree tree",
+        xmlschema_available,
+        XmlSchema,
+    ),
+    "python-expat": (
+        ["push"],
+        "the standard library's expat binding, namespace processing, callbacks in Python",
+        expat_available,
+        Expat,
+    ),
+}
+
+
+def prepare(peer, op, schema):
+    if peer not in PEERS:
+        raise ValueError("unknown peer '%s'" % peer)
+    ops, _, _, cls = PEERS[peer]
+    if op not in ops:
+        raise ValueError("%s cannot do %s" % (peer, op))
+    return cls(op, schema)
+
+
+# --- peak memory ---------------------------------------------------------------------------------
+
+
+class _Mallinfo2(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_size_t) for n in (
+        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
+        "fordblks", "keepcost")]
+
+
+def _malloc_in_use():
+    """Bytes in use in C malloc (glibc's mallinfo2), or None."""
+    try:
+        libc = ctypes.CDLL(None)
+        f = libc.mallinfo2
+        f.restype = _Mallinfo2
+        m = f()
+        return m.uordblks + m.hblkhd
+    except (OSError, AttributeError):
+        return None
+
+
+def peak(run, doc):
+    """Best-effort memory of one run: the peak of Python allocations during it (tracemalloc)
+    plus what the run left allocated in C malloc (libxml2's tree, glibc's mallinfo2) while its
+    result is still reachable. None when neither can be measured."""
+    try:
+        gc.collect()
+        c0 = _malloc_in_use()
+        tracemalloc.start()
+        try:
+            run.run(doc)
+            _, py_peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        c1 = _malloc_in_use()
+        run.keep = None
+        c = max(0, c1 - c0) if c0 is not None and c1 is not None else 0
+        return py_peak + c
+    except Exception:
+        return None
+
+
+# --- requests ------------------------------------------------------------------------------------
+
+
+def describe(e):
+    return "%s: %s" % (type(e).__name__, str(e).strip()) if str(e).strip() else type(e).__name__
+
+
+def measure(peer, t):
+    r = {"id": t["id"], "median_s": None, "min_s": None, "runs": 0, "checksum": None,
+         "peak_bytes": None, "error": None}
+    try:
+        run = prepare(peer, t["op"], t.get("schema"))
+        with open(t["file"], "rb") as f:
+            doc = f.read()
+        copies = max(1, int(t.get("copies") or 1))
+        # bytes(bytearray(...)) makes a real copy (slicing a whole bytes object does not).
+        docs = [doc] + [bytes(bytearray(doc)) for _ in range(copies - 1)]
+        warmup = float(t.get("warmup_s") or 0)
+        min_runs = max(1, int(t.get("min_runs") or 1))
+        max_runs = max(min_runs, int(t.get("max_runs") or min_runs))
+        budget = float(t.get("budget_s") or 0)
+        clock = time.perf_counter
+        k = 0
+        checksum = run.run(docs[0])
+        k = 1
+        w0 = clock()
+        while clock() - w0 < warmup:
+            c = run.run(docs[k % copies])
+            k += 1
+            if c != checksum:
+                raise RuntimeError("checksum changed between runs: %d, %d" % (checksum, c))
+        times = []
+        start = clock()
+        while len(times) < max_runs and (len(times) < min_runs or clock() - start < budget):
+            d = docs[k % copies]
+            k += 1
+            t0 = clock()
+            run.run(d)
+            times.append(clock() - t0)
+        run.keep = None
+        times.sort()
+        n = len(times)
+        median = times[n // 2] if n % 2 else (times[n // 2 - 1] + times[n // 2]) / 2
+        r.update(median_s=median, min_s=times[0], runs=n, checksum=checksum,
+                 peak_bytes=peak(run, docs[0]))
+    except Exception as e:  # the processor's error, reported per task
+        r["error"] = describe(e)
+    return r
+
+
+def throughput(peer, req):
+    r = {"tps": 0.0, "mean_s": 0.0, "per_file_s": [], "error": None}
+    try:
+        files = []
+        for name in req["files"]:
+            with open(name, "rb") as f:
+                files.append(f.read())
+        nf = len(files)
+        if nf == 0:
+            raise ValueError("no files")
+        threads = max(1, int(req.get("threads") or 1))
+        steady = float(req["steady_s"])
+        clock = time.perf_counter
+        steady_from = clock() + float(req["ramp_up_s"])
+        steady_to = steady_from + steady
+        end = steady_to + float(req["ramp_down_s"])
+        counts = [[0] * nf for _ in range(threads)]
+        secs = [[0.0] * nf for _ in range(threads)]
+        failures = []
+
+        def worker(w):
+            try:
+                run = prepare(peer, req["op"], None)
+                k = w
+                while not failures:
+                    i = k % nf
+                    k += 1
+                    t0 = clock()
+                    if t0 >= end:
+                        return
+                    run.run(files[i])
+                    t1 = clock()
+                    if t0 >= steady_from and t1 <= steady_to:
+                        counts[w][i] += 1
+                        secs[w][i] += t1 - t0
+            except Exception as e:
+                failures.append(e)
+
+        workers = [threading.Thread(target=worker, args=(w,)) for w in range(threads)]
+        for th in workers:
+            th.start()
+        for th in workers:
+            th.join()
+        if failures:
+            raise failures[0]
+        per_file = []
+        count = 0
+        total = 0.0
+        for i in range(nf):
+            c = sum(counts[w][i] for w in range(threads))
+            s = sum(secs[w][i] for w in range(threads))
+            count += c
+            total += s
+            # JSON has no NaN: a file never completed in the steady state reports 0.
+            per_file.append(s / c if c else 0.0)
+        if count == 0:
+            raise RuntimeError("no document completed within the steady state")
+        r.update(tps=count / steady, mean_s=total / count, per_file_s=per_file)
+    except Exception as e:
+        r["error"] = describe(e)
+    return r
+
+
+def emit(obj):
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--probe":
+        for name, (ops, checks, available, _) in PEERS.items():
+            version = available()
+            if version is not None:
+                emit({"peer": name, "ops": ops, "checks": checks, "version": version})
+        return 0
+    req = json.load(sys.stdin)
+    kind = req.get("kind")
+    peer = req.get("peer")
+    if kind == "measure":
+        for t in req["tasks"]:
+            emit(measure(peer, t))
+    elif kind == "throughput":
+        emit(throughput(peer, req["run"]))
+    else:
+        sys.stderr.write("unknown request kind '%s'\n" % kind)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
