@@ -20,7 +20,8 @@ pub struct BenchArgs {
     /// Only these peers (comma-separated; see --list).
     #[arg(long, value_name = "PEER,...")]
     peers: Option<String>,
-    /// Only these operations (comma-separated: parse, push, tree, reserialize, validate).
+    /// Only these operations (comma-separated: parse, push, tree, reserialize, validate, index,
+    /// encode, decode).
     #[arg(long, value_name = "OP,...")]
     ops: Option<String>,
     /// Parse each run from a separate copy of the document (64 MB of copies in all), so
@@ -131,7 +132,7 @@ pub fn bench(args: BenchArgs) -> Result<(), Failure> {
             .map(|n| {
                 Op::from_name(n.trim()).ok_or_else(|| {
                     usage(format!(
-                        "unknown operation '{n}' (parse, push, tree, reserialize, validate)"
+                        "unknown operation '{n}' (parse, push, tree, reserialize, validate, index, encode, decode)"
                     ))
                 })
             })

@@ -63,7 +63,16 @@ pub enum Op {
 
 impl Op {
     /// Every operation, in report order.
-    pub const ALL: &'static [Op] = &[Op::Parse, Op::Push, Op::Tree, Op::Reserialize, Op::Validate];
+    pub const ALL: &'static [Op] = &[
+        Op::Parse,
+        Op::Push,
+        Op::Tree,
+        Op::Reserialize,
+        Op::Validate,
+        Op::Index,
+        Op::Encode,
+        Op::Decode,
+    ];
 
     /// Name on the command line and in reports.
     pub fn name(self) -> &'static str {
