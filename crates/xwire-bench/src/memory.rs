@@ -41,8 +41,11 @@ pub fn probe(
 /// The child's side: one run of `op` by `peer` on `file`; the peak in bytes.
 pub fn probe_main(peer: &str, op: Op, file: &Path, schema: Option<&Path>) -> Result<u64, String> {
     let doc = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
-    let peers = crate::peers::select(Some(peer))?;
-    let p = peers.first().ok_or("no such peer")?;
+    let peers = crate::peers::in_process();
+    let p = peers
+        .iter()
+        .find(|p| p.name == peer)
+        .ok_or_else(|| format!("no in-process peer named {peer}"))?;
     let mut run = p
         .prepare(op, &Setup { schema })
         .ok_or_else(|| format!("{peer} cannot {op} in this process"))??;

@@ -111,6 +111,27 @@ pub fn text(r: &Report) -> String {
             }
         }
     }
+    let skipped: Vec<String> = r
+        .workloads
+        .iter()
+        .flat_map(|w| {
+            w.results.iter().filter_map(move |m| match &m.cell {
+                Cell::Skipped { reason } => {
+                    Some(format!("{} {} on {}: {reason}", m.peer, m.op, w.name))
+                }
+                _ => None,
+            })
+        })
+        .collect();
+    if !skipped.is_empty() {
+        let _ = writeln!(out, "\n=== not run in this mode ({} cells)", skipped.len());
+        for line in skipped.iter().take(5) {
+            let _ = writeln!(out, "   {line}");
+        }
+        if skipped.len() > 5 {
+            let _ = writeln!(out, "   ... (all of them in the JSON and HTML reports)");
+        }
+    }
     if !failures.is_empty() {
         let _ = writeln!(out, "\n=== failures\n{failures}");
     }
@@ -198,7 +219,7 @@ fn table(out: &mut String, r: &Report, w: &WorkloadResult) {
                     let short: String = error.chars().take(60).collect();
                     let _ = writeln!(out, "   {:<12} {:<22} failed: {short}", label, m.peer);
                 }
-                Cell::Missing | Cell::Unsupported => continue,
+                Cell::Missing | Cell::Unsupported | Cell::Skipped { .. } => continue,
             }
             first = false;
             any = true;

@@ -32,10 +32,10 @@ pub struct Options {
 
 impl Options {
     /// Defaults: one worker per CPU, the streaming parse (pull, else push); quick
-    /// 0.2 + 1 + 0.2 s, full 2 + 10 + 2 s per peer.
+    /// 0.1 + 0.6 + 0.1 s, full 2 + 10 + 2 s per peer.
     pub fn new(quick: bool) -> Options {
         let (up, steady, down) = if quick {
-            (0.2, 1.0, 0.2)
+            (0.1, 0.6, 0.1)
         } else {
             (2.0, 10.0, 2.0)
         };

@@ -868,7 +868,7 @@ fn workload_table(out: &mut String, r: &Report, w: &WorkloadResult) {
             .collect();
         if cells
             .iter()
-            .all(|c| matches!(c, Cell::Unsupported | Cell::Missing))
+            .all(|c| matches!(c, Cell::Unsupported | Cell::Missing | Cell::Skipped { .. }))
         {
             continue;
         }
@@ -906,6 +906,13 @@ fn workload_table(out: &mut String, r: &Report, w: &WorkloadResult) {
                     out.push_str("<td class=\"n failed\" colspan=\"2\">failed</td>");
                 }
                 Cell::Missing => out.push_str("<td class=\"n\" colspan=\"2\">-</td>"),
+                Cell::Skipped { reason } => {
+                    let _ = write!(
+                        out,
+                        "<td class=\"n cannot\" colspan=\"2\" title=\"{}\">not run</td>",
+                        escape(reason)
+                    );
+                }
                 Cell::Unsupported => {
                     out.push_str("<td class=\"n cannot\" colspan=\"2\">cannot</td>")
                 }

@@ -210,10 +210,17 @@ impl Peer {
 
 /// Every peer, xwire first.
 pub fn all() -> Vec<Peer> {
+    let mut v = in_process();
+    v.extend(external::peers());
+    v
+}
+
+/// The peers linked into this process (Rust, C, C++), without probing the harnesses (which
+/// starts a JVM and a Python interpreter).
+pub fn in_process() -> Vec<Peer> {
     let mut v = rust::peers();
     v.extend(c::peers());
     v.extend(cpp::peers());
-    v.extend(external::peers());
     v
 }
 
