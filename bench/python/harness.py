@@ -140,15 +140,18 @@ class XmlSchema:
         if schema is None:
             raise ValueError("validate needs a schema")
         self.et = ElementTree
+        self.xmlschema = xmlschema
         self.schema = xmlschema.XMLSchema(schema)
         self.keep = None
 
     def run(self, doc):
         self.keep = None
-        root = self.et.fromstring(doc)
-        self.keep = root
-        self.schema.validate(root)
-        return et_walk(root)[0]
+        # An XMLResource parses the bytes itself and keeps the namespace declarations, which
+        # QName values such as xsi:type="ipo:USAddress" need; a bare ElementTree loses them.
+        res = self.xmlschema.XMLResource(doc)
+        self.keep = res
+        self.schema.validate(res)
+        return et_walk(res.root)[0]
 
 
 # --- the standard library's expat ----------------------------------------------------------------
