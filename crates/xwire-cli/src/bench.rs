@@ -40,9 +40,9 @@ pub struct BenchArgs {
     /// Also write the full report as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
-    /// Also write the report as a self-contained HTML page (with SVG charts) into DIR.
-    #[arg(long, value_name = "DIR")]
-    html: Option<PathBuf>,
+    /// Where to write the self-contained HTML page (with SVG charts) and its `report.json`.
+    #[arg(long, value_name = "DIR", default_value = "target/bench-report")]
+    html: PathBuf,
     /// Size of generated workloads (default: each workload's own; see --list for units).
     #[arg(long, value_name = "N", default_value_t = 0)]
     size: usize,
@@ -178,10 +178,12 @@ pub fn bench(args: BenchArgs) -> Result<(), Failure> {
             .map_err(|e| usage(format!("{}: {e}", path.display())))?;
         eprintln!("wrote {}", path.display());
     }
-    if let Some(dir) = &args.html {
-        let page = xwire_bench::html::write(&r, dir).map_err(usage)?;
-        eprintln!("wrote {}", page.display());
-    }
+    let page = xwire_bench::html::write(&r, &args.html).map_err(usage)?;
+    eprintln!(
+        "wrote {} and {}",
+        page.display(),
+        args.html.join("report.json").display()
+    );
     Ok(())
 }
 
