@@ -42,6 +42,8 @@ pub enum LimitKind {
     ExpansionRatio,
     /// Nesting of entity references inside entity replacement texts.
     EntityDepth,
+    /// Nodes or bytes of text a [`crate::tree::Document`] can hold (4 GiB, 2^32 nodes).
+    TreeSize,
 }
 
 impl fmt::Display for LimitKind {
@@ -54,6 +56,7 @@ impl fmt::Display for LimitKind {
             LimitKind::EntityExpansion => "total entity expansion",
             LimitKind::ExpansionRatio => "entity expansion ratio",
             LimitKind::EntityDepth => "entity reference nesting",
+            LimitKind::TreeSize => "size of a document tree",
         })
     }
 }

@@ -52,6 +52,7 @@ pub mod sax;
 mod scan;
 mod simd;
 mod stax;
+pub mod tree;
 pub mod writer;
 
 pub use decl::XmlDecl;

@@ -371,7 +371,7 @@ impl<W: Write> Writer<W> {
     }
 
     /// `start_element` for a name already split and known to be a QName (from the reader).
-    fn start_qname(&mut self, prefix: &str, local: &str) -> Result<()> {
+    pub(crate) fn start_qname(&mut self, prefix: &str, local: &str) -> Result<()> {
         self.open_start()?;
         let p = self.stash(prefix);
         let l = self.stash(local);
@@ -404,7 +404,7 @@ impl<W: Write> Writer<W> {
 
     /// `attribute` for a name already split, known to be a QName and not a namespace
     /// declaration (from the reader).
-    fn attribute_qname(&mut self, prefix: &str, local: &str, value: &str) -> Result<()> {
+    pub(crate) fn attribute_qname(&mut self, prefix: &str, local: &str, value: &str) -> Result<()> {
         self.check_pending()?;
         let name = NameSpec::QName(self.stash(prefix), self.stash(local));
         let value = self.stash(value);
