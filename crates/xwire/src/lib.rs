@@ -53,6 +53,7 @@ mod scan;
 mod simd;
 mod stax;
 pub mod writer;
+pub mod xpath;
 
 pub use decl::XmlDecl;
 pub use error::{Error, ErrorKind, LimitKind, Location, Result};
