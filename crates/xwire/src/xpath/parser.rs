@@ -414,6 +414,17 @@ impl Parser<'_> {
                 Ok(Expr::Variable(self.qname(p, l, at)?))
             }
             Tok::LParen => {
+                // `(/)` is how the printer writes a bare root path next to an operator; it
+                // costs nothing, so that printing never makes an expression too deep.
+                if self.toks.get(self.pos + 1).map(|t| &t.tok) == Some(&Tok::Slash)
+                    && self.toks.get(self.pos + 2).map(|t| &t.tok) == Some(&Tok::RParen)
+                {
+                    self.pos += 3;
+                    return Ok(Expr::Path {
+                        start: PathStart::Root,
+                        steps: Vec::new(),
+                    });
+                }
                 self.bump();
                 let e = self.expr()?;
                 self.expect(&Tok::RParen, "')'")?;
