@@ -54,6 +54,7 @@ mod simd;
 mod stax;
 pub mod tree;
 pub mod writer;
+pub mod xpath;
 
 pub use decl::XmlDecl;
 pub use error::{Error, ErrorKind, LimitKind, Location, Result};

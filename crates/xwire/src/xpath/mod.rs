@@ -1,0 +1,227 @@
+//! XPath 1.0 expressions, compiled ahead of evaluation.
+//!
+//! [`XPath::compile`] parses an expression into an [`Expr`] tree with the abbreviations
+//! expanded, namespace prefixes resolved and the core function library's names and argument
+//! counts checked, so that evaluation never meets a syntax error. Errors carry the byte offset
+//! of the offending token and print the expression with a caret under it.
+//!
+//! ```
+//! use xwire::xpath::{Namespaces, XPath};
+//!
+//! let ns = Namespaces::new().with("po", "urn:po");
+//! let xp = XPath::compile_with("//po:item[@sku][1]/../@id", &ns)?;
+//! assert_eq!(
+//!     xp.to_string(),
+//!     "/descendant-or-self::node()/child::po:item[attribute::sku][1]/parent::node()/attribute::id"
+//! );
+//!
+//! let err = XPath::compile("count(//a").unwrap_err();
+//! assert_eq!(err.position(), 9);
+//! assert_eq!(err.to_string(), "expected ',' or ')', found end of expression\n  count(//a\n           ^");
+//! # Ok::<(), xwire::xpath::XPathError>(())
+//! ```
+//!
+//! Limits: expressions nested too deeply (parentheses, predicates and arguments count 8 levels
+//! each, unary minus and each further operand of a binary operator 1) are rejected with
+//! [`ErrorKind::TooDeep`], so no input can exhaust the stack.
+
+pub mod ast;
+mod lexer;
+mod parser;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+
+pub use ast::{Axis, BinaryOp, Expr, NodeTest, PathStart, Predicate, QName, Step};
+
+/// The namespace prefixes an expression may use, mapped to their URIs.
+///
+/// The `xml` prefix is always bound to `http://www.w3.org/XML/1998/namespace`. An expression
+/// compiled without a map may use no other prefix.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Namespaces {
+    map: HashMap<String, String>,
+}
+
+/// The URI the `xml` prefix is bound to.
+pub const XML_NAMESPACE: &str = "http://www.w3.org/XML/1998/namespace";
+
+impl Namespaces {
+    /// An empty map (with only the implicit `xml` prefix).
+    pub fn new() -> Namespaces {
+        Namespaces::default()
+    }
+
+    /// Binds `prefix` to `uri`, replacing an earlier binding.
+    pub fn insert(&mut self, prefix: impl Into<String>, uri: impl Into<String>) {
+        self.map.insert(prefix.into(), uri.into());
+    }
+
+    /// Binds `prefix` to `uri` and returns the map, for chaining.
+    pub fn with(mut self, prefix: impl Into<String>, uri: impl Into<String>) -> Namespaces {
+        self.insert(prefix, uri);
+        self
+    }
+
+    /// The URI bound to `prefix`.
+    pub fn get(&self, prefix: &str) -> Option<&str> {
+        match self.map.get(prefix) {
+            Some(u) => Some(u),
+            None if prefix == "xml" => Some(XML_NAMESPACE),
+            None => None,
+        }
+    }
+}
+
+/// What kind of error an expression has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The expression is empty (or only whitespace).
+    Empty,
+    /// A token (or character) the grammar does not allow here.
+    UnexpectedToken,
+    /// A string literal without its closing quote.
+    UnterminatedLiteral,
+    /// A name before `::` that is not one of the 13 axes.
+    UnknownAxis,
+    /// An unprefixed function name outside the XPath 1.0 core library.
+    UnknownFunction,
+    /// A core function called with the wrong number of arguments.
+    ArgumentCount,
+    /// A prefix that the namespace map does not declare.
+    UndeclaredPrefix,
+    /// A complete expression followed by more input.
+    TrailingInput,
+    /// The expression nests deeper than the limit.
+    TooDeep,
+}
+
+/// An error in an XPath expression: its kind, the byte offset where it was found, and a
+/// message. `Display` shows the message, then the expression with a caret under the offset.
+#[derive(Clone, PartialEq, Eq)]
+pub struct XPathError(Box<ErrorInner>);
+
+#[derive(Clone, PartialEq, Eq)]
+struct ErrorInner {
+    kind: ErrorKind,
+    position: usize,
+    message: String,
+    expr: String,
+}
+
+impl XPathError {
+    #[cold]
+    pub(crate) fn new(kind: ErrorKind, position: usize, message: String, expr: &str) -> Self {
+        XPathError(Box::new(ErrorInner {
+            kind,
+            position,
+            message,
+            expr: expr.to_string(),
+        }))
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> ErrorKind {
+        self.0.kind
+    }
+
+    /// The byte offset in the expression where it went wrong.
+    pub fn position(&self) -> usize {
+        self.0.position
+    }
+
+    /// The message, without the expression and caret.
+    pub fn message(&self) -> &str {
+        &self.0.message
+    }
+
+    /// The expression that failed to compile.
+    pub fn expression(&self) -> &str {
+        &self.0.expr
+    }
+}
+
+impl fmt::Debug for XPathError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "XPathError({:?} at {}: {})",
+            self.0.kind, self.0.position, self.0.message
+        )
+    }
+}
+
+impl fmt::Display for XPathError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Control characters (newlines, tabs) would break the caret line up; show them as
+        // spaces, one column per character.
+        let shown: String = self
+            .0
+            .expr
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+        let col = self
+            .0
+            .expr
+            .get(..self.0.position)
+            .map_or(0, |s| s.chars().count());
+        write!(f, "{}\n  {}\n  {}^", self.0.message, shown, " ".repeat(col))
+    }
+}
+
+impl std::error::Error for XPathError {}
+
+/// A compiled XPath 1.0 expression: immutable, `Send + Sync`, and cheap to clone (the tree is
+/// shared). `Display` prints the unabbreviated form.
+#[derive(Clone)]
+pub struct XPath(Arc<Inner>);
+
+struct Inner {
+    source: String,
+    expr: Expr,
+}
+
+impl XPath {
+    /// Compiles `expr`; any namespace prefix other than `xml` is an error.
+    pub fn compile(expr: &str) -> Result<XPath, XPathError> {
+        XPath::compile_with(expr, &Namespaces::new())
+    }
+
+    /// Compiles `expr`, resolving prefixes in name tests, function names and variable names
+    /// against `namespaces`.
+    pub fn compile_with(expr: &str, namespaces: &Namespaces) -> Result<XPath, XPathError> {
+        let tree = parser::parse(expr, namespaces)?;
+        Ok(XPath(Arc::new(Inner {
+            source: expr.to_string(),
+            expr: tree,
+        })))
+    }
+
+    /// The expression tree.
+    pub fn expr(&self) -> &Expr {
+        &self.0.expr
+    }
+
+    /// The expression as it was written.
+    pub fn source(&self) -> &str {
+        &self.0.source
+    }
+}
+
+impl fmt::Debug for XPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("XPath").field(&self.0.source).finish()
+    }
+}
+
+impl fmt::Display for XPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0.expr, f)
+    }
+}
+
+#[cfg(test)]
+mod tests;
