@@ -1,51 +1,68 @@
 //! Building a [`Document`] from the reader's events.
 
+use std::collections::HashMap;
+
 use super::{Attr, Decl, Document, Name, Node, NodeId, NodeKind, NONE};
 use crate::error::{Error, ErrorKind, LimitKind};
 use crate::intern::Interner;
 use crate::{Event, Reader};
+
+/// `qnames[0]`: no name (document, text and comment nodes).
+const NO_NAME: u32 = 0;
+
+/// Keeps each distinct (local, URI, prefix) once.
+struct Names(HashMap<Name, u32>);
+
+impl Names {
+    fn id(&mut self, doc: &mut Document, local: &str, uri: &str, prefix: &str) -> u32 {
+        let name = Name {
+            local: doc.names.intern(local).0,
+            uri: doc.uris.intern(uri).0,
+            prefix: doc.names.intern(prefix).0,
+        };
+        *self.0.entry(name).or_insert_with(|| {
+            doc.qnames.push(name);
+            doc.qnames.len() as u32 - 1
+        })
+    }
+}
 
 pub(super) fn build(r: &mut Reader<'_>) -> crate::Result<Document> {
     let mut doc = Document {
         nodes: Vec::new(),
         attrs: Vec::new(),
         decls: Vec::new(),
+        decl_ranges: Vec::new(),
+        qnames: Vec::new(),
         text: String::new(),
         names: Interner::with_capacity(64, 256),
         uris: Interner::with_capacity(16, 128),
     };
-    // Id 0 of both interners is "": no name, no prefix, no namespace.
-    doc.names.intern("");
-    doc.uris.intern("");
-    let no_name = Name {
-        local: 0,
-        uri: 0,
-        prefix: 0,
-    };
+    let mut names = Names(HashMap::new());
+    // Id 0 of both interners is "": no name, no prefix, no namespace; qname 0 is all three.
+    names.id(&mut doc, "", "", "");
     doc.nodes
-        .push(node(NodeKind::Document, NONE, no_name, (0, 0), 0));
+        .push(node(NodeKind::Document, NONE, NO_NAME, (0, 0), 0));
     let mut open = NodeId(0);
     loop {
         // Peeking first fixes the event's offset without holding the event's borrow.
         r.peek_kind()?;
         let offset = r.offset();
-        let event = r.next()?;
-        let too_big = |r: &mut Reader<'_>| {
-            Error::new(
+        if doc.nodes.len() >= NONE as usize - 1 || doc.text.len() >= u32::MAX as usize / 2 {
+            return Err(Error::new(
                 ErrorKind::LimitExceeded(LimitKind::TreeSize, u32::MAX as u64),
                 r.location_of(offset),
-            )
-        };
-        if doc.nodes.len() >= NONE as usize || doc.text.len() >= u32::MAX as usize / 2 {
-            return Err(too_big(r));
+            ));
         }
-        match event {
+        match r.next()? {
             Event::Start(t) => {
-                let name = Name {
-                    local: doc.names.intern(t.local_name()).0,
-                    uri: doc.uris.intern(t.namespace_uri()).0,
-                    prefix: doc.names.intern(t.prefix().unwrap_or("")).0,
-                };
+                let name = names.id(
+                    &mut doc,
+                    t.local_name(),
+                    t.namespace_uri(),
+                    t.prefix().unwrap_or(""),
+                );
+                let id = doc.nodes.len() as u32;
                 let a0 = doc.attrs.len() as u32;
                 let d0 = doc.decls.len() as u32;
                 for a in t.attributes() {
@@ -56,19 +73,25 @@ pub(super) fn build(r: &mut Reader<'_>) -> crate::Result<Document> {
                             uri: doc.uris.intern(a.value()).0,
                         });
                     } else {
-                        let name = Name {
-                            local: doc.names.intern(a.local_name()).0,
-                            uri: doc.uris.intern(a.namespace_uri()).0,
-                            prefix: doc.names.intern(a.prefix().unwrap_or("")).0,
-                        };
+                        let name = names.id(
+                            &mut doc,
+                            a.local_name(),
+                            a.namespace_uri(),
+                            a.prefix().unwrap_or(""),
+                        );
                         let value = doc.push_text(a.value());
                         doc.attrs.push(Attr { name, value });
                     }
                 }
-                let mut n = node(NodeKind::Element, open.0, name, (0, 0), offset);
-                n.attrs = (a0, doc.attrs.len() as u32);
-                n.decls = (d0, doc.decls.len() as u32);
-                open = append(&mut doc, open, n);
+                if doc.decls.len() as u32 > d0 {
+                    doc.decl_ranges.push((id, d0, doc.decls.len() as u32));
+                }
+                let attrs = (a0, doc.attrs.len() as u32);
+                open = append(
+                    &mut doc,
+                    open,
+                    node(NodeKind::Element, open.0, name, attrs, offset),
+                );
             }
             Event::End(_) => {
                 open = doc.parent(open).expect("the reader matches end tags");
@@ -77,24 +100,14 @@ pub(super) fn build(r: &mut Reader<'_>) -> crate::Result<Document> {
             Event::CData(c) => add_text(&mut doc, open, &c.text(), offset),
             Event::Comment(c) => {
                 let text = doc.push_text(&c.text());
-                append(
-                    &mut doc,
-                    open,
-                    node(NodeKind::Comment, open.0, no_name, text, offset),
-                );
+                let n = node(NodeKind::Comment, open.0, NO_NAME, text, offset);
+                append(&mut doc, open, n);
             }
             Event::Pi(p) => {
-                let target = doc.names.intern(p.target()).0;
+                let target = names.id(&mut doc, p.target(), "", "");
                 let text = doc.push_text(&p.data());
-                let name = Name {
-                    local: target,
-                    ..no_name
-                };
-                append(
-                    &mut doc,
-                    open,
-                    node(NodeKind::Pi, open.0, name, text, offset),
-                );
+                let n = node(NodeKind::Pi, open.0, target, text, offset);
+                append(&mut doc, open, n);
             }
             // The DTD has done its work in the reader (defaults, entities); entities it did
             // not read leave no node.
@@ -111,7 +124,7 @@ pub(super) fn build(r: &mut Reader<'_>) -> crate::Result<Document> {
     }
 }
 
-fn node(kind: NodeKind, parent: u32, name: Name, text: (u32, u32), offset: u64) -> Node {
+fn node(kind: NodeKind, parent: u32, name: u32, data: (u32, u32), offset: u64) -> Node {
     Node {
         kind,
         parent,
@@ -120,9 +133,7 @@ fn node(kind: NodeKind, parent: u32, name: Name, text: (u32, u32), offset: u64) 
         prev: NONE,
         next: NONE,
         name,
-        text,
-        attrs: (0, 0),
-        decls: (0, 0),
+        data,
         offset,
     }
 }
@@ -151,28 +162,22 @@ fn add_text(doc: &mut Document, parent: NodeId, s: &str, offset: u64) {
     }
     let last = doc.nodes[parent.index()].last_child;
     if last != NONE && doc.nodes[last as usize].kind == NodeKind::Text {
-        // The arena's last bytes are that node's text: text is pushed in document order and
-        // nothing else is pushed between two text events of one parent.
-        let end = doc.nodes[last as usize].text.1 as usize;
-        if end == doc.text.len() {
+        let (a, b) = doc.nodes[last as usize].data;
+        if b as usize == doc.text.len() {
+            // That node's text is the arena's tail: extend it in place.
             doc.text.push_str(s);
-            doc.nodes[last as usize].text.1 = doc.text.len() as u32;
-            return;
+        } else {
+            let joined = format!("{}{s}", &doc.text[a as usize..b as usize]);
+            let (a, _) = doc.push_text(&joined);
+            doc.nodes[last as usize].data.0 = a;
         }
-        let (a, b) = doc.nodes[last as usize].text;
-        let joined = format!("{}{s}", &doc.text[a as usize..b as usize]);
-        doc.nodes[last as usize].text = doc.push_text(&joined);
+        doc.nodes[last as usize].data.1 = doc.text.len() as u32;
         return;
     }
     let text = doc.push_text(s);
-    let name = Name {
-        local: 0,
-        uri: 0,
-        prefix: 0,
-    };
     append(
         doc,
         parent,
-        node(NodeKind::Text, parent.0, name, text, offset),
+        node(NodeKind::Text, parent.0, NO_NAME, text, offset),
     );
 }

@@ -51,8 +51,9 @@ pub enum NodeKind {
 
 const NONE: u32 = u32::MAX;
 
-/// An interned name: local name, namespace URI and prefix as written.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// A name: local name, namespace URI and prefix as written (ids of `names` and `uris`),
+/// kept once per document in `Document::qnames`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 struct Name {
     local: u32,
     uri: u32,
@@ -67,13 +68,11 @@ struct Node {
     last_child: u32,
     prev: u32,
     next: u32,
-    /// Elements: the name; PIs: `local` is the target.
-    name: Name,
-    /// Text, comment and PI data in the string arena.
-    text: (u32, u32),
-    /// Elements: their attributes (`attrs` indices) and namespace declarations (`decls`).
-    attrs: (u32, u32),
-    decls: (u32, u32),
+    /// Elements: the name; PIs: `local` is the target (an index of `Document::qnames`).
+    name: u32,
+    /// Elements: their attributes (a range of `Document::attrs`); text, comment and PI
+    /// nodes: their data (a range of the string arena).
+    data: (u32, u32),
     /// Byte offset in the source document (0 for nodes made later).
     offset: u64,
 }
@@ -81,7 +80,8 @@ struct Node {
 /// An attribute of an element.
 #[derive(Clone, Debug)]
 struct Attr {
-    name: Name,
+    /// Index of `Document::qnames`.
+    name: u32,
     value: (u32, u32),
 }
 
@@ -97,6 +97,10 @@ pub struct Document {
     nodes: Vec<Node>,
     attrs: Vec<Attr>,
     decls: Vec<Decl>,
+    /// The few elements with namespace declarations: (node, range of `decls`), by node.
+    decl_ranges: Vec<(u32, u32, u32)>,
+    /// Distinct names of the document.
+    qnames: Vec<Name>,
     /// Text of text, comment and PI nodes and attribute values.
     text: String,
     /// Local names, prefixes and PI targets.
@@ -222,7 +226,7 @@ impl Document {
     /// Local name of an element, or target of a PI; `""` for other nodes.
     pub fn local_name(&self, n: NodeId) -> &str {
         match self.kind(n) {
-            NodeKind::Element | NodeKind::Pi => self.names.get(crate::Id(self.node(n).name.local)),
+            NodeKind::Element | NodeKind::Pi => self.names.get(crate::Id(self.name_of(n).local)),
             _ => "",
         }
     }
@@ -230,7 +234,7 @@ impl Document {
     /// Namespace URI of an element (`""`: none).
     pub fn namespace_uri(&self, n: NodeId) -> &str {
         match self.kind(n) {
-            NodeKind::Element => self.uris.get(crate::Id(self.node(n).name.uri)),
+            NodeKind::Element => self.uris.get(crate::Id(self.name_of(n).uri)),
             _ => "",
         }
     }
@@ -238,14 +242,17 @@ impl Document {
     /// Prefix of an element as written (`""`: none).
     pub fn prefix(&self, n: NodeId) -> &str {
         match self.kind(n) {
-            NodeKind::Element => self.names.get(crate::Id(self.node(n).name.prefix)),
+            NodeKind::Element => self.names.get(crate::Id(self.name_of(n).prefix)),
             _ => "",
         }
     }
 
     /// Text of a text, comment or PI node (PI data); `""` for elements and the document.
     pub fn text(&self, n: NodeId) -> &str {
-        self.str_at(self.node(n).text)
+        match self.kind(n) {
+            NodeKind::Text | NodeKind::Comment | NodeKind::Pi => self.str_at(self.node(n).data),
+            _ => "",
+        }
     }
 
     /// Concatenated text of `n` and its descendants (XPath string-value of elements).
@@ -262,15 +269,15 @@ impl Document {
 
     /// Attributes of an element, namespace declarations excluded.
     pub fn attributes(&self, n: NodeId) -> impl Iterator<Item = Attribute<'_>> + '_ {
-        let (a, b) = self.node(n).attrs;
-        self.attrs[a as usize..b as usize]
-            .iter()
-            .map(|a| Attribute {
-                local_name: self.names.get(crate::Id(a.name.local)),
-                namespace_uri: self.uris.get(crate::Id(a.name.uri)),
-                prefix: self.names.get(crate::Id(a.name.prefix)),
+        self.attrs[self.attr_range(n)].iter().map(|a| {
+            let name = self.qnames[a.name as usize];
+            Attribute {
+                local_name: self.names.get(crate::Id(name.local)),
+                namespace_uri: self.uris.get(crate::Id(name.uri)),
+                prefix: self.names.get(crate::Id(name.prefix)),
                 value: self.str_at(a.value),
-            })
+            }
+        })
     }
 
     /// The value of the attribute `(uri, local)` of an element.
@@ -282,8 +289,14 @@ impl Document {
 
     /// Namespace declarations written on an element: (prefix, URI), `""` for the default.
     pub fn namespace_declarations(&self, n: NodeId) -> impl Iterator<Item = (&str, &str)> + '_ {
-        let (a, b) = self.node(n).decls;
-        self.decls[a as usize..b as usize].iter().map(|d| {
+        let range = self
+            .decl_ranges
+            .binary_search_by_key(&n.0, |r| r.0)
+            .map_or(0..0, |i| {
+                let (_, a, b) = self.decl_ranges[i];
+                a as usize..b as usize
+            });
+        self.decls[range].iter().map(|d| {
             (
                 self.names.get(crate::Id(d.prefix)),
                 self.uris.get(crate::Id(d.uri)),
@@ -301,6 +314,8 @@ impl Document {
         self.nodes.capacity() * std::mem::size_of::<Node>()
             + self.attrs.capacity() * std::mem::size_of::<Attr>()
             + self.decls.capacity() * std::mem::size_of::<Decl>()
+            + self.decl_ranges.capacity() * 12
+            + self.qnames.capacity() * std::mem::size_of::<Name>()
             + self.text.capacity()
             + self.names.heap_bytes()
             + self.uris.heap_bytes()
@@ -313,10 +328,20 @@ impl Document {
         (start as u32, self.text.len() as u32)
     }
 
-    /// The attribute indices of an element, for the writer.
+    /// The attribute indices of an element.
     fn attr_range(&self, n: NodeId) -> Range<usize> {
-        let (a, b) = self.node(n).attrs;
-        a as usize..b as usize
+        match self.kind(n) {
+            NodeKind::Element => {
+                let (a, b) = self.node(n).data;
+                a as usize..b as usize
+            }
+            _ => 0..0,
+        }
+    }
+
+    /// The name of an element or PI.
+    fn name_of(&self, n: NodeId) -> Name {
+        self.qnames[self.node(n).name as usize]
     }
 }
 

@@ -54,9 +54,10 @@ impl Document {
                 }
                 for i in self.attr_range(n) {
                     let a = &self.attrs[i];
+                    let name = self.qnames[a.name as usize];
                     w.attribute_qname(
-                        self.names.get(crate::Id(a.name.prefix)),
-                        self.names.get(crate::Id(a.name.local)),
+                        self.names.get(crate::Id(name.prefix)),
+                        self.names.get(crate::Id(name.local)),
                         self.str_at(a.value),
                     )?;
                 }
