@@ -453,15 +453,7 @@ mod tests {
     use super::*;
     use crate::peers::reference;
 
-    /// The same document as the peers module's tests: entities, CDATA, namespaces, attributes.
-    const DOC: &[u8] = br#"<?xml version="1.0"?>
-<p:root xmlns:p="urn:p" xmlns="urn:d" a="1">
-  <item id="x&amp;y" p:k="2">text &lt;here&gt; &#233;t&#xE9;</item>
-  <![CDATA[raw <cdata>]]>
-  <empty/>
-  <!-- comment --><?pi data?>
-</p:root>
-"#;
+    const DOC: &[u8] = crate::peers::TEST_DOC;
 
     const SCHEMA: &str = r#"<?xml version="1.0"?>
 <xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:t"

@@ -251,12 +251,10 @@ pub fn select(list: Option<&str>) -> Result<Vec<Peer>, String> {
         .collect())
 }
 
+/// Entities, CDATA, namespaces, attributes, defaults-free DTD-less document: what every
+/// peer's tests check the checksum contract on.
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Entities, CDATA, namespaces, attributes, defaults-free DTD-less document.
-    const DOC: &[u8] = br#"<?xml version="1.0"?>
+pub(crate) const TEST_DOC: &[u8] = br#"<?xml version="1.0"?>
 <p:root xmlns:p="urn:p" xmlns="urn:d" a="1">
   <item id="x&amp;y" p:k="2">text &lt;here&gt; &#233;t&#xE9;</item>
   <![CDATA[raw <cdata>]]>
@@ -264,6 +262,12 @@ mod tests {
   <!-- comment --><?pi data?>
 </p:root>
 "#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DOC: &[u8] = TEST_DOC;
 
     /// Every in-process operation that needs no schema, of every available peer.
     fn each_schemaless_runner(mut f: impl FnMut(&str, Op, Runner)) {

@@ -144,15 +144,20 @@ pub fn po_primer(size: usize, seed: u64) -> Vec<u8> {
     address(&mut out, "shipTo", &mut rng);
     address(&mut out, "billTo", &mut rng);
     out.push_str("  <comment>Hurry, my lawn is going wild!</comment>\n  <items>\n");
-    // The closing tags take about 40 bytes; always at least one item.
+    items_until(&mut out, &mut rng, size, "comment");
+    out.push_str("  </items>\n</purchaseOrder>\n");
+    out.into_bytes()
+}
+
+/// Items until `out` is about `size` bytes (the closing tags take about 40 more); always at
+/// least one. `comment` is the item comment's element name.
+fn items_until(out: &mut String, rng: &mut Rng, size: usize, comment: &str) {
     loop {
-        item(&mut out, &mut rng, "comment");
+        item(out, rng, comment);
         if out.len() + 40 >= size {
             break;
         }
     }
-    out.push_str("  </items>\n</purchaseOrder>\n");
-    out.into_bytes()
 }
 
 const US_STATES: &[(&str, &str)] = &[
@@ -208,12 +213,7 @@ pub fn ipo(size: usize, seed: u64) -> Vec<u8> {
     ipo_address(&mut out, "shipTo", &mut rng);
     ipo_address(&mut out, "billTo", &mut rng);
     out.push_str("  <ipo:comment>Hurry, my lawn is going wild!</ipo:comment>\n  <items>\n");
-    loop {
-        item(&mut out, &mut rng, "ipo:comment");
-        if out.len() + 40 >= size {
-            break;
-        }
-    }
+    items_until(&mut out, &mut rng, size, "ipo:comment");
     out.push_str("  </items>\n</ipo:purchaseOrder>\n");
     out.into_bytes()
 }
