@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::text::{envelope_close, envelope_open, escape, sentence, timestamp};
+use super::text::{envelope_close, envelope_open, escape, records_until, sentence, timestamp};
 use super::Rng;
 
 const ATTRS: &[(&str, &str)] = &[
@@ -34,10 +34,7 @@ pub fn query(size: usize, seed: u64) -> Vec<u8> {
         "<mcs:credentials xmlns:mcs=\"urn:mcs:types\"><mcs:user>/O=Grid/OU=example.org/CN=Ada Lovelace</mcs:user></mcs:credentials>\n",
     );
     out.push_str("<mcs:queryByAttributes xmlns:mcs=\"urn:mcs:types\">\n<mcs:objectType>logical_file</mcs:objectType>\n<mcs:constraints logic=\"and\">\n");
-    // At least one record, however small the size.
-    let mut some = false;
-    while !some || out.len() + 400 < size {
-        some = true;
+    records_until(&mut out, size, 400, |out| {
         let (name, ty) = *rng.pick(ATTRS);
         let op = *rng.pick(&["=", "&lt;", "&gt;", "&lt;=", "like"]);
         let _ = writeln!(
@@ -45,7 +42,7 @@ pub fn query(size: usize, seed: u64) -> Vec<u8> {
             "<mcs:constraint><mcs:attribute name=\"{name}\" type=\"{ty}\"/><mcs:operator>{op}</mcs:operator><mcs:value>{}</mcs:value></mcs:constraint>",
             value(&mut rng, ty)
         );
-    }
+    });
     out.push_str("</mcs:constraints>\n<mcs:returnAttributes>");
     for (name, _) in ATTRS {
         let _ = write!(out, "<mcs:name>{name}</mcs:name>");
@@ -63,10 +60,7 @@ pub fn response(size: usize, seed: u64) -> Vec<u8> {
     envelope_open(&mut out, "");
     out.push_str("<mcs:queryByAttributesResponse xmlns:mcs=\"urn:mcs:types\">\n<mcs:result objectType=\"logical_file\">\n");
     let mut n = 0;
-    // At least one record, however small the size.
-    let mut some = false;
-    while !some || out.len() + 200 < size {
-        some = true;
+    records_until(&mut out, size, 200, |out| {
         let _ = writeln!(
             out,
             "<mcs:logicalFile name=\"lfn://example.org/run{}/file{n}.dat\" version=\"{}\" valid=\"{}\">\n<mcs:dataType>binary</mcs:dataType><mcs:creator>{}</mcs:creator><mcs:created>{}</mcs:created><mcs:modified>{}</mcs:modified><mcs:collection>run{}</mcs:collection>",
@@ -88,7 +82,7 @@ pub fn response(size: usize, seed: u64) -> Vec<u8> {
         }
         out.push_str("</mcs:logicalFile>\n");
         n += 1;
-    }
+    });
     let _ = writeln!(
         out,
         "</mcs:result>\n<mcs:count>{n}</mcs:count>\n</mcs:queryByAttributesResponse>"

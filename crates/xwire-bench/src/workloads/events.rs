@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use super::text::{escape, sentence, timestamp, uuid};
+use super::text::{escape, records_until, sentence, timestamp, uuid};
 use super::Rng;
 
 const SOAP12: &str = "http://www.w3.org/2003/05/soap-envelope";
@@ -15,10 +15,7 @@ pub fn stream(size: usize, seed: u64) -> Vec<u8> {
     let mut out = String::with_capacity(size + 1024);
     out.push_str("<?xml version=\"1.0\"?>\n<ev:events xmlns:ev=\"urn:xwire:bench:events\" source=\"sensor-grid\">\n");
     let mut seq = 1_000_000u64;
-    // At least one record, however small the size.
-    let mut some = false;
-    while !some || out.len() < size {
-        some = true;
+    records_until(&mut out, size, 0, |out| {
         seq += 1 + rng.below(3);
         let n = 3 + rng.below(10) as usize;
         let _ = writeln!(
@@ -28,7 +25,7 @@ pub fn stream(size: usize, seed: u64) -> Vec<u8> {
             rng.pick(&["debug", "info", "warning", "error"]),
             escape(&sentence(&mut rng, n))
         );
-    }
+    });
     out.push_str("</ev:events>\n");
     out.into_bytes()
 }
@@ -57,10 +54,7 @@ pub fn ws_notification(size: usize, seed: u64) -> Vec<u8> {
         uuid(&mut rng)
     );
     let mut seq = 0;
-    // At least one record, however small the size.
-    let mut some = false;
-    while !some || out.len() + 60 < size {
-        some = true;
+    records_until(&mut out, size, 60, |out| {
         seq += 1;
         let _ = write!(
             out,
@@ -70,9 +64,9 @@ pub fn ws_notification(size: usize, seed: u64) -> Vec<u8> {
             rng.below(50),
             rng.below(1 << 20)
         );
-        payload(&mut out, &mut rng, seq);
+        payload(out, &mut rng, seq);
         out.push_str("</wsnt:Message>\n</wsnt:NotificationMessage>\n");
-    }
+    });
     out.push_str("</wsnt:Notify>\n</s:Body>\n</s:Envelope>\n");
     out.into_bytes()
 }
@@ -90,14 +84,11 @@ pub fn ws_eventing(size: usize, seed: u64) -> Vec<u8> {
         uuid(&mut rng)
     );
     let mut seq = 0;
-    // At least one record, however small the size.
-    let mut some = false;
-    while !some || out.len() + 60 < size {
-        some = true;
+    records_until(&mut out, size, 60, |out| {
         seq += 1;
-        payload(&mut out, &mut rng, seq);
+        payload(out, &mut rng, seq);
         out.push('\n');
-    }
+    });
     out.push_str("</app:readings>\n</s:Body>\n</s:Envelope>\n");
     out.into_bytes()
 }

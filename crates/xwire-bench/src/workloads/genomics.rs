@@ -2,6 +2,7 @@
 
 use std::fmt::Write;
 
+use super::text::records_until;
 use super::Rng;
 
 /// SNP genotype records in the shape of the HapMap project's genotype dumps: per SNP the rs
@@ -24,10 +25,7 @@ pub fn hapmap(size: usize, seed: u64) -> Vec<u8> {
     }
     out.push_str("</hm:individuals>\n");
     let mut pos = 14_430_000u64;
-    // At least one record, however small the size.
-    let mut some = false;
-    while !some || out.len() < size {
-        some = true;
+    records_until(&mut out, size, 0, |out| {
         let a = BASES[rng.below(4) as usize] as char;
         let mut b = BASES[rng.below(4) as usize] as char;
         if b == a {
@@ -55,7 +53,7 @@ pub fn hapmap(size: usize, seed: u64) -> Vec<u8> {
             }
         }
         out.push_str("</hm:snp>\n");
-    }
+    });
     out.push_str("</hm:genotypes>\n");
     out.into_bytes()
 }

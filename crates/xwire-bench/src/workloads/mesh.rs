@@ -3,6 +3,7 @@
 
 use std::fmt::Write;
 
+use super::text::records_until;
 use super::Rng;
 
 fn open(out: &mut String) {
@@ -26,12 +27,9 @@ pub fn mesh(size: usize, seed: u64) -> Vec<u8> {
     let mut rng = Rng::new(seed);
     let mut out = String::with_capacity(size + 4096);
     open(&mut out);
-    // At least one record, however small the size.
-    let mut some = false;
-    while !some || out.len() < size {
-        some = true;
-        object(&mut out, &mut rng);
-    }
+    records_until(&mut out, size, 0, |out| {
+        object(out, &mut rng);
+    });
     out.push_str("</mesh:MeshInterfaceObjects>\n");
     out.into_bytes()
 }

@@ -2,6 +2,7 @@
 
 use std::fmt::Write;
 
+use super::text::records_until;
 use super::Rng;
 
 const RESIDUES: &[&str] = &[
@@ -35,10 +36,7 @@ pub fn pdbml(size: usize, seed: u64) -> Vec<u8> {
     ));
     let mut id = 0;
     let mut residue = 0;
-    // At least one record, however small the size.
-    let mut some = false;
-    while !some || out.len() + 60 < size {
-        some = true;
+    records_until(&mut out, size, 60, |out| {
         residue += 1;
         let comp = rng.pick(RESIDUES);
         let chain = (b'A' + (residue / 300) as u8 % 26) as char;
@@ -80,7 +78,7 @@ pub fn pdbml(size: usize, seed: u64) -> Vec<u8> {
                 element = element,
             );
         }
-    }
+    });
     out.push_str("  </PDBx:atom_siteCategory>\n</PDBx:datablock>\n");
     out.into_bytes()
 }

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::text::{escape, random_base64, sentence, timestamp, uuid};
+use super::text::{escape, random_base64, records_until, sentence, timestamp, uuid};
 use super::Rng;
 
 const WSSE: &str =
@@ -92,10 +92,7 @@ pub fn nested_list(size: usize, seed: u64) -> Vec<u8> {
     out.push_str("<?xml version=\"1.0\"?>\n<list:lists xmlns:list=\"urn:xwire:bench:list\">\n");
     let mut pos = 0u64;
     let mut ns = 1;
-    // At least one record, however small the size.
-    let mut some = false;
-    while !some || out.len() < size {
-        some = true;
+    records_until(&mut out, size, 0, |out| {
         out.push_str("<list:chain>");
         let mut open = Vec::with_capacity(50);
         for depth in 0..50 {
@@ -114,7 +111,7 @@ pub fn nested_list(size: usize, seed: u64) -> Vec<u8> {
             let _ = write!(out, "</{prefix}:node>");
         }
         out.push_str("</list:chain>\n");
-    }
+    });
     out.push_str("</list:lists>\n");
     out.into_bytes()
 }

@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use super::Rng;
 
-use super::text::{date, FIRST, LAST};
+use super::text::{date, records_until, FIRST, LAST};
 const STREETS: &[&str] = &[
     "Maple Street",
     "Oak Avenue",
@@ -61,10 +61,7 @@ pub fn purchase_orders(size: usize, seed: u64) -> Vec<u8> {
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<apo:purchaseOrders xmlns:apo=\"http://www.example.com/PO1\">\n",
     );
     let mut n = 0u64;
-    // At least one record, however small the size.
-    let mut some = false;
-    while !some || out.len() < size {
-        some = true;
+    records_until(&mut out, size, 0, |out| {
         n += 1;
         let _ = writeln!(
             out,
@@ -72,8 +69,8 @@ pub fn purchase_orders(size: usize, seed: u64) -> Vec<u8> {
             1 + rng.below(12),
             1 + rng.below(28)
         );
-        address(&mut out, "shipTo", &mut rng);
-        address(&mut out, "billTo", &mut rng);
+        address(out, "shipTo", &mut rng);
+        address(out, "billTo", &mut rng);
         if rng.below(3) == 0 {
             out.push_str("    <comment>Hurry, my lawn is going wild!</comment>\n");
         }
@@ -104,7 +101,7 @@ pub fn purchase_orders(size: usize, seed: u64) -> Vec<u8> {
             out.push_str("      </item>\n");
         }
         out.push_str("    </items>\n  </apo:purchaseOrder>\n");
-    }
+    });
     out.push_str("</apo:purchaseOrders>\n");
     out.into_bytes()
 }

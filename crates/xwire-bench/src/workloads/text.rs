@@ -148,6 +148,22 @@ pub fn envelope_close(out: &mut String) {
     out.push_str("</soapenv:Body>\n</soapenv:Envelope>\n");
 }
 
+/// Appends records written by `record` until `out` holds about `size` bytes, keeping `tail`
+/// bytes for what closes the document; always at least one record, however small `size`.
+pub fn records_until(
+    out: &mut String,
+    size: usize,
+    tail: usize,
+    mut record: impl FnMut(&mut String),
+) {
+    loop {
+        record(out);
+        if out.len() + tail >= size {
+            break;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::text::{escape, sentence};
+use super::text::{escape, records_until, sentence};
 use super::Rng;
 
 const ACTORS: &[(&str, &str)] = &[
@@ -33,10 +33,7 @@ pub fn moml(size: usize, seed: u64) -> Vec<u8> {
         "  </property>\n",
     ));
     let mut n = 0;
-    // At least one record, however small the size.
-    let mut some = false;
-    while !some || out.len() < size {
-        some = true;
+    records_until(&mut out, size, 0, |out| {
         // A composite of a few actors wired in a chain.
         let _ = writeln!(
             out,
@@ -76,7 +73,7 @@ pub fn moml(size: usize, seed: u64) -> Vec<u8> {
             "    <link port=\"out\" relation=\"r{k}\"/>\n  </entity>"
         );
         n += 1;
-    }
+    });
     for i in 0..n {
         let _ = writeln!(out, "  <relation name=\"top{i}\" class=\"ptolemy.actor.TypedIORelation\"/>\n  <link port=\"stage{i}.out\" relation=\"top{i}\"/>");
         if i + 1 < n {
@@ -123,10 +120,7 @@ pub fn bpel(size: usize, seed: u64) -> Vec<u8> {
         "    </bpel:receive>\n",
     ));
     let mut n = 0;
-    // At least one record, however small the size.
-    let mut some = false;
-    while !some || out.len() + 200 < size {
-        some = true;
+    records_until(&mut out, size, 200, |out| {
         let limit = 1000 * (1 + rng.below(100));
         let _ = write!(
             out,
@@ -163,7 +157,7 @@ pub fn bpel(size: usize, seed: u64) -> Vec<u8> {
             limit = limit,
         );
         n += 1;
-    }
+    });
     out.push_str(concat!(
         "    <bpel:reply name=\"reply\" partnerLink=\"customer\" portType=\"lns:loanServicePT\" operation=\"request\" variable=\"approval\"/>\n",
         "  </bpel:sequence>\n",
