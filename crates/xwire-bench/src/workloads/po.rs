@@ -141,20 +141,10 @@ pub fn po_primer(size: usize, seed: u64) -> Vec<u8> {
     address(&mut out, "shipTo", &mut rng);
     address(&mut out, "billTo", &mut rng);
     out.push_str("  <comment>Hurry, my lawn is going wild!</comment>\n  <items>\n");
-    items_until(&mut out, &mut rng, size, "comment");
+    // The closing tags take about 40 bytes.
+    records_until(&mut out, size, 40, |out| item(out, &mut rng, "comment"));
     out.push_str("  </items>\n</purchaseOrder>\n");
     out.into_bytes()
-}
-
-/// Items until `out` is about `size` bytes (the closing tags take about 40 more); always at
-/// least one. `comment` is the item comment's element name.
-fn items_until(out: &mut String, rng: &mut Rng, size: usize, comment: &str) {
-    loop {
-        item(out, rng, comment);
-        if out.len() + 40 >= size {
-            break;
-        }
-    }
 }
 
 const US_STATES: &[(&str, &str)] = &[
@@ -210,7 +200,7 @@ pub fn ipo(size: usize, seed: u64) -> Vec<u8> {
     ipo_address(&mut out, "shipTo", &mut rng);
     ipo_address(&mut out, "billTo", &mut rng);
     out.push_str("  <ipo:comment>Hurry, my lawn is going wild!</ipo:comment>\n  <items>\n");
-    items_until(&mut out, &mut rng, size, "ipo:comment");
+    records_until(&mut out, size, 40, |out| item(out, &mut rng, "ipo:comment"));
     out.push_str("  </items>\n</ipo:purchaseOrder>\n");
     out.into_bytes()
 }
