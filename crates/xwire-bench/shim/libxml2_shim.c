@@ -44,18 +44,23 @@ static void init(void) {
     }
 }
 
+/* A SAX2 handler with only the checksum callbacks. */
+static void counting_handler(xmlSAXHandler *h) {
+    memset(h, 0, sizeof *h);
+    h->initialized = XML_SAX2_MAGIC;
+    h->startElementNs = sax_start;
+    h->endElementNs = sax_end;
+    h->characters = sax_chars;
+    h->cdataBlock = sax_chars;
+    h->ignorableWhitespace = sax_chars;
+}
+
 long long xw_libxml2_sax(const char *buf, size_t len) {
     init();
     /* Only our callbacks: libxml2's default SAX2 handlers would build a tree and expect the
      * parser context as user data. */
     xmlSAXHandler h;
-    memset(&h, 0, sizeof h);
-    h.initialized = XML_SAX2_MAGIC;
-    h.startElementNs = sax_start;
-    h.endElementNs = sax_end;
-    h.characters = sax_chars;
-    h.cdataBlock = sax_chars;
-    h.ignorableWhitespace = sax_chars;
+    counting_handler(&h);
     acc_t a = {0};
     int rc = xmlSAXUserParseMemory(&h, &a, buf, (int)len);
     return rc == 0 ? a.sum : -1;
@@ -188,13 +193,7 @@ long long xw_libxml2_xsd_validate(void *p, const char *buf, size_t len) {
                                                                XML_CHAR_ENCODING_NONE);
     if (!in) return -1;
     xmlSAXHandler h;
-    memset(&h, 0, sizeof h);
-    h.initialized = XML_SAX2_MAGIC;
-    h.startElementNs = sax_start;
-    h.endElementNs = sax_end;
-    h.characters = sax_chars;
-    h.cdataBlock = sax_chars;
-    h.ignorableWhitespace = sax_chars;
+    counting_handler(&h);
     h.serror = silent_structured;
     acc_t a = {0};
     int rc = xmlSchemaValidateStream(x->vctxt, in, XML_CHAR_ENCODING_NONE, &h, &a);
