@@ -99,45 +99,6 @@ fn writing_back_gives_the_same_infoset() {
 }
 
 #[test]
-fn every_w3c_document_round_trips_through_the_tree() {
-    let Some(dir) = std::env::var_os("XWIRE_CORPORA")
-        .map(std::path::PathBuf::from)
-        .or_else(|| {
-            let d =
-                std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpora");
-            d.is_dir().then_some(d)
-        })
-    else {
-        assert!(std::env::var("CI").is_err(), "corpora missing under CI");
-        eprintln!("corpora not found: skipped");
-        return;
-    };
-    let mut checked = 0;
-    let mut stack = vec![dir.join("xmlconf/xmltest/valid/sa")];
-    while let Some(p) = stack.pop() {
-        for e in std::fs::read_dir(&p).into_iter().flatten().flatten() {
-            let path = e.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|x| x == "xml") {
-                let bytes = std::fs::read(&path).unwrap();
-                let Ok(d) = Document::parse(&bytes) else {
-                    continue;
-                };
-                let out = d
-                    .to_xml()
-                    .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-                let again = Document::parse(out.as_bytes())
-                    .unwrap_or_else(|e| panic!("{}: {e}\n{out}", path.display()));
-                assert_eq!(again.to_xml().unwrap(), out, "{}", path.display());
-                checked += 1;
-            }
-        }
-    }
-    assert!(checked > 100, "only {checked} documents");
-}
-
-#[test]
 fn deep_documents_build_and_write_without_recursion() {
     let n = 3000;
     let doc = format!("{}{}", "<a>".repeat(n), "</a>".repeat(n));
