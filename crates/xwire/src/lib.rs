@@ -46,6 +46,7 @@ mod input;
 mod intern;
 #[cfg(feature = "mmap")]
 mod mmap;
+mod node;
 mod reader;
 mod resolver;
 pub mod sax;
@@ -66,5 +67,6 @@ pub use events::{Events, Filter, OwnedEvent};
 pub use intern::Id;
 #[cfg(feature = "mmap")]
 pub use mmap::MappedFile;
+pub use node::NodeKind;
 pub use reader::{Config, Limits, NsId, Reader, ReaderBuffers, XMLNS_NS, XML_NS};
 pub use resolver::{FsResolver, ResolvedEntity, Resolver};

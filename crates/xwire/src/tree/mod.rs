@@ -34,20 +34,7 @@ impl NodeId {
     }
 }
 
-/// What a node is.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum NodeKind {
-    /// The document node, parent of the root element.
-    Document,
-    /// An element.
-    Element,
-    /// Character data (CDATA sections included, merged with adjacent text).
-    Text,
-    /// A comment.
-    Comment,
-    /// A processing instruction.
-    Pi,
-}
+pub use crate::node::NodeKind;
 
 const NONE: u32 = u32::MAX;
 

@@ -46,7 +46,8 @@ impl Document {
 
     fn enter<W: Write>(&self, n: NodeId, w: &mut Writer<W>) -> Result<()> {
         match self.kind(n) {
-            NodeKind::Document => Ok(()),
+            // Attribute and namespace kinds never name tree nodes.
+            NodeKind::Document | NodeKind::Attribute | NodeKind::Namespace => Ok(()),
             NodeKind::Element => {
                 w.start_qname(self.prefix(n), self.local_name(n))?;
                 for (prefix, uri) in self.namespace_declarations(n) {

@@ -27,6 +27,7 @@
 
 pub mod ast;
 mod lexer;
+mod nav;
 mod parser;
 
 use std::collections::HashMap;
@@ -34,6 +35,7 @@ use std::fmt;
 use std::sync::Arc;
 
 pub use ast::{Axis, BinaryOp, Expr, NodeTest, PathStart, Predicate, QName, Step};
+pub use nav::{Navigator, NodeKind};
 
 /// The namespace prefixes an expression may use, mapped to their URIs.
 ///
