@@ -17,6 +17,7 @@
 //! ```
 
 mod build;
+mod nav;
 mod write;
 
 use std::ops::Range;
@@ -35,6 +36,7 @@ impl NodeId {
 }
 
 pub use crate::node::NodeKind;
+pub use nav::Handle;
 
 const NONE: u32 = u32::MAX;
 

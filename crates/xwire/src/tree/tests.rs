@@ -109,3 +109,57 @@ fn deep_documents_build_and_write_without_recursion() {
         format!("{}{}", "<a>".repeat(n - 1) + "<a/>", "</a>".repeat(n - 1))
     );
 }
+
+#[test]
+fn navigator_namespaces_attributes_and_order() {
+    use crate::xpath::Navigator;
+    let d = Document::parse(
+        br#"<a xmlns="urn:d" xmlns:p="urn:p" x="1"><p:b xmlns="" p:y="2">t</p:b></a>"#,
+    )
+    .unwrap();
+    let a = Handle::Node(d.root_element().unwrap());
+    let mut ns = Vec::new();
+    Navigator::namespaces(&d, a, &mut ns);
+    let names: Vec<_> = ns
+        .iter()
+        .map(|&n| {
+            (
+                Navigator::local_name(&d, n),
+                Navigator::string_value(&d, n).into_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("", "urn:d".to_string()),
+            ("p", "urn:p".into()),
+            ("xml", crate::xpath::XML_NAMESPACE.into())
+        ]
+    );
+    let a_ns = ns[0];
+    let b = Navigator::first_child(&d, a).unwrap();
+    ns.clear();
+    Navigator::namespaces(&d, b, &mut ns);
+    assert_eq!(ns.len(), 2, "xmlns=\"\" leaves no default namespace node");
+    let y = Navigator::first_attribute(&d, b).unwrap();
+    assert_eq!(
+        (Navigator::namespace_uri(&d, y), Navigator::prefix(&d, y)),
+        ("urn:p", "p")
+    );
+    assert_eq!(Navigator::next_attribute(&d, y), None);
+    let x = Navigator::first_attribute(&d, a).unwrap();
+    // a < its namespaces < its attributes < b < b's attributes < text
+    let t = Navigator::first_child(&d, b).unwrap();
+    let order = [a, a_ns, x, b, ns[0], y, t];
+    for w in order.windows(2) {
+        assert_eq!(
+            Navigator::cmp_order(&d, w[0], w[1]),
+            std::cmp::Ordering::Less,
+            "{w:?}"
+        );
+    }
+    assert_eq!(Navigator::string_value(&d, a), "t");
+    assert_eq!(Navigator::parent(&d, y), Some(b));
+    assert_eq!(Navigator::first_child(&d, y), None);
+}

@@ -1,0 +1,231 @@
+//! The tree seen through [`xpath::Navigator`](crate::xpath::Navigator).
+//!
+//! Attributes and namespace nodes are not tree nodes, so the navigator's handle is a
+//! [`Handle`]: a tree node, or an attribute or namespace node named by its element and an
+//! index.
+
+use std::borrow::Cow;
+use std::cmp::Ordering;
+
+use super::{Document, NodeId, NodeKind};
+use crate::xpath::{Navigator, XML_NAMESPACE};
+
+/// A node of the XPath data model over a [`Document`].
+///
+/// ```
+/// use xwire::tree::{Document, Handle};
+/// use xwire::xpath::{Navigator, NodeKind};
+///
+/// let doc = Document::parse(br#"<a xmlns:p="urn:p" p:x="1" y="2"/>"#)?;
+/// // `Document` has inherent methods of the same names over `NodeId`s, so the trait's
+/// // are called by path.
+/// let a = Handle::Node(doc.root_element().unwrap());
+/// let x = Navigator::first_attribute(&doc, a).unwrap();
+/// assert_eq!(Navigator::kind(&doc, x), NodeKind::Attribute);
+/// assert_eq!((Navigator::local_name(&doc, x), Navigator::namespace_uri(&doc, x)), ("x", "urn:p"));
+/// let y = Navigator::next_attribute(&doc, x).unwrap();
+/// assert_eq!(Navigator::string_value(&doc, y), "2");
+/// assert_eq!(Navigator::parent(&doc, x), Some(a));
+/// # Ok::<(), xwire::Error>(())
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Handle {
+    /// The document node, an element, text, comment or PI.
+    Node(NodeId),
+    /// The `i`-th attribute (in document order) of an element.
+    Attribute(NodeId, u32),
+    /// The `i`-th namespace node of an element, in the order of [`Document::in_scope_namespaces`].
+    Namespace(NodeId, u32),
+}
+
+impl Handle {
+    /// The tree node, or the element of an attribute or namespace node.
+    pub fn node(self) -> NodeId {
+        match self {
+            Handle::Node(n) | Handle::Attribute(n, _) | Handle::Namespace(n, _) => n,
+        }
+    }
+}
+
+impl From<NodeId> for Handle {
+    fn from(n: NodeId) -> Handle {
+        Handle::Node(n)
+    }
+}
+
+impl Document {
+    /// The namespaces in scope on an element, as (prefix, URI) sorted by prefix (`""` for the
+    /// default namespace, absent when undeclared), `xml` included: its XPath namespace nodes.
+    pub fn in_scope_namespaces(&self, element: NodeId) -> Vec<(&str, &str)> {
+        let mut out: Vec<(&str, &str)> = vec![("xml", XML_NAMESPACE)];
+        let mut cur = Some(element);
+        while let Some(e) = cur {
+            if self.kind(e) == NodeKind::Element {
+                for (prefix, uri) in self.namespace_declarations(e) {
+                    if !out.iter().any(|&(p, _)| p == prefix) {
+                        out.push((prefix, uri));
+                    }
+                }
+            }
+            cur = self.parent(e);
+        }
+        // `xmlns=""` undeclares the default namespace: no namespace node for it.
+        out.retain(|&(p, u)| !(p.is_empty() && u.is_empty()));
+        out.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        out
+    }
+
+    fn attribute_at(&self, element: NodeId, i: u32) -> super::Attribute<'_> {
+        self.attributes(element)
+            .nth(i as usize)
+            .expect("attribute handles come from the navigator")
+    }
+
+    fn namespace_at(&self, element: NodeId, i: u32) -> (&str, &str) {
+        self.in_scope_namespaces(element)[i as usize]
+    }
+
+    /// Position of a tree node in document order.
+    fn order_key(&self, n: NodeId) -> usize {
+        n.index()
+    }
+}
+
+impl Navigator for Document {
+    type Node = Handle;
+
+    fn root(&self) -> Handle {
+        Handle::Node(Document::root(self))
+    }
+
+    fn kind(&self, n: Handle) -> NodeKind {
+        match n {
+            Handle::Node(n) => Document::kind(self, n),
+            Handle::Attribute(..) => NodeKind::Attribute,
+            Handle::Namespace(..) => NodeKind::Namespace,
+        }
+    }
+
+    fn parent(&self, n: Handle) -> Option<Handle> {
+        match n {
+            Handle::Node(n) => Document::parent(self, n).map(Handle::Node),
+            Handle::Attribute(e, _) | Handle::Namespace(e, _) => Some(Handle::Node(e)),
+        }
+    }
+
+    fn first_child(&self, n: Handle) -> Option<Handle> {
+        match n {
+            Handle::Node(n) => Document::first_child(self, n).map(Handle::Node),
+            _ => None,
+        }
+    }
+
+    fn last_child(&self, n: Handle) -> Option<Handle> {
+        match n {
+            Handle::Node(n) => Document::last_child(self, n).map(Handle::Node),
+            _ => None,
+        }
+    }
+
+    fn next_sibling(&self, n: Handle) -> Option<Handle> {
+        match n {
+            Handle::Node(n) => Document::next_sibling(self, n).map(Handle::Node),
+            _ => None,
+        }
+    }
+
+    fn prev_sibling(&self, n: Handle) -> Option<Handle> {
+        match n {
+            Handle::Node(n) => Document::prev_sibling(self, n).map(Handle::Node),
+            _ => None,
+        }
+    }
+
+    fn first_attribute(&self, element: Handle) -> Option<Handle> {
+        match element {
+            Handle::Node(e) if self.attributes(e).next().is_some() => Some(Handle::Attribute(e, 0)),
+            _ => None,
+        }
+    }
+
+    fn next_attribute(&self, attribute: Handle) -> Option<Handle> {
+        match attribute {
+            Handle::Attribute(e, i) if self.attributes(e).nth(i as usize + 1).is_some() => {
+                Some(Handle::Attribute(e, i + 1))
+            }
+            _ => None,
+        }
+    }
+
+    fn namespaces(&self, element: Handle, out: &mut Vec<Handle>) {
+        if let Handle::Node(e) = element {
+            if Document::kind(self, e) == NodeKind::Element {
+                let count = self.in_scope_namespaces(e).len() as u32;
+                out.extend((0..count).map(|i| Handle::Namespace(e, i)));
+            }
+        }
+    }
+
+    fn local_name(&self, n: Handle) -> &str {
+        match n {
+            Handle::Node(n) => Document::local_name(self, n),
+            Handle::Attribute(e, i) => self.attribute_at(e, i).local_name,
+            Handle::Namespace(e, i) => self.namespace_at(e, i).0,
+        }
+    }
+
+    fn namespace_uri(&self, n: Handle) -> &str {
+        match n {
+            Handle::Node(n) => Document::namespace_uri(self, n),
+            Handle::Attribute(e, i) => self.attribute_at(e, i).namespace_uri,
+            Handle::Namespace(..) => "",
+        }
+    }
+
+    fn prefix(&self, n: Handle) -> &str {
+        match n {
+            Handle::Node(n) => Document::prefix(self, n),
+            Handle::Attribute(e, i) => self.attribute_at(e, i).prefix,
+            Handle::Namespace(..) => "",
+        }
+    }
+
+    fn string_value(&self, n: Handle) -> Cow<'_, str> {
+        match n {
+            Handle::Node(n) => match Document::kind(self, n) {
+                NodeKind::Document | NodeKind::Element => Cow::Owned(self.text_content(n)),
+                _ => Cow::Borrowed(self.text(n)),
+            },
+            Handle::Attribute(e, i) => Cow::Borrowed(self.attribute_at(e, i).value),
+            Handle::Namespace(e, i) => Cow::Borrowed(self.namespace_at(e, i).1),
+        }
+    }
+
+    fn append_string_value(&self, n: Handle, out: &mut String) {
+        match n {
+            Handle::Node(n)
+                if matches!(
+                    Document::kind(self, n),
+                    NodeKind::Document | NodeKind::Element
+                ) =>
+            {
+                for d in self.descendants(n) {
+                    if Document::kind(self, d) == NodeKind::Text {
+                        out.push_str(self.text(d));
+                    }
+                }
+            }
+            _ => out.push_str(&self.string_value(n)),
+        }
+    }
+
+    fn cmp_order(&self, a: Handle, b: Handle) -> Ordering {
+        // An element, then its namespace nodes, then its attributes, then its children.
+        let key = |h: Handle| match h {
+            Handle::Node(n) => (self.order_key(n), 0, 0),
+            Handle::Namespace(e, i) => (self.order_key(e), 1, i),
+            Handle::Attribute(e, i) => (self.order_key(e), 2, i),
+        };
+        key(a).cmp(&key(b))
+    }
+}
