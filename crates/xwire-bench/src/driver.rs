@@ -676,6 +676,7 @@ fn measure_external(
                 max_runs: if overhead { 100_000 } else { max_runs },
                 budget_s: budget.as_secs_f64(),
                 copies: copies(l.doc.len(), opts.cold),
+                output: None,
             });
             let reference = if op.has_parse_checksum() {
                 l.reference

@@ -457,7 +457,7 @@ mod tests {
     /// What each pipeline should do to `doc`, worked out on roxmltree without XPath:
     /// `(selected, elements left)`. Written for the Primer's `po.xml` shape (no namespace) and
     /// for documents where none of the five selections nest.
-    fn pipeline_oracle(doc: &[u8], e: PipelineExpr) -> (u64, u64) {
+    pub(crate) fn pipeline_oracle(doc: &[u8], e: PipelineExpr) -> (u64, u64) {
         use roxmltree::Node;
         fn elements(n: Node<'_, '_>) -> u64 {
             n.descendants().filter(|d| d.is_element()).count() as u64
@@ -517,6 +517,20 @@ mod tests {
         }
         let removed: u64 = selected.iter().map(|n| elements(*n)).sum();
         (selected.len() as u64, total - removed)
+    }
+
+    /// The elements of `doc`, read to the end with xwire's reader (an error if it is not
+    /// well-formed).
+    pub(crate) fn elements_of(doc: &[u8]) -> Result<u64, String> {
+        let mut r = xwire::Reader::from_slice(doc);
+        let mut elements = 0u64;
+        loop {
+            match r.next().map_err(|e| e.to_string())? {
+                xwire::Event::Start(_) => elements += 1,
+                xwire::Event::Eof => return Ok(elements),
+                _ => {}
+            }
+        }
     }
 
     /// The purchase order of the pipeline benchmark's smallest file (~7 KB).
@@ -598,16 +612,9 @@ mod tests {
                 let mut c = shim.compile(e).unwrap();
                 let (sum, out) = c.run(&po, true).unwrap();
                 let out = out.expect("kept");
-                let mut r = xwire::Reader::from_slice(&out);
-                let mut elements = 0u64;
-                loop {
-                    match r.next() {
-                        Ok(xwire::Event::Start(_)) => elements += 1,
-                        Ok(xwire::Event::Eof) => break,
-                        Ok(_) => {}
-                        Err(err) => panic!("{name} {}: output not well-formed: {err}", e.xpath()),
-                    }
-                }
+                let elements = elements_of(&out).unwrap_or_else(|err| {
+                    panic!("{name} {}: output not well-formed: {err}", e.xpath())
+                });
                 assert_eq!(
                     sum / 1_000_003,
                     elements,
