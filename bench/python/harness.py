@@ -105,6 +105,74 @@ class Lxml:
         return total
 
 
+# The five XPath-and-edit pipelines of the bench crate (`Op::Pipeline`), by operation name.
+PIPELINES = {
+    "pipeline1": "/*/*/*[position() mod 2 = 0]",
+    "pipeline2": "/purchaseOrder/items/item[USPrice<100]",
+    "pipeline3": "/*/*/*/quantity/text()",
+    "pipeline4": "//item/comment",
+    "pipeline5": "//item/comment/../quantity",
+}
+
+
+def pipeline_checksum(selected, elements):
+    """The bench crate's `pipeline_checksum`: nodes selected, elements left."""
+    return selected + elements * 1000003
+
+
+class LxmlPipeline:
+    """Parse, evaluate an `etree.XPath` compiled once, delete what it selects (an element with
+    its subtree; a text node by clearing the `text` or `tail` that holds it), `tostring`."""
+
+    def __init__(self, op, schema):
+        from lxml import etree
+
+        self.etree = etree
+        self.parser = etree.XMLParser(huge_tree=True)
+        self.xpath = etree.XPath(PIPELINES[op])
+        self.keep = None
+        self.last = None
+
+    def run(self, doc):
+        etree = self.etree
+        self.keep = None
+        root = etree.fromstring(doc, self.parser)
+        self.keep = root
+        selected = self.xpath(root)
+        for node in reversed(selected):
+            if isinstance(node, str):  # a text node: lxml's smart string knows its holder
+                holder = node.getparent()
+                if node.is_tail:
+                    holder.tail = None
+                else:
+                    holder.text = None
+                continue
+            parent = node.getparent()
+            if parent is None:
+                continue
+            # lxml's remove() drops the element's tail (the text node after it): keep it.
+            if node.tail:
+                prev = node.getprevious()
+                if prev is not None:
+                    prev.tail = (prev.tail or "") + node.tail
+                else:
+                    parent.text = (parent.text or "") + node.tail
+            parent.remove(node)
+        elements = sum(1 for _ in root.iter(etree.Element))
+        out = etree.tostring(root.getroottree())
+        if not out:
+            raise RuntimeError("empty output")
+        self.last = out
+        return pipeline_checksum(len(selected), elements)
+
+    def output(self):
+        return self.last
+
+
+def lxml_runner(op, schema):
+    return LxmlPipeline(op, schema) if op in PIPELINES else Lxml(op, schema)
+
+
 # --- xmlschema -----------------------------------------------------------------------------------
 
 
@@ -202,10 +270,11 @@ class Expat:
 
 PEERS = {
     "lxml": (
-        ["parse", "tree", "reserialize", "validate"],
-        "libxml2 through lxml: well-formedness, namespaces, internal DTD; XML Schema 1.0 (libxml2)",
+        ["parse", "tree", "reserialize", "validate"] + sorted(PIPELINES),
+        "libxml2 through lxml: well-formedness, namespaces, internal DTD; XML Schema 1.0 (libxml2); "
+        "pipelines: etree.XPath compiled once, remove (tails kept), tostring",
         lxml_available,
-        Lxml,
+        lxml_runner,
     ),
     "xmlschema": (
         ["validate"],
@@ -318,6 +387,11 @@ def measure(peer, t):
         median = times[n // 2] if n % 2 else (times[n // 2 - 1] + times[n // 2]) / 2
         r.update(median_s=median, min_s=times[0], runs=n, checksum=checksum,
                  peak_bytes=peak(run, docs[0]))
+        # Tests: the output of a run (pipelines), to check that it is well-formed.
+        if t.get("output") and hasattr(run, "output"):
+            run.run(docs[0])
+            with open(t["output"], "wb") as f:
+                f.write(run.output())
     except Exception as e:  # the processor's error, reported per task
         r["error"] = describe(e)
     return r

@@ -199,3 +199,116 @@ long long xw_libxml2_xsd_validate(void *p, const char *buf, size_t len) {
     int rc = xmlSchemaValidateStream(x->vctxt, in, XML_CHAR_ENCODING_NONE, &h, &a);
     return rc == 0 ? a.sum : -1;
 }
+
+/* ---- XPath-and-edit pipeline: parse, evaluate a compiled expression, delete, serialize ---- */
+#include <libxml/xpath.h>
+#include <libxml/xpathInternals.h>
+
+/* What a pipeline run reports; the Rust side (peers/c.rs) has the same layout. */
+typedef struct {
+    long long selected; /* nodes the expression selected (and that were deleted) */
+    long long elements; /* elements left in the tree after the deletions */
+    long long out_len;  /* bytes of the serialized result */
+    xmlChar *out;       /* the serialized result when asked to keep it (xw_libxml2_output_free) */
+} xw_pipeline_result_t;
+
+typedef struct {
+    xmlXPathCompExprPtr comp;
+    xmlXPathContextPtr ctx; /* reused: only its document and context node change per run */
+} xw_pipeline_t;
+
+void xw_libxml2_pipeline_free(void *p) {
+    xw_pipeline_t *x = p;
+    if (!x) return;
+    if (x->ctx) xmlXPathFreeContext(x->ctx);
+    if (x->comp) xmlXPathFreeCompExpr(x->comp);
+    free(x);
+}
+
+/* Compiles `expr` once; NULL if it does not compile. */
+void *xw_libxml2_pipeline_new(const char *expr) {
+    init();
+    xmlGenericErrorFunc handler = silent;
+    initGenericErrorDefaultFunc(&handler);
+    xw_pipeline_t *x = calloc(1, sizeof *x);
+    if (!x) return NULL;
+    x->comp = xmlXPathCompile((const xmlChar *)expr);
+    if (x->comp) x->ctx = xmlXPathNewContext(NULL);
+    if (!x->ctx) { xw_libxml2_pipeline_free(x); return NULL; }
+    return x;
+}
+
+/* Elements of the subtree of `root`, without recursion. */
+static long long count_elements(xmlNodePtr root) {
+    long long n = 0;
+    xmlNodePtr c = root;
+    while (c) {
+        if (c->type == XML_ELEMENT_NODE) {
+            n += 1;
+            if (c->children) { c = c->children; continue; }
+        }
+        while (c && c != root && !c->next) c = c->parent;
+        if (!c || c == root) break;
+        c = c->next;
+    }
+    return n;
+}
+
+/* Parses (as xw_libxml2_dom does), evaluates the compiled expression, unlinks and frees every
+ * selected node in reverse document order (so no node is freed after an ancestor), counts the
+ * elements left and writes the document to memory with xmlDocDumpMemory. With `keep`, the
+ * output stays in r->out for the caller to free with xw_libxml2_output_free. 0, or -1 when the
+ * document is rejected or the expression does not give a node-set. */
+int xw_libxml2_pipeline_run(void *p, const char *buf, size_t len, int keep,
+                            xw_pipeline_result_t *r) {
+    xw_pipeline_t *x = p;
+    memset(r, 0, sizeof *r);
+    xmlDocPtr doc = xmlReadMemory(buf, (int)len, NULL, NULL,
+                                  XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    if (!doc) return -1;
+    xmlNodePtr root = xmlDocGetRootElement(doc);
+    if (!root) { xmlFreeDoc(doc); return -1; }
+    x->ctx->doc = doc;
+    x->ctx->node = (xmlNodePtr)doc;
+    xmlXPathObjectPtr res = xmlXPathCompiledEval(x->comp, x->ctx);
+    x->ctx->doc = NULL;
+    x->ctx->node = NULL;
+    if (!res || res->type != XPATH_NODESET) {
+        if (res) xmlXPathFreeObject(res);
+        xmlFreeDoc(doc);
+        return -1;
+    }
+    xmlNodeSetPtr set = res->nodesetval;
+    int n = set ? set->nodeNr : 0;
+    if (n > 1) xmlXPathNodeSetSort(set);
+    for (int i = n - 1; i >= 0; i--) {
+        xmlNodePtr node = set->nodeTab[i];
+        /* Namespace nodes are copies owned by the set, and the root cannot go. */
+        if (node->type == XML_NAMESPACE_DECL || node->type == XML_DOCUMENT_NODE) continue;
+        if (node == root) root = NULL;
+        if (node->type == XML_ATTRIBUTE_NODE) {
+            xmlRemoveProp((xmlAttrPtr)node);
+        } else {
+            xmlUnlinkNode(node);
+            xmlFreeNode(node);
+        }
+    }
+    r->selected = n;
+    xmlXPathFreeObject(res);
+    r->elements = root ? count_elements(root) : 0;
+    xmlChar *out = NULL;
+    int size = 0;
+    xmlDocDumpMemory(doc, &out, &size);
+    xmlFreeDoc(doc);
+    if (!out) return -1;
+    r->out_len = size;
+    if (keep) {
+        r->out = out;
+    } else {
+        xw_libxml2_touch += (unsigned long long)size;
+        xmlFree(out);
+    }
+    return 0;
+}
+
+void xw_libxml2_output_free(xmlChar *out) { xmlFree(out); }

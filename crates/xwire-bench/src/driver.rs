@@ -100,7 +100,7 @@ pub enum Cell {
         reason: String,
     },
     /// The processor cannot do this operation (or the workload has no schema to validate
-    /// against).
+    /// against, or is not of the XPath-pipeline set for a pipeline).
     Unsupported,
 }
 
@@ -140,6 +140,8 @@ pub struct WorkloadResult {
     pub stats: Stats,
     /// Whether it has a schema (so `validate` can run).
     pub has_schema: bool,
+    /// Whether it is of the XPath-pipeline set (so the pipelines run on it).
+    pub pipelines: bool,
     /// Every (peer, operation) of the run, in peer then operation order.
     pub results: Vec<Measurement>,
 }
@@ -344,8 +346,10 @@ pub fn run(
         });
     }
 
-    // In-process peers, workload by workload.
-    for l in &loaded {
+    // In-process peers, workload by workload; the references of the operations whose
+    // checksum is not the parse's, by (workload, operation), for the harness peers.
+    let mut references: Vec<(usize, Op, u64)> = Vec::new();
+    for (wi, l) in loaded.iter().enumerate() {
         progress(&format!("measuring {}", l.w.name), step, steps);
         step += 1;
         let mut results = Vec::new();
@@ -353,7 +357,10 @@ pub fn run(
             let setup = Setup {
                 schema: l.w.schema.as_deref(),
             };
-            let cells = measure_in_process(l, op, &setup, peers, opts);
+            let (cells, reference) = measure_in_process(l, op, &setup, peers, opts);
+            if let (false, Some(r)) = (op.has_parse_checksum(), reference) {
+                references.push((wi, op, r));
+            }
             for (p, cell) in peers.iter().zip(cells) {
                 results.push(Measurement {
                     peer: p.name.to_string(),
@@ -382,6 +389,7 @@ pub fn run(
             description: l.w.description.clone(),
             stats: l.stats.clone(),
             has_schema: l.w.schema.is_some(),
+            pipelines: l.w.pipelines,
             results,
         });
     }
@@ -390,7 +398,7 @@ pub fn run(
     for p in externals {
         progress(&format!("measuring {} (harness)", p.name), step, steps);
         step += 1;
-        measure_external(p, &loaded, &ops, opts, &mut report.workloads);
+        measure_external(p, &loaded, &ops, &references, opts, &mut report.workloads);
     }
     progress("done", steps, steps);
     report
@@ -449,49 +457,91 @@ fn copies(doc_len: usize, cold: bool) -> usize {
     (64usize << 20).div_ceil(doc_len.max(1)).clamp(2, 256)
 }
 
+/// Whether `op` runs on the workload at all: `validate` needs a schema, the pipelines a
+/// workload of the XPath-pipeline set.
+fn runs_on(op: Op, w: &Workload) -> bool {
+    (!op.needs_schema() || w.schema.is_some()) && (!op.is_pipeline() || w.pipelines)
+}
+
+/// The checksum most of `sums` agree on (the first of them on a tie), if any: the reference of
+/// the pipelines, which xwire cannot do yet. Peers are in report order, xwire first.
+fn consensus(sums: &[Option<u64>]) -> Option<u64> {
+    let mut best: Option<(u64, usize)> = None;
+    for s in sums.iter().flatten() {
+        let n = sums.iter().filter(|t| **t == Some(*s)).count();
+        if best.map_or(true, |(_, m)| n > m) {
+            best = Some((*s, n));
+        }
+    }
+    best.map(|(s, _)| s)
+}
+
+/// Measures `op` on a loaded workload with every in-process peer; the cells in peer order, and
+/// the checksum they were compared with (xwire's parse, or for a pipeline the consensus of the
+/// peers that ran it), for the harness peers to be compared with too.
 fn measure_in_process(
     l: &Loaded<'_>,
     op: Op,
     setup: &Setup<'_>,
     peers: &[Peer],
     opts: &Options,
-) -> Vec<Cell> {
+) -> (Vec<Cell>, Option<u64>) {
     let mut runners: Vec<Option<Runner>> = Vec::new();
     let mut cells: Vec<Cell> = Vec::new();
+    let mut sums: Vec<Option<u64>> = Vec::new();
     for p in peers {
+        let mut sum = None;
         let (cell, runner) = match &p.engine {
             Engine::Missing { .. } => (Cell::Missing, None),
             // Filled in by `measure_external`.
-            Engine::External(h) if h.ops.contains(&op) => (Cell::Missing, None),
+            Engine::External(h) if h.ops.contains(&op) && runs_on(op, l.w) => (Cell::Missing, None),
             Engine::External(_) => (Cell::Unsupported, None),
-            Engine::InProcess(_) if op.needs_schema() && setup.schema.is_none() => {
-                (Cell::Unsupported, None)
-            }
+            Engine::InProcess(_) if !runs_on(op, l.w) => (Cell::Unsupported, None),
             Engine::InProcess(_) => match p.prepare(op, setup) {
                 None => (Cell::Unsupported, None),
                 Some(Err(error)) => (Cell::Failed { error }, None),
                 // The warm-up run: also checks that the peer accepts the document.
                 Some(Ok(mut r)) => match r(&l.doc) {
-                    Ok(sum) => (
-                        Cell::Measured {
-                            median_s: 0.0,
-                            min_s: 0.0,
-                            runs: 0,
-                            checksum_differs: l.reference.is_some_and(|x| x != sum),
-                            peak_bytes: None,
-                        },
-                        Some(r),
-                    ),
+                    Ok(s) => {
+                        sum = Some(s);
+                        (
+                            Cell::Measured {
+                                median_s: 0.0,
+                                min_s: 0.0,
+                                runs: 0,
+                                checksum_differs: false,
+                                peak_bytes: None,
+                            },
+                            Some(r),
+                        )
+                    }
                     Err(error) => (Cell::Failed { error }, None),
                 },
             },
         };
         cells.push(cell);
         runners.push(runner);
+        sums.push(sum);
+    }
+    let reference = if op.has_parse_checksum() {
+        l.reference
+    } else {
+        consensus(&sums)
+    };
+    for (cell, sum) in cells.iter_mut().zip(&sums) {
+        if let (
+            Cell::Measured {
+                checksum_differs, ..
+            },
+            Some(s),
+        ) = (cell, sum)
+        {
+            *checksum_differs = reference.is_some_and(|x| x != *s);
+        }
     }
     let live: Vec<usize> = (0..peers.len()).filter(|&i| runners[i].is_some()).collect();
     if live.is_empty() {
-        return cells;
+        return (cells, reference);
     }
     let times = if l.w.group == Group::Overhead {
         time_batches(&l.doc, &mut runners, &live, opts)
@@ -511,7 +561,7 @@ fn measure_in_process(
             *min_s = t[0];
         }
     }
-    cells
+    (cells, reference)
 }
 
 /// Interleaved rounds of one timed run per live peer.
@@ -582,6 +632,7 @@ fn measure_external(
     p: &Peer,
     loaded: &[Loaded<'_>],
     ops: &[Op],
+    references: &[(usize, Op, u64)],
     opts: &Options,
     results: &mut [WorkloadResult],
 ) {
@@ -603,7 +654,7 @@ fn measure_external(
     for (wi, l) in loaded.iter().enumerate() {
         for &op in ops.iter().filter(|o| h.ops.contains(o)) {
             let Some(file) = &l.file else { continue };
-            if op.needs_schema() && l.w.schema.is_none() {
+            if !runs_on(op, l.w) {
                 set(&mut results[wi], p.name, op, Cell::Unsupported);
                 continue;
             }
@@ -625,8 +676,17 @@ fn measure_external(
                 max_runs: if overhead { 100_000 } else { max_runs },
                 budget_s: budget.as_secs_f64(),
                 copies: copies(l.doc.len(), opts.cold),
+                output: None,
             });
-            slots.push((wi, op, l.reference));
+            let reference = if op.has_parse_checksum() {
+                l.reference
+            } else {
+                references
+                    .iter()
+                    .find(|r| r.0 == wi && r.1 == op)
+                    .map(|r| r.2)
+            };
+            slots.push((wi, op, reference));
         }
     }
     if tasks.is_empty() {
@@ -701,6 +761,7 @@ pub fn median(v: &mut [f64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::peers::PipelineExpr;
 
     #[test]
     fn median_of_odd_and_even() {
@@ -726,7 +787,7 @@ mod tests {
         opts.size = 20_000;
         opts.cold = true;
         let w = crate::workloads::named("mesh").unwrap();
-        let report = run(&[w], &peers, &opts, &mut |_, _, _| {});
+        let report = run(std::slice::from_ref(&w), &peers, &opts, &mut |_, _, _| {});
         assert_eq!(report.workloads.len(), 1);
         let wr = &report.workloads[0];
         assert_eq!(wr.results.len(), peers.len() * Op::ALL.len());
@@ -751,7 +812,7 @@ mod tests {
                     Cell::Missing => assert!(!p.available()),
                     Cell::Skipped { reason } => panic!("{} {op} skipped: {reason}", p.name),
                     Cell::Unsupported => assert!(
-                        !p.can(op) || op.needs_schema(),
+                        !p.can(op) || !runs_on(op, &w),
                         "{} {op} offered but not run",
                         p.name
                     ),
@@ -760,6 +821,43 @@ mod tests {
             }
         }
         assert!(wr.cell("xwire", Op::Parse).unwrap().median().is_some());
+    }
+
+    #[test]
+    fn consensus_is_the_most_common_checksum() {
+        assert_eq!(consensus(&[]), None);
+        assert_eq!(consensus(&[None, Some(3)]), Some(3));
+        assert_eq!(consensus(&[Some(1), Some(2), Some(2)]), Some(2));
+        assert_eq!(consensus(&[Some(1), None, Some(2)]), Some(1));
+    }
+
+    #[test]
+    fn pipelines_run_on_the_pipeline_set_with_their_own_reference() {
+        let peers: Vec<Peer> = crate::peers::in_process()
+            .into_iter()
+            .filter(|p| p.available() && p.can(Op::Pipeline(PipelineExpr::ItemComments)))
+            .collect();
+        let mut opts = Options::new(true);
+        opts.size = 8_000;
+        opts.ops = Op::pipelines().collect();
+        let ws = [
+            crate::workloads::named("latency-small").unwrap(),
+            crate::workloads::named("mesh").unwrap(),
+        ];
+        let report = run(&ws, &peers, &opts, &mut |_, _, _| {});
+        let (po, mesh) = (&report.workloads[0], &report.workloads[1]);
+        assert!(po.pipelines && !mesh.pipelines);
+        for p in &peers {
+            for op in Op::pipelines() {
+                match po.cell(p.name, op) {
+                    Some(Cell::Measured {
+                        checksum_differs, ..
+                    }) => assert!(!checksum_differs, "{} {op}", p.name),
+                    c => panic!("{} {op}: {c:?}", p.name),
+                }
+                assert_eq!(mesh.cell(p.name, op), Some(&Cell::Unsupported));
+            }
+        }
     }
 
     #[test]

@@ -190,6 +190,13 @@ fn table(out: &mut String, r: &Report, w: &WorkloadResult) {
         let mut first = true;
         for m in w.results.iter().filter(|m| m.op == op) {
             let label = if first { op.name() } else { "" };
+            // A pipeline's rows are headed by its expression.
+            if first
+                && op.is_pipeline()
+                && matches!(m.cell, Cell::Measured { .. } | Cell::Failed { .. })
+            {
+                let _ = writeln!(out, "   {}", op.title());
+            }
             match &m.cell {
                 Cell::Measured {
                     median_s,

@@ -525,11 +525,13 @@ fn latency(out: &mut String, r: &Report) {
         .workloads
         .iter()
         .filter(|w| {
-            w.group == Group::Latency || (w.group == Group::PurchaseOrders && w.series.is_some())
+            w.group == Group::Latency
+                || (w.group == Group::PurchaseOrders && w.series.is_some())
+                || w.pipelines
         })
         .collect();
     if ws.is_empty() {
-        note(out, "Latency tables (median milliseconds to parse, and to parse and re-serialize, a small, a medium and a big file) come from the <code>Latency</code> group and the purchase-order size series (issue 3); this run has none.");
+        note(out, "Latency tables (median milliseconds to parse, and to parse and re-serialize, a small, a medium and a big file) come from the <code>Latency</code> group, the purchase-order size series and the XPath-pipeline set (issues 3 and 4); this run has none.");
         out.push_str("</section>\n");
         return;
     }
@@ -547,8 +549,12 @@ fn latency(out: &mut String, r: &Report) {
     });
     let reserialize =
         |w: &WorkloadResult, p: &str| w.cell(p, Op::Reserialize).and_then(Cell::median);
-    let tables: [(&str, &Timing); 2] = [
+    let tables: [(&str, &Timing); 3] = [
         ("parse (faster of pull and push)", &streaming),
+        (
+            "parse into the processor's model (tree, or index for VTD-style processors)",
+            &model,
+        ),
         ("parse + re-serialize", &reserialize),
     ];
     for (title, f) in tables {
@@ -599,6 +605,14 @@ fn latency(out: &mut String, r: &Report) {
 /// Seconds a peer took on a workload, if measured.
 type Timing = dyn Fn(&WorkloadResult, &str) -> Option<f64>;
 
+/// Time to parse into a peer's document model: the faster of its tree and its index.
+fn model(w: &WorkloadResult, p: &str) -> Option<f64> {
+    [Op::Tree, Op::Index]
+        .iter()
+        .filter_map(|&op| w.cell(p, op).and_then(Cell::median))
+        .min_by(f64::total_cmp)
+}
+
 fn size_text(bytes: u64) -> String {
     if bytes >= 1_000_000 {
         format!("{:.1} MB", bytes as f64 / 1e6)
@@ -609,21 +623,162 @@ fn size_text(bytes: u64) -> String {
     }
 }
 
+/// Whether `op` was measured (or failed) for some peer on `w`.
+fn ran(w: &WorkloadResult, op: Op) -> bool {
+    w.results
+        .iter()
+        .any(|m| m.op == op && matches!(m.cell, Cell::Measured { .. } | Cell::Failed { .. }))
+}
+
 fn pipelines(out: &mut String, r: &Report) {
     h2(out, "pipelines");
+    let ws: Vec<&WorkloadResult> = r
+        .workloads
+        .iter()
+        .filter(|w| Op::pipelines().any(|op| ran(w, op)))
+        .collect();
+    if ws.is_empty() {
+        note(out, "The XPath-and-edit pipelines of the VTD-XML article (parse, evaluate one precompiled expression, delete the selected nodes, write the result to memory) run on the workloads of the XPath-pipeline set (<code>xwire bench --list</code> marks them <code>xpath</code>) with <code>--ops pipeline</code>; this run has none.");
+    } else {
+        pipeline_tables(out, r, &ws);
+    }
     let measured: Vec<(&WorkloadResult, Op)> = r
         .workloads
         .iter()
         .flat_map(|w| w.measured_ops().into_iter().map(move |o| (w, o)))
         .filter(|(_, o)| *o == Op::Index)
         .collect();
-    if measured.is_empty() {
-        note(out, "XPath-and-edit pipelines (index a document, evaluate XPath, edit, write back) come with issue 4; no data yet.");
-    } else {
-        out.push_str("<p>Token index built and walked (the first step of the pipelines; the XPath and edit steps come with issue 4). MB/s.</p>");
+    if !measured.is_empty() {
+        out.push_str("<p>Token index built and walked (the first step of an index-based pipeline). MB/s.</p>");
         op_table(out, r, &measured);
     }
     out.push_str("</section>\n");
+}
+
+/// The pipelines' tables (median ms per workload, a row group per expression) and one bar
+/// chart per workload (MB/s of model parse, re-serialize and each pipeline, per peer).
+fn pipeline_tables(out: &mut String, r: &Report, ws: &[&WorkloadResult]) {
+    out.push_str("<p>Each run parses the document from memory, evaluates one XPath expression (compiled once, before timing), deletes every node it selects (a text node alone, an element with its subtree) and writes the whole result to memory. Processors agree on a checksum (nodes selected, elements left) so none skips work. Median milliseconds (lower is better) and the time relative to the fastest processor for the same expression and file. <span class=\"cannot\">cannot</span>: the processor has no XPath 1.0 or cannot edit (yet).</p>\n<ol>");
+    for op in Op::pipelines() {
+        let _ = write!(
+            out,
+            "<li><code>{}</code>: <code>{}</code></li>",
+            op.name(),
+            escape(&op.title()["pipeline ".len()..])
+        );
+    }
+    out.push_str("</ol>\n<table><tr><th>processor</th>");
+    for w in ws {
+        let _ = write!(
+            out,
+            "<th colspan=\"2\">{}<br/>{}</th>",
+            escape(&w.name),
+            escape(&size_text(w.stats.size))
+        );
+    }
+    out.push_str("</tr>\n");
+    // Processors with a document model: those that run a pipeline, tree or index, and xwire.
+    let rows: Vec<(usize, &str)> = present(r)
+        .into_iter()
+        .filter(|&(i, p)| {
+            p == "xwire"
+                || r.peers[i]
+                    .ops
+                    .iter()
+                    .any(|o| o.is_pipeline() || matches!(o, Op::Tree | Op::Index))
+        })
+        .collect();
+    for op in Op::pipelines() {
+        let _ = writeln!(
+            out,
+            "<tr><th colspan=\"{}\">{}</th></tr>",
+            2 * ws.len() + 1,
+            escape(&op.title())
+        );
+        for &(i, p) in &rows {
+            let cls = if p == "xwire" { " class=\"xwire\"" } else { "" };
+            let _ = write!(out, "<tr{cls}><td>{}</td>", escape(p));
+            for w in ws {
+                let can = r.peers[i].ops.contains(&op);
+                match w.cell(p, op) {
+                    Some(Cell::Measured {
+                        median_s,
+                        checksum_differs,
+                        ..
+                    }) => {
+                        let best = w.fastest(op).map_or(*median_s, |b| b.1);
+                        let flag = if *checksum_differs {
+                            " <span class=\"differs\" title=\"checksum differs from the other processors'\">&#9888;</span>"
+                        } else {
+                            ""
+                        };
+                        let _ = write!(
+                            out,
+                            "<td class=\"n\">{:.3}{flag}</td><td class=\"n\">{:.2}&#215;</td>",
+                            median_s * 1e3,
+                            median_s / best
+                        );
+                    }
+                    Some(Cell::Failed { error }) => {
+                        let _ = write!(
+                            out,
+                            "<td class=\"n failed\" colspan=\"2\" title=\"{}\">failed</td>",
+                            escape(error)
+                        );
+                    }
+                    _ if !can => out.push_str("<td class=\"n cannot\" colspan=\"2\">cannot</td>"),
+                    _ => out.push_str("<td class=\"n\" colspan=\"2\">-</td>"),
+                }
+            }
+            out.push_str("</tr>\n");
+        }
+    }
+    out.push_str("</table>\n");
+    let mut steps: Vec<(String, Box<Timing>)> = vec![
+        ("parse (model)".into(), Box::new(model)),
+        (
+            "reserialize".into(),
+            Box::new(|w: &WorkloadResult, p: &str| {
+                w.cell(p, Op::Reserialize).and_then(Cell::median)
+            }),
+        ),
+    ];
+    for op in Op::pipelines() {
+        steps.push((
+            op.name().into(),
+            Box::new(move |w: &WorkloadResult, p: &str| w.cell(p, op).and_then(Cell::median)),
+        ));
+    }
+    for w in ws {
+        let ps: Vec<(usize, &str)> = rows
+            .iter()
+            .copied()
+            .filter(|&(_, p)| {
+                Op::pipelines().any(|op| w.cell(p, op).and_then(Cell::median).is_some())
+            })
+            .collect();
+        if ps.is_empty() {
+            continue;
+        }
+        let values: Vec<Vec<Option<f64>>> = steps
+            .iter()
+            .map(|(_, f)| {
+                ps.iter()
+                    .map(|&(_, p)| f(w, p).map(|t| mbps(w, t)))
+                    .collect()
+            })
+            .collect();
+        figure(
+            out,
+            &svg::bar_chart(&svg::Bars {
+                title: format!("Pipelines on {} ({})", w.name, size_text(w.stats.size)),
+                unit: "MB/s of the document (higher is better)".into(),
+                categories: steps.iter().map(|(n, _)| n.clone()).collect(),
+                series: ps.iter().map(|&(c, p)| (p.to_string(), c)).collect(),
+                values,
+            }),
+        );
+    }
 }
 
 /// A table of (workload, op) columns by present peers, MB/s.
@@ -854,7 +1009,11 @@ fn workload_table(out: &mut String, r: &Report, w: &WorkloadResult) {
         } else {
             "MB/s"
         };
-        let _ = write!(out, "<th>{op} {unit}</th><th>ratio</th>");
+        let _ = write!(
+            out,
+            "<th title=\"{}\">{op} {unit}</th><th>ratio</th>",
+            escape(&op.title())
+        );
     }
     if with_memory {
         out.push_str("<th>peak MB</th>");

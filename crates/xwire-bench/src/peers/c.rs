@@ -1,11 +1,22 @@
 //! Adapters for the C processors, through the shims in `shim/` that build.rs compiles when
 //! pkg-config finds the library.
 
-use std::ffi::{c_void, CString};
+use std::ffi::{c_char, c_void, CString};
 use std::path::Path;
 use std::ptr::NonNull;
 
-use super::{simple, Engine, Lang, Op, Outcome, Peer, Prepare};
+use super::{pipeline_checksum, simple, Engine, Lang, Op, Outcome, Peer, PipelineExpr, Prepare};
+
+/// What the DOM peers with XPath (libxml2, pugixml) do: tree, reserialize, the five pipelines.
+pub(super) const DOM_OPS: [Op; 7] = [
+    Op::Tree,
+    Op::Reserialize,
+    Op::Pipeline(PipelineExpr::EvenGrandchildren),
+    Op::Pipeline(PipelineExpr::CheapItems),
+    Op::Pipeline(PipelineExpr::QuantityText),
+    Op::Pipeline(PipelineExpr::ItemComments),
+    Op::Pipeline(PipelineExpr::CommentedQuantities),
+];
 
 const LIBXML2_MISSING: &str = "libxml2-dev not found at build time (scripts/install-peers.sh)";
 
@@ -31,8 +42,10 @@ pub(super) fn peers() -> Vec<Peer> {
             "libxml2-dom",
             Lang::C,
             "everything a non-validating parser checks; builds libxml2's tree (xmlReadMemory), \
-             reserializes with xmlDocDumpMemory",
-            &[Op::Tree, Op::Reserialize],
+             reserializes with xmlDocDumpMemory; pipelines: XPath compiled once \
+             (xmlXPathCompile), xmlXPathCompiledEval, xmlUnlinkNode + xmlFreeNode, \
+             xmlDocDumpMemory",
+            &DOM_OPS,
             libxml2::dom(),
             LIBXML2_MISSING,
         ),
@@ -197,14 +210,137 @@ pub(super) fn outcome(name: &str, rc: i64) -> Outcome {
     u64::try_from(rc).map_err(|_| format!("{name} rejected the document"))
 }
 
+/// What a shim's pipeline run reports (`xw_pipeline_result_t` in the shims, same layout).
+#[repr(C)]
+pub(super) struct PipelineResult {
+    selected: i64,
+    elements: i64,
+    out_len: i64,
+    out: *mut u8,
+}
+
+/// The four entry points of a shim's XPath-and-edit pipeline ([`Op::Pipeline`]).
+pub(super) struct PipelineShim {
+    /// The library, for messages.
+    pub name: &'static str,
+    /// Compiles a NUL-terminated expression; null if it does not compile.
+    pub new: unsafe extern "C" fn(*const c_char) -> *mut c_void,
+    /// Frees what `new` made.
+    pub free: unsafe extern "C" fn(*mut c_void),
+    /// One run on `len` bytes; with `keep` non-zero the output is left in the result for
+    /// `free_output`. 0, or -1 when the document is rejected.
+    pub run: unsafe extern "C" fn(*mut c_void, *const u8, usize, i32, *mut PipelineResult) -> i32,
+    /// Frees an output kept by `run`.
+    pub free_output: unsafe extern "C" fn(*mut u8),
+}
+
+// Unused when no shim with a pipeline is built.
+#[cfg_attr(not(any(xwire_libxml2, xwire_pugixml)), allow(dead_code))]
+impl PipelineShim {
+    /// The expression compiled once, ready to run on one document after another.
+    pub(super) fn compile(&'static self, expr: PipelineExpr) -> Result<CompiledPipeline, String> {
+        let c = CString::new(expr.xpath()).expect("no NUL in the expressions");
+        // SAFETY: `c` is NUL-terminated and alive across the call (the libraries copy what
+        // they keep); `new` returns null or an object that `free` releases, owned by nobody.
+        #[allow(unsafe_code)]
+        let handle = unsafe { Handle::new((self.new)(c.as_ptr()), self.free) }
+            .ok_or_else(|| format!("{} could not compile {}", self.name, expr.xpath()))?;
+        Ok(CompiledPipeline { shim: self, handle })
+    }
+
+    /// The five pipelines, each compiling its expression in [`Prepare`].
+    pub(super) fn prepares(&'static self) -> Vec<(Op, Prepare)> {
+        PipelineExpr::ALL
+            .into_iter()
+            .map(|e| {
+                let prepare: Prepare = Box::new(move |_| {
+                    let mut c = self.compile(e)?;
+                    Ok(Box::new(move |doc: &[u8]| {
+                        c.run(doc, false).map(|(sum, _)| sum)
+                    }))
+                });
+                (Op::Pipeline(e), prepare)
+            })
+            .collect()
+    }
+}
+
+/// A shim's compiled expression (see [`PipelineShim`]).
+pub(super) struct CompiledPipeline {
+    shim: &'static PipelineShim,
+    handle: Handle,
+}
+
+#[cfg_attr(not(any(xwire_libxml2, xwire_pugixml)), allow(dead_code))]
+impl CompiledPipeline {
+    /// One run: the checksum, and the output when `keep` (for tests; not timed).
+    pub(super) fn run(&mut self, doc: &[u8], keep: bool) -> Result<(u64, Option<Vec<u8>>), String> {
+        check_len(self.shim.name, doc)?;
+        let mut r = PipelineResult {
+            selected: 0,
+            elements: 0,
+            out_len: 0,
+            out: std::ptr::null_mut(),
+        };
+        // SAFETY: the handle is a live compiled expression owned by this runner (one thread
+        // at a time); the shim reads exactly `len` bytes of `doc`, keeps no pointer to them,
+        // frees its document before returning and writes only into `r`.
+        #[allow(unsafe_code)]
+        let rc = unsafe {
+            (self.shim.run)(
+                self.handle.get(),
+                doc.as_ptr(),
+                doc.len(),
+                i32::from(keep),
+                &mut r,
+            )
+        };
+        let out = if r.out.is_null() {
+            None
+        } else {
+            let len = usize::try_from(r.out_len).unwrap_or(0);
+            // SAFETY: with `keep`, the shim left `out_len` bytes of output at `out`, which
+            // nobody else owns; they are copied, then released once by the matching free.
+            #[allow(unsafe_code)]
+            let bytes = unsafe {
+                let v = std::slice::from_raw_parts(r.out, len).to_vec();
+                (self.shim.free_output)(r.out);
+                v
+            };
+            Some(bytes)
+        };
+        if rc != 0 {
+            return Err(format!("{} rejected the document", self.shim.name));
+        }
+        if r.out_len <= 0 {
+            return Err(format!("{} wrote an empty document", self.shim.name));
+        }
+        let sum = pipeline_checksum(r.selected as u64, r.elements as u64);
+        Ok((sum, out))
+    }
+}
+
 #[cfg(xwire_libxml2)]
 #[allow(unsafe_code)]
 mod libxml2 {
     use std::ffi::{c_char, c_void};
 
-    use super::{check_len, outcome, schema_path, simple, Handle, Op, Outcome, Prepare};
+    use super::{
+        check_len, outcome, schema_path, simple, Handle, Op, Outcome, PipelineResult, PipelineShim,
+        Prepare,
+    };
 
     extern "C" {
+        fn xw_libxml2_pipeline_new(expr: *const c_char) -> *mut c_void;
+        fn xw_libxml2_pipeline_free(h: *mut c_void);
+        fn xw_libxml2_pipeline_run(
+            h: *mut c_void,
+            buf: *const u8,
+            len: usize,
+            keep: i32,
+            r: *mut PipelineResult,
+        ) -> i32;
+        fn xw_libxml2_output_free(out: *mut u8);
         fn xw_libxml2_sax(buf: *const u8, len: usize) -> i64;
         fn xw_libxml2_reader(buf: *const u8, len: usize) -> i64;
         fn xw_libxml2_dom(buf: *const u8, len: usize, reserialize: i32) -> i64;
@@ -213,11 +349,22 @@ mod libxml2 {
         fn xw_libxml2_xsd_free(h: *mut c_void);
     }
 
+    /// The pipeline through libxml2's XPath (`shim/libxml2_shim.c`).
+    pub static PIPELINE: Option<&PipelineShim> = Some(&PipelineShim {
+        name: "libxml2",
+        new: xw_libxml2_pipeline_new,
+        free: xw_libxml2_pipeline_free,
+        run: xw_libxml2_pipeline_run,
+        free_output: xw_libxml2_output_free,
+    });
+
     pub fn dom() -> Option<Vec<(Op, Prepare)>> {
-        Some(vec![
+        let mut v = vec![
             (Op::Tree, simple(|doc| run_dom(doc, 0))),
             (Op::Reserialize, simple(|doc| run_dom(doc, 1))),
-        ])
+        ];
+        v.extend(PIPELINE.expect("built").prepares());
+        Some(v)
     }
 
     fn run_dom(doc: &[u8], reserialize: i32) -> Outcome {
@@ -278,7 +425,8 @@ mod libxml2 {
 
 #[cfg(not(xwire_libxml2))]
 mod libxml2 {
-    use super::{Op, Outcome, Prepare};
+    use super::{Op, Outcome, PipelineShim, Prepare};
+    pub static PIPELINE: Option<&PipelineShim> = None;
     pub fn dom() -> Option<Vec<(Op, Prepare)>> {
         None
     }
@@ -288,6 +436,10 @@ mod libxml2 {
     pub const SAX: Option<fn(&[u8]) -> Outcome> = None;
     pub const READER: Option<fn(&[u8]) -> Outcome> = None;
 }
+
+/// libxml2's pipeline, when its shim is built (tests read its output through it).
+#[cfg(test)]
+pub(super) static LIBXML2_PIPELINE: Option<&PipelineShim> = libxml2::PIPELINE;
 
 #[cfg(xwire_expat)]
 #[allow(unsafe_code)]

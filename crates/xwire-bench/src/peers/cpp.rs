@@ -2,7 +2,7 @@
 //! build.rs compiles when pkg-config finds the library. The shims catch every C++ exception;
 //! none crosses into Rust.
 
-use super::c::peer_ops;
+use super::c::{peer_ops, DOM_OPS};
 use super::Peer;
 use super::{Lang, Op};
 
@@ -24,7 +24,8 @@ pub(super) fn peers() -> Vec<Peer> {
             "xerces-dom",
             Lang::Cpp,
             "as xerces-sax2; builds the W3C DOM (XercesDOMParser, parser reused), reserializes \
-             with DOMLSSerializer to a MemBufFormatTarget (UTF-8)",
+             with DOMLSSerializer to a MemBufFormatTarget (UTF-8); no pipelines: Xerces-C's \
+             XPath is the small subset of XML Schema identity constraints",
             &[Op::Tree, Op::Reserialize],
             xerces::dom(),
             XERCES_MISSING,
@@ -43,13 +44,18 @@ pub(super) fn peers() -> Vec<Peer> {
             Lang::Cpp,
             "tag matching and basic syntax only: no namespaces (xmlns attributes skipped by the \
              walk), no Char/Name checks, no duplicate-attribute check, DOCTYPE skipped, only \
-             predefined entities and character references expanded",
-            &[Op::Tree, Op::Reserialize],
+             predefined entities and character references expanded; pipelines: \
+             pugi::xpath_query compiled once, remove_child, save (format_raw) to memory",
+            &DOM_OPS,
             pugixml::dom(),
             PUGIXML_MISSING,
         ),
     ]
 }
+
+/// pugixml's pipeline, when its shim is built (tests read its output through it).
+#[cfg(test)]
+pub(super) static PUGIXML_PIPELINE: Option<&super::c::PipelineShim> = pugixml::PIPELINE;
 
 #[cfg(xwire_xerces)]
 #[allow(unsafe_code)]
@@ -146,12 +152,33 @@ mod xerces {
 #[cfg(xwire_pugixml)]
 #[allow(unsafe_code)]
 mod pugixml {
-    use super::super::c::{check_len, outcome};
+    use std::ffi::{c_char, c_void};
+
+    use super::super::c::{check_len, outcome, PipelineResult, PipelineShim};
     use super::super::{simple, Op, Outcome, Prepare};
 
     extern "C" {
         fn xw_pugixml_dom(buf: *const u8, len: usize, reserialize: i32) -> i64;
+        fn xw_pugixml_pipeline_new(expr: *const c_char) -> *mut c_void;
+        fn xw_pugixml_pipeline_free(h: *mut c_void);
+        fn xw_pugixml_pipeline_run(
+            h: *mut c_void,
+            buf: *const u8,
+            len: usize,
+            keep: i32,
+            r: *mut PipelineResult,
+        ) -> i32;
+        fn xw_pugixml_output_free(out: *mut u8);
     }
+
+    /// The pipeline through pugixml's XPath (`shim/pugixml_shim.cpp`).
+    pub static PIPELINE: Option<&PipelineShim> = Some(&PipelineShim {
+        name: "pugixml",
+        new: xw_pugixml_pipeline_new,
+        free: xw_pugixml_pipeline_free,
+        run: xw_pugixml_pipeline_run,
+        free_output: xw_pugixml_output_free,
+    });
 
     fn run(doc: &[u8], reserialize: i32) -> Outcome {
         check_len("pugixml", doc)?;
@@ -163,16 +190,20 @@ mod pugixml {
     }
 
     pub fn dom() -> Option<Vec<(Op, Prepare)>> {
-        Some(vec![
+        let mut v = vec![
             (Op::Tree, simple(|doc| run(doc, 0))),
             (Op::Reserialize, simple(|doc| run(doc, 1))),
-        ])
+        ];
+        v.extend(PIPELINE.expect("built").prepares());
+        Some(v)
     }
 }
 
 #[cfg(not(xwire_pugixml))]
 mod pugixml {
+    use super::super::c::PipelineShim;
     use super::super::{Op, Prepare};
+    pub static PIPELINE: Option<&PipelineShim> = None;
     pub fn dom() -> Option<Vec<(Op, Prepare)>> {
         None
     }

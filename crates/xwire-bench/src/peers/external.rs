@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use super::{Engine, Lang, Op, Peer};
+use super::{Engine, Lang, Op, Peer, PipelineExpr};
 
 /// A harness process able to run one peer.
 #[derive(Clone, Debug)]
@@ -79,6 +79,10 @@ pub struct Task {
     /// When above 1: parse each run from the next of this many copies of the document, so the
     /// caches are not unrealistically warm.
     pub copies: usize,
+    /// Tests only: after timing, run once more and write what the run wrote (reserialize,
+    /// pipelines) to this file, so that its well-formedness can be checked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output: Option<PathBuf>,
 }
 
 /// The result of one task.
@@ -216,6 +220,19 @@ struct Known {
     checks: &'static str,
 }
 
+/// `ops` followed by the five pipelines.
+const fn with_pipelines(ops: [Op; 2]) -> [Op; 7] {
+    [
+        ops[0],
+        ops[1],
+        Op::Pipeline(PipelineExpr::EvenGrandchildren),
+        Op::Pipeline(PipelineExpr::CheapItems),
+        Op::Pipeline(PipelineExpr::QuantityText),
+        Op::Pipeline(PipelineExpr::ItemComments),
+        Op::Pipeline(PipelineExpr::CommentedQuantities),
+    ]
+}
+
 /// The Java harness's peers (bench/java), in report order.
 const JAVA: &[Known] = &[
     Known {
@@ -241,8 +258,9 @@ const JAVA: &[Known] = &[
     },
     Known {
         name: "xerces-j-dom",
-        ops: &[Op::Tree, Op::Reserialize],
-        checks: "as xerces-j-sax; builds a (deferred) DOM and walks it; LSSerializer to bytes",
+        ops: &with_pipelines([Op::Tree, Op::Reserialize]),
+        checks: "as xerces-j-sax; builds a (deferred) DOM and walks it; LSSerializer to bytes; \
+                 pipelines through the JDK's built-in XPath (javax.xml.xpath) on the Xerces DOM",
     },
     Known {
         name: "xerces-j-validating",
@@ -251,9 +269,9 @@ const JAVA: &[Known] = &[
     },
     Known {
         name: "vtd-xml",
-        ops: &[Op::Index],
+        ops: &with_pipelines([Op::Index, Op::Reserialize]),
         checks: "well-formedness and namespace prefixes; a DTD-declared entity is an error; text read as stored \
-                 (CR LF not normalised)",
+                 (CR LF not normalised); reserialize and pipelines through XMLModifier (byte splices)",
     },
     Known {
         name: "exificient",
@@ -267,7 +285,17 @@ const JAVA: &[Known] = &[
 const PYTHON: &[Known] = &[
     Known {
         name: "lxml",
-        ops: &[Op::Parse, Op::Tree, Op::Reserialize, Op::Validate],
+        ops: &[
+            Op::Parse,
+            Op::Tree,
+            Op::Reserialize,
+            Op::Validate,
+            Op::Pipeline(PipelineExpr::EvenGrandchildren),
+            Op::Pipeline(PipelineExpr::CheapItems),
+            Op::Pipeline(PipelineExpr::QuantityText),
+            Op::Pipeline(PipelineExpr::ItemComments),
+            Op::Pipeline(PipelineExpr::CommentedQuantities),
+        ],
         checks: "libxml2 through lxml: well-formedness, namespaces, internal DTD; XML Schema 1.0",
     },
     Known {
@@ -523,6 +551,7 @@ mod tests {
             max_runs: 20,
             budget_s: 0.02,
             copies: 2,
+            output: None,
         }
     }
 
@@ -558,7 +587,12 @@ mod tests {
             let h = harness(&p);
             let mut tasks = Vec::new();
             let mut expected = Vec::new();
-            for op in h.ops.iter().copied().filter(|o| !o.needs_schema()) {
+            for op in h
+                .ops
+                .iter()
+                .copied()
+                .filter(|o| !o.needs_schema() && o.has_parse_checksum())
+            {
                 for (name, file, sum) in &files {
                     tasks.push(task(tasks.len(), op, file, None));
                     expected.push((op, name.clone(), *sum));
@@ -579,6 +613,82 @@ mod tests {
                 } else {
                     assert_eq!(r.checksum, Some(sum), "{} {op} on {name}", p.name);
                 }
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn harness_pipelines_agree_with_the_oracle_and_write_well_formed_output() {
+        let dir = scratch("pipelines");
+        let w = crate::workloads::named("latency-small").expect("workload");
+        let po = w.load(0, crate::workloads::DEFAULT_SEED).unwrap();
+        let file = dir.join("po.xml");
+        std::fs::write(&file, &po).expect("write");
+        let mut tried = Vec::new();
+        for p in available() {
+            let h = harness(&p);
+            let ops: Vec<Op> = h.ops.iter().copied().filter(|o| o.is_pipeline()).collect();
+            if ops.is_empty() {
+                continue;
+            }
+            let tasks = ops
+                .iter()
+                .enumerate()
+                .map(|(i, &op)| Task {
+                    output: Some(dir.join(format!("{}-{op}.xml", p.name))),
+                    ..task(i, op, &file, None)
+                })
+                .collect();
+            let results = h
+                .measure(tasks)
+                .unwrap_or_else(|e| panic!("{}: {e}", p.name));
+            for (r, &op) in results.iter().zip(&ops) {
+                let Op::Pipeline(e) = op else { unreachable!() };
+                let (selected, left) = crate::peers::tests::pipeline_oracle(&po, e);
+                assert_eq!(r.error, None, "{} {op}", p.name);
+                assert_eq!(
+                    r.checksum,
+                    Some(crate::peers::pipeline_checksum(selected, left)),
+                    "{} {}",
+                    p.name,
+                    e.xpath()
+                );
+                let out = std::fs::read(dir.join(format!("{}-{op}.xml", p.name)))
+                    .unwrap_or_else(|err| panic!("{} {op}: no output: {err}", p.name));
+                let elements = crate::peers::tests::elements_of(&out)
+                    .unwrap_or_else(|err| panic!("{} {op}: output not well-formed: {err}", p.name));
+                assert_eq!(elements, left, "{} {op}: elements written", p.name);
+            }
+            tried.push(p.name);
+        }
+        if std::env::var("CI").is_ok_and(|v| v == "true") {
+            for name in ["vtd-xml", "xerces-j-dom"] {
+                assert!(tried.contains(&name), "{name} ran no pipeline under CI");
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn harness_reserialize_output_is_well_formed() {
+        let dir = scratch("reserialize");
+        let file = dir.join("doc.xml");
+        std::fs::write(&file, DOC).expect("write");
+        for p in available().iter().filter(|p| p.can(Op::Reserialize)) {
+            let out = dir.join(format!("{}.xml", p.name));
+            let r = harness(p)
+                .measure(vec![Task {
+                    output: Some(out.clone()),
+                    ..task(0, Op::Reserialize, &file, None)
+                }])
+                .unwrap_or_else(|e| panic!("{}: {e}", p.name));
+            assert_eq!(r[0].error, None, "{}", p.name);
+            // Not every harness keeps a reserialized output (lxml does not).
+            if let Ok(bytes) = std::fs::read(&out) {
+                let elements = crate::peers::tests::elements_of(&bytes)
+                    .unwrap_or_else(|err| panic!("{}: output not well-formed: {err}", p.name));
+                assert_eq!(elements, 3, "{}", p.name);
             }
         }
         let _ = std::fs::remove_dir_all(&dir);

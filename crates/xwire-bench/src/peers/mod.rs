@@ -4,8 +4,9 @@
 //!
 //! Every adapter of every [`Op`] consumes the whole document and returns a checksum:
 //! elements + attributes (namespace declarations excluded) + bytes of character data (after
-//! unescaping, in UTF-8). Processors that read the same document the same way return the same
-//! checksum (a test checks it against xwire's), so no adapter can skip work unnoticed:
+//! unescaping, in UTF-8), except the pipelines, whose checksum is below. Processors that read
+//! the same document the same way return the same checksum (a test checks it against xwire's,
+//! and the pipelines' against each other), so no adapter can skip work unnoticed:
 //!
 //! - [`Op::Parse`]: pull every event, read every element name, attribute value and text run;
 //! - [`Op::Push`]: the same through callbacks (SAX);
@@ -16,6 +17,16 @@
 //! - [`Op::Validate`]: parse and validate against the workload's schema (compiled once, before
 //!   timing, in [`Prepare`]); an invalid document is an error;
 //! - [`Op::Index`]: build a non-extractive index (VTD-style) and walk it like a tree;
+//! - [`Op::Pipeline`]: the XPath-and-edit pipeline of the VTD-XML article (issue 4), with one
+//!   of the five [`PipelineExpr`]essions: parse the document from memory, evaluate the
+//!   expression (compiled once, in [`Prepare`], outside the timing), delete every selected
+//!   node (a text node alone, an element with its subtree; in reverse document order, so a
+//!   node is never deleted after an ancestor), and serialize the whole result to memory. Its
+//!   checksum is not the parse's but [`pipeline_checksum`]`(selected, elements)`: the number
+//!   of nodes the expression selected, plus 1,000,003 times the number of elements left in
+//!   the processor's own model after the deletions (counted by walking that model, not by
+//!   parsing the output). An empty output is an error. The output's length is not in the
+//!   checksum: processors write different declarations, quotes and empty-element tags;
 //! - [`Op::Encode`]: encode into a binary XML format; the checksum is the parse's;
 //! - [`Op::Decode`]: decode the binary form (made in [`Prepare`] or the harness's set-up,
 //!   untimed) and consume every event like a parse.
@@ -39,9 +50,63 @@ use serde::{Deserialize, Serialize};
 /// What an adapter's run returns: the checksum, or the processor's error message.
 pub type Outcome = Result<u64, String>;
 
-/// An operation a processor may be able to do on a document.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+/// One of the five expressions of the XPath-and-edit pipelines (the VTD-XML article's, run on
+/// the XML Schema Primer's `po.xml` without a namespace): [`Op::Pipeline`] deletes what it
+/// selects.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum PipelineExpr {
+    /// `/*/*/*[position() mod 2 = 0]`: every second grandchild of the root element.
+    EvenGrandchildren,
+    /// `/purchaseOrder/items/item[USPrice<100]`: the cheap items.
+    CheapItems,
+    /// `/*/*/*/quantity/text()`: the quantities' text nodes.
+    QuantityText,
+    /// `//item/comment`: the items' comments.
+    ItemComments,
+    /// `//item/comment/../quantity`: the quantities of items with a comment.
+    CommentedQuantities,
+}
+
+impl PipelineExpr {
+    /// The five, in report order (`pipeline1` to `pipeline5`).
+    pub const ALL: [PipelineExpr; 5] = [
+        PipelineExpr::EvenGrandchildren,
+        PipelineExpr::CheapItems,
+        PipelineExpr::QuantityText,
+        PipelineExpr::ItemComments,
+        PipelineExpr::CommentedQuantities,
+    ];
+
+    /// The XPath 1.0 expression.
+    pub fn xpath(self) -> &'static str {
+        match self {
+            PipelineExpr::EvenGrandchildren => "/*/*/*[position() mod 2 = 0]",
+            PipelineExpr::CheapItems => "/purchaseOrder/items/item[USPrice<100]",
+            PipelineExpr::QuantityText => "/*/*/*/quantity/text()",
+            PipelineExpr::ItemComments => "//item/comment",
+            PipelineExpr::CommentedQuantities => "//item/comment/../quantity",
+        }
+    }
+
+    /// Its number, 1 to 5 (the shims and harnesses take the expression itself).
+    pub fn number(self) -> usize {
+        PipelineExpr::ALL
+            .iter()
+            .position(|&e| e == self)
+            .expect("listed")
+            + 1
+    }
+}
+
+/// The checksum of a pipeline run (see the module documentation): `selected` nodes deleted,
+/// `elements` left in the processor's model afterwards.
+pub fn pipeline_checksum(selected: u64, elements: u64) -> u64 {
+    selected + elements * 1_000_003
+}
+
+/// An operation a processor may be able to do on a document. On the command line, in the JSON
+/// report and in the harness protocol it is its [`name`](Op::name), a string.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum Op {
     /// Pull parsing, every event and attribute consumed.
     Parse,
@@ -55,6 +120,9 @@ pub enum Op {
     Validate,
     /// Build a non-extractive token index (VTD-style) and walk it.
     Index,
+    /// Parse, evaluate a precompiled XPath expression, delete what it selects, write the
+    /// result to memory (runs on the workloads of the XPath-pipeline set only).
+    Pipeline(PipelineExpr),
     /// Encode the document into a binary XML format (EXI, xwire's binary encoding).
     Encode,
     /// Decode the binary form (encoded before timing) and consume every event.
@@ -70,11 +138,21 @@ impl Op {
         Op::Reserialize,
         Op::Validate,
         Op::Index,
+        Op::Pipeline(PipelineExpr::EvenGrandchildren),
+        Op::Pipeline(PipelineExpr::CheapItems),
+        Op::Pipeline(PipelineExpr::QuantityText),
+        Op::Pipeline(PipelineExpr::ItemComments),
+        Op::Pipeline(PipelineExpr::CommentedQuantities),
         Op::Encode,
         Op::Decode,
     ];
 
-    /// Name on the command line and in reports.
+    /// The five pipelines, in report order.
+    pub fn pipelines() -> impl Iterator<Item = Op> {
+        PipelineExpr::ALL.into_iter().map(Op::Pipeline)
+    }
+
+    /// Name on the command line, in the JSON report and in the harness protocol.
     pub fn name(self) -> &'static str {
         match self {
             Op::Parse => "parse",
@@ -83,8 +161,21 @@ impl Op {
             Op::Reserialize => "reserialize",
             Op::Validate => "validate",
             Op::Index => "index",
+            Op::Pipeline(PipelineExpr::EvenGrandchildren) => "pipeline1",
+            Op::Pipeline(PipelineExpr::CheapItems) => "pipeline2",
+            Op::Pipeline(PipelineExpr::QuantityText) => "pipeline3",
+            Op::Pipeline(PipelineExpr::ItemComments) => "pipeline4",
+            Op::Pipeline(PipelineExpr::CommentedQuantities) => "pipeline5",
             Op::Encode => "encode",
             Op::Decode => "decode",
+        }
+    }
+
+    /// Heading in reports: the name, or for a pipeline `pipeline <expression>`.
+    pub fn title(self) -> String {
+        match self {
+            Op::Pipeline(e) => format!("pipeline {}", e.xpath()),
+            op => op.name().to_string(),
         }
     }
 
@@ -93,15 +184,53 @@ impl Op {
         Op::ALL.iter().copied().find(|o| o.name() == s)
     }
 
+    /// Parses a name on the command line that may stand for several operations: `pipeline` is
+    /// the five pipelines.
+    pub fn from_names(s: &str) -> Option<Vec<Op>> {
+        match s {
+            "pipeline" => Some(Op::pipelines().collect()),
+            s => Op::from_name(s).map(|o| vec![o]),
+        }
+    }
+
+    /// The names `--ops` accepts, for messages.
+    pub const NAMES: &'static str =
+        "parse, push, tree, reserialize, validate, index, pipeline (= pipeline1..pipeline5), encode, decode";
+
     /// Whether the operation needs a schema from the workload.
     pub fn needs_schema(self) -> bool {
         self == Op::Validate
+    }
+
+    /// Whether it is one of the XPath-and-edit pipelines.
+    pub fn is_pipeline(self) -> bool {
+        matches!(self, Op::Pipeline(_))
+    }
+
+    /// Whether its checksum is the parse's (xwire's pull parse is its reference); the
+    /// pipelines' is [`pipeline_checksum`].
+    pub fn has_parse_checksum(self) -> bool {
+        !self.is_pipeline()
     }
 }
 
 impl fmt::Display for Op {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+impl Serialize for Op {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for Op {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Op, D::Error> {
+        let s = String::deserialize(d)?;
+        Op::from_name(&s)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown operation '{s}'")))
     }
 }
 
@@ -269,11 +398,12 @@ mod tests {
 
     const DOC: &[u8] = TEST_DOC;
 
-    /// Every in-process operation that needs no schema, of every available peer.
-    fn each_schemaless_runner(mut f: impl FnMut(&str, Op, Runner)) {
+    /// Every in-process operation that needs no schema, of every available peer (the
+    /// pipelines too when `pipelines`).
+    fn each_schemaless_runner_of(pipelines: bool, mut f: impl FnMut(&str, Op, Runner)) {
         for p in all() {
             for op in p.ops() {
-                if op.needs_schema() {
+                if op.needs_schema() || (op.is_pipeline() && !pipelines) {
                     continue;
                 }
                 if let Some(r) = p.prepare(op, &Setup::default()) {
@@ -285,6 +415,11 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Every in-process operation whose checksum is the parse's.
+    fn each_schemaless_runner(f: impl FnMut(&str, Op, Runner)) {
+        each_schemaless_runner_of(false, f)
     }
 
     #[test]
@@ -307,7 +442,7 @@ mod tests {
 
     #[test]
     fn every_in_process_operation_rejects_a_broken_document() {
-        each_schemaless_runner(|name, op, mut run| {
+        each_schemaless_runner_of(true, |name, op, mut run| {
             // xmlparser tokenizes only; it cannot see mismatched tags.
             if name != "xmlparser" {
                 assert!(
@@ -317,6 +452,200 @@ mod tests {
             }
             assert!(run(b"<a").is_err(), "{name} {op} accepted '<a'");
         });
+    }
+
+    /// What each pipeline should do to `doc`, worked out on roxmltree without XPath:
+    /// `(selected, elements left)`. Written for the Primer's `po.xml` shape (no namespace) and
+    /// for documents where none of the five selections nest.
+    pub(crate) fn pipeline_oracle(doc: &[u8], e: PipelineExpr) -> (u64, u64) {
+        use roxmltree::Node;
+        fn elements(n: Node<'_, '_>) -> u64 {
+            n.descendants().filter(|d| d.is_element()).count() as u64
+        }
+        fn children<'a, 'i>(n: Node<'a, 'i>) -> impl Iterator<Item = Node<'a, 'i>> {
+            n.children().filter(|c| c.is_element())
+        }
+        fn named(n: Node<'_, '_>, name: &str) -> bool {
+            n.is_element() && n.tag_name().name() == name && n.tag_name().namespace().is_none()
+        }
+        let text = std::str::from_utf8(doc).unwrap();
+        let d = roxmltree::Document::parse(text).unwrap();
+        let total = elements(d.root());
+        let root = d.root_element();
+        let grandchildren = || children(root).flat_map(children);
+        let mut selected = Vec::new();
+        match e {
+            PipelineExpr::EvenGrandchildren => {
+                for c in children(root) {
+                    selected.extend(children(c).skip(1).step_by(2));
+                }
+            }
+            PipelineExpr::CheapItems => {
+                if named(root, "purchaseOrder") {
+                    for items in children(root).filter(|c| named(*c, "items")) {
+                        selected.extend(children(items).filter(|i| {
+                            named(*i, "item")
+                                && children(*i).any(|p| {
+                                    named(p, "USPrice")
+                                        && p.text()
+                                            .unwrap_or("")
+                                            .trim()
+                                            .parse::<f64>()
+                                            .is_ok_and(|v| v < 100.0)
+                                })
+                        }));
+                    }
+                }
+            }
+            PipelineExpr::QuantityText => {
+                for g in grandchildren() {
+                    for q in children(g).filter(|q| named(*q, "quantity")) {
+                        selected.extend(q.children().filter(|t| t.is_text()));
+                    }
+                }
+            }
+            PipelineExpr::ItemComments | PipelineExpr::CommentedQuantities => {
+                for item in d.descendants().filter(|i| named(*i, "item")) {
+                    let comments = children(item).filter(|c| named(*c, "comment")).count();
+                    if e == PipelineExpr::ItemComments {
+                        selected.extend(children(item).filter(|c| named(*c, "comment")));
+                    } else if comments > 0 {
+                        selected.extend(children(item).filter(|c| named(*c, "quantity")));
+                    }
+                }
+            }
+        }
+        let removed: u64 = selected.iter().map(|n| elements(*n)).sum();
+        (selected.len() as u64, total - removed)
+    }
+
+    /// The elements of `doc`, read to the end with xwire's reader (an error if it is not
+    /// well-formed).
+    pub(crate) fn elements_of(doc: &[u8]) -> Result<u64, String> {
+        let mut r = xwire::Reader::from_slice(doc);
+        let mut elements = 0u64;
+        loop {
+            match r.next().map_err(|e| e.to_string())? {
+                xwire::Event::Start(_) => elements += 1,
+                xwire::Event::Eof => return Ok(elements),
+                _ => {}
+            }
+        }
+    }
+
+    /// The purchase order of the pipeline benchmark's smallest file (~7 KB).
+    fn small_po() -> Vec<u8> {
+        let w = crate::workloads::named("latency-small").expect("workload");
+        assert!(w.pipelines, "latency-small is in the pipeline set");
+        w.load(0, crate::workloads::DEFAULT_SEED).unwrap()
+    }
+
+    #[test]
+    fn pipeline_peers_agree_with_the_oracle_on_a_small_po() {
+        let po = small_po();
+        assert!((6_000..8_000).contains(&po.len()), "{} bytes", po.len());
+        for e in PipelineExpr::ALL {
+            let op = Op::Pipeline(e);
+            let (selected, left) = pipeline_oracle(&po, e);
+            // The expressions match the document (no namespace in the way).
+            assert!(selected > 0, "{} selects nothing", e.xpath());
+            let expected = pipeline_checksum(selected, left);
+            let mut tried = Vec::new();
+            for p in all().iter().filter(|p| p.can(op)) {
+                let Some(run) = p.prepare(op, &Setup::default()) else {
+                    continue;
+                };
+                let mut run = run.unwrap_or_else(|err| panic!("{} {op}: {err}", p.name));
+                // Twice: the compiled expression is reused.
+                for _ in 0..2 {
+                    assert_eq!(run(&po), Ok(expected), "{} {}", p.name, e.xpath());
+                }
+                tried.push(p.name);
+            }
+            if std::env::var("CI").as_deref() == Ok("true") {
+                for name in ["libxml2-dom", "pugixml"] {
+                    assert!(tried.contains(&name), "{name} did not run {op} under CI");
+                }
+            }
+            // xwire's pipelines are not there yet (issue 4): it must say "cannot", not fake it.
+            let x = all().into_iter().find(|p| p.name == "xwire").unwrap();
+            assert!(!x.can(op) || tried.contains(&"xwire"));
+        }
+    }
+
+    #[test]
+    fn pipeline_peers_agree_with_each_other_on_other_documents() {
+        let mut docs = vec![TEST_DOC.to_vec()];
+        docs.push(
+            crate::workloads::named("latency-medium")
+                .unwrap()
+                .load(30_000, 3)
+                .unwrap(),
+        );
+        for e in PipelineExpr::ALL {
+            let op = Op::Pipeline(e);
+            for doc in &docs {
+                let sums: Vec<(&str, Outcome)> = all()
+                    .iter()
+                    .filter_map(|p| Some((p.name, p.prepare(op, &Setup::default())?.ok()?(doc))))
+                    .collect();
+                for w in sums.windows(2) {
+                    assert_eq!(w[0].1, w[1].1, "{} and {} on {}", w[0].0, w[1].0, e.xpath());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn pipeline_outputs_are_well_formed_and_hold_what_is_left() {
+        let po = small_po();
+        let shims = [
+            ("libxml2-dom", c::LIBXML2_PIPELINE),
+            ("pugixml", cpp::PUGIXML_PIPELINE),
+        ];
+        for (name, shim) in shims {
+            let Some(shim) = shim else {
+                eprintln!("skipping {name}: not built");
+                continue;
+            };
+            for e in PipelineExpr::ALL {
+                let mut c = shim.compile(e).unwrap();
+                let (sum, out) = c.run(&po, true).unwrap();
+                let out = out.expect("kept");
+                let elements = elements_of(&out).unwrap_or_else(|err| {
+                    panic!("{name} {}: output not well-formed: {err}", e.xpath())
+                });
+                assert_eq!(
+                    sum / 1_000_003,
+                    elements,
+                    "{name} {}: elements written",
+                    e.xpath()
+                );
+                let (selected, left) = pipeline_oracle(&po, e);
+                assert_eq!(
+                    sum,
+                    pipeline_checksum(selected, left),
+                    "{name} {}",
+                    e.xpath()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn pipeline_ops_by_name() {
+        assert_eq!(Op::from_names("pipeline").unwrap().len(), 5);
+        for (i, op) in Op::pipelines().enumerate() {
+            assert_eq!(Op::from_name(&format!("pipeline{}", i + 1)), Some(op));
+            let Op::Pipeline(e) = op else { unreachable!() };
+            assert_eq!(e.number(), i + 1);
+            assert!(op.title().ends_with(e.xpath()));
+            let json = serde_json::to_string(&op).unwrap();
+            assert_eq!(json, format!("\"pipeline{}\"", i + 1));
+            assert_eq!(serde_json::from_str::<Op>(&json).unwrap(), op);
+        }
+        assert!(Op::from_names("pipeline6").is_none());
+        assert_eq!(serde_json::to_string(&Op::Parse).unwrap(), "\"parse\"");
     }
 
     #[test]

@@ -136,7 +136,21 @@ pub struct Workload {
     pub schema: Option<PathBuf>,
     /// Part of `bench --quick`.
     pub quick: bool,
+    /// Part of the XPath-pipeline set ([`PIPELINE_WORKLOADS`]): the pipeline operations run on
+    /// it (on other workloads they are not run: "cannot").
+    pub pipelines: bool,
 }
+
+/// The workloads of the XPath-and-edit pipeline benchmark (issue 4, after the VTD-XML
+/// article): purchase orders of the Primer's `po.xml` shape (no namespace, so the expressions'
+/// plain names match) of about 7 KB, 110 KB and 1 MB, and the XMark files of 1.2 and 11.7 MB.
+pub const PIPELINE_WORKLOADS: &[&str] = &[
+    "latency-small",
+    "latency-medium",
+    "latency-big",
+    "xmark-small",
+    "xmark",
+];
 
 /// A generator: `(size, seed) -> document`.
 pub type Generator = fn(usize, u64) -> Vec<u8>;
@@ -161,6 +175,7 @@ fn generated(
         size_unit: "bytes",
         schema: None,
         quick,
+        pipelines: false,
     }
 }
 
@@ -205,6 +220,7 @@ fn corpus(name: &str, description: &str, rel: &'static str, quick: bool) -> Work
         size_unit: "bytes",
         schema: None,
         quick,
+        pipelines: false,
     }
 }
 
@@ -521,7 +537,15 @@ pub fn all() -> Vec<Workload> {
     v.extend(purchase_order_family());
     v.extend(numeric_sets());
     v.extend(real());
+    for w in &mut v {
+        w.pipelines = PIPELINE_WORKLOADS.contains(&w.name.as_str());
+    }
     v
+}
+
+/// The workloads of the XPath-pipeline set, in report order.
+pub fn pipelines() -> Vec<Workload> {
+    all().into_iter().filter(|w| w.pipelines).collect()
 }
 
 /// The smallest document: one element, no attributes.
@@ -613,6 +637,30 @@ mod tests {
             assert!(!w.description.is_empty(), "{} has no description", w.name);
         }
         assert!(named("soap-doubles").is_some());
+    }
+
+    #[test]
+    fn the_pipeline_set_is_primer_orders_and_xmark() {
+        let set = pipelines();
+        assert_eq!(set.len(), PIPELINE_WORKLOADS.len(), "every name exists");
+        for w in &set {
+            if let Source::Generated { .. } = w.source {
+                // The expressions name purchaseOrder, items, item, USPrice, quantity and
+                // comment without a prefix: the document must have no namespace.
+                let doc = w.load(20_000, 1).unwrap();
+                let text = std::str::from_utf8(&doc).unwrap();
+                assert!(text.contains("\n<purchaseOrder "), "{}", w.name);
+                assert!(!text.contains("xmlns"), "{}", w.name);
+            }
+        }
+        let sizes: Vec<usize> = set
+            .iter()
+            .filter_map(|w| match w.source {
+                Source::Generated { size, .. } => Some(size),
+                Source::Corpus(_) => None,
+            })
+            .collect();
+        assert_eq!(sizes, [7_000, 110_000, 1_000_000]);
     }
 
     #[test]

@@ -139,6 +139,14 @@ public final class Harness {
             r.put("runs", n);
             r.put("checksum", checksum);
             r.put("peak_bytes", peak(run, inputs[0]));
+            // Tests: the output of a run (reserialize, pipelines), to check it is well-formed.
+            if (t.path("output").isTextual()) {
+                run.run(inputs[0]);
+                byte[] o = run.output();
+                if (o != null) {
+                    Files.write(Path.of(t.path("output").asText()), o);
+                }
+            }
         } catch (Throwable e) {
             r.put("error", message(e));
         }

@@ -5,16 +5,21 @@ import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.InputStream;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import javax.xml.stream.XMLInputFactory;
 import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamReader;
 import javax.xml.transform.stream.StreamSource;
 import javax.xml.validation.Schema;
+import javax.xml.xpath.XPathConstants;
+import javax.xml.xpath.XPathExpression;
+import javax.xml.xpath.XPathFactory;
 import org.w3c.dom.Attr;
 import org.w3c.dom.Document;
 import org.w3c.dom.NamedNodeMap;
 import org.w3c.dom.Node;
+import org.w3c.dom.NodeList;
 import org.w3c.dom.ls.DOMImplementationLS;
 import org.w3c.dom.ls.LSOutput;
 import org.w3c.dom.ls.LSSerializer;
@@ -77,22 +82,60 @@ final class Peers {
                     "everything a non-validating parser checks; SAX2 with namespaces",
                     "org.apache.xerces.parsers.SAXParser", "xercesImpl",
                     (op, s) -> new XercesSax()),
-            new Peer("xerces-j-dom", List.of("tree", "reserialize"),
-                    "as xerces-j-sax; builds a (deferred) DOM, walks it; reserialize with LSSerializer",
+            new Peer("xerces-j-dom", withPipelines("tree", "reserialize"),
+                    "as xerces-j-sax; builds a (deferred) DOM, walks it; reserialize with LSSerializer; pipelines: "
+                            + "the JDK's built-in XPath (javax.xml.xpath, Xalan-derived) on the Xerces DOM, compiled once, "
+                            + "removeChild, LSSerializer",
                     "org.apache.xerces.parsers.DOMParser", "xercesImpl",
-                    (op, s) -> new XercesDom(op.equals("reserialize"))),
+                    (op, s) -> Peers.PIPELINES.containsKey(op) ? new XercesPipeline(Peers.PIPELINES.get(op))
+                            : new XercesDom(op.equals("reserialize"))),
             new Peer("xerces-j-validating", List.of("validate"),
                     "XML Schema 1.0 validation (Xerces-J), schema compiled once, a ValidatorHandler fed by SAX",
                     "org.apache.xerces.jaxp.validation.XMLSchemaFactory", "xercesImpl",
                     (op, s) -> new XercesValidating(s)),
-            new Peer("vtd-xml", List.of("index"),
-                    "well-formedness and namespace prefixes; a DTD-declared entity is an error; text read raw (CR LF not normalised)",
+            new Peer("vtd-xml", withPipelines("index", "reserialize"),
+                    "well-formedness and namespace prefixes; a DTD-declared entity is an error; text read raw (CR LF not normalised); "
+                            + "reserialize = index, walk, XMLModifier.output (a byte copy); pipelines: AutoPilot compiled once and "
+                            + "bound to each document, XMLModifier.remove / removeToken, output to memory",
                     "com.ximpleware.VTDGen", "vtd-xml",
-                    (op, s) -> new Vtd()),
+                    (op, s) -> Peers.PIPELINES.containsKey(op) ? new VtdPipeline(Peers.PIPELINES.get(op))
+                            : new Vtd(op.equals("reserialize"))),
             new Peer("exificient", List.of("encode", "decode"),
                     "EXI 1.0, default options (schema-less, no comments/PIs/DTD/prefixes); Xerces-J parses for encode",
                     "com.siemens.ct.exi.core.helpers.DefaultEXIFactory", "exificient",
                     (op, s) -> op.equals("encode") ? new ExiEncode() : new ExiDecode()));
+
+    /**
+     * The five XPath-and-edit pipelines of the bench crate (`Op::Pipeline`), by operation name:
+     * parse, evaluate the expression (compiled once per runner), delete every selected node,
+     * write the result to memory.
+     */
+    static final Map<String, String> PIPELINES = Map.of(
+            "pipeline1", "/*/*/*[position() mod 2 = 0]",
+            "pipeline2", "/purchaseOrder/items/item[USPrice<100]",
+            "pipeline3", "/*/*/*/quantity/text()",
+            "pipeline4", "//item/comment",
+            "pipeline5", "//item/comment/../quantity");
+
+    static List<String> withPipelines(String... ops) {
+        List<String> v = new java.util.ArrayList<>(List.of(ops));
+        for (int i = 1; i <= 5; i++) {
+            v.add("pipeline" + i);
+        }
+        return List.copyOf(v);
+    }
+
+    /** The pipeline checksum (bench crate: `pipeline_checksum`): nodes selected, elements left. */
+    static long pipelineChecksum(long selected, long elements) {
+        return selected + elements * 1_000_003L;
+    }
+
+    /** An in-memory output stream whose bytes can be read without copying. */
+    static final class Out extends ByteArrayOutputStream {
+        int length() {
+            return count;
+        }
+    }
 
     static Peer find(String name) {
         for (Peer p : ALL) {
@@ -220,8 +263,92 @@ final class Peers {
                 out.setEncoding("UTF-8");
                 ser.write(d, out);
                 Checksum.sink += bytes.size();
+                last = bytes;
             }
             return sum;
+        }
+
+        ByteArrayOutputStream last;
+
+        @Override
+        byte[] output() {
+            return last == null ? null : last.toByteArray();
+        }
+    }
+
+    /** Elements of the subtree of `root`, without recursion. */
+    static long countElements(Node root) {
+        long n = 0;
+        Node c = root;
+        while (c != null) {
+            if (c.getNodeType() == Node.ELEMENT_NODE) {
+                n++;
+            }
+            Node next = c.getFirstChild();
+            if (next == null) {
+                while (c != null && c != root && c.getNextSibling() == null) {
+                    c = c.getParentNode();
+                }
+                next = c == null || c == root ? null : c.getNextSibling();
+            }
+            c = next;
+        }
+        return n;
+    }
+
+    /**
+     * Xerces-J DOM + the JDK's built-in XPath (javax.xml.xpath: Xerces-J has no XPath engine of
+     * its own); the expression is compiled once per runner, the selected nodes are removed in
+     * reverse document order, and LSSerializer writes the result to memory.
+     */
+    static final class XercesPipeline extends Runner {
+        final org.apache.xerces.parsers.DOMParser p = new org.apache.xerces.parsers.DOMParser();
+        final XPathExpression expr;
+        final Out bytes = new Out();
+
+        XercesPipeline(String xpath) throws Exception {
+            p.setFeature("http://xml.org/sax/features/namespaces", true);
+            p.setFeature("http://apache.org/xml/features/dom/create-entity-ref-nodes", false);
+            p.setErrorHandler(new Checksum.Sax());
+            expr = XPathFactory.newDefaultInstance().newXPath().compile(xpath);
+        }
+
+        @Override
+        long run(Object input) throws Exception {
+            keep = null;
+            p.parse(new InputSource(new ByteArrayInputStream((byte[]) input)));
+            Document d = p.getDocument();
+            p.dropDocumentReferences();
+            keep = d;
+            NodeList nodes = (NodeList) expr.evaluate(d, XPathConstants.NODESET);
+            int n = nodes.getLength();
+            for (int i = n - 1; i >= 0; i--) {
+                Node node = nodes.item(i);
+                if (node instanceof Attr a) {
+                    a.getOwnerElement().removeAttributeNode(a);
+                } else if (node.getParentNode() != null) {
+                    node.getParentNode().removeChild(node);
+                }
+            }
+            Node root = d.getDocumentElement();
+            long elements = root == null ? 0 : countElements(root);
+            DOMImplementationLS ls = (DOMImplementationLS) d.getImplementation();
+            LSSerializer ser = ls.createLSSerializer();
+            LSOutput out = ls.createLSOutput();
+            bytes.reset();
+            out.setByteStream(bytes);
+            out.setEncoding("UTF-8");
+            ser.write(d, out);
+            if (bytes.length() == 0) {
+                throw new IllegalStateException("empty output");
+            }
+            Checksum.sink += bytes.length();
+            return pipelineChecksum(n, elements);
+        }
+
+        @Override
+        byte[] output() {
+            return bytes.toByteArray();
         }
     }
 
@@ -297,6 +424,13 @@ final class Peers {
     // --- VTD-XML -------------------------------------------------------------------------------
 
     static final class Vtd extends Runner {
+        final boolean reserialize;
+        final Out bytes = new Out();
+
+        Vtd(boolean reserialize) {
+            this.reserialize = reserialize;
+        }
+
         @Override
         long run(Object input) throws Exception {
             keep = null;
@@ -335,8 +469,91 @@ final class Peers {
                     }
                 }
             }
+            if (reserialize) {
+                // Nothing changed: XMLModifier writes the document's bytes back as they are.
+                bytes.reset();
+                new com.ximpleware.XMLModifier(vn).output(bytes);
+                touched += bytes.length();
+            }
             Checksum.sink += touched;
             return sum;
+        }
+
+        @Override
+        byte[] output() {
+            return reserialize ? bytes.toByteArray() : null;
+        }
+    }
+
+    /**
+     * VTD-XML: VTDGen (reused) parses, an AutoPilot compiled once per runner (selectXPath on an
+     * unbound AutoPilot) is bound to each document's VTDNav, each selected element is removed
+     * with XMLModifier.remove() and each selected text token with removeToken(); the modifier
+     * writes the result to memory. Elements left = element tokens of the index minus those
+     * inside the removed fragments (VTD's model is the index; edits are recorded, not applied).
+     */
+    static final class VtdPipeline extends Runner {
+        final com.ximpleware.VTDGen g = new com.ximpleware.VTDGen();
+        final com.ximpleware.AutoPilot ap = new com.ximpleware.AutoPilot();
+        final com.ximpleware.XMLModifier xm = new com.ximpleware.XMLModifier();
+        final Out bytes = new Out();
+
+        VtdPipeline(String xpath) throws Exception {
+            ap.selectXPath(xpath);
+        }
+
+        @Override
+        long run(Object input) throws Exception {
+            keep = null;
+            g.setDoc((byte[]) input);
+            g.parse(true);
+            com.ximpleware.VTDNav vn = g.getNav();
+            keep = vn;
+            ap.bind(vn);
+            xm.bind(vn);
+            long selected = 0;
+            long removed = 0;
+            try {
+                int i;
+                while ((i = ap.evalXPath()) != -1) {
+                    selected++;
+                    int type = vn.getTokenType(i);
+                    if (type == com.ximpleware.VTDNav.TOKEN_STARTING_TAG) {
+                        long f = vn.getElementFragment();
+                        long end = (f & 0xFFFFFFFFL) + (f >>> 32);
+                        int n = vn.getTokenCount();
+                        for (int j = i; j < n && vn.getTokenOffset(j) < end; j++) {
+                            if (vn.getTokenType(j) == com.ximpleware.VTDNav.TOKEN_STARTING_TAG) {
+                                removed++;
+                            }
+                        }
+                        xm.remove();
+                    } else {
+                        xm.removeToken(i);
+                    }
+                }
+            } finally {
+                ap.resetXPath();
+            }
+            long elements = -removed;
+            int n = vn.getTokenCount();
+            for (int j = 0; j < n; j++) {
+                if (vn.getTokenType(j) == com.ximpleware.VTDNav.TOKEN_STARTING_TAG) {
+                    elements++;
+                }
+            }
+            bytes.reset();
+            xm.output(bytes);
+            if (bytes.length() == 0) {
+                throw new IllegalStateException("empty output");
+            }
+            Checksum.sink += bytes.length();
+            return pipelineChecksum(selected, elements);
+        }
+
+        @Override
+        byte[] output() {
+            return bytes.toByteArray();
         }
     }
 

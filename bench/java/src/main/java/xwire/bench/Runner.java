@@ -12,4 +12,9 @@ abstract class Runner {
 
     /** One run: the checksum. */
     abstract long run(Object input) throws Exception;
+
+    /** What the last run wrote (reserialize, pipelines), for tests; null for other operations. */
+    byte[] output() {
+        return null;
+    }
 }
