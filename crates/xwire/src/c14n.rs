@@ -61,6 +61,11 @@ use crate::event::{Attribute, StartTag};
 use crate::reader::{NsId, Reader};
 use crate::Event;
 
+mod base;
+mod subset;
+
+pub use subset::{canonicalize_subset, canonicalize_subtree, NodeSet};
+
 /// Which canonicalization algorithm to apply.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 #[non_exhaustive]
@@ -89,6 +94,28 @@ impl Mode {
                 .split_ascii_whitespace()
                 .map(str::to_string)
                 .collect(),
+        }
+    }
+}
+
+impl Mode {
+    /// `Some` in exclusive mode: the prefixes of the `InclusiveNamespaces PrefixList`, with
+    /// `""` for `#default`.
+    fn exclusive_prefixes(&self) -> Option<Vec<String>> {
+        match self {
+            Mode::Exclusive { inclusive_prefixes } => Some(
+                inclusive_prefixes
+                    .iter()
+                    .map(|p| {
+                        if p == "#default" {
+                            String::new()
+                        } else {
+                            p.clone()
+                        }
+                    })
+                    .collect(),
+            ),
+            _ => None,
         }
     }
 }
@@ -178,6 +205,8 @@ pub enum C14nError {
     Xml(Error),
     /// Writing the output failed.
     Io(std::io::Error),
+    /// A namespace node of a document subset cannot be canonicalized (relative URI).
+    Namespace(String),
 }
 
 impl fmt::Display for C14nError {
@@ -185,6 +214,7 @@ impl fmt::Display for C14nError {
         match self {
             C14nError::Xml(e) => e.fmt(f),
             C14nError::Io(e) => write!(f, "cannot write canonical output: {e}"),
+            C14nError::Namespace(m) => f.write_str(m),
         }
     }
 }
@@ -194,6 +224,7 @@ impl std::error::Error for C14nError {
         match self {
             C14nError::Xml(e) => Some(e),
             C14nError::Io(e) => Some(e),
+            C14nError::Namespace(_) => None,
         }
     }
 }
@@ -294,21 +325,7 @@ enum Place {
 impl Canonicalizer {
     /// A canonicalizer for these options.
     pub fn new(options: C14nOptions) -> Canonicalizer {
-        let inclusive = match &options.mode {
-            Mode::Exclusive { inclusive_prefixes } => Some(
-                inclusive_prefixes
-                    .iter()
-                    .map(|p| {
-                        if p == "#default" {
-                            String::new()
-                        } else {
-                            p.clone()
-                        }
-                    })
-                    .collect(),
-            ),
-            _ => None,
-        };
+        let inclusive = options.mode.exclusive_prefixes();
         Canonicalizer {
             options,
             inclusive,
@@ -379,24 +396,11 @@ impl Canonicalizer {
                     None
                 }
                 Event::Comment(c) if self.options.with_comments => {
-                    self.around(place, |buf| {
-                        buf.extend_from_slice(b"<!--");
-                        buf.extend_from_slice(c.text().as_bytes());
-                        buf.extend_from_slice(b"-->");
-                    });
+                    write_comment(&mut self.buf, place, &c.text());
                     None
                 }
                 Event::Pi(pi) => {
-                    self.around(place, |buf| {
-                        buf.extend_from_slice(b"<?");
-                        buf.extend_from_slice(pi.target().as_bytes());
-                        let data = pi.data();
-                        if !data.is_empty() {
-                            buf.push(b' ');
-                            buf.extend_from_slice(data.as_bytes());
-                        }
-                        buf.extend_from_slice(b"?>");
-                    });
+                    write_pi(&mut self.buf, place, pi.target(), &pi.data());
                     None
                 }
                 Event::Eof => return Ok(()),
@@ -409,18 +413,6 @@ impl Canonicalizer {
                 out.write_all(&self.buf)?;
                 self.buf.clear();
             }
-        }
-    }
-
-    /// Writes a comment or PI, with the line feed that separates it from the document element.
-    #[inline]
-    fn around(&mut self, place: Place, write: impl FnOnce(&mut Vec<u8>)) {
-        if place == Place::After {
-            self.buf.push(b'\n');
-        }
-        write(&mut self.buf);
-        if place == Place::Before {
-            self.buf.push(b'\n');
         }
     }
 
@@ -476,15 +468,12 @@ impl Canonicalizer {
             let key = |d: &NsDecl| &names.as_bytes()[d.prefix.clone()];
             self.rendered[mark..].sort_unstable_by(|a, b| key(a).cmp(key(b)));
             for d in &self.rendered[mark..] {
-                self.buf.extend_from_slice(b" xmlns");
-                if !d.prefix.is_empty() {
-                    self.buf.push(b':');
-                    self.buf
-                        .extend_from_slice(&self.names.as_bytes()[d.prefix.clone()]);
-                }
-                self.buf.extend_from_slice(b"=\"");
-                escape(&mut self.buf, &self.names.as_bytes()[d.uri.clone()], &ATTR);
-                self.buf.push(b'"');
+                let names = self.names.as_bytes();
+                write_ns(
+                    &mut self.buf,
+                    &names[d.prefix.clone()],
+                    &names[d.uri.clone()],
+                );
             }
         }
         if in_order {
@@ -575,19 +564,81 @@ fn attr_order(a: &Attribute<'_>, b: &Attribute<'_>) -> Ordering {
 
 #[inline]
 fn write_attr(buf: &mut Vec<u8>, a: &Attribute<'_>) {
+    write_attr_value(buf, "", a.name(), a.value());
+}
+
+/// Writes ` prefix:local="value"` (no prefix when `prefix` is empty).
+#[inline]
+fn write_attr_value(buf: &mut Vec<u8>, prefix: &str, local: &str, value: &str) {
     buf.push(b' ');
-    buf.extend_from_slice(a.name().as_bytes());
+    if !prefix.is_empty() {
+        buf.extend_from_slice(prefix.as_bytes());
+        buf.push(b':');
+    }
+    buf.extend_from_slice(local.as_bytes());
     buf.extend_from_slice(b"=\"");
-    escape(buf, a.value().as_bytes(), &ATTR);
+    escape(buf, value.as_bytes(), &ATTR);
     buf.push(b'"');
+}
+
+/// Writes a namespace declaration: ` xmlns="uri"` for the empty prefix, else ` xmlns:p="uri"`.
+fn write_ns(buf: &mut Vec<u8>, prefix: &[u8], uri: &[u8]) {
+    buf.extend_from_slice(b" xmlns");
+    if !prefix.is_empty() {
+        buf.push(b':');
+        buf.extend_from_slice(prefix);
+    }
+    buf.extend_from_slice(b"=\"");
+    escape(buf, uri, &ATTR);
+    buf.push(b'"');
+}
+
+/// Writes a comment or PI, with the line feed that separates it from the document element.
+#[inline]
+fn around(buf: &mut Vec<u8>, place: Place, write: impl FnOnce(&mut Vec<u8>)) {
+    if place == Place::After {
+        buf.push(b'\n');
+    }
+    write(buf);
+    if place == Place::Before {
+        buf.push(b'\n');
+    }
+}
+
+fn write_comment(buf: &mut Vec<u8>, place: Place, text: &str) {
+    around(buf, place, |buf| {
+        buf.extend_from_slice(b"<!--");
+        buf.extend_from_slice(text.as_bytes());
+        buf.extend_from_slice(b"-->");
+    });
+}
+
+/// `<?target data?>`, with no space when the data is empty.
+fn write_pi(buf: &mut Vec<u8>, place: Place, target: &str, data: &str) {
+    around(buf, place, |buf| {
+        buf.extend_from_slice(b"<?");
+        buf.extend_from_slice(target.as_bytes());
+        if !data.is_empty() {
+            buf.push(b' ');
+            buf.extend_from_slice(data.as_bytes());
+        }
+        buf.extend_from_slice(b"?>");
+    });
+}
+
+/// The message for a namespace URI that cannot be canonicalized.
+fn relative_uri_message(uri: &str) -> String {
+    format!(
+        "relative namespace URI \"{uri}\" cannot be canonicalized (Canonical XML 1.0 section 2)"
+    )
 }
 
 #[cold]
 fn relative_uri_error(reader: &mut Reader<'_>, uri: &str) -> C14nError {
-    let message = format!(
-        "relative namespace URI \"{uri}\" cannot be canonicalized (Canonical XML 1.0 section 2)"
-    );
-    C14nError::Xml(Error::new(ErrorKind::Namespace(message), reader.location()))
+    C14nError::Xml(Error::new(
+        ErrorKind::Namespace(relative_uri_message(uri)),
+        reader.location(),
+    ))
 }
 
 /// Whether a namespace URI is a relative reference: not empty and without a scheme

@@ -1,0 +1,713 @@
+//! Canonical XML of document subsets (XPath node-sets) over any [`Navigator`].
+//!
+//! The rules are those of Canonical XML 1.0 section 2.3 and 4 ("Document Subsets"), of
+//! Canonical XML 1.1 section 2.4 and of Exclusive XML Canonicalization 1.0 section 3; see the
+//! [module documentation](super) for what each mode does.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+use std::hash::{BuildHasher, Hash};
+use std::io::Write;
+
+use super::{
+    base, escape, is_relative, relative_uri_message, write_attr_value, write_comment, write_ns,
+    write_pi, C14nError, C14nOptions, Mode, Place, FLUSH_AT, TEXT,
+};
+use crate::xpath::{Navigator, NodeKind, XML_NAMESPACE};
+
+/// The nodes of a document subset: what [`canonicalize_subset`] asks of a node-set.
+///
+/// Implemented for a `HashSet` of nodes (any hasher) and for any `Fn(node) -> bool`.
+///
+/// ```
+/// use std::collections::HashSet;
+/// use xwire::c14n::NodeSet;
+///
+/// let set: HashSet<u32> = [1, 2].into_iter().collect();
+/// assert!(NodeSet::contains(&set, 2));
+/// let even = |n: u32| n % 2 == 0;
+/// assert!(NodeSet::contains(&even, 4));
+/// ```
+pub trait NodeSet<N> {
+    /// Whether `node` is in the set.
+    fn contains(&self, node: N) -> bool;
+}
+
+impl<N: Eq + Hash, S: BuildHasher> NodeSet<N> for HashSet<N, S> {
+    fn contains(&self, node: N) -> bool {
+        HashSet::contains(self, &node)
+    }
+}
+
+impl<N, F: Fn(N) -> bool> NodeSet<N> for F {
+    fn contains(&self, node: N) -> bool {
+        self(node)
+    }
+}
+
+/// Canonicalizes the document subset `set` of `nav`'s document into `out`.
+///
+/// The set is an XPath node-set: elements, text, comments and PIs, but also attributes and
+/// namespace nodes, each of which is output only if it is in the set. Elements outside the set
+/// are omitted while their descendants in the set are output; an element's namespace
+/// declarations are derived from its namespace nodes in the set (inclusive modes) or from the
+/// prefixes it and its attributes in the set visibly use (exclusive mode). Comments are output
+/// only with [`C14nOptions::with_comments`].
+///
+/// ```
+/// use std::collections::HashSet;
+/// use xwire::c14n::{self, C14nOptions};
+/// use xwire::tree::{Document, Handle};
+/// use xwire::xpath::Navigator;
+///
+/// let doc = Document::parse(br#"<a xml:lang="en"><b x="1" y="2">t</b><c/></a>"#)?;
+/// let b = doc.descendants(doc.root()).find(|&n| doc.local_name(n) == "b").unwrap();
+/// // `b`, its attribute `y` and its text; `a` is omitted, its `xml:lang` is inherited.
+/// let y = Navigator::next_attribute(&doc, Navigator::first_attribute(&doc, b.into()).unwrap());
+/// let text = doc.first_child(b).unwrap();
+/// let set: HashSet<Handle> = [b.into(), y.unwrap(), text.into()].into_iter().collect();
+/// let mut out = Vec::new();
+/// c14n::canonicalize_subset(&doc, &set, &C14nOptions::default(), &mut out)?;
+/// assert_eq!(out, br#"<b xml:lang="en" y="2">t</b>"#);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn canonicalize_subset<N, S>(
+    nav: &N,
+    set: &S,
+    options: &C14nOptions,
+    out: impl Write,
+) -> Result<(), C14nError>
+where
+    N: Navigator,
+    S: NodeSet<N::Node> + ?Sized,
+{
+    Subset::new(nav, set, options).run(nav.root(), out)
+}
+
+/// Canonicalizes the subtree of `apex` (the node, its descendants, and their attributes and
+/// namespace nodes; comments only with [`C14nOptions::with_comments`]) as a document subset:
+/// the node-set of an XML Signature same-document reference (`URI="#id"` without comments,
+/// `URI="#xpointer(id('id'))"` with them). The apex inherits the namespaces in scope (in
+/// inclusive modes) and, in Canonical XML 1.0 and 1.1, the `xml:` attributes of its ancestors.
+///
+/// ```
+/// use xwire::c14n::{self, C14nOptions, Mode};
+/// use xwire::tree::Document;
+///
+/// let doc = Document::parse(br#"<a xmlns="urn:a" xmlns:p="urn:p"><p:b><c/></p:b></a>"#)?;
+/// let b = doc.first_child(doc.root_element().unwrap()).unwrap();
+/// let mut out = Vec::new();
+/// c14n::canonicalize_subtree(&doc, b.into(), &C14nOptions::default(), &mut out)?;
+/// assert_eq!(out, br#"<p:b xmlns="urn:a" xmlns:p="urn:p"><c></c></p:b>"#);
+/// out.clear();
+/// let exclusive = C14nOptions::new(Mode::exclusive(""), false);
+/// c14n::canonicalize_subtree(&doc, b.into(), &exclusive, &mut out)?;
+/// assert_eq!(out, br#"<p:b xmlns:p="urn:p"><c xmlns="urn:a"></c></p:b>"#);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn canonicalize_subtree<N: Navigator>(
+    nav: &N,
+    apex: N::Node,
+    options: &C14nOptions,
+    out: impl Write,
+) -> Result<(), C14nError> {
+    let in_subtree = |n: N::Node| {
+        let mut cur = Some(n);
+        while let Some(c) = cur {
+            if c == apex {
+                return true;
+            }
+            cur = nav.parent(c);
+        }
+        false
+    };
+    Subset::new(nav, &in_subtree, options).run(apex, out)
+}
+
+/// An attribute to output.
+struct Attr<'a> {
+    prefix: &'a str,
+    local: &'a str,
+    uri: &'a str,
+    value: Cow<'a, str>,
+}
+
+/// The state of one canonicalization.
+struct Subset<'a, N: Navigator, S: ?Sized> {
+    nav: &'a N,
+    set: &'a S,
+    with_comments: bool,
+    mode: &'a Mode,
+    /// `Some` in exclusive mode: the inclusive prefixes (`""` for `#default`).
+    inclusive: Option<Vec<String>>,
+    buf: Vec<u8>,
+    /// Per output element, innermost last: in inclusive modes its namespace nodes in the set;
+    /// in exclusive mode the declarations it rendered. As (prefix, URI).
+    ns: Vec<(&'a str, Cow<'a, str>)>,
+    /// Start of each open output element's entries in `ns`.
+    frames: Vec<usize>,
+    /// Scratch: an element's namespace nodes.
+    nodes: Vec<N::Node>,
+}
+
+impl<'a, N, S> Subset<'a, N, S>
+where
+    N: Navigator,
+    S: NodeSet<N::Node> + ?Sized,
+{
+    fn new(nav: &'a N, set: &'a S, options: &'a C14nOptions) -> Self {
+        Subset {
+            nav,
+            set,
+            with_comments: options.with_comments,
+            mode: &options.mode,
+            inclusive: options.mode.exclusive_prefixes(),
+            buf: Vec::new(),
+            ns: Vec::new(),
+            frames: Vec::new(),
+            nodes: Vec::new(),
+        }
+    }
+
+    /// Walks `from` and its descendants in document order (with an explicit stack: no
+    /// recursion proportional to the input), writing what the set selects.
+    fn run(mut self, from: N::Node, mut out: impl Write) -> Result<(), C14nError> {
+        let nav = self.nav;
+        let root = nav.root();
+        // Open elements below `from`, and whether each was output.
+        let mut open: Vec<(N::Node, bool)> = Vec::new();
+        let mut place = if from == root {
+            Place::Before
+        } else {
+            Place::Inside
+        };
+        let mut next = if nav.kind(from) == NodeKind::Document {
+            nav.first_child(from)
+        } else {
+            Some(from)
+        };
+        while let Some(n) = next {
+            match nav.kind(n) {
+                NodeKind::Element => {
+                    let output = self.set.contains(n);
+                    if output {
+                        self.start(n)?;
+                    }
+                    if open.is_empty() && place == Place::Before {
+                        place = Place::Inside;
+                    }
+                    if let Some(child) = nav.first_child(n) {
+                        open.push((n, output));
+                        next = Some(child);
+                        continue;
+                    }
+                    self.end(n, output);
+                    if open.is_empty() {
+                        place = Place::After;
+                    }
+                }
+                NodeKind::Text if self.set.contains(n) && place == Place::Inside => {
+                    escape(&mut self.buf, nav.string_value(n).as_bytes(), &TEXT);
+                }
+                NodeKind::Comment if self.with_comments && self.set.contains(n) => {
+                    write_comment(&mut self.buf, place, &nav.string_value(n));
+                }
+                NodeKind::Pi if self.set.contains(n) => {
+                    write_pi(
+                        &mut self.buf,
+                        place,
+                        nav.local_name(n),
+                        &nav.string_value(n),
+                    );
+                }
+                _ => {}
+            }
+            if self.buf.len() >= FLUSH_AT {
+                out.write_all(&self.buf)?;
+                self.buf.clear();
+            }
+            // The next node in document order: a sibling, or the sibling of an ancestor
+            // closed on the way up, never leaving `from`.
+            next = if open.is_empty() && n == from {
+                None
+            } else {
+                nav.next_sibling(n)
+            };
+            while next.is_none() {
+                let Some((parent, output)) = open.pop() else {
+                    break;
+                };
+                self.end(parent, output);
+                if open.is_empty() {
+                    place = Place::After;
+                    if parent == from {
+                        break;
+                    }
+                }
+                next = nav.next_sibling(parent);
+            }
+        }
+        out.write_all(&self.buf)?;
+        out.flush()?;
+        Ok(())
+    }
+
+    fn end(&mut self, e: N::Node, output: bool) {
+        if output {
+            self.buf.extend_from_slice(b"</");
+            self.write_qname(e);
+            self.buf.push(b'>');
+            let start = self.frames.pop().unwrap_or_default();
+            self.ns.truncate(start);
+        }
+    }
+
+    fn write_qname(&mut self, e: N::Node) {
+        let prefix = self.nav.prefix(e);
+        if !prefix.is_empty() {
+            self.buf.extend_from_slice(prefix.as_bytes());
+            self.buf.push(b':');
+        }
+        self.buf
+            .extend_from_slice(self.nav.local_name(e).as_bytes());
+    }
+
+    /// Writes the start tag of an element in the set.
+    fn start(&mut self, e: N::Node) -> Result<(), C14nError> {
+        let nav = self.nav;
+        // The element's namespace nodes in the set (but `xml`), and whether it has a default
+        // namespace at all.
+        self.nodes.clear();
+        nav.namespaces(e, &mut self.nodes);
+        let mut has_default = false;
+        let mut namespaces: Vec<(&'a str, Cow<'a, str>)> = Vec::new();
+        for &n in &self.nodes {
+            let prefix = nav.local_name(n);
+            has_default |= prefix.is_empty();
+            if prefix == "xml" || !self.set.contains(n) {
+                continue;
+            }
+            let uri = nav.string_value(n);
+            if is_relative(&uri) {
+                return Err(C14nError::Namespace(relative_uri_message(&uri)));
+            }
+            namespaces.push((prefix, uri));
+        }
+
+        // Attributes in the set, and the names of the element's `xml:` attributes.
+        let mut attrs: Vec<Attr<'a>> = Vec::new();
+        let mut own_xml: Vec<&'a str> = Vec::new();
+        let mut a = nav.first_attribute(e);
+        while let Some(x) = a {
+            let uri = nav.namespace_uri(x);
+            if uri == XML_NAMESPACE {
+                own_xml.push(nav.local_name(x));
+            }
+            if self.set.contains(x) {
+                attrs.push(Attr {
+                    prefix: nav.prefix(x),
+                    local: nav.local_name(x),
+                    uri,
+                    value: nav.string_value(x),
+                });
+            }
+            a = nav.next_attribute(x);
+        }
+
+        let frame = self.ns.len();
+        let mut rendered: Vec<(&'a str, Cow<'a, str>)> = Vec::new();
+        if self.inclusive.is_some() {
+            self.exclusive_namespaces(e, &namespaces, &attrs, has_default, &mut rendered);
+            self.ns.extend(rendered.iter().cloned());
+        } else {
+            // A namespace node is rendered unless the nearest output ancestor has one in the
+            // set with the same prefix and URI; `xmlns=""` undoes that ancestor's default.
+            let parent = self.frames.last().map_or(&[][..], |&s| &self.ns[s..]);
+            for (p, u) in &namespaces {
+                if !parent.iter().any(|(q, v)| q == p && v == u) {
+                    rendered.push((p, u.clone()));
+                }
+            }
+            if !namespaces.iter().any(|(p, _)| p.is_empty())
+                && parent.iter().any(|(p, _)| p.is_empty())
+            {
+                rendered.push(("", Cow::Borrowed("")));
+            }
+            self.ns.extend(namespaces);
+            self.inherit_xml_attributes(e, &own_xml, &mut attrs);
+        }
+        self.frames.push(frame);
+
+        self.buf.push(b'<');
+        self.write_qname(e);
+        rendered.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        for (p, u) in &rendered {
+            write_ns(&mut self.buf, p.as_bytes(), u.as_bytes());
+        }
+        attrs.sort_unstable_by(|a, b| (a.uri, a.local).cmp(&(b.uri, b.local)));
+        for a in &attrs {
+            write_attr_value(&mut self.buf, a.prefix, a.local, &a.value);
+        }
+        self.buf.push(b'>');
+        Ok(())
+    }
+
+    /// Exclusive mode: the namespace nodes in the set that the element visibly uses (its
+    /// prefix, or the default namespace when it has none; the prefixes of its attributes in
+    /// the set), and those of the inclusive prefixes, each unless the nearest output ancestor
+    /// that rendered the prefix rendered the same URI (an unrendered default counts as empty).
+    fn exclusive_namespaces(
+        &self,
+        e: N::Node,
+        namespaces: &[(&'a str, Cow<'a, str>)],
+        attrs: &[Attr<'a>],
+        has_default: bool,
+        rendered: &mut Vec<(&'a str, Cow<'a, str>)>,
+    ) {
+        let nav = self.nav;
+        let mut candidates: Vec<(&'a str, Cow<'a, str>)> = Vec::new();
+        let mut add = |prefix: &'a str, undeclared: bool| {
+            if candidates.iter().any(|(p, _)| *p == prefix) {
+                return;
+            }
+            if let Some((p, u)) = namespaces.iter().find(|(p, _)| *p == prefix) {
+                candidates.push((p, u.clone()));
+            } else if prefix.is_empty() && undeclared {
+                candidates.push(("", Cow::Borrowed("")));
+            }
+        };
+        add(nav.prefix(e), nav.namespace_uri(e).is_empty());
+        for a in attrs {
+            if !a.prefix.is_empty() {
+                add(a.prefix, false);
+            }
+        }
+        for p in self.inclusive.iter().flatten() {
+            if let Some(&(prefix, _)) = namespaces.iter().find(|(q, _)| q == p) {
+                add(prefix, false);
+            } else if p.is_empty() {
+                add("", !has_default);
+            }
+        }
+        for (p, u) in candidates {
+            let current = self
+                .ns
+                .iter()
+                .rev()
+                .find(|(q, _)| *q == p)
+                .map_or("", |(_, v)| v);
+            if current != u {
+                rendered.push((p, u));
+            }
+        }
+    }
+
+    /// Canonical XML 1.0 and 1.1: an element whose parent element is omitted gets the `xml:`
+    /// attributes of its ancestors it does not have itself (1.0: the nearest occurrences among
+    /// all ancestors; 1.1: `xml:lang` and `xml:space` from the omitted ancestors up to the
+    /// nearest output one, `xml:base` joined with theirs, `xml:id` never).
+    fn inherit_xml_attributes(&self, e: N::Node, own: &[&'a str], attrs: &mut Vec<Attr<'a>>) {
+        let nav = self.nav;
+        let is_element = |n: &N::Node| nav.kind(*n) == NodeKind::Element;
+        let Some(parent) = nav.parent(e).filter(is_element) else {
+            return;
+        };
+        if self.set.contains(parent) {
+            return;
+        }
+        let c14n11 = *self.mode == Mode::Inclusive11;
+        let mut bases: Vec<Cow<'a, str>> = Vec::new();
+        let mut inherited: Vec<Attr<'a>> = Vec::new();
+        let mut anc = Some(parent);
+        while let Some(p) = anc.filter(is_element) {
+            if c14n11 && self.set.contains(p) {
+                break;
+            }
+            let mut a = nav.first_attribute(p);
+            while let Some(x) = a {
+                a = nav.next_attribute(x);
+                if nav.namespace_uri(x) != XML_NAMESPACE {
+                    continue;
+                }
+                let local = nav.local_name(x);
+                if c14n11 && local == "base" {
+                    bases.push(nav.string_value(x));
+                    continue;
+                }
+                if c14n11 && !matches!(local, "lang" | "space") {
+                    continue;
+                }
+                if own.contains(&local) || inherited.iter().any(|i| i.local == local) {
+                    continue;
+                }
+                inherited.push(Attr {
+                    prefix: "xml",
+                    local,
+                    uri: XML_NAMESPACE,
+                    value: nav.string_value(x),
+                });
+            }
+            anc = nav.parent(p);
+        }
+        attrs.append(&mut inherited);
+        if bases.is_empty() {
+            return;
+        }
+        // The element's own xml:base (if output) resolved against the omitted ancestors'.
+        let own_base = attrs
+            .iter()
+            .position(|a| a.uri == XML_NAMESPACE && a.local == "base")
+            .map(|i| attrs.remove(i).value);
+        let mut bases = bases.into_iter();
+        let mut value = match own_base {
+            Some(v) => v.into_owned(),
+            None if own.contains(&"base") => return,
+            None => bases.next().map(Cow::into_owned).unwrap_or_default(),
+        };
+        for b in bases {
+            value = base::join(&b, &value);
+        }
+        if !value.is_empty() {
+            attrs.push(Attr {
+                prefix: "xml",
+                local: "base",
+                uri: XML_NAMESPACE,
+                value: Cow::Owned(value),
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tree::{Document, Handle};
+
+    /// Every node of the document: tree nodes, attributes and namespace nodes.
+    fn all_nodes(doc: &Document) -> Vec<Handle> {
+        let mut out = Vec::new();
+        for n in doc.descendants(doc.root()) {
+            let h = Handle::Node(n);
+            out.push(h);
+            if Navigator::kind(doc, h) == NodeKind::Element {
+                Navigator::namespaces(doc, h, &mut out);
+                let mut a = Navigator::first_attribute(doc, h);
+                while let Some(x) = a {
+                    out.push(x);
+                    a = Navigator::next_attribute(doc, x);
+                }
+            }
+        }
+        out
+    }
+
+    /// Canonicalizes the nodes of `xml` that `keep` selects.
+    fn subset(
+        xml: &str,
+        options: &C14nOptions,
+        keep: impl Fn(&Document, Handle) -> bool,
+    ) -> String {
+        let doc = Document::parse(xml.as_bytes()).unwrap();
+        let set: HashSet<Handle> = all_nodes(&doc)
+            .into_iter()
+            .filter(|&h| keep(&doc, h))
+            .collect();
+        let mut out = Vec::new();
+        canonicalize_subset(&doc, &set, options, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    /// The name of a node's element (its own for elements, its parent's for attributes and
+    /// namespace nodes).
+    fn owner(doc: &Document, h: Handle) -> &str {
+        doc.local_name(h.node())
+    }
+
+    fn inc() -> C14nOptions {
+        C14nOptions::default()
+    }
+
+    fn inc11() -> C14nOptions {
+        C14nOptions::new(Mode::Inclusive11, false)
+    }
+
+    fn exc(list: &str) -> C14nOptions {
+        C14nOptions::new(Mode::exclusive(list), false)
+    }
+
+    #[test]
+    fn full_set_equals_streaming() {
+        let xml = "<?p d?><!--c--><a xmlns='urn:d' xmlns:p='urn:p' p:x='1' y='&lt;'><b xmlns=''>t&amp;<![CDATA[>]]></b><p:c xmlns:q='urn:q'><!--in--><?q?></p:c></a><!--after-->";
+        for options in [
+            C14nOptions::new(Mode::Inclusive, true),
+            inc(),
+            inc11(),
+            exc(""),
+            exc("q #default"),
+        ] {
+            let streaming =
+                String::from_utf8(super::super::to_vec(xml.as_bytes(), &options).unwrap()).unwrap();
+            assert_eq!(subset(xml, &options, |_, _| true), streaming, "{options:?}");
+        }
+    }
+
+    #[test]
+    fn omitted_elements_keep_their_descendants() {
+        let xml = "<a><b>1<c>2</c>3</b><d/></a>";
+        assert_eq!(
+            subset(xml, &inc(), |d, h| owner(d, h) != "b"
+                || d.kind(h.node()) != NodeKind::Element),
+            "<a>1<c>2</c>3<d></d></a>"
+        );
+        // Text only.
+        assert_eq!(
+            subset(xml, &inc(), |d, h| d.kind(h.node()) == NodeKind::Text
+                && matches!(h, Handle::Node(_))),
+            "123"
+        );
+    }
+
+    #[test]
+    fn namespace_nodes_render_where_the_output_changes() {
+        let xml = "<a xmlns:p='urn:p' xmlns='urn:d'><b><c/></b></a>";
+        // Without a's namespace nodes, b renders them (b is a's nearest output descendant).
+        assert_eq!(
+            subset(xml, &inc(), |d, h| !(owner(d, h) == "a"
+                && matches!(h, Handle::Namespace(..)))),
+            r#"<a><b xmlns="urn:d" xmlns:p="urn:p"><c></c></b></a>"#
+        );
+        // Without b, c's nearest output ancestor is a: nothing to render.
+        assert_eq!(
+            subset(xml, &inc(), |d, h| owner(d, h) != "b"),
+            r#"<a xmlns="urn:d" xmlns:p="urn:p"><c></c></a>"#
+        );
+        // c without its default namespace node under a with one: xmlns="".
+        assert_eq!(
+            subset(xml, &inc(), |d, h| !(owner(d, h) == "c"
+                && matches!(h, Handle::Namespace(..))
+                && Navigator::local_name(d, h).is_empty())),
+            r#"<a xmlns="urn:d" xmlns:p="urn:p"><b><c xmlns=""></c></b></a>"#
+        );
+        // No namespace nodes at all: no declarations, no xmlns="".
+        assert_eq!(
+            subset(xml, &inc(), |_, h| !matches!(h, Handle::Namespace(..))),
+            "<a><b><c></c></b></a>"
+        );
+    }
+
+    #[test]
+    fn xml_attributes_of_omitted_ancestors_are_inherited() {
+        let xml = "<a xml:lang='en' xml:space='preserve' xml:id='i' xml:base='http://x/d/'><b xml:lang='fr' xml:base='e/'><c xml:base='f'/></b></a>";
+        let no_b = |d: &Document, h: Handle| owner(d, h) != "b";
+        assert_eq!(
+            subset(xml, &inc(), no_b),
+            r#"<a xml:base="http://x/d/" xml:id="i" xml:lang="en" xml:space="preserve"><c xml:base="f" xml:id="i" xml:lang="fr" xml:space="preserve"></c></a>"#
+        );
+        // 1.0 looks at every ancestor, 1.1 only at the omitted ones.
+        assert_eq!(
+            subset(xml, &inc11(), no_b),
+            r#"<a xml:base="http://x/d/" xml:id="i" xml:lang="en" xml:space="preserve"><c xml:base="e/f" xml:lang="fr"></c></a>"#
+        );
+        let only_c = |d: &Document, h: Handle| owner(d, h) == "c";
+        assert_eq!(
+            subset(xml, &inc(), only_c),
+            r#"<c xml:base="f" xml:id="i" xml:lang="fr" xml:space="preserve"></c>"#
+        );
+        assert_eq!(
+            subset(xml, &inc11(), only_c),
+            r#"<c xml:base="http://x/d/e/f" xml:lang="fr" xml:space="preserve"></c>"#
+        );
+        // Exclusive canonicalization inherits nothing.
+        assert_eq!(subset(xml, &exc(""), only_c), r#"<c xml:base="f"></c>"#);
+    }
+
+    #[test]
+    fn exclusive_renders_visibly_used_namespaces_in_the_set() {
+        let xml =
+            "<a xmlns:p='urn:p' xmlns:q='urn:q' xmlns='urn:d'><p:b q:x='1' y='2'><c/></p:b></a>";
+        let no_a = |d: &Document, h: Handle| owner(d, h) != "a";
+        assert_eq!(
+            subset(xml, &exc(""), no_a),
+            r#"<p:b xmlns:p="urn:p" xmlns:q="urn:q" y="2" q:x="1"><c xmlns="urn:d"></c></p:b>"#
+        );
+        // An attribute outside the set uses nothing.
+        assert_eq!(
+            subset(xml, &exc(""), |d, h| no_a(d, h)
+                && !(matches!(h, Handle::Attribute(..))
+                    && Navigator::local_name(d, h) == "x")),
+            r#"<p:b xmlns:p="urn:p" y="2"><c xmlns="urn:d"></c></p:b>"#
+        );
+        // The inclusive prefix list renders as inclusive C14N does; #default is the default.
+        assert_eq!(
+            subset(xml, &exc("#default"), no_a),
+            r#"<p:b xmlns="urn:d" xmlns:p="urn:p" xmlns:q="urn:q" y="2" q:x="1"><c></c></p:b>"#
+        );
+    }
+
+    #[test]
+    fn exclusive_undeclares_a_rendered_default() {
+        let xml = "<a xmlns='urn:d'><b xmlns=''><c/></b></a>";
+        assert_eq!(
+            subset(xml, &exc(""), |_, _| true),
+            r#"<a xmlns="urn:d"><b xmlns=""><c></c></b></a>"#
+        );
+        assert_eq!(
+            subset(xml, &exc(""), |d, h| owner(d, h) != "b"),
+            r#"<a xmlns="urn:d"><c xmlns=""></c></a>"#
+        );
+        assert_eq!(
+            subset(xml, &exc("#default"), |d, h| owner(d, h) == "c"),
+            "<c></c>"
+        );
+    }
+
+    #[test]
+    fn comments_and_pis_beside_the_document_element() {
+        let xml = "<?x?><!--c--><a><?y?></a><!--d--><?z?>";
+        let options = C14nOptions::new(Mode::Inclusive, true);
+        // Without the document element, the line feeds stay on its side.
+        assert_eq!(
+            subset(xml, &options, |d, h| owner(d, h) != "a"),
+            "<?x?>\n<!--c-->\n<?y?>\n<!--d-->\n<?z?>"
+        );
+    }
+
+    #[test]
+    fn subtree_of_an_element() {
+        let xml = "<a xmlns:p='urn:p' xml:lang='en'><p:b x='1'><!--k--><c>t</c></p:b><d/></a>";
+        let doc = Document::parse(xml.as_bytes()).unwrap();
+        let b = doc.first_child(doc.root_element().unwrap()).unwrap();
+        let mut out = Vec::new();
+        canonicalize_subtree(&doc, b.into(), &inc(), &mut out).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            r#"<p:b xmlns:p="urn:p" x="1" xml:lang="en"><c>t</c></p:b>"#
+        );
+        let mut out = Vec::new();
+        canonicalize_subtree(
+            &doc,
+            b.into(),
+            &C14nOptions::new(Mode::exclusive(""), true),
+            &mut out,
+        )
+        .unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            r#"<p:b xmlns:p="urn:p" x="1"><!--k--><c>t</c></p:b>"#
+        );
+        // The document node's subtree is the whole document.
+        let mut out = Vec::new();
+        canonicalize_subtree(&doc, Navigator::root(&doc), &inc(), &mut out).unwrap();
+        assert_eq!(out, super::super::to_vec(xml.as_bytes(), &inc()).unwrap());
+    }
+
+    #[test]
+    fn relative_namespace_uri_in_the_set_is_an_error() {
+        let doc = Document::parse(b"<a xmlns:r='../x'><b/></a>").unwrap();
+        let err = canonicalize_subset(&doc, &|_| true, &inc(), Vec::new()).unwrap_err();
+        assert!(matches!(err, C14nError::Namespace(_)), "{err}");
+        // Outside the set it does not matter.
+        let no_ns = |h: Handle| !matches!(h, Handle::Namespace(..));
+        assert!(canonicalize_subset(&doc, &no_ns, &inc(), Vec::new()).is_ok());
+    }
+}
