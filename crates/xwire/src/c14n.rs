@@ -64,7 +64,10 @@ use crate::Event;
 mod base;
 mod subset;
 
-pub use subset::{canonicalize_subset, canonicalize_subtree, NodeSet};
+pub use subset::{
+    canonicalize_subset, canonicalize_subtree, canonicalize_xpath, subtree_nodes, xpath_filter,
+    NodeSet,
+};
 
 /// Which canonicalization algorithm to apply.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -207,6 +210,8 @@ pub enum C14nError {
     Io(std::io::Error),
     /// A namespace node of a document subset cannot be canonicalized (relative URI).
     Namespace(String),
+    /// The XPath expression selecting a document subset failed.
+    XPath(crate::xpath::EvalError),
 }
 
 impl fmt::Display for C14nError {
@@ -215,6 +220,7 @@ impl fmt::Display for C14nError {
             C14nError::Xml(e) => e.fmt(f),
             C14nError::Io(e) => write!(f, "cannot write canonical output: {e}"),
             C14nError::Namespace(m) => f.write_str(m),
+            C14nError::XPath(e) => write!(f, "cannot select the document subset: {e}"),
         }
     }
 }
@@ -225,6 +231,7 @@ impl std::error::Error for C14nError {
             C14nError::Xml(e) => Some(e),
             C14nError::Io(e) => Some(e),
             C14nError::Namespace(_) => None,
+            C14nError::XPath(e) => Some(e),
         }
     }
 }
