@@ -7,6 +7,7 @@
 
 pub mod c14n;
 pub mod canonical;
+pub mod dsig;
 pub mod xmlconf;
 
 use std::path::{Path, PathBuf};

@@ -128,6 +128,17 @@ pub(crate) fn join(base: &str, reference: &str) -> String {
     out
 }
 
+/// Joins the `xml:base` of an omitted ancestor onto a descendant's: [`join`], where a base
+/// whose last segment is `.` or `..` names that directory (as if followed by `/`), so that
+/// `..` onto `x` gives `../x` (the Canonical XML 1.1 interop vectors' reading).
+pub(crate) fn join_base(base: &str, reference: &str) -> String {
+    if base == "." || base == ".." || base.ends_with("/.") || base.ends_with("/..") {
+        join(&format!("{base}/"), reference)
+    } else {
+        join(base, reference)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,5 +178,7 @@ mod tests {
         assert_eq!(join("../a/", "b/../c"), "../a/c");
         assert_eq!(join("x/", "../../y"), "../y");
         assert_eq!(join("urn:a", "mailto:b"), "mailto:b");
+        assert_eq!(join_base("..", "x"), "../x");
+        assert_eq!(join_base("..", "../x"), "../../x");
     }
 }

@@ -235,6 +235,7 @@ pub fn xpath_filter<N: Navigator>(
 }
 
 /// An attribute to output.
+#[derive(Clone)]
 struct Attr<'a> {
     prefix: &'a str,
     local: &'a str,
@@ -253,7 +254,7 @@ struct Subset<'a, N: Navigator, S: ?Sized> {
     buf: Vec<u8>,
     /// Per output element, innermost last: in inclusive modes its namespace nodes in the set;
     /// in exclusive mode the declarations it rendered. As (prefix, URI).
-    ns: Vec<(&'a str, Cow<'a, str>)>,
+    ns: Vec<NsEntry<'a>>,
     /// Start of each open output element's entries in `ns`.
     frames: Vec<usize>,
     /// Scratch: an element's namespace nodes.
@@ -302,6 +303,8 @@ where
                     let output = self.set.contains(n);
                     if output {
                         self.start(n)?;
+                    } else {
+                        self.omitted(n)?;
                     }
                     if open.is_empty() && place == Place::Before {
                         place = Place::Inside;
@@ -382,18 +385,14 @@ where
             .extend_from_slice(self.nav.local_name(e).as_bytes());
     }
 
-    /// Writes the start tag of an element in the set.
-    fn start(&mut self, e: N::Node) -> Result<(), C14nError> {
+    /// The element's namespace nodes in the set (but `xml`).
+    fn namespace_nodes(&mut self, e: N::Node) -> Result<Vec<(&'a str, Cow<'a, str>)>, C14nError> {
         let nav = self.nav;
-        // The element's namespace nodes in the set (but `xml`), and whether it has a default
-        // namespace at all.
         self.nodes.clear();
         nav.namespaces(e, &mut self.nodes);
-        let mut has_default = false;
-        let mut namespaces: Vec<(&'a str, Cow<'a, str>)> = Vec::new();
+        let mut namespaces = Vec::new();
         for &n in &self.nodes {
             let prefix = nav.local_name(n);
-            has_default |= prefix.is_empty();
             if prefix == "xml" || !self.set.contains(n) {
                 continue;
             }
@@ -403,61 +402,109 @@ where
             }
             namespaces.push((prefix, uri));
         }
+        Ok(namespaces)
+    }
 
-        // Attributes in the set, and the names of the element's `xml:` attributes.
-        let mut attrs: Vec<Attr<'a>> = Vec::new();
-        let mut own_xml: Vec<&'a str> = Vec::new();
+    /// The element's attributes in the set, and its `xml:` attributes whether in the set or
+    /// not.
+    fn attributes(&self, e: N::Node) -> (Vec<Attr<'a>>, Vec<Attr<'a>>) {
+        let nav = self.nav;
+        let (mut attrs, mut own_xml) = (Vec::new(), Vec::new());
         let mut a = nav.first_attribute(e);
         while let Some(x) = a {
-            let uri = nav.namespace_uri(x);
-            if uri == XML_NAMESPACE {
-                own_xml.push(nav.local_name(x));
+            let attr = || Attr {
+                prefix: nav.prefix(x),
+                local: nav.local_name(x),
+                uri: nav.namespace_uri(x),
+                value: nav.string_value(x),
+            };
+            if nav.namespace_uri(x) == XML_NAMESPACE {
+                own_xml.push(attr());
             }
             if self.set.contains(x) {
-                attrs.push(Attr {
-                    prefix: nav.prefix(x),
-                    local: nav.local_name(x),
-                    uri,
-                    value: nav.string_value(x),
-                });
+                attrs.push(attr());
             }
             a = nav.next_attribute(x);
         }
+        (attrs, own_xml)
+    }
 
-        let frame = self.ns.len();
-        let mut rendered: Vec<(&'a str, Cow<'a, str>)> = Vec::new();
-        if self.inclusive.is_some() {
-            self.exclusive_namespaces(e, &namespaces, &attrs, has_default, &mut rendered);
-            self.ns.extend(rendered.iter().cloned());
-        } else {
-            // A namespace node is rendered unless the nearest output ancestor has one in the
-            // set with the same prefix and URI; `xmlns=""` undoes that ancestor's default.
-            let parent = self.frames.last().map_or(&[][..], |&s| &self.ns[s..]);
-            for (p, u) in &namespaces {
-                if !parent.iter().any(|(q, v)| q == p && v == u) {
-                    rendered.push((p, u.clone()));
-                }
-            }
-            if !namespaces.iter().any(|(p, _)| p.is_empty())
-                && parent.iter().any(|(p, _)| p.is_empty())
-            {
-                rendered.push(("", Cow::Borrowed("")));
-            }
-            self.ns.extend(namespaces);
-            self.inherit_xml_attributes(e, &own_xml, &mut attrs);
-        }
-        self.frames.push(frame);
-
-        self.buf.push(b'<');
-        self.write_qname(e);
-        rendered.sort_unstable_by(|a, b| a.0.cmp(b.0));
-        for (p, u) in &rendered {
+    /// Writes namespace declarations, sorted by prefix, then attributes, sorted by URI and
+    /// local name.
+    fn write_axes(&mut self, mut ns: Vec<(&'a str, Cow<'a, str>)>, mut attrs: Vec<Attr<'a>>) {
+        ns.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        for (p, u) in &ns {
             write_ns(&mut self.buf, p.as_bytes(), u.as_bytes());
         }
         attrs.sort_unstable_by(|a, b| (a.uri, a.local).cmp(&(b.uri, b.local)));
         for a in &attrs {
             write_attr_value(&mut self.buf, a.prefix, a.local, &a.value);
         }
+    }
+
+    /// The entries of the nearest output ancestor (inclusive modes).
+    fn parent_frame(&self) -> &[NsEntry<'a>] {
+        self.frames.last().map_or(&[][..], |&s| &self.ns[s..])
+    }
+
+    /// An element outside the set: Canonical XML still processes its namespace and attribute
+    /// axes, so those of its namespace nodes (inclusive modes, or inclusive prefixes of
+    /// exclusive mode) and attributes that are in the set are written, bare, into the content
+    /// of the nearest output ancestor.
+    fn omitted(&mut self, e: N::Node) -> Result<(), C14nError> {
+        let namespaces = self.namespace_nodes(e)?;
+        let (attrs, _) = self.attributes(e);
+        if namespaces.is_empty() && attrs.is_empty() {
+            return Ok(());
+        }
+        let parent = self.parent_frame();
+        let rendered = namespaces
+            .into_iter()
+            .filter(|(p, u)| {
+                self.inclusive
+                    .as_ref()
+                    .map_or(true, |l| l.iter().any(|q| q == p))
+                    && !parent.iter().any(|x| x.prefix == *p && x.uri == *u)
+            })
+            .collect();
+        self.write_axes(rendered, attrs);
+        Ok(())
+    }
+
+    /// Writes the start tag of an element in the set.
+    fn start(&mut self, e: N::Node) -> Result<(), C14nError> {
+        let namespaces = self.namespace_nodes(e)?;
+        let (mut attrs, own_xml) = self.attributes(e);
+        let frame = self.ns.len();
+        let mut rendered: Vec<(&'a str, Cow<'a, str>)> = Vec::new();
+        if self.inclusive.is_some() {
+            self.exclusive_namespaces(e, &namespaces, &attrs, &mut rendered);
+        } else {
+            // A namespace node is rendered unless the nearest output ancestor has one in the
+            // set with the same prefix and URI; `xmlns=""` undoes that ancestor's default.
+            let parent = self.parent_frame();
+            for (p, u) in &namespaces {
+                if !parent.iter().any(|x| x.prefix == *p && x.uri == *u) {
+                    rendered.push((p, u.clone()));
+                }
+            }
+            if !namespaces.iter().any(|(p, _)| p.is_empty())
+                && parent.iter().any(|x| x.prefix.is_empty())
+            {
+                rendered.push(("", Cow::Borrowed("")));
+            }
+            self.ns
+                .extend(namespaces.into_iter().map(|(prefix, uri)| NsEntry {
+                    prefix,
+                    uri,
+                    in_set: true,
+                }));
+            self.xml_attributes(e, &own_xml, &mut attrs);
+        }
+        self.frames.push(frame);
+        self.buf.push(b'<');
+        self.write_qname(e);
+        self.write_axes(rendered, attrs);
         self.buf.push(b'>');
         Ok(())
     }
@@ -465,70 +512,97 @@ where
     /// Exclusive mode: the namespace nodes in the set that the element visibly uses (its
     /// prefix, or the default namespace when it has none; the prefixes of its attributes in
     /// the set), and those of the inclusive prefixes, each unless the nearest output ancestor
-    /// that rendered the prefix rendered the same URI (an unrendered default counts as empty).
+    /// that visibly used the prefix had the same URI and its namespace node in the set (so
+    /// rendered it, or had it rendered); an unused default counts as empty. Every prefix used
+    /// is recorded, in the set or not, as the interop vectors of the specification expect.
     fn exclusive_namespaces(
-        &self,
+        &mut self,
         e: N::Node,
         namespaces: &[(&'a str, Cow<'a, str>)],
         attrs: &[Attr<'a>],
-        has_default: bool,
         rendered: &mut Vec<(&'a str, Cow<'a, str>)>,
     ) {
         let nav = self.nav;
-        let mut candidates: Vec<(&'a str, Cow<'a, str>)> = Vec::new();
-        let mut add = |prefix: &'a str, undeclared: bool| {
-            if candidates.iter().any(|(p, _)| *p == prefix) {
+        // (prefix, URI, namespace node in the set)
+        let mut used: Vec<(&'a str, Cow<'a, str>, bool)> = Vec::new();
+        let mut add = |prefix: &'a str, uri: Cow<'a, str>| {
+            if used.iter().any(|(p, _, _)| *p == prefix) {
                 return;
             }
-            if let Some((p, u)) = namespaces.iter().find(|(p, _)| *p == prefix) {
-                candidates.push((p, u.clone()));
-            } else if prefix.is_empty() && undeclared {
-                candidates.push(("", Cow::Borrowed("")));
+            match namespaces.iter().find(|(p, _)| *p == prefix) {
+                Some((p, u)) => used.push((p, u.clone(), true)),
+                // An unprefixed element in no namespace uses the empty default.
+                None if prefix.is_empty() && uri.is_empty() => {
+                    used.push(("", Cow::Borrowed(""), true))
+                }
+                None if prefix != "xml" => used.push((prefix, uri, false)),
+                None => {}
             }
         };
-        add(nav.prefix(e), nav.namespace_uri(e).is_empty());
+        add(nav.prefix(e), Cow::Borrowed(nav.namespace_uri(e)));
         for a in attrs {
             if !a.prefix.is_empty() {
-                add(a.prefix, false);
+                add(a.prefix, Cow::Borrowed(a.uri));
             }
         }
         for p in self.inclusive.iter().flatten() {
-            if let Some(&(prefix, _)) = namespaces.iter().find(|(q, _)| q == p) {
-                add(prefix, false);
-            } else if p.is_empty() {
-                add("", !has_default);
+            if let Some((prefix, uri)) = namespaces.iter().find(|(q, _)| q == p) {
+                add(prefix, uri.clone());
+            } else if p.is_empty() && !namespaces.iter().any(|(q, _)| q.is_empty()) {
+                // `#default` without a default namespace node in the set: as in Canonical
+                // XML, `xmlns=""` if the output had a default.
+                add("", Cow::Borrowed(""));
             }
         }
-        for (p, u) in candidates {
-            let current = self
-                .ns
-                .iter()
-                .rev()
-                .find(|(q, _)| *q == p)
-                .map_or("", |(_, v)| v);
-            if current != u {
-                rendered.push((p, u));
+        for (p, u, in_set) in used {
+            let nearest = self.ns.iter().rev().find(|x| x.prefix == p);
+            let done = match nearest {
+                Some(x) => x.in_set && x.uri == u,
+                None => u.is_empty(),
+            };
+            if in_set && !done {
+                rendered.push((p, u.clone()));
             }
+            self.ns.push(NsEntry {
+                prefix: p,
+                uri: u,
+                in_set,
+            });
         }
     }
 
-    /// Canonical XML 1.0 and 1.1: an element whose parent element is omitted gets the `xml:`
-    /// attributes of its ancestors it does not have itself (1.0: the nearest occurrences among
-    /// all ancestors; 1.1: `xml:lang` and `xml:space` from the omitted ancestors up to the
-    /// nearest output one, `xml:base` joined with theirs, `xml:id` never).
-    fn inherit_xml_attributes(&self, e: N::Node, own: &[&'a str], attrs: &mut Vec<Attr<'a>>) {
+    /// Canonical XML 1.0 and 1.1: the `xml:` attributes an element in the set gets from its
+    /// ancestors. 1.0, when its parent element is omitted: the nearest occurrences among all
+    /// ancestors of those it does not have itself. 1.1: `xml:lang` and `xml:space` likewise but
+    /// only from the omitted ancestors up to the nearest output one, `xml:id` never, and
+    /// `xml:base` joined with the omitted ancestors' (its own included whether or not in the
+    /// set, as the 1.1 interop vectors do; so are its own `xml:lang` and `xml:space`).
+    fn xml_attributes(&self, e: N::Node, own: &[Attr<'a>], attrs: &mut Vec<Attr<'a>>) {
         let nav = self.nav;
-        let is_element = |n: &N::Node| nav.kind(*n) == NodeKind::Element;
-        let Some(parent) = nav.parent(e).filter(is_element) else {
-            return;
-        };
-        if self.set.contains(parent) {
-            return;
-        }
         let c14n11 = *self.mode == Mode::Inclusive11;
+        let has = |attrs: &[Attr<'a>], local: &str| {
+            attrs
+                .iter()
+                .any(|a| a.uri == XML_NAMESPACE && a.local == local)
+        };
+        let mut own_base = None;
+        if c14n11 {
+            for a in own {
+                match a.local {
+                    "lang" | "space" if !has(attrs, a.local) => attrs.push(a.clone()),
+                    "base" => own_base = Some(a.value.clone()),
+                    _ => {}
+                }
+            }
+            attrs.retain(|a| !(a.uri == XML_NAMESPACE && a.local == "base"));
+        }
+        let is_element = |n: &N::Node| nav.kind(*n) == NodeKind::Element;
+        let parent = nav
+            .parent(e)
+            .filter(is_element)
+            .filter(|&p| !self.set.contains(p));
         let mut bases: Vec<Cow<'a, str>> = Vec::new();
-        let mut inherited: Vec<Attr<'a>> = Vec::new();
-        let mut anc = Some(parent);
+        let mut anc = parent;
         while let Some(p) = anc.filter(is_element) {
             if c14n11 && self.set.contains(p) {
                 break;
@@ -544,13 +618,13 @@ where
                     bases.push(nav.string_value(x));
                     continue;
                 }
-                if c14n11 && !matches!(local, "lang" | "space") {
+                if (c14n11 && !matches!(local, "lang" | "space"))
+                    || own.iter().any(|a| a.local == local)
+                    || has(attrs, local)
+                {
                     continue;
                 }
-                if own.contains(&local) || inherited.iter().any(|i| i.local == local) {
-                    continue;
-                }
-                inherited.push(Attr {
+                attrs.push(Attr {
                     prefix: "xml",
                     local,
                     uri: XML_NAMESPACE,
@@ -559,33 +633,34 @@ where
             }
             anc = nav.parent(p);
         }
-        attrs.append(&mut inherited);
-        if bases.is_empty() {
+        if !c14n11 {
             return;
         }
-        // The element's own xml:base (if output) resolved against the omitted ancestors'.
-        let own_base = attrs
-            .iter()
-            .position(|a| a.uri == XML_NAMESPACE && a.local == "base")
-            .map(|i| attrs.remove(i).value);
         let mut bases = bases.into_iter();
-        let mut value = match own_base {
-            Some(v) => v.into_owned(),
-            None if own.contains(&"base") => return,
-            None => bases.next().map(Cow::into_owned).unwrap_or_default(),
+        let Some(mut value) = own_base.or_else(|| bases.next()) else {
+            return;
         };
         for b in bases {
-            value = base::join(&b, &value);
+            value = Cow::Owned(base::join_base(&b, &value));
         }
         if !value.is_empty() {
             attrs.push(Attr {
                 prefix: "xml",
                 local: "base",
                 uri: XML_NAMESPACE,
-                value: Cow::Owned(value),
+                value,
             });
         }
     }
+}
+
+/// A namespace binding of an output element: inclusive modes record its namespace nodes in
+/// the set, exclusive mode the prefixes it visibly uses.
+struct NsEntry<'a> {
+    prefix: &'a str,
+    uri: Cow<'a, str>,
+    /// Whether the namespace node was in the set (exclusive mode).
+    in_set: bool,
 }
 
 #[cfg(test)]
