@@ -895,4 +895,59 @@ mod tests {
         let no_ns = |h: Handle| !matches!(h, Handle::Namespace(..));
         assert!(canonicalize_subset(&doc, &no_ns, &inc(), Vec::new()).is_ok());
     }
+
+    #[test]
+    fn omitted_elements_write_their_selected_namespace_and_attribute_nodes() {
+        // Canonical XML processes the axes of an element outside the set too: the selected
+        // nodes come out bare, in the content of the nearest output ancestor.
+        let xml = "<a><b xmlns:p='urn:p' x='1'><c/></b></a>";
+        assert_eq!(
+            subset(xml, &inc(), |d, h| !matches!(h, Handle::Node(_))
+                || owner(d, h) != "b"),
+            r#"<a> xmlns:p="urn:p" x="1"<c xmlns:p="urn:p"></c></a>"#
+        );
+        // Exclusive mode writes only the inclusive prefixes' namespace nodes there.
+        assert_eq!(
+            subset(xml, &exc(""), |d, h| !matches!(h, Handle::Node(_))
+                || owner(d, h) != "b"),
+            r#"<a> x="1"<c></c></a>"#
+        );
+        assert_eq!(
+            subset(xml, &exc("p"), |d, h| !matches!(h, Handle::Node(_))
+                || owner(d, h) != "b"),
+            r#"<a> xmlns:p="urn:p" x="1"<c xmlns:p="urn:p"></c></a>"#
+        );
+    }
+
+    #[test]
+    fn exclusive_renders_again_below_a_user_without_the_namespace_node() {
+        // b uses p but its namespace node is not selected, so c's use renders p again.
+        let xml = "<p:a xmlns:p='urn:p'><p:b><p:c/></p:b></p:a>";
+        let keep =
+            |d: &Document, h: Handle| !(matches!(h, Handle::Namespace(..)) && owner(d, h) == "b");
+        assert_eq!(
+            subset(xml, &exc(""), keep),
+            r#"<p:a xmlns:p="urn:p"><p:b><p:c xmlns:p="urn:p"></p:c></p:b></p:a>"#
+        );
+    }
+
+    #[test]
+    fn c14n11_fixes_up_xml_base_through_omitted_ancestors() {
+        // The third xml:base example of Canonical XML 1.1: `..` bases name directories, and
+        // a's own xml:base is kept though only the element is selected.
+        let xml =
+            "<a xml:base='foo/bar'><b xml:base='..'><c xml:base='..'><d xml:base='x'/></c></b></a>";
+        assert_eq!(
+            subset(xml, &inc11(), |d, h| (owner(d, h) == "a"
+                && matches!(h, Handle::Node(_)))
+                || owner(d, h) == "d"),
+            r#"<a xml:base="foo/bar"><d xml:base="../../x"></d></a>"#
+        );
+        // xml:id is not inherited; an ancestor's xml:base reaches an element without one.
+        let xml = "<a xml:id='i' xml:base='http://e/x/'><b><c/></b></a>";
+        assert_eq!(
+            subset(xml, &inc11(), |d, h| owner(d, h) == "c"),
+            r#"<c xml:base="http://e/x/"></c>"#
+        );
+    }
 }
