@@ -18,7 +18,11 @@ fn canon(xml: &str, args: &[&str]) -> Output {
 }
 
 fn stdout(out: &Output) -> &str {
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     std::str::from_utf8(&out.stdout).unwrap()
 }
 
@@ -49,12 +53,28 @@ fn xpath_subset_in_each_mode() {
         r#"<p:b xmlns:p="urn:p" x="1" p:y="2"><c xmlns="urn:d">t</c></p:b>"#
     );
     assert_eq!(
-        stdout(&canon(DOC, &[&ns[..], &["--exclusive", "--inclusive-prefixes", "#default"]].concat())),
+        stdout(&canon(
+            DOC,
+            &[
+                &ns[..],
+                &["--exclusive", "--inclusive-prefixes", "#default"]
+            ]
+            .concat()
+        )),
         r#"<p:b xmlns="urn:d" xmlns:p="urn:p" x="1" p:y="2"><c>t</c></p:b>"#
     );
     // Attributes and namespace nodes count only when selected.
     assert_eq!(
-        stdout(&canon(DOC, &["--xpath", "//*[ancestor-or-self::q:b] | //text()", "--ns", "q=urn:p", "--c14n11"])),
+        stdout(&canon(
+            DOC,
+            &[
+                "--xpath",
+                "//*[ancestor-or-self::q:b] | //text()",
+                "--ns",
+                "q=urn:p",
+                "--c14n11"
+            ]
+        )),
         r#"<p:b xml:lang="en"><c>t</c></p:b>"#
     );
 }

@@ -1,5 +1,7 @@
-//! Canonical XML of whole documents: [Canonical XML 1.0], [Canonical XML 1.1] and
-//! [Exclusive XML Canonicalization 1.0], with or without comments.
+//! Canonical XML: [Canonical XML 1.0], [Canonical XML 1.1] and
+//! [Exclusive XML Canonicalization 1.0], with or without comments, of whole documents
+//! (streaming, over the reader) and of document subsets (XPath node-sets, over any
+//! [`Navigator`](crate::xpath::Navigator): the tree today).
 //!
 //! Canonicalization turns every document into one byte sequence that is the same for all
 //! documents that are logically equivalent (same infoset, different syntax): the form that
@@ -26,7 +28,6 @@
 //! error, as Canonical XML 1.0 section 2 requires (and libxml2 and Apache Santuario do).
 //! Canonical XML 1.1 differs from 1.0 only for document subsets (`xml:id`, `xml:base` fix-ups),
 //! so on whole documents [`Mode::Inclusive11`] gives the same bytes as [`Mode::Inclusive`].
-//! Document subsets (XPath node sets, element subtrees) are not supported here.
 //!
 //! ```
 //! use xwire::c14n::{self, C14nOptions, Mode};
@@ -45,6 +46,61 @@
 //! let out = c14n::to_vec(br#"<a xmlns:p="urn:p" xmlns:q="urn:q"><p:b/></a>"#, &options)?;
 //! assert_eq!(out, br#"<a><p:b xmlns:p="urn:p"></p:b></a>"#);
 //! # Ok::<(), xwire::c14n::C14nError>(())
+//! ```
+//!
+//! # Document subsets
+//!
+//! [`canonicalize_subset`] writes the canonical form of any set of nodes ([`NodeSet`]: a
+//! `HashSet` or a predicate) of a document seen through a
+//! [`Navigator`](crate::xpath::Navigator); [`canonicalize_xpath`] selects the set with an XPath
+//! expression, [`canonicalize_subtree`] takes an element and its descendants (XML Signature
+//! same-document references), and [`subtree_nodes`] with [`xpath_filter`] give the node-sets of
+//! XML Signature references and XPath filter transforms. The rules (Canonical XML 1.0
+//! sections 2.3 and 4, 1.1 section 2.4, Exclusive 1.0 section 3):
+//!
+//! - an element outside the set is omitted, but its descendants in the set are written, and
+//!   so are its attribute and namespace nodes that are in the set (bare, as the specification
+//!   processes the axes of omitted elements too);
+//! - attributes and namespace nodes are written only if they are in the set; in inclusive modes
+//!   a namespace node is written unless the nearest output ancestor has one in the set with
+//!   the same prefix and URI, and `xmlns=""` when the element has no default namespace node in
+//!   the set but that ancestor has one;
+//! - Canonical XML 1.0 copies onto an element whose parent is omitted the `xml:` attributes
+//!   (nearest occurrences among all ancestors) it does not have; 1.1 copies only `xml:lang`
+//!   and `xml:space` from the omitted ancestors, never `xml:id`, and joins the omitted
+//!   ancestors' `xml:base` values onto the element's (RFC 3986 resolution with the dot-segment
+//!   removal of its Appendix A); exclusive mode copies nothing;
+//! - exclusive mode renders the namespace nodes in the set that the element visibly uses (its
+//!   own prefix, the default namespace when unprefixed, the prefixes of its attributes in the
+//!   set), unless the nearest output ancestor using the prefix had the same URI with its node in
+//!   the set; prefixes of the `InclusiveNamespaces PrefixList` are handled as in inclusive
+//!   mode, `#default` being the default namespace;
+//! - comments and PIs outside the document element keep their line feed on the element's
+//!   side even when the element is omitted.
+//!
+//! ```
+//! use xwire::c14n::{self, C14nOptions, Mode};
+//! use xwire::tree::Document;
+//! use xwire::xpath::{Namespaces, XPath};
+//!
+//! let doc = Document::parse(
+//!     br#"<env xmlns="urn:e" xmlns:p="urn:p" xml:lang="en"><body p:id="b"><p:x>1</p:x></body></env>"#,
+//! )?;
+//! let ns = Namespaces::new().with("e", "urn:e");
+//! let body = XPath::compile_with("(//. | //@* | //namespace::*)[ancestor-or-self::e:body]", &ns)?;
+//! let mut out = Vec::new();
+//! c14n::canonicalize_xpath(&doc, &body, &C14nOptions::default(), &mut out)?;
+//! assert_eq!(
+//!     String::from_utf8(out)?,
+//!     r#"<body xmlns="urn:e" xmlns:p="urn:p" xml:lang="en" p:id="b"><p:x>1</p:x></body>"#
+//! );
+//! let mut out = Vec::new();
+//! c14n::canonicalize_xpath(&doc, &body, &C14nOptions::new(Mode::exclusive(""), false), &mut out)?;
+//! assert_eq!(
+//!     String::from_utf8(out)?,
+//!     r#"<body xmlns="urn:e" xmlns:p="urn:p" p:id="b"><p:x>1</p:x></body>"#
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! [Canonical XML 1.0]: https://www.w3.org/TR/2001/REC-xml-c14n-20010315

@@ -22,7 +22,7 @@ fn parse(s: &str) -> Parts<'_> {
         Some((a, q)) => (a, Some(q)),
         None => (s, None),
     };
-    let (scheme, s) = match s.find(|c| matches!(c, ':' | '/')) {
+    let (scheme, s) = match s.find([':', '/']) {
         Some(i) if i > 0 && s.as_bytes()[i] == b':' => (Some(&s[..i]), &s[i + 1..]),
         _ => (None, s),
     };
