@@ -81,6 +81,8 @@ enum Suite {
     Xmlconf,
     /// Canonical XML vectors of libxml2 and Apache Santuario (whole documents).
     C14n,
+    /// XPath 1.0 suites of jaxen and libxml2, evaluated over the tree.
+    Xpath,
 }
 
 /// Failure of a command: the exit code and what to print.
@@ -246,6 +248,7 @@ fn conformance(suite: Suite, json: bool, verbose: bool) -> Result<(), Failure> {
     let report = match suite {
         Suite::Xmlconf => xwire_conformance::xmlconf::run(&corpora.join("xmlconf")),
         Suite::C14n => xwire_conformance::c14n::run(&corpora.join("c14n")),
+        Suite::Xpath => xwire_conformance::xpath::run(&corpora.join("xpath")),
     }
     .map_err(|e| Failure::usage(format!("xwire: {e}")))?;
     let known = xwire_conformance::known_failures(&report.suite);

@@ -8,6 +8,7 @@
 pub mod c14n;
 pub mod canonical;
 pub mod xmlconf;
+pub mod xpath;
 
 use std::path::{Path, PathBuf};
 
