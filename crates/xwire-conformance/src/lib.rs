@@ -9,6 +9,7 @@ pub mod c14n;
 pub mod canonical;
 pub mod dsig;
 pub mod xmlconf;
+pub mod xpath;
 
 use std::path::{Path, PathBuf};
 
