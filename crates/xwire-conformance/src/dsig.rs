@@ -6,9 +6,9 @@
 //! canonicalized; `SignedInfo` is canonicalized by its `CanonicalizationMethod`. No digest or
 //! signature value is computed or checked: this is not a signature verifier.
 //!
-//! IDs: the tree does not record DTD attribute types, so [`Ids`] treats every attribute named
-//! `Id`, `ID` or `id` (no namespace) and `xml:id` as an ID, as XML Signature implementations
-//! commonly do for same-document references.
+//! IDs: attributes declared of type ID in the DTD (the tree records them), and otherwise, as
+//! XML Signature implementations commonly do for same-document references, every attribute
+//! named `Id`, `ID` or `id` (no namespace) and `xml:id` ([`Ids`]).
 
 use std::borrow::Cow;
 use std::cmp::Ordering;
@@ -25,7 +25,8 @@ const EXC: &str = "http://www.w3.org/2001/10/xml-exc-c14n#";
 const XPATH_FILTER: &str = "http://www.w3.org/TR/1999/REC-xpath-19991116";
 const ENVELOPED: &str = "http://www.w3.org/2000/09/xmldsig#enveloped-signature";
 
-/// A document seen through [`Navigator`] with `id()` answered from `Id`-like attributes.
+/// A document seen through [`Navigator`] with `id()` answered from DTD IDs, else `Id`-like
+/// attributes.
 pub struct Ids<'d>(pub &'d Document);
 
 impl Navigator for Ids<'_> {
@@ -81,6 +82,9 @@ impl Navigator for Ids<'_> {
 }
 
 fn element_by_id(doc: &Document, id: &str) -> Option<NodeId> {
+    if let Some(e) = doc.element_by_id(id) {
+        return Some(e);
+    }
     doc.descendants(doc.root()).find(|&n| {
         doc.attributes(n).any(|a| {
             a.value == id
