@@ -1,6 +1,7 @@
 //! The `xwire` command line: a thin shell over the libraries.
 //!
-//! Exit codes: 0 success, 1 the document (or a conformance run) is bad, 2 usage or I/O error.
+//! Exit codes: 0 success, 1 the document (or a conformance run) is bad, 2 usage or I/O error;
+//! `xwire xpath` follows grep: 1 when nothing is selected, 2 on any error.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -12,6 +13,7 @@ mod bench;
 mod canon;
 mod fmt;
 mod report;
+mod xpath;
 
 use xwire_bench::stats;
 
@@ -64,6 +66,9 @@ enum Command {
     },
     /// Re-serialise a document through the writer (optionally pretty-printed).
     Fmt(fmt::FmtArgs),
+    /// Evaluate an XPath 1.0 expression over documents and print the result (exit code 1
+    /// when no node is selected, like grep).
+    Xpath(xpath::XPathArgs),
     /// Run the benchmark suite against the peers found on this machine.
     Bench(bench::BenchArgs),
     /// Write a generated benchmark workload to a file.
@@ -81,6 +86,8 @@ enum Suite {
     Xmlconf,
     /// Canonical XML vectors of libxml2 and Apache Santuario (whole documents).
     C14n,
+    /// XPath 1.0 suites of jaxen and libxml2, evaluated over the tree.
+    Xpath,
 }
 
 /// Failure of a command: the exit code and what to print.
@@ -110,6 +117,7 @@ fn main() -> ExitCode {
         } => parse_files(&files, stream, !no_namespaces, load_external, quiet),
         Command::Canon(args) => canon::run(&args),
         Command::Fmt(args) => fmt::run(&args),
+        Command::Xpath(args) => xpath::run(&args),
         Command::Conformance {
             suite,
             json,
@@ -246,6 +254,7 @@ fn conformance(suite: Suite, json: bool, verbose: bool) -> Result<(), Failure> {
     let report = match suite {
         Suite::Xmlconf => xwire_conformance::xmlconf::run(&corpora.join("xmlconf")),
         Suite::C14n => xwire_conformance::c14n::run(&corpora.join("c14n")),
+        Suite::Xpath => xwire_conformance::xpath::run(&corpora.join("xpath")),
     }
     .map_err(|e| Failure::usage(format!("xwire: {e}")))?;
     let known = xwire_conformance::known_failures(&report.suite);

@@ -7,7 +7,9 @@
 
 pub mod c14n;
 pub mod canonical;
+pub mod dsig;
 pub mod xmlconf;
+pub mod xpath;
 
 use std::path::{Path, PathBuf};
 

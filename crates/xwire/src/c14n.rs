@@ -1,5 +1,7 @@
-//! Canonical XML of whole documents: [Canonical XML 1.0], [Canonical XML 1.1] and
-//! [Exclusive XML Canonicalization 1.0], with or without comments.
+//! Canonical XML: [Canonical XML 1.0], [Canonical XML 1.1] and
+//! [Exclusive XML Canonicalization 1.0], with or without comments, of whole documents
+//! (streaming, over the reader) and of document subsets (XPath node-sets, over any
+//! [`Navigator`](crate::xpath::Navigator): the tree today).
 //!
 //! Canonicalization turns every document into one byte sequence that is the same for all
 //! documents that are logically equivalent (same infoset, different syntax): the form that
@@ -26,7 +28,6 @@
 //! error, as Canonical XML 1.0 section 2 requires (and libxml2 and Apache Santuario do).
 //! Canonical XML 1.1 differs from 1.0 only for document subsets (`xml:id`, `xml:base` fix-ups),
 //! so on whole documents [`Mode::Inclusive11`] gives the same bytes as [`Mode::Inclusive`].
-//! Document subsets (XPath node sets, element subtrees) are not supported here.
 //!
 //! ```
 //! use xwire::c14n::{self, C14nOptions, Mode};
@@ -47,6 +48,61 @@
 //! # Ok::<(), xwire::c14n::C14nError>(())
 //! ```
 //!
+//! # Document subsets
+//!
+//! [`canonicalize_subset`] writes the canonical form of any set of nodes ([`NodeSet`]: a
+//! `HashSet` or a predicate) of a document seen through a
+//! [`Navigator`](crate::xpath::Navigator); [`canonicalize_xpath`] selects the set with an XPath
+//! expression, [`canonicalize_subtree`] takes an element and its descendants (XML Signature
+//! same-document references), and [`subtree_nodes`] with [`xpath_filter`] give the node-sets of
+//! XML Signature references and XPath filter transforms. The rules (Canonical XML 1.0
+//! sections 2.3 and 4, 1.1 section 2.4, Exclusive 1.0 section 3):
+//!
+//! - an element outside the set is omitted, but its descendants in the set are written, and
+//!   so are its attribute and namespace nodes that are in the set (bare, as the specification
+//!   processes the axes of omitted elements too);
+//! - attributes and namespace nodes are written only if they are in the set; in inclusive modes
+//!   a namespace node is written unless the nearest output ancestor has one in the set with
+//!   the same prefix and URI, and `xmlns=""` when the element has no default namespace node in
+//!   the set but that ancestor has one;
+//! - Canonical XML 1.0 copies onto an element whose parent is omitted the `xml:` attributes
+//!   (nearest occurrences among all ancestors) it does not have; 1.1 copies only `xml:lang`
+//!   and `xml:space` from the omitted ancestors, never `xml:id`, and joins the omitted
+//!   ancestors' `xml:base` values onto the element's (RFC 3986 resolution with the dot-segment
+//!   removal of its Appendix A); exclusive mode copies nothing;
+//! - exclusive mode renders the namespace nodes in the set that the element visibly uses (its
+//!   own prefix, the default namespace when unprefixed, the prefixes of its attributes in the
+//!   set), unless the nearest output ancestor using the prefix had the same URI with its node in
+//!   the set; prefixes of the `InclusiveNamespaces PrefixList` are handled as in inclusive
+//!   mode, `#default` being the default namespace;
+//! - comments and PIs outside the document element keep their line feed on the element's
+//!   side even when the element is omitted.
+//!
+//! ```
+//! use xwire::c14n::{self, C14nOptions, Mode};
+//! use xwire::tree::Document;
+//! use xwire::xpath::{Namespaces, XPath};
+//!
+//! let doc = Document::parse(
+//!     br#"<env xmlns="urn:e" xmlns:p="urn:p" xml:lang="en"><body p:id="b"><p:x>1</p:x></body></env>"#,
+//! )?;
+//! let ns = Namespaces::new().with("e", "urn:e");
+//! let body = XPath::compile_with("(//. | //@* | //namespace::*)[ancestor-or-self::e:body]", &ns)?;
+//! let mut out = Vec::new();
+//! c14n::canonicalize_xpath(&doc, &body, &C14nOptions::default(), &mut out)?;
+//! assert_eq!(
+//!     String::from_utf8(out)?,
+//!     r#"<body xmlns="urn:e" xmlns:p="urn:p" xml:lang="en" p:id="b"><p:x>1</p:x></body>"#
+//! );
+//! let mut out = Vec::new();
+//! c14n::canonicalize_xpath(&doc, &body, &C14nOptions::new(Mode::exclusive(""), false), &mut out)?;
+//! assert_eq!(
+//!     String::from_utf8(out)?,
+//!     r#"<body xmlns="urn:e" xmlns:p="urn:p" p:id="b"><p:x>1</p:x></body>"#
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! [Canonical XML 1.0]: https://www.w3.org/TR/2001/REC-xml-c14n-20010315
 //! [Canonical XML 1.1]: https://www.w3.org/TR/2008/REC-xml-c14n11-20080502/
 //! [Exclusive XML Canonicalization 1.0]: https://www.w3.org/TR/2002/REC-xml-exc-c14n-20020718/
@@ -60,6 +116,14 @@ use crate::error::{Error, ErrorKind};
 use crate::event::{Attribute, StartTag};
 use crate::reader::{NsId, Reader};
 use crate::Event;
+
+mod base;
+mod subset;
+
+pub use subset::{
+    canonicalize_subset, canonicalize_subtree, canonicalize_xpath, subtree_nodes, xpath_filter,
+    NodeSet,
+};
 
 /// Which canonicalization algorithm to apply.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -89,6 +153,28 @@ impl Mode {
                 .split_ascii_whitespace()
                 .map(str::to_string)
                 .collect(),
+        }
+    }
+}
+
+impl Mode {
+    /// `Some` in exclusive mode: the prefixes of the `InclusiveNamespaces PrefixList`, with
+    /// `""` for `#default`.
+    fn exclusive_prefixes(&self) -> Option<Vec<String>> {
+        match self {
+            Mode::Exclusive { inclusive_prefixes } => Some(
+                inclusive_prefixes
+                    .iter()
+                    .map(|p| {
+                        if p == "#default" {
+                            String::new()
+                        } else {
+                            p.clone()
+                        }
+                    })
+                    .collect(),
+            ),
+            _ => None,
         }
     }
 }
@@ -178,6 +264,10 @@ pub enum C14nError {
     Xml(Error),
     /// Writing the output failed.
     Io(std::io::Error),
+    /// A namespace node of a document subset cannot be canonicalized (relative URI).
+    Namespace(String),
+    /// The XPath expression selecting a document subset failed.
+    XPath(crate::xpath::EvalError),
 }
 
 impl fmt::Display for C14nError {
@@ -185,6 +275,8 @@ impl fmt::Display for C14nError {
         match self {
             C14nError::Xml(e) => e.fmt(f),
             C14nError::Io(e) => write!(f, "cannot write canonical output: {e}"),
+            C14nError::Namespace(m) => f.write_str(m),
+            C14nError::XPath(e) => write!(f, "cannot select the document subset: {e}"),
         }
     }
 }
@@ -194,6 +286,8 @@ impl std::error::Error for C14nError {
         match self {
             C14nError::Xml(e) => Some(e),
             C14nError::Io(e) => Some(e),
+            C14nError::Namespace(_) => None,
+            C14nError::XPath(e) => Some(e),
         }
     }
 }
@@ -294,21 +388,7 @@ enum Place {
 impl Canonicalizer {
     /// A canonicalizer for these options.
     pub fn new(options: C14nOptions) -> Canonicalizer {
-        let inclusive = match &options.mode {
-            Mode::Exclusive { inclusive_prefixes } => Some(
-                inclusive_prefixes
-                    .iter()
-                    .map(|p| {
-                        if p == "#default" {
-                            String::new()
-                        } else {
-                            p.clone()
-                        }
-                    })
-                    .collect(),
-            ),
-            _ => None,
-        };
+        let inclusive = options.mode.exclusive_prefixes();
         Canonicalizer {
             options,
             inclusive,
@@ -379,24 +459,11 @@ impl Canonicalizer {
                     None
                 }
                 Event::Comment(c) if self.options.with_comments => {
-                    self.around(place, |buf| {
-                        buf.extend_from_slice(b"<!--");
-                        buf.extend_from_slice(c.text().as_bytes());
-                        buf.extend_from_slice(b"-->");
-                    });
+                    write_comment(&mut self.buf, place, &c.text());
                     None
                 }
                 Event::Pi(pi) => {
-                    self.around(place, |buf| {
-                        buf.extend_from_slice(b"<?");
-                        buf.extend_from_slice(pi.target().as_bytes());
-                        let data = pi.data();
-                        if !data.is_empty() {
-                            buf.push(b' ');
-                            buf.extend_from_slice(data.as_bytes());
-                        }
-                        buf.extend_from_slice(b"?>");
-                    });
+                    write_pi(&mut self.buf, place, pi.target(), &pi.data());
                     None
                 }
                 Event::Eof => return Ok(()),
@@ -409,18 +476,6 @@ impl Canonicalizer {
                 out.write_all(&self.buf)?;
                 self.buf.clear();
             }
-        }
-    }
-
-    /// Writes a comment or PI, with the line feed that separates it from the document element.
-    #[inline]
-    fn around(&mut self, place: Place, write: impl FnOnce(&mut Vec<u8>)) {
-        if place == Place::After {
-            self.buf.push(b'\n');
-        }
-        write(&mut self.buf);
-        if place == Place::Before {
-            self.buf.push(b'\n');
         }
     }
 
@@ -476,15 +531,12 @@ impl Canonicalizer {
             let key = |d: &NsDecl| &names.as_bytes()[d.prefix.clone()];
             self.rendered[mark..].sort_unstable_by(|a, b| key(a).cmp(key(b)));
             for d in &self.rendered[mark..] {
-                self.buf.extend_from_slice(b" xmlns");
-                if !d.prefix.is_empty() {
-                    self.buf.push(b':');
-                    self.buf
-                        .extend_from_slice(&self.names.as_bytes()[d.prefix.clone()]);
-                }
-                self.buf.extend_from_slice(b"=\"");
-                escape(&mut self.buf, &self.names.as_bytes()[d.uri.clone()], &ATTR);
-                self.buf.push(b'"');
+                let names = self.names.as_bytes();
+                write_ns(
+                    &mut self.buf,
+                    &names[d.prefix.clone()],
+                    &names[d.uri.clone()],
+                );
             }
         }
         if in_order {
@@ -575,19 +627,81 @@ fn attr_order(a: &Attribute<'_>, b: &Attribute<'_>) -> Ordering {
 
 #[inline]
 fn write_attr(buf: &mut Vec<u8>, a: &Attribute<'_>) {
+    write_attr_value(buf, "", a.name(), a.value());
+}
+
+/// Writes ` prefix:local="value"` (no prefix when `prefix` is empty).
+#[inline]
+fn write_attr_value(buf: &mut Vec<u8>, prefix: &str, local: &str, value: &str) {
     buf.push(b' ');
-    buf.extend_from_slice(a.name().as_bytes());
+    if !prefix.is_empty() {
+        buf.extend_from_slice(prefix.as_bytes());
+        buf.push(b':');
+    }
+    buf.extend_from_slice(local.as_bytes());
     buf.extend_from_slice(b"=\"");
-    escape(buf, a.value().as_bytes(), &ATTR);
+    escape(buf, value.as_bytes(), &ATTR);
     buf.push(b'"');
+}
+
+/// Writes a namespace declaration: ` xmlns="uri"` for the empty prefix, else ` xmlns:p="uri"`.
+fn write_ns(buf: &mut Vec<u8>, prefix: &[u8], uri: &[u8]) {
+    buf.extend_from_slice(b" xmlns");
+    if !prefix.is_empty() {
+        buf.push(b':');
+        buf.extend_from_slice(prefix);
+    }
+    buf.extend_from_slice(b"=\"");
+    escape(buf, uri, &ATTR);
+    buf.push(b'"');
+}
+
+/// Writes a comment or PI, with the line feed that separates it from the document element.
+#[inline]
+fn around(buf: &mut Vec<u8>, place: Place, write: impl FnOnce(&mut Vec<u8>)) {
+    if place == Place::After {
+        buf.push(b'\n');
+    }
+    write(buf);
+    if place == Place::Before {
+        buf.push(b'\n');
+    }
+}
+
+fn write_comment(buf: &mut Vec<u8>, place: Place, text: &str) {
+    around(buf, place, |buf| {
+        buf.extend_from_slice(b"<!--");
+        buf.extend_from_slice(text.as_bytes());
+        buf.extend_from_slice(b"-->");
+    });
+}
+
+/// `<?target data?>`, with no space when the data is empty.
+fn write_pi(buf: &mut Vec<u8>, place: Place, target: &str, data: &str) {
+    around(buf, place, |buf| {
+        buf.extend_from_slice(b"<?");
+        buf.extend_from_slice(target.as_bytes());
+        if !data.is_empty() {
+            buf.push(b' ');
+            buf.extend_from_slice(data.as_bytes());
+        }
+        buf.extend_from_slice(b"?>");
+    });
+}
+
+/// The message for a namespace URI that cannot be canonicalized.
+fn relative_uri_message(uri: &str) -> String {
+    format!(
+        "relative namespace URI \"{uri}\" cannot be canonicalized (Canonical XML 1.0 section 2)"
+    )
 }
 
 #[cold]
 fn relative_uri_error(reader: &mut Reader<'_>, uri: &str) -> C14nError {
-    let message = format!(
-        "relative namespace URI \"{uri}\" cannot be canonicalized (Canonical XML 1.0 section 2)"
-    );
-    C14nError::Xml(Error::new(ErrorKind::Namespace(message), reader.location()))
+    C14nError::Xml(Error::new(
+        ErrorKind::Namespace(relative_uri_message(uri)),
+        reader.location(),
+    ))
 }
 
 /// Whether a namespace URI is a relative reference: not empty and without a scheme

@@ -29,6 +29,8 @@ pub(crate) struct Attr {
     pub(crate) qname: Id,
     pub(crate) ns: NsId,
     pub(crate) defaulted: bool,
+    /// Declared of type ID in the DTD.
+    pub(crate) id: bool,
 }
 
 /// The document type declaration, kept by the reader once read.
@@ -362,6 +364,11 @@ impl<'r> Attribute<'r> {
     /// Whether the value came from a default in the DTD rather than the document.
     pub fn is_defaulted(&self) -> bool {
         self.a.defaulted
+    }
+
+    /// Whether the DTD declares the attribute of type ID (what XPath's `id()` looks up).
+    pub fn is_id(&self) -> bool {
+        self.a.id
     }
 }
 

@@ -1052,6 +1052,7 @@ impl State {
                 qname: aq,
                 ns: NsId::NONE,
                 defaulted: false,
+                id: false,
             });
             i = k + 1;
         }
@@ -1204,7 +1205,11 @@ impl State {
                     Stop::Bad(b) => Stop::at(at, b.1),
                     s => s,
                 })?;
-            match self.attrs.iter().position(|a| a.qname == id) {
+            let found = self.attrs.iter().position(|a| a.qname == id);
+            if let Some(n) = found {
+                self.attrs[n].id = def.ty == dtd::AttType::Id;
+            }
+            match found {
                 Some(n) if def.ty != dtd::AttType::Cdata => {
                     let v = self.value_of(data, self.attrs[n].value);
                     if v.starts_with(' ') || v.ends_with(' ') || v.contains("  ") {
@@ -1251,6 +1256,7 @@ impl State {
                         qname: id,
                         ns: NsId::NONE,
                         defaulted: true,
+                        id: def.ty == dtd::AttType::Id,
                     });
                 }
             }

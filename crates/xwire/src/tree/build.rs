@@ -37,6 +37,7 @@ pub(super) fn build(r: &mut Reader<'_>) -> crate::Result<Document> {
         text: String::new(),
         names: Interner::with_capacity(64, 256),
         uris: Interner::with_capacity(16, 128),
+        ids: HashMap::new(),
     };
     let mut names = Names(HashMap::new());
     // Id 0 of both interners is "": no name, no prefix, no namespace; qname 0 is all three.
@@ -81,6 +82,9 @@ pub(super) fn build(r: &mut Reader<'_>) -> crate::Result<Document> {
                         );
                         let value = doc.push_text(a.value());
                         doc.attrs.push(Attr { name, value });
+                        if a.is_id() && !doc.ids.contains_key(a.value()) {
+                            doc.ids.insert(a.value().into(), NodeId(id));
+                        }
                     }
                 }
                 if doc.decls.len() as u32 > d0 {

@@ -96,6 +96,9 @@ pub struct Document {
     names: Interner,
     /// Namespace URIs (`""`: none).
     uris: Interner,
+    /// Values of attributes the DTD declares of type ID, to their elements (the first one
+    /// wins when a value repeats).
+    ids: std::collections::HashMap<Box<str>, NodeId>,
 }
 
 /// An attribute as seen from outside.
@@ -293,6 +296,11 @@ impl Document {
         })
     }
 
+    /// The element with an attribute of type ID (declared in the DTD) of value `id`.
+    pub fn element_by_id(&self, id: &str) -> Option<NodeId> {
+        self.ids.get(id).copied()
+    }
+
     /// Byte offset of the node in the source document.
     pub fn offset(&self, n: NodeId) -> u64 {
         self.node(n).offset
@@ -308,6 +316,11 @@ impl Document {
             + self.text.capacity()
             + self.names.heap_bytes()
             + self.uris.heap_bytes()
+            + self
+                .ids
+                .keys()
+                .map(|k| k.len() + std::mem::size_of::<(Box<str>, NodeId)>())
+                .sum::<usize>()
     }
 
     /// A range of the text arena, for the builder.

@@ -219,6 +219,10 @@ impl Navigator for Document {
         }
     }
 
+    fn element_by_id(&self, id: &str) -> Option<Handle> {
+        Document::element_by_id(self, id).map(Handle::Node)
+    }
+
     fn cmp_order(&self, a: Handle, b: Handle) -> Ordering {
         // An element, then its namespace nodes, then its attributes, then its children.
         let key = |h: Handle| match h {

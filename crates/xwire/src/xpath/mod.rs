@@ -26,16 +26,21 @@
 //! [`ErrorKind::TooDeep`], so no input can exhaust the stack.
 
 pub mod ast;
+mod eval;
+mod functions;
 mod lexer;
 mod nav;
 mod parser;
+mod value;
 
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
 pub use ast::{Axis, BinaryOp, Expr, NodeTest, PathStart, Predicate, QName, Step};
+pub use eval::{Evaluator, ExtensionFn, FunctionContext, Functions};
 pub use nav::{Navigator, NodeKind};
+pub use value::{format_number, parse_number, EvalError, EvalErrorKind, Value, Variables};
 
 /// The namespace prefixes an expression may use, mapped to their URIs.
 ///
@@ -195,7 +200,19 @@ impl XPath {
     /// Compiles `expr`, resolving prefixes in name tests, function names and variable names
     /// against `namespaces`.
     pub fn compile_with(expr: &str, namespaces: &Namespaces) -> Result<XPath, XPathError> {
-        let tree = parser::parse(expr, namespaces)?;
+        XPath::compile_with_functions(expr, namespaces, &[])
+    }
+
+    /// Compiles `expr` like [`compile_with`](XPath::compile_with), also accepting calls of the
+    /// unprefixed extension functions named in `functions` (any number of arguments), such as
+    /// XML Signature's `here()`. Their implementations are given at evaluation time through
+    /// [`Functions`]. Prefixed function names are always accepted at compile time.
+    pub fn compile_with_functions(
+        expr: &str,
+        namespaces: &Namespaces,
+        functions: &[&str],
+    ) -> Result<XPath, XPathError> {
+        let tree = parser::parse(expr, namespaces, functions)?;
         Ok(XPath(Arc::new(Inner {
             source: expr.to_string(),
             expr: tree,
@@ -225,5 +242,7 @@ impl fmt::Display for XPath {
     }
 }
 
+#[cfg(test)]
+mod eval_tests;
 #[cfg(test)]
 mod tests;

@@ -49,10 +49,11 @@ struct Parser<'a> {
     pos: usize,
     depth: usize,
     ns: &'a Namespaces,
+    extensions: &'a [&'a str],
 }
 
 /// Parses a whole expression.
-pub(crate) fn parse(src: &str, ns: &Namespaces) -> Result<Expr, XPathError> {
+pub(crate) fn parse(src: &str, ns: &Namespaces, extensions: &[&str]) -> Result<Expr, XPathError> {
     let toks = tokenize(src)?;
     let mut p = Parser {
         src,
@@ -60,6 +61,7 @@ pub(crate) fn parse(src: &str, ns: &Namespaces) -> Result<Expr, XPathError> {
         pos: 0,
         depth: 0,
         ns,
+        extensions,
     };
     if p.peek() == &Tok::Eof {
         return Err(p.err(ErrorKind::Empty, 0, "empty expression".into()));
@@ -444,6 +446,7 @@ impl Parser<'_> {
                 let arity = if name.prefix.is_none() {
                     match CORE_FUNCTIONS.iter().find(|f| f.0 == name.local) {
                         Some(&(_, min, max)) => Some((min, max)),
+                        None if self.extensions.contains(&name.local.as_str()) => None,
                         None => {
                             return Err(self.err(
                                 ErrorKind::UnknownFunction,
