@@ -163,3 +163,77 @@ fn suites_compile() {
     }
     assert!(unexpected.is_empty(), "{}", unexpected.join("\n"));
 }
+
+/// The body of the `xpath_eval` fuzz target, run over every expression of both suites on
+/// every document of both suites, at the document node and the root element: no panics,
+/// node-sets in document order without duplicates.
+#[test]
+fn suites_evaluate_on_every_document() {
+    use xwire::tree::Document;
+    use xwire::xpath::{Navigator, Value};
+
+    let Some(root) = common::corpus("xpath") else {
+        return;
+    };
+    let root = root.parent().unwrap().to_path_buf();
+    let mut docs = Vec::new();
+    for dir in [
+        root.join("xpath/jaxen/core/xml"),
+        root.join("xpath/libxml2/test/XPath/docs"),
+    ] {
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.is_file())
+            .collect();
+        files.sort();
+        for f in files {
+            let bytes = std::fs::read(&f).unwrap();
+            // The largest documents make the slowest expressions slow in debug builds.
+            if bytes.len() > 64 * 1024 {
+                continue;
+            }
+            if let Ok(d) = Document::parse(&bytes) {
+                docs.push(d);
+            }
+        }
+    }
+    let mut cases = jaxen_cases(&root);
+    cases.extend(libxml2_cases(&root));
+    let compiled: Vec<XPath> = cases
+        .iter()
+        .filter_map(|c| XPath::compile_with(&c.expr, &c.ns).ok())
+        .collect();
+    assert!(docs.len() > 20 && compiled.len() > 600);
+    // The default test stack (2 MiB), as in a fuzz run.
+    std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || {
+            let mut evaluations = 0;
+            for d in &docs {
+                let doc_root = Navigator::root(d);
+                let contexts = [Some(doc_root), d.root_element().map(Into::into)];
+                for xp in &compiled {
+                    for ctx in contexts.into_iter().flatten() {
+                        evaluations += 1;
+                        let Ok(v) = xp.evaluate(d, ctx) else { continue };
+                        if let Value::NodeSet(set) = &v {
+                            for w in set.windows(2) {
+                                assert_eq!(
+                                    Navigator::cmp_order(d, w[0], w[1]),
+                                    std::cmp::Ordering::Less,
+                                    "{xp}: not in document order"
+                                );
+                            }
+                        }
+                        let _ = (v.to_string(d), v.to_number(d), v.to_boolean());
+                    }
+                }
+            }
+            println!("{evaluations} evaluations");
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}

@@ -223,6 +223,32 @@ impl Navigator for Document {
         Document::element_by_id(self, id).map(Handle::Node)
     }
 
+    fn name_key(&self, local: &str, uri: &str) -> Option<u64> {
+        // Interned ids of the local name and URI; a name the document never uses gets a key
+        // no node has.
+        Some(match (self.names.find(local), self.uris.find(uri)) {
+            (Some(l), Some(u)) => (u64::from(l.0) << 32) | u64::from(u.0),
+            _ => u64::MAX,
+        })
+    }
+
+    fn has_name_key(&self, n: Handle, key: u64) -> bool {
+        let name = match n {
+            Handle::Node(n) => self.qnames[self.nodes[n.index()].name as usize],
+            Handle::Attribute(e, i) => {
+                let a = &self.attrs[self.attr_range(e).start + i as usize];
+                self.qnames[a.name as usize]
+            }
+            Handle::Namespace(..) => {
+                let local = (key >> 32) as u32;
+                return key != u64::MAX
+                    && key as u32 == 0
+                    && self.names.get(crate::Id(local)) == Navigator::local_name(self, n);
+            }
+        };
+        key == (u64::from(name.local) << 32) | u64::from(name.uri)
+    }
+
     fn cmp_order(&self, a: Handle, b: Handle) -> Ordering {
         // An element, then its namespace nodes, then its attributes, then its children.
         let key = |h: Handle| match h {

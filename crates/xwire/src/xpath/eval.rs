@@ -615,6 +615,7 @@ impl<'a, Nav: Navigator> Eval<'a, Nav> {
         let can_skip_nested = matches!(axis, Axis::Descendant | Axis::DescendantOrSelf)
             && order == Order::Sorted
             && preds.iter().all(|p| !is_positional(&p.expr));
+        let test = Test::new(nav, &step.test);
         let mut scratch = self.buf();
         // The last descendant of the previous context node, to skip context nodes inside it.
         let mut subtree_end: Option<Nav::Node> = None;
@@ -628,7 +629,7 @@ impl<'a, Nav: Navigator> Eval<'a, Nav> {
                 subtree_end = Some(last_descendant(nav, n));
             }
             scratch.clear();
-            collect_axis(nav, n, axis, &step.test, limit, &mut scratch);
+            collect_axis(nav, n, axis, &test, limit, &mut scratch);
             if !preds.is_empty() {
                 if let Err(e) = self.apply_predicates(&mut scratch, preds) {
                     self.give(scratch);
@@ -795,10 +796,29 @@ fn last_descendant<Nav: Navigator>(nav: &Nav, n: Nav::Node) -> Nav::Node {
     cur
 }
 
+/// A node test with its name resolved to the model's key, if the model has keys.
+pub(crate) struct Test<'t> {
+    test: &'t NodeTest,
+    key: Option<u64>,
+}
+
+impl<'t> Test<'t> {
+    pub(crate) fn new<Nav: Navigator>(nav: &Nav, test: &'t NodeTest) -> Test<'t> {
+        let key = match test {
+            NodeTest::Name(q) => nav.name_key(&q.local, q.uri.as_deref().unwrap_or("")),
+            _ => None,
+        };
+        Test { test, key }
+    }
+}
+
 /// Whether `n` passes `test` on an axis whose principal node kind is `principal`.
 #[inline]
-fn matches<Nav: Navigator>(nav: &Nav, n: Nav::Node, test: &NodeTest, principal: NodeKind) -> bool {
-    match test {
+fn matches<Nav: Navigator>(nav: &Nav, n: Nav::Node, test: &Test<'_>, principal: NodeKind) -> bool {
+    if let Some(key) = test.key {
+        return nav.kind(n) == principal && nav.has_name_key(n, key);
+    }
+    match test.test {
         NodeTest::Node => true,
         NodeTest::Any => nav.kind(n) == principal,
         NodeTest::Name(q) => {
@@ -838,7 +858,7 @@ pub(crate) fn collect_axis<Nav: Navigator>(
     nav: &Nav,
     n: Nav::Node,
     axis: Axis,
-    test: &NodeTest,
+    test: &Test<'_>,
     limit: usize,
     out: &mut Vec<Nav::Node>,
 ) {

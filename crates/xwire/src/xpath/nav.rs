@@ -106,6 +106,19 @@ pub trait Navigator {
         self.local_name(n) == local && self.namespace_uri(n) == uri
     }
 
+    /// A key for the expanded name `(local, uri)` that [`has_name_key`](Navigator::has_name_key)
+    /// compares cheaply, resolved once per name test; models that intern names override both
+    /// (the default, `None`, makes the evaluator call [`has_name`](Navigator::has_name)).
+    fn name_key(&self, _local: &str, _uri: &str) -> Option<u64> {
+        None
+    }
+
+    /// Whether `n` has the expanded name `key` came from (only called with keys that
+    /// [`name_key`](Navigator::name_key) returned).
+    fn has_name_key(&self, _n: Self::Node, _key: u64) -> bool {
+        false
+    }
+
     /// Appends the string-value of `n` to `out` (a model may avoid the `Cow`).
     fn append_string_value(&self, n: Self::Node, out: &mut String) {
         out.push_str(&self.string_value(n));
