@@ -240,6 +240,13 @@ impl<'r> StartTag<'r> {
     }
 }
 
+impl StartTag<'_> {
+    /// The id of a namespace URI the reader has interned (for a declaration's value).
+    pub(crate) fn namespace_id_of(&self, uri: &str) -> Option<NsId> {
+        self.st.uris.find(uri).map(|i| NsId(i.0))
+    }
+}
+
 impl std::fmt::Debug for StartTag<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StartTag")
@@ -362,6 +369,19 @@ impl<'r> Attribute<'r> {
     /// Whether the value came from a default in the DTD rather than the document.
     pub fn is_defaulted(&self) -> bool {
         self.a.defaulted
+    }
+}
+
+impl Attribute<'_> {
+    /// Offset of the name in the bytes of the current frame (the document for a slice
+    /// reader over UTF-8); `None` for an attribute defaulted from the DTD.
+    pub(crate) fn name_offset(&self) -> Option<usize> {
+        (!self.a.name.scratch).then_some(self.a.name.start)
+    }
+
+    /// Whether the value was normalised (it differs from the bytes between the quotes).
+    pub(crate) fn is_normalized(&self) -> bool {
+        self.a.value.scratch
     }
 }
 
