@@ -1368,8 +1368,16 @@ impl State {
                 if uri.is_empty() {
                     return bad(where_, ns_err(format!("the prefix '{local}' cannot be undeclared (bound to \"\") in Namespaces 1.0")));
                 }
-                let local = local.to_string();
-                (self.names.intern(&local), uri)
+                // Interned from the document's bytes when the name is there (no copy);
+                // a name defaulted from the DTD lives in `scratch`, beside the value.
+                let id = if a.name.scratch {
+                    let local = local.to_string();
+                    self.names.intern(&local)
+                } else {
+                    self.names
+                        .intern(str_of(&data[a.name.start + 6..a.name.end]))
+                };
+                (id, uri)
             };
             let (prefix, uri) = uri_id;
             let ns = NsId(self.uris.intern(uri).0);

@@ -42,7 +42,7 @@ pub(super) fn build<'a>(ix: &mut Index<'a>, doc: &'a [u8], config: &Config) -> c
     if doc.len() >= u32::MAX as usize {
         return Err(too_big(0, u32::MAX as u64));
     }
-    let bufs = std::mem::take(&mut ix.reader);
+    let bufs = ix.reader.take().unwrap_or_default();
     let mut r = Reader::with_buffers(doc, config.clone(), bufs);
     let mut scratch = std::mem::take(&mut ix.scratch);
     scratch.lasts.clear();
@@ -67,7 +67,7 @@ pub(super) fn build<'a>(ix: &mut Index<'a>, doc: &'a [u8], config: &Config) -> c
         }
     }
     b.ix.scratch = scratch;
-    b.ix.reader = r.into_buffers();
+    b.ix.reader = Some(r.into_buffers());
     result
 }
 

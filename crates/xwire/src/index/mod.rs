@@ -174,7 +174,7 @@ pub struct Index<'a> {
     extra_text: String,
     // Reused while building.
     scratch: build::Scratch,
-    reader: ReaderBuffers,
+    reader: Option<ReaderBuffers>,
 }
 
 impl Default for Index<'_> {
@@ -212,7 +212,7 @@ impl<'a> Index<'a> {
             extras: Vec::new(),
             extra_text: String::new(),
             scratch: build::Scratch::default(),
-            reader: ReaderBuffers::default(),
+            reader: None,
         };
         ix.reset(&[]);
         ix
