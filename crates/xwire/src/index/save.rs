@@ -419,3 +419,8 @@ impl<'a> Index<'a> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+pub(super) fn hash_for_tests(bytes: &[u8]) -> u64 {
+    hash(bytes)
+}
