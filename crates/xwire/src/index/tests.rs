@@ -17,22 +17,30 @@ fn el<'a>(ix: &Index<'a>, path: &[usize]) -> NodeRef {
 fn descriptors_are_in_document_order_with_attributes_after_their_element() {
     let doc = b"<a x='1' y='2'><b z='3'/>t<!--c--><?p d?></a>";
     let ix = ix(doc);
-    let kinds: Vec<_> = (0..ix.len()).map(|i| ix.kind(ix.node(i).unwrap())).collect();
+    let kinds: Vec<_> = (0..ix.len())
+        .map(|i| ix.kind(ix.node(i).unwrap()))
+        .collect();
     use NodeKind::*;
     assert_eq!(
         kinds,
         [Document, Element, Attribute, Attribute, Element, Attribute, Text, Comment, Pi]
     );
-    let depths: Vec<_> = (0..ix.len()).map(|i| ix.depth(ix.node(i).unwrap())).collect();
+    let depths: Vec<_> = (0..ix.len())
+        .map(|i| ix.depth(ix.node(i).unwrap()))
+        .collect();
     assert_eq!(depths, [0, 1, 2, 2, 2, 3, 2, 2, 2]);
 }
 
 #[test]
 fn names_and_namespaces() {
-    let doc = br#"<p:a xmlns:p="urn:p" xmlns="urn:d" p:x="1" y="2"><b/><q:c xmlns:q="urn:q"/></p:a>"#;
+    let doc =
+        br#"<p:a xmlns:p="urn:p" xmlns="urn:d" p:x="1" y="2"><b/><q:c xmlns:q="urn:q"/></p:a>"#;
     let ix = ix(doc);
     let a = el(&ix, &[]);
-    assert_eq!((ix.name(a), ix.prefix(a), ix.local_name(a)), ("p:a", "p", "a"));
+    assert_eq!(
+        (ix.name(a), ix.prefix(a), ix.local_name(a)),
+        ("p:a", "p", "a")
+    );
     assert_eq!(ix.namespace_uri(a), "urn:p");
     let attrs: Vec<_> = ix
         .attributes(a)
@@ -53,7 +61,10 @@ fn namespaces_off_keeps_names_whole() {
     config.namespaces = false;
     let ix = Index::parse_with(doc, &config).unwrap();
     let a = ix.root_element().unwrap();
-    assert_eq!((ix.local_name(a), ix.prefix(a), ix.namespace_uri(a)), ("p:a", "", ""));
+    assert_eq!(
+        (ix.local_name(a), ix.prefix(a), ix.namespace_uri(a)),
+        ("p:a", "", "")
+    );
 }
 
 #[test]
@@ -69,7 +80,10 @@ fn text_is_merged_and_unescaped_lazily() {
     let ix2 = super::Index::parse(plain).unwrap();
     let t = ix2.first_child(ix2.root_element().unwrap()).unwrap();
     assert!(matches!(ix2.text(t), Cow::Borrowed("plain")));
-    assert!(matches!(ix2.string_value(ix2.root()), Cow::Borrowed("plain")));
+    assert!(matches!(
+        ix2.string_value(ix2.root()),
+        Cow::Borrowed("plain")
+    ));
 }
 
 #[test]
@@ -142,7 +156,10 @@ fn limits_are_the_readers() {
     config.limits.max_depth = 3;
     assert!(Index::parse_with(b"<a><b><c/></b></a>", &config).is_ok());
     let err = Index::parse_with(b"<a><b><c><d/></c></b></a>", &config).unwrap_err();
-    assert!(matches!(err.kind(), ErrorKind::LimitExceeded(LimitKind::Depth, 3)));
+    assert!(matches!(
+        err.kind(),
+        ErrorKind::LimitExceeded(LimitKind::Depth, 3)
+    ));
 }
 
 #[test]
@@ -170,7 +187,10 @@ fn navigation_links() {
     assert_eq!(ix.prev_sibling(kids[2]), Some(kids[1]));
     assert_eq!(ix.prev_sibling(kids[0]), None);
     assert_eq!(ix.last_child(kids[0]), None);
-    assert_eq!(ix.last_child(kids[1]).map(|n| ix.kind(n)), Some(NodeKind::Text));
+    assert_eq!(
+        ix.last_child(kids[1]).map(|n| ix.kind(n)),
+        Some(NodeKind::Text)
+    );
     let x = ix.first_attribute(kids[0]).unwrap();
     assert_eq!(ix.parent(x), Some(kids[0]));
     assert_eq!((ix.next_sibling(x), ix.prev_sibling(x)), (None, None));
@@ -240,7 +260,10 @@ fn conflicting_edits_are_refused() {
     let mut ed = ix.edit();
     ed.delete(b).unwrap();
     assert!(matches!(ed.delete(t), Err(EditError::Conflict { .. })));
-    assert!(matches!(ed.set_attribute_value(x, "2"), Err(EditError::Conflict { .. })));
+    assert!(matches!(
+        ed.set_attribute_value(x, "2"),
+        Err(EditError::Conflict { .. })
+    ));
     assert!(ed.insert_before(t, b"x").is_err());
     assert!(ed.delete(ix.root_element().unwrap()).is_err());
     // At the edges of the deleted range: fine, in order.
@@ -249,7 +272,10 @@ fn conflicting_edits_are_refused() {
     ed.insert_before(c, b"<3/>").unwrap();
     ed.delete(c).unwrap();
     assert!(ed.delete(c).is_err());
-    assert!(matches!(ed.delete(ix.root()), Err(EditError::NotEditable(_))));
+    assert!(matches!(
+        ed.delete(ix.root()),
+        Err(EditError::NotEditable(_))
+    ));
     assert_eq!(ed.to_vec(), b"<a><1/><2/><3/></a>");
 }
 
@@ -295,7 +321,10 @@ fn save_load_round_trip_and_corruption() {
     assert_eq!(back.string_value(back.root()), "t&");
 
     assert_eq!(Index::load(b"<a/>", &saved).unwrap_err(), LoadError::Stale);
-    assert_eq!(Index::load(doc, b"nonsense").unwrap_err(), LoadError::NotAnIndex);
+    assert_eq!(
+        Index::load(doc, b"nonsense").unwrap_err(),
+        LoadError::NotAnIndex
+    );
     let mut v = saved.clone();
     v[8] = 9;
     assert!(Index::load(doc, &v).is_err());
@@ -323,8 +352,20 @@ fn exercise(ix: &Index<'_>) {
     let mut ns = Vec::new();
     for i in 0..ix.len() {
         let n = ix.node(i).unwrap();
-        let _ = (ix.kind(n), ix.name(n), ix.local_name(n), ix.prefix(n), ix.namespace_uri(n));
-        let _ = (ix.text(n), ix.value(n), ix.string_value(n), ix.span(n), ix.offset(n));
+        let _ = (
+            ix.kind(n),
+            ix.name(n),
+            ix.local_name(n),
+            ix.prefix(n),
+            ix.namespace_uri(n),
+        );
+        let _ = (
+            ix.text(n),
+            ix.value(n),
+            ix.string_value(n),
+            ix.span(n),
+            ix.offset(n),
+        );
         let _ = (ix.parent(n), ix.first_child(n), ix.last_child(n));
         let _ = (ix.next_sibling(n), ix.prev_sibling(n), ix.depth(n));
         let _ = ix.descendants(n).count() + ix.children(n).count() + ix.attributes(n).count();
