@@ -133,15 +133,31 @@ impl<'i, 'a> Editor<'i, 'a> {
         }
     }
 
-    /// Records `start..end` → `data`, refusing conflicts.
-    fn splice(&mut self, start: usize, end: usize, data: &[&[u8]]) -> Result<(), EditError> {
+    /// Records `start..end` → `data`, refusing conflicts. `replace` says whether the
+    /// splice replaces something (even an empty range: an empty value or element content,
+    /// which a second replacement must not also replace) or only inserts.
+    fn splice(
+        &mut self,
+        start: usize,
+        end: usize,
+        data: &[&[u8]],
+        replace: bool,
+    ) -> Result<(), EditError> {
         let conflict = EditError::Conflict { start, end };
-        // The last range starting before `end` (or at `start`, for an insertion) is the only
-        // one that can overlap: ranges are disjoint.
-        if start == end {
+        // Ranges are disjoint and sorted, so only the last one starting before the new
+        // splice (or at it) can overlap it.
+        if !replace {
             let k = self.ranges.partition_point(|r| r.start < start);
             if k > 0 && self.ranges[k - 1].end > start {
                 return Err(conflict);
+            }
+        } else if start == end {
+            let k = self.ranges.partition_point(|r| r.start <= start);
+            if k > 0 {
+                let r = self.ranges[k - 1];
+                if r.end > start || (r.start == start && r.end == start) {
+                    return Err(conflict);
+                }
             }
         } else {
             let k = self.ranges.partition_point(|r| r.start < end);
@@ -162,12 +178,12 @@ impl<'i, 'a> Editor<'i, 'a> {
             end,
             data: (from, self.bytes.len()),
         };
-        if start == end {
-            let k = self.inserts.partition_point(|r| r.start <= start);
-            self.inserts.insert(k, s);
-        } else {
+        if replace {
             let k = self.ranges.partition_point(|r| r.start < start);
             self.ranges.insert(k, s);
+        } else {
+            let k = self.inserts.partition_point(|r| r.start <= start);
+            self.inserts.insert(k, s);
         }
         Ok(())
     }
@@ -176,20 +192,20 @@ impl<'i, 'a> Editor<'i, 'a> {
     /// before it), a text node, a comment or a PI.
     pub fn delete(&mut self, n: NodeRef) -> Result<(), EditError> {
         let (a, b) = self.node_range(n)?;
-        self.splice(a, b, &[])
+        self.splice(a, b, &[], true)
     }
 
     /// Inserts `xml` just before a node, as given (it is not checked: it should be
     /// well-formed content there, like ` name="value"` before an attribute).
     pub fn insert_before(&mut self, n: NodeRef, xml: &[u8]) -> Result<(), EditError> {
         let (a, _) = self.node_range(n)?;
-        self.splice(a, a, &[xml])
+        self.splice(a, a, &[xml], false)
     }
 
     /// Inserts `xml` just after a node (after an element's end tag), as given.
     pub fn insert_after(&mut self, n: NodeRef, xml: &[u8]) -> Result<(), EditError> {
         let (_, b) = self.node_range(n)?;
-        self.splice(b, b, &[xml])
+        self.splice(b, b, &[xml], false)
     }
 
     /// Replaces the content of an element (everything between its tags; an empty-element
@@ -204,13 +220,13 @@ impl<'i, 'a> Editor<'i, 'a> {
                     // `<a x="1"/>` → `<a x="1">xml</a>`: replace the `/>`.
                     let name = self.ix.qname_bytes(e);
                     let slash = stag_end.saturating_sub(2).max(a);
-                    self.splice(slash, stag_end, &[b">", xml, b"</", name, b">"])
+                    self.splice(slash, stag_end, &[b">", xml, b"</", name, b">"], true)
                 } else {
                     let etag = self.end_tag_start(e, b);
-                    self.splice(stag_end.min(etag), etag, &[xml])
+                    self.splice(stag_end.min(etag), etag, &[xml], true)
                 }
             }
-            K_TEXT => self.splice(a, b, &[xml]),
+            K_TEXT => self.splice(a, b, &[xml], true),
             _ => Err(EditError::NotEditable(
                 "content can be replaced in elements and text nodes only",
             )),
@@ -239,7 +255,7 @@ impl<'i, 'a> Editor<'i, 'a> {
         let (a, b) = self.ix.attr_value_span(attribute.node);
         let quote = self.ix.doc.get(b).copied().unwrap_or(b'"');
         let escaped = escape(value, quote);
-        self.splice(a, b, &[&escaped])
+        self.splice(a, b, &[&escaped], true)
     }
 
     /// Start of the end tag of element `e`, which ends at `end`.
