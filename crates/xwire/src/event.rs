@@ -241,6 +241,12 @@ impl<'r> StartTag<'r> {
 }
 
 impl StartTag<'_> {
+    /// Offset of the name in the bytes of the current frame (the document for a slice
+    /// reader over UTF-8).
+    pub(crate) fn name_offset(&self) -> usize {
+        self.st.a.start
+    }
+
     /// The id of a namespace URI the reader has interned (for a declaration's value).
     pub(crate) fn namespace_id_of(&self, uri: &str) -> Option<NsId> {
         self.st.uris.find(uri).map(|i| NsId(i.0))

@@ -21,6 +21,11 @@
 //! checksum     u64      hash of everything before it
 //! ```
 //!
+//! The hash (of the document and of the file) reads eight bytes at a time as little-endian
+//! words `w`: `h = len ^ 0x243F6A8885A308D3`, then `h = rotl((h ^ w) * 0x9E3779B97F4A7C15, 29)`
+//! per word, then the zero-padded tail word `t`: `h = (h ^ t) * 0x9E3779B97F4A7C15`, and the
+//! result is `h ^ (h >> 32)` (wrapping multiplication).
+//!
 //! Loading checks every field: sizes against the input, spans against the document and the
 //! string tables, and the shape of the tree (preorder, parents before children, attributes
 //! right after their element, depths, kinds), so a corrupt or hostile file gives a
@@ -303,7 +308,7 @@ impl<'a> Index<'a> {
                 return Err(Corrupt("URI span"));
             }
         }
-        if self.uri(0) != "" {
+        if !self.uri(0).is_empty() {
             return Err(Corrupt("URI 0 must be empty"));
         }
         if self.info[0] != K_DOCUMENT || self.parent[0] != NONE {

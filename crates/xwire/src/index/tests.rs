@@ -57,8 +57,10 @@ fn names_and_namespaces() {
 #[test]
 fn namespaces_off_keeps_names_whole() {
     let doc = b"<p:a xmlns:p='urn:p' p:x='1'/>";
-    let mut config = Config::default();
-    config.namespaces = false;
+    let config = Config {
+        namespaces: false,
+        ..Config::default()
+    };
     let ix = Index::parse_with(doc, &config).unwrap();
     let a = ix.root_element().unwrap();
     assert_eq!(
