@@ -1,15 +1,5 @@
-//! Edits of an indexed document, recorded as byte splices and applied in one pass on write.
-//!
-//! Every edit becomes a splice: a range of the document's bytes replaced by new bytes (an
-//! insertion is an empty range). Writing copies the untouched regions unchanged and the new
-//! bytes in between, so a document written without edits is its input byte for byte.
-//!
-//! Conflicts are refused when the edit is recorded: a splice whose range overlaps an earlier
-//! one (editing inside a deleted element, replacing a value twice), or an insertion strictly
-//! inside a replaced range. Insertions at the edge of a range are fine and keep their place:
-//! [`Editor::insert_before`] a node that is deleted lands before where it was,
-//! [`Editor::insert_after`] after. Several insertions at one position are written in the
-//! order they were recorded.
+//! Edits of an indexed document, recorded as byte splices and applied in one pass on write
+//! (see [`Editor`]).
 
 use std::fmt;
 use std::io::{self, Write};
@@ -56,8 +46,19 @@ struct Splice {
     data: (usize, usize),
 }
 
-/// Records edits of an indexed document; see the [module documentation](self) for
-/// conflicts. The index is not changed: write the result and index it again to go on.
+/// Records edits of an indexed document as byte splices, applied in one pass on write. The
+/// index is not changed: write the result and index it again to go on.
+///
+/// Every edit becomes a splice: a range of the document's bytes replaced by new bytes (an
+/// insertion is an empty range). Writing copies the untouched regions unchanged and the new
+/// bytes in between, so a document written without edits is its input byte for byte.
+///
+/// Conflicts are refused when the edit is recorded ([`EditError::Conflict`]): a splice whose
+/// range overlaps an earlier one (editing inside a deleted element, replacing a value twice),
+/// or an insertion strictly inside a replaced range. Insertions at the edge of a range are
+/// fine and keep their place: [`Editor::insert_before`] a node that is deleted lands before
+/// where it was, [`Editor::insert_after`] after. Several insertions at one position are
+/// written in the order they were recorded.
 ///
 /// ```
 /// use xwire::index::Index;

@@ -229,10 +229,13 @@ impl<'a> Index<'a> {
         Index::parse_with(doc, &Config::default())
     }
 
-    /// Indexes a UTF-8 document with a configuration (limits, namespace processing).
+    /// Indexes a UTF-8 document with a configuration (limits, namespace processing). The
+    /// arrays are trimmed to size (an index to be reused for other documents keeps its
+    /// growth room: see [`Index::parse_into`]).
     pub fn parse_with(doc: &'a [u8], config: &Config) -> crate::Result<Index<'a>> {
         let mut ix = Index::new();
         ix.parse_into_with(doc, config)?;
+        ix.shrink_to_fit();
         Ok(ix)
     }
 

@@ -1,37 +1,5 @@
-//! Saving the descriptor arrays beside the document, and loading them back without parsing.
-//!
-//! Format (all integers little-endian):
-//!
-//! ```text
-//! magic        8 bytes  "XWIRIDX\0"
-//! version      u32      1
-//! flags        u32      bit 0: namespaces were processed
-//! doc_len      u64      length of the document
-//! doc_hash     u64      hash of the document's bytes (a stale index is refused)
-//! nodes        u32      descriptors, then:
-//! decls        u32      namespace declarations
-//! uris         u32      distinct namespace URIs
-//! uri_bytes    u32
-//! extras       u32      values kept as strings
-//! extra_bytes  u32
-//! off, len, info, parent, aux      nodes × u32 each (`next` is derived on load)
-//! decls        decls × (owner, prefix, prefix_len, uri, in_extra) u32
-//! uri spans    uris × (start, len) u32, then uri_bytes of UTF-8
-//! extras       extras × (node, name, name_len, value, value_len) u32, then extra_bytes
-//! checksum     u64      hash of everything before it
-//! ```
-//!
-//! The hash (of the document and of the file) reads eight bytes at a time as little-endian
-//! words `w`: `h = len ^ 0x243F6A8885A308D3`, then `h = rotl((h ^ w) * 0x9E3779B97F4A7C15, 29)`
-//! per word, then the zero-padded tail word `t`: `h = (h ^ t) * 0x9E3779B97F4A7C15`, and the
-//! result is `h ^ (h >> 32)` (wrapping multiplication).
-//!
-//! Loading checks every field: sizes against the input, spans against the document and the
-//! string tables, and the shape of the tree (preorder, parents before children, attributes
-//! right after their element, depths, kinds), so a corrupt or hostile file gives a
-//! [`LoadError`], never a panic or an out-of-bounds access. The hash is not cryptographic: a
-//! forged file that passes every check describes the document wrongly (wrong strings), but
-//! cannot make the index misbehave.
+//! Saving the descriptor arrays beside the document, and loading them back without parsing
+//! (the format is in the documentation of `Index::save`).
 
 use std::fmt;
 use std::io::{self, Write};
@@ -125,8 +93,41 @@ impl<'s> In<'s> {
 }
 
 impl<'a> Index<'a> {
-    /// Writes the index (not the document) for [`Index::load`]. See the [format](self::save)
-    /// in the source; it is versioned, and tied to the document by its length and hash.
+    /// Writes the index (not the document) for [`Index::load`]: versioned, and tied to the
+    /// document by its length and hash.
+    ///
+    /// Format (all integers little-endian):
+    ///
+    /// ```text
+    /// magic        8 bytes  "XWIRIDX\0"
+    /// version      u32      1
+    /// flags        u32      bit 0: namespaces were processed
+    /// doc_len      u64      length of the document
+    /// doc_hash     u64      hash of the document's bytes (a stale index is refused)
+    /// nodes        u32      descriptors, then:
+    /// decls        u32      namespace declarations
+    /// uris         u32      distinct namespace URIs
+    /// uri_bytes    u32
+    /// extras       u32      values kept as strings
+    /// extra_bytes  u32
+    /// off, len, info, parent, aux      nodes × u32 each (`next` is derived on load)
+    /// decls        decls × (owner, prefix, prefix_len, uri, in_extra) u32
+    /// uri spans    uris × (start, len) u32, then uri_bytes of UTF-8
+    /// extras       extras × (node, name, name_len, value, value_len) u32, then extra_bytes
+    /// checksum     u64      hash of everything before it
+    /// ```
+    ///
+    /// The hash (of the document and of the file) reads eight bytes at a time as little-endian
+    /// words `w`: `h = len ^ 0x243F6A8885A308D3`, then `h = rotl((h ^ w) * 0x9E3779B97F4A7C15, 29)`
+    /// per word, then the zero-padded tail word `t`: `h = (h ^ t) * 0x9E3779B97F4A7C15`, and the
+    /// result is `h ^ (h >> 32)` (wrapping multiplication).
+    ///
+    /// Loading checks every field: sizes against the input, spans against the document and the
+    /// string tables, and the shape of the tree (preorder, parents before children, attributes
+    /// right after their element, depths, kinds), so a corrupt or hostile file gives a
+    /// [`LoadError`], never a panic or an out-of-bounds access. The hash is not cryptographic: a
+    /// forged file that passes every check describes the document wrongly (wrong strings), but
+    /// cannot make the index misbehave.
     ///
     /// ```
     /// use xwire::index::Index;
@@ -193,7 +194,7 @@ impl<'a> Index<'a> {
     }
 
     /// Rebuilds an index of `doc` from what [`Index::save`] wrote, without parsing: the
-    /// arrays are read and checked (see the [format](self::save)).
+    /// arrays are read and checked (see [`Index::save`] for the format).
     pub fn load(doc: &'a [u8], saved: &[u8]) -> Result<Index<'a>, LoadError> {
         let mut ix = Index::new();
         ix.load_into(doc, saved)?;
