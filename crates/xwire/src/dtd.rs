@@ -145,6 +145,11 @@ impl Dtd {
         *skipping = false;
     }
 
+    /// Whether any general entity was declared.
+    pub(crate) fn has_general_entities(&self) -> bool {
+        !self.general.is_empty()
+    }
+
     pub(crate) fn general(&self, name: &str) -> Option<usize> {
         self.general.get(name).copied()
     }

@@ -42,7 +42,9 @@ pub enum LimitKind {
     ExpansionRatio,
     /// Nesting of entity references inside entity replacement texts.
     EntityDepth,
-    /// Nodes or bytes of text a [`crate::tree::Document`] can hold (4 GiB, 2^32 nodes).
+    /// Nodes or bytes of text a [`crate::tree::Document`] can hold (4 GiB, 2^32 nodes), and
+    /// the size of a document a [`crate::index::Index`] can describe (4 GiB, 2^32 - 1 nodes,
+    /// depth 2^24 - 1).
     TreeSize,
 }
 
@@ -104,6 +106,10 @@ pub enum ErrorKind {
     Resolver(String),
     /// Reading from the underlying `std::io::Read` failed.
     Io(String),
+    /// The document is well-formed but uses something this API cannot represent (the token
+    /// index needs UTF-8 input whose every node lies in the document's own bytes); the string
+    /// says what.
+    Unsupported(String),
 }
 
 impl fmt::Display for ErrorKind {
@@ -132,6 +138,7 @@ impl fmt::Display for ErrorKind {
             ErrorKind::LimitExceeded(k, n) => write!(f, "limit exceeded: {k} (limit {n})"),
             ErrorKind::Resolver(m) => write!(f, "cannot load external entity: {m}"),
             ErrorKind::Io(m) => write!(f, "I/O error: {m}"),
+            ErrorKind::Unsupported(m) => write!(f, "unsupported: {m}"),
         }
     }
 }

@@ -242,6 +242,19 @@ impl<'r> StartTag<'r> {
     }
 }
 
+impl StartTag<'_> {
+    /// Offset of the name in the bytes of the current frame (the document for a slice
+    /// reader over UTF-8).
+    pub(crate) fn name_offset(&self) -> usize {
+        self.st.a.start
+    }
+
+    /// The id of a namespace URI the reader has interned (for a declaration's value).
+    pub(crate) fn namespace_id_of(&self, uri: &str) -> Option<NsId> {
+        self.st.uris.find(uri).map(|i| NsId(i.0))
+    }
+}
+
 impl std::fmt::Debug for StartTag<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StartTag")
@@ -369,6 +382,19 @@ impl<'r> Attribute<'r> {
     /// Whether the DTD declares the attribute of type ID (what XPath's `id()` looks up).
     pub fn is_id(&self) -> bool {
         self.a.id
+    }
+}
+
+impl Attribute<'_> {
+    /// Offset of the name in the bytes of the current frame (the document for a slice
+    /// reader over UTF-8); `None` for an attribute defaulted from the DTD.
+    pub(crate) fn name_offset(&self) -> Option<usize> {
+        (!self.a.name.scratch).then_some(self.a.name.start)
+    }
+
+    /// Whether the value was normalised (it differs from the bytes between the quotes).
+    pub(crate) fn is_normalized(&self) -> bool {
+        self.a.value.scratch
     }
 }
 

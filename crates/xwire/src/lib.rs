@@ -42,6 +42,7 @@ mod dtd;
 mod error;
 mod event;
 mod events;
+pub mod index;
 mod input;
 mod intern;
 #[cfg(feature = "mmap")]

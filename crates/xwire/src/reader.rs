@@ -1374,8 +1374,16 @@ impl State {
                 if uri.is_empty() {
                     return bad(where_, ns_err(format!("the prefix '{local}' cannot be undeclared (bound to \"\") in Namespaces 1.0")));
                 }
-                let local = local.to_string();
-                (self.names.intern(&local), uri)
+                // Interned from the document's bytes when the name is there (no copy);
+                // a name defaulted from the DTD lives in `scratch`, beside the value.
+                let id = if a.name.scratch {
+                    let local = local.to_string();
+                    self.names.intern(&local)
+                } else {
+                    self.names
+                        .intern(str_of(&data[a.name.start + 6..a.name.end]))
+                };
+                (id, uri)
             };
             let (prefix, uri) = uri_id;
             let ns = NsId(self.uris.intern(uri).0);
@@ -2430,6 +2438,33 @@ impl<'a> Reader<'a> {
             } else {
                 self.st.frames[0].saved_pos as u64
             }
+    }
+
+    // ----- raw token positions, for models over the original bytes (the token index) -------
+
+    /// Whether token spans are offsets into the caller's bytes: a slice reader over UTF-8
+    /// input (not transcoded, not a stream). Only then do the offsets of [`Reader::offset`],
+    /// [`Reader::bytes_read`] and the name spans of the current start tag index the input.
+    pub(crate) fn spans_index_input(&self) -> bool {
+        !self.input.owned && self.input.stream.is_none()
+    }
+
+    /// Whether the current token comes from an entity's replacement text rather than from
+    /// the document's bytes.
+    pub(crate) fn in_entity(&self) -> bool {
+        !self.st.frames.is_empty()
+    }
+
+    /// Whether the DTD makes values differ from what the document's bytes say with only the
+    /// predefined entities and character references: it declares general entities or
+    /// attribute lists (defaults, tokenized types).
+    pub(crate) fn dtd_shapes_values(&self) -> bool {
+        self.dtd.has_general_entities() || !self.dtd.attlists.is_empty()
+    }
+
+    /// How many namespace URIs the reader has interned ([`NsId`]s `0..count`).
+    pub(crate) fn namespace_count(&self) -> usize {
+        self.st.uris.len()
     }
 
     /// Builds the borrowed view of the current token.

@@ -1,6 +1,8 @@
 //! Inputs found by the fuzz targets in `crates/xwire/fuzz`, kept as regression tests. Each
 //! says what went wrong.
 
+mod common;
+
 use xwire::{Config, Event, OwnedEvent, Reader};
 
 fn run(mut r: Reader<'_>) -> (Vec<OwnedEvent>, Option<String>) {
@@ -76,4 +78,30 @@ fn xml_declaration_after_a_bom_survives_a_refill() {
     let doc = "\u{feff}<?xml version='1.0'?><a/>".as_bytes();
     agree(doc, &Config::default());
     assert_eq!(run(Reader::from_slice(doc)).1, None);
+}
+
+#[path = "../fuzz/fuzz_targets/index_check.rs"]
+mod index_check;
+
+/// The `index` fuzz target's checks over the W3C suite (and any kept crash inputs named
+/// `index-*.bin` in `data/fuzz`), so they run without cargo-fuzz too.
+#[test]
+fn index_fuzz_checks_over_the_w3c_suite() {
+    let mut inputs: Vec<Vec<u8>> = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fuzz"))
+    {
+        for e in entries.flatten() {
+            if e.file_name().to_string_lossy().starts_with("index-") {
+                inputs.push(std::fs::read(e.path()).unwrap());
+            }
+        }
+    }
+    if let Some(dir) = common::corpus("xmlconf") {
+        for p in common::xml_files(&dir) {
+            inputs.push(std::fs::read(p).unwrap());
+        }
+    }
+    for data in &inputs {
+        index_check::check(data);
+    }
 }
