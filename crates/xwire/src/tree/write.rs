@@ -9,7 +9,23 @@ type Result<T> = std::result::Result<T, WriteError>;
 
 impl Document {
     /// Writes `n` and its descendants (the whole document for [`Document::root`]) to `w`.
-    /// Names come out as parsed, with their namespace declarations where they were written.
+    ///
+    /// Namespace declarations come out where the tree has them; names are written by
+    /// namespace URI, preferring their own prefix, and the writer declares a prefix where
+    /// no declaration in scope binds it to the name's URI (namespace fix-up, with the
+    /// writer's repairing on, its default). So a subtree, or a tree whose names and
+    /// declarations edits have taken apart, is still written namespace-well-formed.
+    ///
+    /// ```
+    /// use xwire::writer::Writer;
+    /// let doc = xwire::tree::Document::parse(br#"<p:a xmlns:p="urn:p"><p:b/></p:a>"#)?;
+    /// let b = doc.first_child(doc.root_element().unwrap()).unwrap();
+    /// let mut w = Writer::new(Vec::new());
+    /// doc.write_node(b, &mut w)?;
+    /// assert_eq!(w.finish()?, br#"<p:b xmlns:p="urn:p"/>"#);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[track_caller]
     pub fn write_node<W: Write>(&self, n: NodeId, w: &mut Writer<W>) -> Result<()> {
         // Iterative walk: entering a node writes its start, leaving it writes its end, so
         // depth costs no stack.
@@ -49,18 +65,16 @@ impl Document {
             // Attribute and namespace kinds never name tree nodes.
             NodeKind::Document | NodeKind::Attribute | NodeKind::Namespace => Ok(()),
             NodeKind::Element => {
-                w.start_qname(self.prefix(n), self.local_name(n))?;
+                w.start_element_ns(
+                    self.namespace_uri(n),
+                    self.local_name(n),
+                    some(self.prefix(n)),
+                )?;
                 for (prefix, uri) in self.namespace_declarations(n) {
-                    w.namespace((!prefix.is_empty()).then_some(prefix), uri)?;
+                    w.namespace(some(prefix), uri)?;
                 }
-                for i in self.attr_range(n) {
-                    let a = &self.attrs[i];
-                    let name = self.qnames[a.name as usize];
-                    w.attribute_qname(
-                        self.names.get(crate::Id(name.prefix)),
-                        self.names.get(crate::Id(name.local)),
-                        self.str_at(a.value),
-                    )?;
+                for a in self.attributes(n) {
+                    w.attribute_ns(a.namespace_uri, a.local_name, some(a.prefix), a.value)?;
                 }
                 Ok(())
             }
@@ -76,4 +90,9 @@ impl Document {
             _ => Ok(()),
         }
     }
+}
+
+/// `None` for the empty prefix.
+fn some(prefix: &str) -> Option<&str> {
+    (!prefix.is_empty()).then_some(prefix)
 }
