@@ -10,7 +10,8 @@ type Result<T> = std::result::Result<T, WriteError>;
 impl Document {
     /// Writes `n` and its descendants (the whole document for [`Document::root`]) to `w`.
     ///
-    /// Namespace declarations come out where the tree has them; names are written by
+    /// Namespace declarations come out where the tree has them (except one that binds the
+    /// element's own prefix to another URI than its name's: the name wins); names are written by
     /// namespace URI, preferring their own prefix, and the writer declares a prefix where
     /// no declaration in scope binds it to the name's URI (namespace fix-up, with the
     /// writer's repairing on, its default). So a subtree, or a tree whose names and
@@ -70,8 +71,12 @@ impl Document {
                     self.local_name(n),
                     some(self.prefix(n)),
                 )?;
+                let (own_prefix, own_uri) = (self.prefix(n), self.namespace_uri(n));
                 for (prefix, uri) in self.namespace_declarations(n) {
-                    w.namespace(some(prefix), uri)?;
+                    // The name wins over a declaration that would rebind its own prefix.
+                    if prefix != own_prefix || uri == own_uri {
+                        w.namespace(some(prefix), uri)?;
+                    }
                 }
                 for a in self.attributes(n) {
                     w.attribute_ns(a.namespace_uri, a.local_name, some(a.prefix), a.value)?;
