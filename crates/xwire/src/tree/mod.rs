@@ -81,11 +81,16 @@
 //!
 //! ## Namespaces
 //!
-//! Each element and attribute carries its namespace URI; namespace declarations
-//! ([`Document::namespace_declarations`]) are kept as written and edited on their own
-//! ([`Document::declare_namespace`]). When writing, a prefix that no declaration in scope
-//! binds to the right URI is declared where it is used (namespace fix-up), so the output is
-//! namespace-well-formed whatever the edits.
+//! Each element and attribute carries its namespace URI and the prefix it was written
+//! with; namespace declarations ([`Document::namespace_declarations`]) are kept as written
+//! and edited on their own ([`Document::declare_namespace`]). The names are the truth: when
+//! writing ([`Document::write_node`]), a name whose prefix no declaration in scope binds to
+//! its URI gets one declared where it is used (namespace fix-up, or another prefix if that
+//! one is taken on the tag), and a declaration that would rebind an element's own prefix to
+//! another URI is left out. So the output is namespace-well-formed whatever the edits, and
+//! reads back with the same expanded names. Declarations are not fixed up in the tree
+//! itself: after edits, the in-scope declarations of an element (what XPath's namespace
+//! axis shows) need not cover the prefixes its names use.
 //!
 //! ## Memory
 //!
