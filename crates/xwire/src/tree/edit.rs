@@ -45,6 +45,9 @@ pub enum EditError {
     InvalidPi(&'static str),
     /// A name or declaration the Namespaces recommendation forbids (why).
     Namespace(&'static str),
+    /// The document is full: 2^32 - 2 nodes, 4 GiB of text, 2^29 distinct names, or 2^32
+    /// attribute or declaration slots.
+    TooLarge,
 }
 
 impl fmt::Display for EditError {
@@ -76,6 +79,7 @@ impl fmt::Display for EditError {
             }
             EditError::InvalidPi(why) => write!(f, "invalid processing instruction: {why}"),
             EditError::Namespace(why) => f.write_str(why),
+            EditError::TooLarge => f.write_str("the document cannot hold more nodes or text"),
         }
     }
 }
@@ -108,6 +112,7 @@ impl Document {
     /// ```
     pub fn create_element(&mut self, prefix: &str, local: &str, uri: &str) -> Result<NodeId> {
         check_name(prefix, local, uri, false)?;
+        self.room(0)?;
         let name = self.qname_id(local, uri, prefix);
         let at = self.attrs.len() as u32;
         Ok(self.add_node(Node::new(K_ELEMENT, name, (at, at), OFF_NONE)))
@@ -124,6 +129,7 @@ impl Document {
     /// ```
     pub fn create_text(&mut self, text: &str) -> Result<NodeId> {
         check_chars(text)?;
+        self.room(text.len())?;
         let (kind, data) = stored_text(self, text);
         Ok(self.add_node(Node::new(kind, 0, data, OFF_NONE)))
     }
@@ -140,6 +146,7 @@ impl Document {
     /// ```
     pub fn create_comment(&mut self, text: &str) -> Result<NodeId> {
         check_comment(text)?;
+        self.room(text.len())?;
         let data = self.push_text(text);
         Ok(self.add_node(Node::new(K_COMMENT, 0, data, OFF_NONE)))
     }
@@ -156,6 +163,7 @@ impl Document {
     /// ```
     pub fn create_pi(&mut self, target: &str, data: &str) -> Result<NodeId> {
         check_pi(target, data)?;
+        self.room(data.len())?;
         let name = self.qname_id(target, "", "");
         let data = self.push_text(data);
         Ok(self.add_node(Node::new(K_PI, name, data, OFF_NONE)))
@@ -288,6 +296,15 @@ impl Document {
 
     /// Whether `n` is in the document's tree (not detached, nor inside a detached subtree).
     /// O(depth).
+    ///
+    /// ```
+    /// let mut doc = xwire::tree::Document::parse(b"<r><a><b/></a></r>")?;
+    /// let a = doc.first_child(doc.root_element().unwrap()).unwrap();
+    /// let b = doc.first_child(a).unwrap();
+    /// doc.detach(a)?;
+    /// assert!(!doc.is_attached(b));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[track_caller]
     pub fn is_attached(&self, n: NodeId) -> bool {
         self.top(n) == self.root()
@@ -307,6 +324,7 @@ impl Document {
     pub fn rename(&mut self, n: NodeId, prefix: &str, local: &str, uri: &str) -> Result<()> {
         self.expect_element(n, "rename")?;
         check_name(prefix, local, uri, false)?;
+        self.room(0)?;
         let name = self.qname_id(local, uri, prefix);
         self.nodes[n.index()].tag = K_ELEMENT << KIND_SHIFT | name;
         Ok(())
@@ -337,6 +355,11 @@ impl Document {
         self.expect_element(n, "set_attribute")?;
         check_name(prefix, local, uri, true)?;
         check_chars(value)?;
+        self.room(value.len())?;
+        let (a, b) = self.nodes[n.index()].data;
+        if self.attrs.len() + (b - a) as usize + 1 >= u32::MAX as usize {
+            return Err(EditError::TooLarge);
+        }
         let found = self.find_attribute(n, uri, local);
         let attr = Attr {
             name: self.qname_id(local, uri, prefix),
@@ -345,7 +368,6 @@ impl Document {
         match found {
             Some(i) => self.attrs[i] = attr,
             None => {
-                let (a, b) = self.nodes[n.index()].data;
                 let data = self.grow(a, b, attr);
                 self.nodes[n.index()].data = data;
             }
@@ -388,6 +410,7 @@ impl Document {
     /// ```
     #[track_caller]
     pub fn set_text(&mut self, n: NodeId, text: &str) -> Result<()> {
+        self.room(text.len())?;
         let node = self.node(n);
         let (kind, data) = match node.kind() {
             _ if node.is_text() => {
@@ -429,6 +452,7 @@ impl Document {
     pub fn set_text_content(&mut self, element: NodeId, text: &str) -> Result<Option<NodeId>> {
         self.expect_element(element, "set_text_content")?;
         check_chars(text)?;
+        self.room(text.len())?;
         while let Some(c) = self.first_child(element) {
             self.unlink(c.0);
             self.free_subtree(c);
@@ -481,6 +505,11 @@ impl Document {
             return Err(EditError::Namespace(
                 "a prefix cannot be bound to the empty namespace URI",
             ));
+        }
+        self.room(0)?;
+        if self.decls.len() + self.namespace_declarations(element).count() + 1 >= u32::MAX as usize
+        {
+            return Err(EditError::TooLarge);
         }
         let decl = Decl {
             prefix: self.names.intern(prefix).0,
@@ -543,6 +572,11 @@ impl Document {
     /// text nodes becomes its first node; the others are removed (their ids become invalid).
     /// O(nodes) unless [`Document::is_normalized`] already holds.
     ///
+    /// # Panics
+    ///
+    /// If the merged text does not fit the 4 GiB text arena (only a document close to that
+    /// limit).
+    ///
     /// ```
     /// let mut doc = xwire::tree::Document::parse(b"<r>a</r>")?;
     /// let r = doc.root_element().unwrap();
@@ -586,6 +620,10 @@ impl Document {
                         self.unlink(c);
                         self.free_subtree(NodeId(c));
                     } else if joins {
+                        assert!(
+                            self.room(joined.len()).is_ok(),
+                            "normalize: the text arena is full"
+                        );
                         let (kind, data) = stored_text(self, &joined);
                         let node = &mut self.nodes[c as usize];
                         node.tag = kind << KIND_SHIFT;
@@ -604,12 +642,19 @@ impl Document {
 
     // ---- helpers ----
 
+    /// Whether the document has room for a node, a name and `text` more bytes of text.
+    pub(super) fn room(&self, text: usize) -> Result<()> {
+        if self.nodes.len() >= NONE as usize - 2
+            || self.text.len().saturating_add(text) >= u32::MAX as usize
+            || self.qnames.len() >= super::MAX_QNAMES - 2
+        {
+            return Err(EditError::TooLarge);
+        }
+        Ok(())
+    }
+
     fn add_node(&mut self, node: Node) -> NodeId {
         let id = self.nodes.len();
-        assert!(
-            id < NONE as usize - 1,
-            "a document holds at most 2^32 - 2 nodes"
-        );
         self.nodes.push(node);
         self.reordered();
         NodeId(id as u32)

@@ -692,3 +692,18 @@ fn documents_are_send_and_sync() {
     fn check<T: Send + Sync + Clone>() {}
     check::<Document>();
 }
+
+#[test]
+fn a_full_document_refuses_to_grow() {
+    let mut d = parse("<r/>");
+    let r = d.root_element().unwrap();
+    // Pretend the text arena is at its limit: the check looks at lengths only.
+    let room = u32::MAX as usize - d.text.len();
+    assert_eq!(d.room(room), Err(EditError::TooLarge));
+    assert_eq!(d.room(room - 1), Ok(()));
+    assert_eq!(
+        EditError::TooLarge.to_string(),
+        "the document cannot hold more nodes or text"
+    );
+    assert!(d.set_attribute(r, "", "a", "", "v").is_ok());
+}
