@@ -1,5 +1,5 @@
 //! Builds a tree and reports its heap size against the document size, the process's peak
-//! resident set, and build speed (best of five builds).
+//! resident set, and build and write speed (best of five).
 //! `cargo run --release -p xwire --example tree_memory -- FILE`
 //!
 //! The figures quoted in `docs/architecture.md` are for the XMark documents of
@@ -18,16 +18,24 @@ fn main() {
         best = best.min(t.elapsed().as_secs_f64());
     }
     let d = d.unwrap();
+    let mut write = f64::INFINITY;
+    for _ in 0..5 {
+        let t = std::time::Instant::now();
+        let out = d.to_xml().unwrap();
+        write = write.min(t.elapsed().as_secs_f64());
+        drop(out);
+    }
     let mb = |n: usize| n as f64 / 1e6;
     println!(
-        "{}: {} nodes, heap {:.1} MB = {:.2}x the document, peak RSS {} ({} MB document), built at {:.0} MB/s",
+        "{}: {} nodes, heap {:.1} MB = {:.2}x the document, peak RSS {} ({} MB document), built at {:.0} MB/s, written at {:.0} MB/s",
         path,
         d.len(),
         mb(d.heap_bytes()),
         d.heap_bytes() as f64 / bytes.len() as f64,
         peak_rss().map_or("unknown".into(), |kb| format!("{:.1} MB", kb as f64 / 1e3)),
         mb(bytes.len()),
-        mb(bytes.len()) / best
+        mb(bytes.len()) / best,
+        mb(bytes.len()) / write
     );
 }
 

@@ -707,3 +707,23 @@ fn a_full_document_refuses_to_grow() {
     );
     assert!(d.set_attribute(r, "", "a", "", "v").is_ok());
 }
+
+#[test]
+fn a_prefix_the_writer_rebinds_is_not_trusted_below() {
+    // p is declared for urn:p on r; the child's name needs p for urn:q, so the writer binds p
+    // there; the grandchild's p (urn:p) must not be written as if r's declaration held.
+    let mut d = parse(r#"<r xmlns:p="urn:p"><p:x/></r>"#);
+    let r = d.root_element().unwrap();
+    let x = d.first_child(r).unwrap();
+    d.rename(x, "p", "f", "urn:q").unwrap();
+    let c = d.create_element("p", "c", "urn:p").unwrap();
+    d.append_child(x, c).unwrap();
+    d.set_attribute(c, "p", "a", "urn:p", "1").unwrap();
+    let out = xml(&d);
+    let again = Document::parse(out.as_bytes()).unwrap();
+    let f = again.first_child(again.root_element().unwrap()).unwrap();
+    let c = again.first_child(f).unwrap();
+    assert_eq!(again.namespace_uri(f), "urn:q", "{out}");
+    assert_eq!(again.namespace_uri(c), "urn:p", "{out}");
+    assert_eq!(again.attribute(c, "urn:p", "a"), Some("1"), "{out}");
+}

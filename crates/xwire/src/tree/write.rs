@@ -28,17 +28,18 @@ impl Document {
     /// ```
     #[track_caller]
     pub fn write_node<W: Write>(&self, n: NodeId, w: &mut Writer<W>) -> Result<()> {
+        let mut scope = Scope::default();
         // Iterative walk: entering a node writes its start, leaving it writes its end, so
         // depth costs no stack.
         let mut cur = n;
         loop {
-            self.enter(cur, w)?;
+            self.enter(cur, w, &mut scope)?;
             if let Some(c) = self.first_child(cur) {
                 cur = c;
                 continue;
             }
             loop {
-                self.leave(cur, w)?;
+                self.leave(cur, w, &mut scope)?;
                 if cur == n {
                     return Ok(());
                 }
@@ -61,25 +62,60 @@ impl Document {
         Ok(String::from_utf8(bytes).expect("the writer writes UTF-8"))
     }
 
-    fn enter<W: Write>(&self, n: NodeId, w: &mut Writer<W>) -> Result<()> {
+    fn enter<W: Write>(&self, n: NodeId, w: &mut Writer<W>, scope: &mut Scope) -> Result<()> {
         match self.kind(n) {
             // Attribute and namespace kinds never name tree nodes.
             NodeKind::Document | NodeKind::Attribute | NodeKind::Namespace => Ok(()),
             NodeKind::Element => {
-                w.start_element_ns(
-                    self.namespace_uri(n),
-                    self.local_name(n),
-                    some(self.prefix(n)),
-                )?;
-                let (own_prefix, own_uri) = (self.prefix(n), self.namespace_uri(n));
-                for (prefix, uri) in self.namespace_declarations(n) {
-                    // The name wins over a declaration that would rebind its own prefix.
-                    if prefix != own_prefix || uri == own_uri {
-                        w.namespace(some(prefix), uri)?;
+                let name = self.qnames[self.nodes[n.index()].name() as usize];
+                let (prefix, local, uri) = (
+                    self.names.get(crate::Id(name.prefix)),
+                    self.names.get(crate::Id(name.local)),
+                    self.uris.get(crate::Id(name.uri)),
+                );
+                scope.marks.push(scope.bindings.len());
+                // The declarations to write: all but one that would rebind the element's own
+                // prefix to another URI (the name wins).
+                let decls = self.decl_slot(n).map_or(0..0, |i| {
+                    let (_, a, b) = self.decl_ranges[i];
+                    a as usize..b as usize
+                });
+                let written = |d: &super::Decl| d.prefix != name.prefix || d.uri == name.uri;
+                for d in &self.decls[decls.clone()] {
+                    if written(d) {
+                        scope.bindings.push((d.prefix, d.uri));
                     }
                 }
-                for a in self.attributes(n) {
-                    w.attribute_ns(a.namespace_uri, a.local_name, some(a.prefix), a.value)?;
+                if self.bound(scope, name.prefix, name.uri) {
+                    w.start_qname(prefix, local)?;
+                } else {
+                    w.start_element_ns(uri, local, some(prefix))?;
+                    scope.bindings.push((name.prefix, UNKNOWN));
+                }
+                for d in &self.decls[decls] {
+                    if written(d) {
+                        let p = self.names.get(crate::Id(d.prefix));
+                        w.namespace(some(p), self.uris.get(crate::Id(d.uri)))?;
+                    }
+                }
+                for i in self.attr_range(n) {
+                    let a = &self.attrs[i];
+                    let name = self.qnames[a.name as usize];
+                    let value = self.str_at(a.value);
+                    let (prefix, local) = (
+                        self.names.get(crate::Id(name.prefix)),
+                        self.names.get(crate::Id(name.local)),
+                    );
+                    // Unprefixed attributes are in no namespace whatever the default.
+                    if (name.prefix == 0 && name.uri == 0)
+                        || (name.prefix != 0 && self.bound(scope, name.prefix, name.uri))
+                    {
+                        w.attribute_qname(prefix, local, value)?;
+                    } else {
+                        let uri = self.uris.get(crate::Id(name.uri));
+                        w.attribute_ns(uri, local, some(prefix), value)?;
+                        scope.bindings.push((name.prefix, UNKNOWN));
+                    }
                 }
                 Ok(())
             }
@@ -89,13 +125,44 @@ impl Document {
         }
     }
 
-    fn leave<W: Write>(&self, n: NodeId, w: &mut Writer<W>) -> Result<()> {
+    fn leave<W: Write>(&self, n: NodeId, w: &mut Writer<W>, scope: &mut Scope) -> Result<()> {
         match self.kind(n) {
-            NodeKind::Element => w.end_element(),
+            NodeKind::Element => {
+                let mark = scope.marks.pop().expect("entered");
+                scope.bindings.truncate(mark);
+                w.end_element()
+            }
             _ => Ok(()),
         }
     }
+
+    /// Whether the writer has `prefix` bound to `uri` in scope, as far as `scope` knows
+    /// (`false` when unsure: the writer then resolves the name itself).
+    fn bound(&self, scope: &Scope, prefix: u32, uri: u32) -> bool {
+        match scope.bindings.iter().rev().find(|b| b.0 == prefix) {
+            Some(&(_, u)) => u == uri,
+            // Nothing declared: the default namespace is none, `xml` is bound by the writer.
+            None if prefix == 0 => uri == 0,
+            None => {
+                self.names.get(crate::Id(prefix)) == "xml"
+                    && self.uris.get(crate::Id(uri)) == crate::XML_NS
+            }
+        }
+    }
 }
+
+/// The bindings the writer has in scope, as interned (prefix, URI) ids, known from the
+/// declarations written: names they cover take the writer's fast path (a QName as written),
+/// other names the repairing one. A prefix the writer may have declared itself while
+/// repairing is marked `UNKNOWN` until its element ends.
+#[derive(Default)]
+struct Scope {
+    bindings: Vec<(u32, u32)>,
+    /// Length of `bindings` before each open element.
+    marks: Vec<usize>,
+}
+
+const UNKNOWN: u32 = u32::MAX;
 
 /// `None` for the empty prefix.
 fn some(prefix: &str) -> Option<&str> {
