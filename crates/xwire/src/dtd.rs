@@ -10,9 +10,10 @@
 //! entity and a position in it. Nothing here recurses in proportion to the input: content
 //! models are checked with an explicit stack and entity nesting is bounded by a limit.
 
-use std::cell::{Cell, OnceCell};
 use std::collections::HashMap;
-use std::rc::Rc;
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use std::sync::Arc;
+use std::sync::OnceLock;
 
 use crate::chars::{self, is_whitespace};
 use crate::decl::{self, DeclKind};
@@ -27,21 +28,21 @@ use crate::Limits;
 pub(crate) struct Entity {
     pub(crate) name: Box<str>,
     /// Replacement text of an internal entity.
-    pub(crate) value: Option<Rc<str>>,
+    pub(crate) value: Option<Arc<str>>,
     pub(crate) public_id: Option<Box<str>>,
     pub(crate) system_id: Option<Box<str>>,
     /// Notation of an unparsed entity.
     pub(crate) ndata: Option<Box<str>>,
     /// URI of the entity that holds the declaration, to resolve `system_id` against.
-    pub(crate) base: Option<Rc<str>>,
+    pub(crate) base: Option<Arc<str>>,
     /// Declared in the external subset or in a parameter entity (matters for `standalone`).
     pub(crate) external_decl: bool,
     /// Replacement text of an external entity, once loaded (`None` inside: could not be read).
-    pub(crate) loaded: OnceCell<Option<(Rc<str>, Rc<str>)>>,
+    pub(crate) loaded: OnceLock<Option<(Arc<str>, Arc<str>)>>,
     /// Content class of a general entity, computed on first reference.
-    pub(crate) class: Cell<Class>,
+    pub(crate) class: ClassCell,
     /// Full expansion of a pure-text general entity.
-    pub(crate) expanded: OnceCell<Rc<str>>,
+    pub(crate) expanded: OnceLock<Arc<str>>,
 }
 
 impl Entity {
@@ -60,6 +61,36 @@ pub(crate) enum Class {
     Text,
     /// Markup (or an external entity): it must be parsed as content in a frame of its own.
     Markup,
+}
+
+/// A [`Class`] that can change behind a shared reference, like a `Cell`, but `Sync`, so a
+/// DTD (and the reader and index holding one) can move between and be shared by threads.
+#[derive(Debug)]
+pub(crate) struct ClassCell(AtomicU8);
+
+impl ClassCell {
+    const ALL: [Class; 4] = [
+        Class::Unknown,
+        Class::InProgress,
+        Class::Text,
+        Class::Markup,
+    ];
+
+    fn new(c: Class) -> ClassCell {
+        ClassCell(AtomicU8::new(c as u8))
+    }
+
+    pub(crate) fn get(&self) -> Class {
+        Self::ALL[self.0.load(Relaxed) as usize]
+    }
+
+    pub(crate) fn set(&self, c: Class) {
+        self.0.store(c as u8, Relaxed);
+    }
+
+    fn replace(&self, c: Class) -> Class {
+        Self::ALL[self.0.swap(c as u8, Relaxed) as usize]
+    }
 }
 
 /// Declared type of an attribute: all that matters to a non-validating processor is whether
@@ -90,7 +121,7 @@ pub(crate) struct AttDef {
 type ExternalId = (Option<Box<str>>, Option<Box<str>>);
 
 /// A loaded external entity: (replacement text, URI it was loaded from).
-type LoadedEntity = (Rc<str>, Rc<str>);
+type LoadedEntity = (Arc<str>, Arc<str>);
 
 /// What the DTD declared.
 #[derive(Debug, Default)]
@@ -247,7 +278,7 @@ pub(crate) fn load_external(
     if text.contains('\r') {
         text = text.replace("\r\n", "\n").replace('\r', "\n");
     }
-    Ok(Some((Rc::from(text), Rc::from(found.uri))))
+    Ok(Some((Arc::from(text), Arc::from(found.uri))))
 }
 
 /// Error from inside the DTD: the offset in the base frame (the internal subset) and, if the
@@ -259,7 +290,7 @@ pub(crate) struct DtdError {
 }
 
 struct Frame {
-    text: Rc<str>,
+    text: Arc<str>,
     pos: usize,
     /// Index of the parameter entity this frame expands; `None` for the subset itself.
     entity: Option<usize>,
@@ -268,7 +299,7 @@ struct Frame {
     /// Line ends in this text are not yet normalised (only the document's internal subset).
     raw_cr: bool,
     /// URI of this text, the base for system identifiers declared in it.
-    base: Option<Rc<str>>,
+    base: Option<Arc<str>>,
     /// The frame was pushed inside a declaration: its end counts as a space.
     in_decl: bool,
 }
@@ -310,7 +341,7 @@ impl<'p> DtdParser<'p> {
     }
 
     /// Parses the internal subset (the text between `[` and `]`, line ends not normalised).
-    pub(crate) fn internal_subset(&mut self, text: Rc<str>, base: Option<Rc<str>>) -> R<()> {
+    pub(crate) fn internal_subset(&mut self, text: Arc<str>, base: Option<Arc<str>>) -> R<()> {
         self.frames.push(Frame {
             text,
             pos: 0,
@@ -330,7 +361,7 @@ impl<'p> DtdParser<'p> {
         &mut self,
         public_id: Option<&str>,
         system_id: &str,
-        base: Option<Rc<str>>,
+        base: Option<Arc<str>>,
     ) -> R<()> {
         self.dtd.has_external_parts = true;
         let loaded = match self.resolver.as_deref_mut() {
@@ -554,7 +585,7 @@ impl<'p> DtdParser<'p> {
     }
 
     /// The replacement text of entity `id`, loading it through the resolver if external.
-    fn entity_text(&mut self, id: usize, at: usize) -> R<Option<Rc<str>>> {
+    fn entity_text(&mut self, id: usize, at: usize) -> R<Option<Arc<str>>> {
         let e = &self.dtd.entities[id];
         if let Some(v) = &e.value {
             return Ok(Some(v.clone()));
@@ -1031,12 +1062,12 @@ impl<'p> DtdParser<'p> {
             ndata: None,
             base: self.frames.iter().rev().find_map(|f| f.base.clone()),
             external_decl,
-            loaded: OnceCell::new(),
-            class: Cell::new(Class::Unknown),
-            expanded: OnceCell::new(),
+            loaded: OnceLock::new(),
+            class: ClassCell::new(Class::Unknown),
+            expanded: OnceLock::new(),
         };
         match self.peek() {
-            Some(b'"' | b'\'') => e.value = Some(Rc::from(self.entity_value()?)),
+            Some(b'"' | b'\'') => e.value = Some(Arc::from(self.entity_value()?)),
             _ => {
                 let (public, system) = self.external_id(false)?;
                 e.public_id = public;
@@ -1174,7 +1205,7 @@ impl<'p> DtdParser<'p> {
     #[allow(clippy::too_many_arguments)]
     fn value_text(
         &mut self,
-        text: &Rc<str>,
+        text: &Arc<str>,
         mut i: usize,
         q: Option<u8>,
         external: bool,
@@ -1501,7 +1532,7 @@ pub(crate) fn classify(
 }
 
 /// The full expansion of a pure-text entity (see [`classify`]), built once.
-pub(crate) fn expanded(dtd: &Dtd, id: usize, limits: &Limits) -> Result<Rc<str>, ErrorKind> {
+pub(crate) fn expanded(dtd: &Dtd, id: usize, limits: &Limits) -> Result<Arc<str>, ErrorKind> {
     let e = &dtd.entities[id];
     if let Some(x) = e.expanded.get() {
         return Ok(x.clone());
@@ -1535,7 +1566,7 @@ pub(crate) fn expanded(dtd: &Dtd, id: usize, limits: &Limits) -> Result<Rc<str>,
         }
         i = end;
     }
-    let x: Rc<str> = Rc::from(out);
+    let x: Arc<str> = Arc::from(out);
     let _ = e.expanded.set(x.clone());
     Ok(x)
 }

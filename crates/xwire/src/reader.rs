@@ -12,7 +12,7 @@
 //!   and invalidated only when a declaration changes the bindings in scope.
 
 use std::io::Read;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::chars;
 use crate::decl::{self, DeclKind, XmlDecl};
@@ -224,7 +224,7 @@ enum Phase {
 
 /// An entity being expanded in content.
 struct EntFrame {
-    text: Rc<str>,
+    text: Arc<str>,
     /// Position in the parent frame to return to.
     saved_pos: usize,
     entity: usize,
@@ -679,7 +679,7 @@ enum EntityUse {
     /// Pure text: it stays inside the text token, expanded by `Text::unescape`.
     Inline,
     /// Its replacement text has markup (or was loaded): parsed in a frame of its own.
-    Frame(Rc<str>, usize),
+    Frame(Arc<str>, usize),
     /// Not read: reported as [`TokenKind::SkippedEntity`].
     Skipped,
 }
@@ -1768,7 +1768,7 @@ impl State {
         }
     }
 
-    fn push_frame(&mut self, text: Rc<str>, entity: usize, at: usize, end: usize) -> Scan<()> {
+    fn push_frame(&mut self, text: Arc<str>, entity: usize, at: usize, end: usize) -> Scan<()> {
         if self.frames.len() as u64 >= self.config.limits.max_entity_depth {
             return bad(
                 at,
@@ -1910,7 +1910,7 @@ impl State {
         // The declaration is complete: now process the subsets.
         dtd.clear();
         let limits = self.config.limits.clone();
-        let base_uri: Option<Rc<str>> = self.config.base_uri.as_deref().map(Rc::from);
+        let base_uri: Option<Arc<str>> = self.config.base_uri.as_deref().map(Arc::from);
         let mut internal = String::new();
         if let Some((s, e)) = subset {
             scan::check_chars(data, s, e)?;
@@ -1924,7 +1924,7 @@ impl State {
                 self.standalone,
             );
             p.namespaces = self.config.namespaces;
-            p.internal_subset(Rc::from(internal.as_str()), base_uri.clone())
+            p.internal_subset(Arc::from(internal.as_str()), base_uri.clone())
                 .map_err(|e| Stop::at(s + e.at, dtd_kind(e)))?;
         }
         if let Some(sys) = &system_id {

@@ -49,9 +49,9 @@ fn compare(ix: &Index<'_>, tree: &Document) -> Result<(), String> {
                 ix.text(i)
             ));
         }
-        if tree.kind(t) != NodeKind::Document && tree.offset(t) != ix.offset(i) {
+        if tree.kind(t) != NodeKind::Document && tree.offset(t) != Some(ix.offset(i)) {
             return Err(format!(
-                "{}: offset {} vs {}",
+                "{}: offset {:?} vs {}",
                 at(),
                 tree.offset(t),
                 ix.offset(i)

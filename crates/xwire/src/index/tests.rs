@@ -390,3 +390,12 @@ fn heap_bytes_counts_the_arrays() {
     let ix = ix(b"<a><b/><b/></a>");
     assert!(ix.heap_bytes() >= 4 * 24);
 }
+
+#[test]
+fn index_and_tree_are_send_and_sync() {
+    // Built once, queried from many threads: both models must be shareable.
+    fn shareable<T: Send + Sync>() {}
+    shareable::<Index<'static>>();
+    shareable::<crate::tree::Document>();
+    shareable::<crate::ReaderBuffers>();
+}

@@ -84,11 +84,6 @@ impl Document {
     fn namespace_at(&self, element: NodeId, i: u32) -> (&str, &str) {
         self.in_scope_namespaces(element)[i as usize]
     }
-
-    /// Position of a tree node in document order.
-    fn order_key(&self, n: NodeId) -> usize {
-        n.index()
-    }
 }
 
 impl Navigator for Document {
@@ -224,25 +219,24 @@ impl Navigator for Document {
     }
 
     fn name_key(&self, local: &str, uri: &str) -> Option<u64> {
-        // Interned ids of the local name and URI; a name the document never uses gets a key
-        // no node has.
-        Some(match (self.names.find(local), self.uris.find(uri)) {
-            (Some(l), Some(u)) => (u64::from(l.0) << 32) | u64::from(u.0),
-            _ => u64::MAX,
-        })
+        // Interned ids of the local name and URI. A name the document never interned can
+        // still be a namespace node's (the implicit `xml` prefix): compare strings then.
+        match (self.names.find(local), self.uris.find(uri)) {
+            (Some(l), Some(u)) => Some((u64::from(l.0) << 32) | u64::from(u.0)),
+            _ => None,
+        }
     }
 
     fn has_name_key(&self, n: Handle, key: u64) -> bool {
         let name = match n {
-            Handle::Node(n) => self.qnames[self.nodes[n.index()].name as usize],
+            Handle::Node(n) => self.qnames[self.nodes[n.index()].name() as usize],
             Handle::Attribute(e, i) => {
                 let a = &self.attrs[self.attr_range(e).start + i as usize];
                 self.qnames[a.name as usize]
             }
             Handle::Namespace(..) => {
                 let local = (key >> 32) as u32;
-                return key != u64::MAX
-                    && key as u32 == 0
+                return key as u32 == 0
                     && self.names.get(crate::Id(local)) == Navigator::local_name(self, n);
             }
         };

@@ -794,7 +794,7 @@ impl<W: Write> Writer<W> {
         // The element's name, kept in `names` for its end tag.
         let mut names = std::mem::take(&mut self.names);
         let name_start = names.len();
-        let resolved = self.resolve(&spec, true, mark, &mut names);
+        let resolved = self.resolve(&spec, true, mark, &mut names, &[]);
         let name = name_start..names.len();
         self.names = names;
         resolved?;
@@ -808,7 +808,7 @@ impl<W: Write> Writer<W> {
         let mut result = Ok(());
         for a in &attrs {
             let q0 = qnames.len();
-            if let Err(e) = self.resolve(&a.name, false, mark, &mut qnames) {
+            if let Err(e) = self.resolve(&a.name, false, mark, &mut qnames, &done) {
                 result = Err(e);
                 break;
             }
@@ -906,13 +906,15 @@ impl<W: Write> Writer<W> {
     }
 
     /// The qualified name to write for a name spec, declaring a namespace if repairing needs
-    /// one (on the element whose bindings start at `mark`).
+    /// one (on the element whose bindings start at `mark`). `used`: spans of `into` holding
+    /// the attribute names resolved on this tag so far.
     fn resolve(
         &mut self,
         spec: &NameSpec,
         element: bool,
         mark: usize,
         into: &mut String,
+        used: &[Range<usize>],
     ) -> Result<()> {
         match spec {
             NameSpec::QName(p, l) => {
@@ -970,7 +972,16 @@ impl<W: Write> Writer<W> {
                     return Err(WriteError::UndeclaredPrefix(wanted.unwrap_or_default()));
                 }
                 let p = match wanted {
-                    Some(p) if self.bindings[mark..].iter().all(|b| b.0 != p) => p,
+                    // Not a prefix this tag declares already, nor (for an attribute) one a
+                    // name of this tag uses: redeclaring that would change the name.
+                    Some(p)
+                        if self.bindings[mark..].iter().all(|b| b.0 != p)
+                            && (element
+                                || !(self.is_element_prefix(&p)
+                                    || used.iter().any(|r| prefix_of(&into[r.clone()]) == p))) =>
+                    {
+                        p
+                    }
                     None if element && self.bindings[mark..].iter().all(|b| !b.0.is_empty()) => {
                         String::new()
                     }
@@ -986,6 +997,12 @@ impl<W: Write> Writer<W> {
                 qualify(into, &p)
             }
         }
+    }
+
+    /// Whether `prefix` is the prefix of the element whose start tag is being resolved.
+    fn is_element_prefix(&self, prefix: &str) -> bool {
+        let open = self.stack.last().expect("a start tag is being resolved");
+        prefix_of(&self.names[open.name.clone()]) == prefix
     }
 
     fn declare(&mut self, prefix: &str, uri: &str, mark: usize) -> Result<()> {
@@ -1004,6 +1021,11 @@ impl<W: Write> Writer<W> {
         }
         Ok(())
     }
+}
+
+/// The prefix of a QName (`""`: none).
+fn prefix_of(qname: &str) -> &str {
+    qname.split_once(':').map_or("", |(p, _)| p)
 }
 
 /// Splits a QName into (prefix, local); `None` if it is not one. ASCII names (nearly all)

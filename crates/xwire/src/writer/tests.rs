@@ -188,6 +188,29 @@ fn namespace_repairing() {
 }
 
 #[test]
+fn repairing_an_attribute_never_rebinds_a_prefix_its_tag_uses() {
+    // q is bound to urn:q above; the attribute wants q for urn:p. Declaring q="urn:p" on this
+    // tag would move the element into urn:p, so the attribute gets another prefix.
+    let out = write(|w| {
+        w.start_element_ns("urn:q", "a", Some("q"))?;
+        w.start_element_ns("urn:q", "b", Some("q"))?;
+        w.attribute_ns("urn:p", "z", Some("q"), "v")?;
+        w.end_element()?;
+        // Nor the prefix of an attribute before it on the same tag.
+        w.start_element_ns("", "c", None)?;
+        w.attribute_ns("urn:q", "w", Some("q"), "1")?;
+        w.attribute_ns("urn:p", "z", Some("q"), "2")?;
+        w.end_element()?;
+        w.end_element()
+    })
+    .unwrap();
+    assert_eq!(
+        out,
+        r#"<q:a xmlns:q="urn:q"><q:b xmlns:ns1="urn:p" ns1:z="v"/><c xmlns:ns2="urn:p" q:w="1" ns2:z="2"/></q:a>"#
+    );
+}
+
+#[test]
 fn explicit_declarations_are_used_and_not_repeated() {
     let out = write(|w| {
         w.start_element("p:a")?;
