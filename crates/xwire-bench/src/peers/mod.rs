@@ -39,6 +39,7 @@
 
 mod c;
 mod cpp;
+mod models;
 pub mod probes;
 mod rust;
 

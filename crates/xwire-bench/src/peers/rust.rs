@@ -10,17 +10,22 @@ pub(super) fn peers() -> Vec<Peer> {
             name: "xwire",
             lang: Lang::Rust,
             checks: "everything: well-formedness, Char/Name productions, namespaces, DTD, entities",
-            engine: Engine::InProcess(vec![
-                (Op::Parse, simple(xwire)),
-                (Op::Push, simple(xwire_sax)),
-                (Op::Reserialize, simple(xwire_reserialize)),
-                // XWIRE PIPELINES GO HERE: `Op::Pipeline(e)` for each `PipelineExpr`, on the
-                // tree (`xwire::tree::Document` + the XPath evaluator + node removal + the
-                // writer) and, as a peer of its own ("xwire-index"), on the token index (byte
-                // splices on write), once the evaluator lands (issue 4). Compile `e.xpath()`
-                // once in the `Prepare`; return `pipeline_checksum(selected, elements left)`.
-                // Until then xwire shows "cannot" for the pipelines.
-            ]),
+            engine: Engine::InProcess({
+                let mut ops: Vec<(Op, super::Prepare)> = vec![
+                    (Op::Parse, simple(xwire)),
+                    (Op::Push, simple(xwire_sax)),
+                    (Op::Reserialize, simple(xwire_reserialize)),
+                ];
+                // The tree and its XPath pipelines (xwire::tree).
+                ops.extend(super::models::tree_ops());
+                ops
+            }),
+        },
+        Peer {
+            name: "xwire-index",
+            lang: Lang::Rust,
+            checks: "as xwire (it indexes through xwire's reader); UTF-8 only",
+            engine: Engine::InProcess(super::models::index_ops()),
         },
         Peer {
             name: "quick-xml",
