@@ -509,3 +509,17 @@ fn evaluator_reuse() {
         assert_eq!(ev.select(&xp, &d, Navigator::root(&d)).unwrap().len(), 2);
     }
 }
+
+#[test]
+fn exponent_literals_are_an_extension_of_the_lexer_only() {
+    assert_eq!(number("1.23e3"), 1230.0);
+    assert_eq!(number("1E-2 * 100"), 1.0);
+    assert_eq!(number("2e+1"), 20.0);
+    assert_eq!(number("1e400"), f64::INFINITY);
+    assert_eq!(number("1e-400"), 0.0);
+    // A name after a number without digits after `e` is still no exponent.
+    assert!(XPath::compile("2e").is_err());
+    assert!(XPath::compile("1 div 2ex").is_err());
+    // Strings convert by XPath 1.0's rules: no exponent.
+    assert!(number("number('1e3')").is_nan());
+}

@@ -338,10 +338,34 @@ impl Lexer<'_> {
                 self.pos += 1;
             }
         }
-        let text = &self.src[start..self.pos];
+        // An exponent (`1.5e3`, `1E-9`) is an extension, as in libxml2 and XPath 2.0: in XPath
+        // 1.0 a number followed by a name other than an operator is a syntax error, so no
+        // valid 1.0 expression changes meaning. (`number('1e3')` stays NaN: that is
+        // `parse_number`, not the lexer.)
+        let mantissa_end = self.pos;
+        if self.pos < b.len() && (b[self.pos] | 0x20) == b'e' {
+            let mut p = self.pos + 1;
+            if p < b.len() && (b[p] == b'+' || b[p] == b'-') {
+                p += 1;
+            }
+            if p < b.len() && b[p].is_ascii_digit() {
+                while p < b.len() && b[p].is_ascii_digit() {
+                    p += 1;
+                }
+                self.pos = p;
+            }
+        }
         // Digits with at most one dot and at least one digit always parse; an overlong number
-        // becomes infinity, as an IEEE 754 reading of it would.
-        let text = text.strip_suffix('.').unwrap_or(text);
+        // or exponent becomes infinity or zero, as an IEEE 754 reading of it would.
+        let mantissa = &self.src[start..mantissa_end];
+        let mantissa = mantissa.strip_suffix('.').unwrap_or(mantissa);
+        let owned;
+        let text = if mantissa_end == self.pos {
+            mantissa
+        } else {
+            owned = format!("{mantissa}{}", &self.src[mantissa_end..self.pos]);
+            &owned
+        };
         Tok::Number(text.parse().unwrap_or(f64::NAN))
     }
 
