@@ -8,15 +8,7 @@ use std::ptr::NonNull;
 use super::{pipeline_checksum, simple, Engine, Lang, Op, Outcome, Peer, PipelineExpr, Prepare};
 
 /// What the DOM peers with XPath (libxml2, pugixml) do: tree, reserialize, the five pipelines.
-pub(super) const DOM_OPS: [Op; 7] = [
-    Op::Tree,
-    Op::Reserialize,
-    Op::Pipeline(PipelineExpr::EvenGrandchildren),
-    Op::Pipeline(PipelineExpr::CheapItems),
-    Op::Pipeline(PipelineExpr::QuantityText),
-    Op::Pipeline(PipelineExpr::ItemComments),
-    Op::Pipeline(PipelineExpr::CommentedQuantities),
-];
+pub(super) const DOM_OPS: [Op; 7] = super::with_pipelines([Op::Tree, Op::Reserialize]);
 
 const LIBXML2_MISSING: &str = "libxml2-dev not found at build time (scripts/install-peers.sh)";
 

@@ -220,19 +220,6 @@ struct Known {
     checks: &'static str,
 }
 
-/// `ops` followed by the five pipelines.
-const fn with_pipelines(ops: [Op; 2]) -> [Op; 7] {
-    [
-        ops[0],
-        ops[1],
-        Op::Pipeline(PipelineExpr::EvenGrandchildren),
-        Op::Pipeline(PipelineExpr::CheapItems),
-        Op::Pipeline(PipelineExpr::QuantityText),
-        Op::Pipeline(PipelineExpr::ItemComments),
-        Op::Pipeline(PipelineExpr::CommentedQuantities),
-    ]
-}
-
 /// The Java harness's peers (bench/java), in report order.
 const JAVA: &[Known] = &[
     Known {
@@ -258,7 +245,7 @@ const JAVA: &[Known] = &[
     },
     Known {
         name: "xerces-j-dom",
-        ops: &with_pipelines([Op::Tree, Op::Reserialize]),
+        ops: &super::with_pipelines([Op::Tree, Op::Reserialize]),
         checks: "as xerces-j-sax; builds a (deferred) DOM and walks it; LSSerializer to bytes; \
                  pipelines through the JDK's built-in XPath (javax.xml.xpath) on the Xerces DOM",
     },
@@ -269,7 +256,7 @@ const JAVA: &[Known] = &[
     },
     Known {
         name: "vtd-xml",
-        ops: &with_pipelines([Op::Index, Op::Reserialize]),
+        ops: &super::with_pipelines([Op::Index, Op::Reserialize]),
         checks: "well-formedness and namespace prefixes; a DTD-declared entity is an error; text read as stored \
                  (CR LF not normalised); reserialize and pipelines through XMLModifier (byte splices)",
     },

@@ -105,6 +105,19 @@ pub fn pipeline_checksum(selected: u64, elements: u64) -> u64 {
     selected + elements * 1_000_003
 }
 
+/// `ops` followed by the five pipelines.
+pub(crate) const fn with_pipelines(ops: [Op; 2]) -> [Op; 7] {
+    [
+        ops[0],
+        ops[1],
+        Op::Pipeline(PipelineExpr::EvenGrandchildren),
+        Op::Pipeline(PipelineExpr::CheapItems),
+        Op::Pipeline(PipelineExpr::QuantityText),
+        Op::Pipeline(PipelineExpr::ItemComments),
+        Op::Pipeline(PipelineExpr::CommentedQuantities),
+    ]
+}
+
 /// An operation a processor may be able to do on a document. On the command line, in the JSON
 /// report and in the harness protocol it is its [`name`](Op::name), a string.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]

@@ -32,17 +32,7 @@ pub(super) fn unescape_text(raw: &[u8], out: &mut String) {
         push_bytes(out, &raw[i..i + off]);
         i += off;
         match raw[i] {
-            b'&' => match scan::reference(raw, i, true) {
-                Ok((Ref::Char(c), end)) => {
-                    out.push(c);
-                    i = end;
-                }
-                Ok((Ref::Entity(..), end)) => i = end,
-                Err(_) => {
-                    out.push('&');
-                    i += 1;
-                }
-            },
+            b'&' => i = push_reference(raw, i, out),
             b'<' if raw[i..].starts_with(b"<![CDATA[") => {
                 let body = i + 9;
                 let end =
@@ -58,6 +48,24 @@ pub(super) fn unescape_text(raw: &[u8], out: &mut String) {
                 out.push('\n');
                 i += if raw.get(i + 1) == Some(&b'\n') { 2 } else { 1 };
             }
+        }
+    }
+}
+
+/// Appends what the reference at `raw[i]` (an `&`) stands for and returns the index after it:
+/// a character reference's character; nothing for an entity reference (predefined entities
+/// come back as characters; others are unread here); a lone `&` for bytes that are not a
+/// reference (the reader has refused those, so only hand-made indexes meet them).
+fn push_reference(raw: &[u8], i: usize, out: &mut String) -> usize {
+    match scan::reference(raw, i, true) {
+        Ok((Ref::Char(c), end)) => {
+            out.push(c);
+            end
+        }
+        Ok((Ref::Entity(..), end)) => end,
+        Err(_) => {
+            out.push('&');
+            i + 1
         }
     }
 }
@@ -102,17 +110,7 @@ pub(super) fn normalize_attr(raw: &[u8], out: &mut String) {
         push_bytes(out, &raw[i..i + off]);
         i += off;
         match raw[i] {
-            b'&' => match scan::reference(raw, i, true) {
-                Ok((Ref::Char(c), end)) => {
-                    out.push(c);
-                    i = end;
-                }
-                Ok((Ref::Entity(..), end)) => i = end,
-                Err(_) => {
-                    out.push('&');
-                    i += 1;
-                }
-            },
+            b'&' => i = push_reference(raw, i, out),
             b'\r' if raw.get(i + 1) == Some(&b'\n') => {
                 out.push(' ');
                 i += 2;
