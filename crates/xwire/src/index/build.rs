@@ -286,7 +286,7 @@ impl Builder<'_, '_> {
     }
 
     /// Appends a child of the open element (or document); its index.
-    #[inline]
+    #[inline(always)]
     fn push(
         &mut self,
         kind: u32,
@@ -314,7 +314,7 @@ impl Builder<'_, '_> {
         i
     }
 
-    #[inline]
+    #[inline(always)]
     fn push_attr(&mut self, flags: u32, off: u32, len: u32, aux: u32, element: u32) {
         let ix = &mut *self.ix;
         ix.off.push(off);
