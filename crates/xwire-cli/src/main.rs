@@ -1,16 +1,18 @@
 //! The `xwire` command line: a thin shell over the libraries.
 //!
 //! Exit codes: 0 success, 1 the document (or a conformance run) is bad, 2 usage or I/O error;
-//! `xwire xpath` follows grep: 1 when nothing is selected, 2 on any error.
+//! `xwire xpath` follows grep: 1 when nothing is selected, 2 on any error; `xwire edit` gives 1
+//! when an expression selects nothing (unless `--allow-empty`), 2 on any error.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 mod bench;
 mod canon;
+mod edit;
 mod fmt;
 mod report;
 mod xpath;
@@ -69,6 +71,9 @@ enum Command {
     /// Evaluate an XPath 1.0 expression over documents and print the result (exit code 1
     /// when no node is selected, like grep).
     Xpath(xpath::XPathArgs),
+    /// Edit a document through XPath selections, copying every untouched byte as it is:
+    /// delete nodes, set text and attribute values, insert or replace markup.
+    Edit(edit::EditArgs),
     /// Run the benchmark suite against the peers found on this machine.
     Bench(bench::BenchArgs),
     /// Write a generated benchmark workload to a file.
@@ -106,7 +111,9 @@ impl Failure {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // The matches are kept: `edit` reads the order of its actions from them.
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let result = match cli.command {
         Command::Parse {
             files,
@@ -118,6 +125,12 @@ fn main() -> ExitCode {
         Command::Canon(args) => canon::run(&args),
         Command::Fmt(args) => fmt::run(&args),
         Command::Xpath(args) => xpath::run(&args),
+        Command::Edit(args) => {
+            let sub = matches
+                .subcommand_matches("edit")
+                .expect("the edit subcommand");
+            edit::run(&args, sub)
+        }
         Command::Conformance {
             suite,
             json,
