@@ -727,3 +727,19 @@ fn a_prefix_the_writer_rebinds_is_not_trusted_below() {
     assert_eq!(again.namespace_uri(c), "urn:p", "{out}");
     assert_eq!(again.attribute(c, "urn:p", "a"), Some("1"), "{out}");
 }
+
+#[test]
+fn element_by_id_forgets_removed_and_detached_elements() {
+    let mut d =
+        Document::parse(br#"<!DOCTYPE r [<!ATTLIST e i ID #IMPLIED>]><r><e i="a"/><e i="b"/></r>"#)
+            .unwrap();
+    let a = d.element_by_id("a").unwrap();
+    let b = d.element_by_id("b").unwrap();
+    d.remove(a).unwrap();
+    assert_eq!(d.element_by_id("a"), None);
+    d.detach(b).unwrap();
+    assert_eq!(d.element_by_id("b"), None);
+    let r = d.root_element().unwrap();
+    d.append_child(r, b).unwrap();
+    assert_eq!(d.element_by_id("b"), Some(b));
+}

@@ -599,9 +599,11 @@ impl Document {
         })
     }
 
-    /// The element with an attribute of type ID (declared in the DTD) of value `id`.
+    /// The element with an attribute of type ID (declared in the DTD) of value `id`, as
+    /// parsed: `None` once that element is removed or detached (edits do not add IDs).
     pub fn element_by_id(&self, id: &str) -> Option<NodeId> {
-        self.ids.get(id).copied()
+        let n = *self.ids.get(id)?;
+        (self.nodes[n.index()].kind() != K_FREE && self.is_attached(n)).then_some(n)
     }
 
     /// Byte offset of the node in the source document; `None` for the document node and
