@@ -586,16 +586,20 @@ impl Document {
     /// Namespace declarations written on an element: (prefix, URI), `""` for the default.
     #[track_caller]
     pub fn namespace_declarations(&self, n: NodeId) -> impl Iterator<Item = (&str, &str)> + '_ {
-        self.node(n);
-        let range = self.decl_slot(n).map_or(0..0, |i| {
-            let (_, a, b) = self.decl_ranges[i];
-            a as usize..b as usize
-        });
-        self.decls[range].iter().map(|d| {
+        self.decls[self.decl_indices(n)].iter().map(|d| {
             (
                 self.names.get(crate::Id(d.prefix)),
                 self.uris.get(crate::Id(d.uri)),
             )
+        })
+    }
+
+    /// Indices of `decls` holding the declarations written on `n`.
+    pub(crate) fn decl_indices(&self, n: NodeId) -> Range<usize> {
+        self.node(n);
+        self.decl_slot(n).map_or(0..0, |i| {
+            let (_, a, b) = self.decl_ranges[i];
+            a as usize..b as usize
         })
     }
 

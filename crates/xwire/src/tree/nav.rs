@@ -10,6 +10,9 @@ use std::cmp::Ordering;
 use super::{Document, NodeId, NodeKind};
 use crate::xpath::{Navigator, XML_NAMESPACE};
 
+/// The namespace slot of the implicit `xml` prefix.
+const XML_SLOT: u32 = u32::MAX;
+
 /// A node of the XPath data model over a [`Document`].
 ///
 /// ```
@@ -34,7 +37,9 @@ pub enum Handle {
     Node(NodeId),
     /// The `i`-th attribute (in document order) of an element.
     Attribute(NodeId, u32),
-    /// The `i`-th namespace node of an element, in the order of [`Document::in_scope_namespaces`].
+    /// A namespace node of an element: the element and the declaration in scope that binds
+    /// the prefix (an index of the document's declarations; `u32::MAX` for the implicit
+    /// `xml`). Like attribute handles, valid until the next edit of declarations.
     Namespace(NodeId, u32),
 }
 
@@ -57,32 +62,70 @@ impl Document {
     /// The namespaces in scope on an element, as (prefix, URI) sorted by prefix (`""` for the
     /// default namespace, absent when undeclared), `xml` included: its XPath namespace nodes.
     pub fn in_scope_namespaces(&self, element: NodeId) -> Vec<(&str, &str)> {
-        let mut out: Vec<(&str, &str)> = vec![("xml", XML_NAMESPACE)];
+        let mut slots = Vec::new();
+        self.in_scope_slots(element, &mut slots);
+        let mut pairs: Vec<_> = slots.into_iter().map(|s| self.namespace_at(s)).collect();
+        pairs.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        pairs
+    }
+
+    /// The declarations in scope on `element` (the nearest one for each prefix, `XML_SLOT`
+    /// for `xml`, none for an undeclared default namespace), in slot order.
+    fn in_scope_slots(&self, element: NodeId, out: &mut Vec<u32>) {
+        let start = out.len();
+        out.push(XML_SLOT);
         let mut cur = Some(element);
         while let Some(e) = cur {
             if self.kind(e) == NodeKind::Element {
-                for (prefix, uri) in self.namespace_declarations(e) {
-                    if !out.iter().any(|&(p, _)| p == prefix) {
-                        out.push((prefix, uri));
+                for slot in self.decl_indices(e) {
+                    let prefix = self.decls[slot].prefix;
+                    if prefix != self.xml_prefix_id()
+                        && !out[start..]
+                            .iter()
+                            .any(|&s| s != XML_SLOT && self.decls[s as usize].prefix == prefix)
+                    {
+                        out.push(slot as u32);
                     }
                 }
             }
             cur = self.parent(e);
         }
         // `xmlns=""` undeclares the default namespace: no namespace node for it.
-        out.retain(|&(p, u)| !(p.is_empty() && u.is_empty()));
-        out.sort_unstable_by(|a, b| a.0.cmp(b.0));
-        out
+        let mut i = start;
+        while i < out.len() {
+            if out[i] != XML_SLOT && self.namespace_at(out[i]).1.is_empty() {
+                out.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+        // In `cmp_order`'s order (declaration index; `xml` last), so the namespace axis needs
+        // no sorting.
+        out[start..].sort_unstable();
+    }
+
+    /// Id of the prefix `xml` in the names (declarations of it are not namespace nodes of
+    /// their own: `xml` is always bound, to the one URI it may be declared with).
+    fn xml_prefix_id(&self) -> u32 {
+        self.names.find("xml").map_or(u32::MAX, |id| id.0)
+    }
+
+    /// (prefix, URI) of a declaration slot.
+    fn namespace_at(&self, slot: u32) -> (&str, &str) {
+        if slot == XML_SLOT {
+            return ("xml", XML_NAMESPACE);
+        }
+        let d = &self.decls[slot as usize];
+        (
+            self.names.get(crate::Id(d.prefix)),
+            self.uris.get(crate::Id(d.uri)),
+        )
     }
 
     fn attribute_at(&self, element: NodeId, i: u32) -> super::Attribute<'_> {
         self.attributes(element)
             .nth(i as usize)
             .expect("attribute handles come from the navigator")
-    }
-
-    fn namespace_at(&self, element: NodeId, i: u32) -> (&str, &str) {
-        self.in_scope_namespaces(element)[i as usize]
     }
 }
 
@@ -155,8 +198,9 @@ impl Navigator for Document {
     fn namespaces(&self, element: Handle, out: &mut Vec<Handle>) {
         if let Handle::Node(e) = element {
             if Document::kind(self, e) == NodeKind::Element {
-                let count = self.in_scope_namespaces(e).len() as u32;
-                out.extend((0..count).map(|i| Handle::Namespace(e, i)));
+                let mut slots = Vec::new();
+                self.in_scope_slots(e, &mut slots);
+                out.extend(slots.into_iter().map(|s| Handle::Namespace(e, s)));
             }
         }
     }
@@ -165,7 +209,7 @@ impl Navigator for Document {
         match n {
             Handle::Node(n) => Document::local_name(self, n),
             Handle::Attribute(e, i) => self.attribute_at(e, i).local_name,
-            Handle::Namespace(e, i) => self.namespace_at(e, i).0,
+            Handle::Namespace(_, s) => self.namespace_at(s).0,
         }
     }
 
@@ -192,7 +236,7 @@ impl Navigator for Document {
                 _ => Cow::Borrowed(self.text(n)),
             },
             Handle::Attribute(e, i) => Cow::Borrowed(self.attribute_at(e, i).value),
-            Handle::Namespace(e, i) => Cow::Borrowed(self.namespace_at(e, i).1),
+            Handle::Namespace(_, s) => Cow::Borrowed(self.namespace_at(s).1),
         }
     }
 
