@@ -1,0 +1,389 @@
+//! Typed values, their canonical forms and the constraining facets.
+
+use std::cmp::Ordering;
+
+use xwire::chars;
+
+use super::binary;
+use super::decimal::Decimal;
+use super::temporal::{DateTime, Duration, TemporalKind};
+use super::{Builtin, DatatypeError};
+
+/// A value in the value space of a built-in type.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    /// `string` and the types derived from it, and `anyURI`.
+    String(String),
+    /// `boolean`.
+    Bool(bool),
+    /// `decimal`.
+    Decimal(Decimal),
+    /// `integer` and the types derived from it (always integral).
+    Integer(Decimal),
+    /// `float`.
+    Float(f32),
+    /// `double`.
+    Double(f64),
+    /// `duration`.
+    Duration(Duration),
+    /// The date/time types.
+    DateTime(DateTime),
+    /// `hexBinary`.
+    HexBinary(Vec<u8>),
+    /// `base64Binary`.
+    Base64Binary(Vec<u8>),
+    /// `QName` and `NOTATION`: the namespace name (`""` for none), the prefix as written and
+    /// the local name.
+    QName {
+        /// The namespace name, empty for none.
+        namespace: String,
+        /// The prefix as written, empty for none (kept for the canonical form).
+        prefix: String,
+        /// The local part.
+        local: String,
+    },
+    /// The list types: the items in order.
+    List(Vec<Value>),
+}
+
+fn bounds(ty: Builtin) -> (Option<i128>, Option<i128>) {
+    match ty {
+        Builtin::NonPositiveInteger => (None, Some(0)),
+        Builtin::NegativeInteger => (None, Some(-1)),
+        Builtin::Long => (Some(i64::MIN.into()), Some(i64::MAX.into())),
+        Builtin::Int => (Some(i32::MIN.into()), Some(i32::MAX.into())),
+        Builtin::Short => (Some(i16::MIN.into()), Some(i16::MAX.into())),
+        Builtin::Byte => (Some(i8::MIN.into()), Some(i8::MAX.into())),
+        Builtin::NonNegativeInteger => (Some(0), None),
+        Builtin::UnsignedLong => (Some(0), Some(u64::MAX.into())),
+        Builtin::UnsignedInt => (Some(0), Some(u32::MAX.into())),
+        Builtin::UnsignedShort => (Some(0), Some(u16::MAX.into())),
+        Builtin::UnsignedByte => (Some(0), Some(u8::MAX.into())),
+        Builtin::PositiveInteger => (Some(1), None),
+        _ => (None, None),
+    }
+}
+
+/// `float`/`double` lexical space: a decimal with an optional exponent, `INF`, `-INF`, `NaN`.
+fn is_float_lexical(s: &str) -> bool {
+    if matches!(s, "INF" | "-INF" | "NaN") {
+        return true;
+    }
+    let (mantissa, exp) = match s.find(['e', 'E']) {
+        Some(i) => (&s[..i], Some(&s[i + 1..])),
+        None => (s, None),
+    };
+    if Decimal::parse(mantissa).is_none() {
+        return false;
+    }
+    match exp {
+        None => true,
+        Some(e) => {
+            let d = e.strip_prefix(['+', '-']).unwrap_or(e);
+            !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())
+        }
+    }
+}
+
+/// `language`: `[a-zA-Z]{1,8}(-[a-zA-Z0-9]{1,8})*`.
+fn is_language(s: &str) -> bool {
+    let mut parts = s.split('-');
+    let first = parts.next().unwrap_or("");
+    let ok = |p: &str, alpha_only: bool| {
+        (1..=8).contains(&p.len())
+            && p.bytes()
+                .all(|b| b.is_ascii_alphabetic() || (!alpha_only && b.is_ascii_digit()))
+    };
+    ok(first, true) && parts.all(|p| ok(p, false))
+}
+
+pub(crate) fn parse_normalized(
+    ty: Builtin,
+    s: &str,
+    resolve: &dyn Fn(&str) -> Option<String>,
+) -> Result<Value, DatatypeError> {
+    let err = |why: &str| DatatypeError::lexical(ty, s, why);
+    if let Some(item) = ty.item_type() {
+        let items = s
+            .split(' ')
+            .filter(|i| !i.is_empty())
+            .map(|i| parse_normalized(item, i, resolve))
+            .collect::<Result<Vec<_>, _>>()?;
+        if items.is_empty() {
+            return Err(err("a list of this type needs at least one item"));
+        }
+        return Ok(Value::List(items));
+    }
+    let temporal = |k: TemporalKind| DateTime::parse(k, s).map(Value::DateTime).map_err(err);
+    match ty {
+        Builtin::AnySimpleType
+        | Builtin::String
+        | Builtin::NormalizedString
+        | Builtin::Token
+        | Builtin::AnyUri => {
+            if !chars::is_xml_text(s) {
+                return Err(err("contains a character that is not allowed in XML"));
+            }
+            Ok(Value::String(s.to_owned()))
+        }
+        Builtin::Language => is_language(s)
+            .then(|| Value::String(s.to_owned()))
+            .ok_or_else(|| err("not a language tag")),
+        Builtin::NmToken => chars::is_nmtoken(s)
+            .then(|| Value::String(s.to_owned()))
+            .ok_or_else(|| err("not an XML Nmtoken")),
+        Builtin::Name => chars::is_name(s)
+            .then(|| Value::String(s.to_owned()))
+            .ok_or_else(|| err("not an XML Name")),
+        Builtin::NcName | Builtin::Id | Builtin::IdRef | Builtin::Entity => chars::is_ncname(s)
+            .then(|| Value::String(s.to_owned()))
+            .ok_or_else(|| err("not an NCName")),
+        Builtin::Boolean => match s {
+            "true" | "1" => Ok(Value::Bool(true)),
+            "false" | "0" => Ok(Value::Bool(false)),
+            _ => Err(err("expected true, false, 1 or 0")),
+        },
+        Builtin::Decimal => Decimal::parse(s)
+            .map(Value::Decimal)
+            .ok_or_else(|| err("expected digits with an optional sign and point, no exponent")),
+        Builtin::Float | Builtin::Double => {
+            if !is_float_lexical(s) {
+                return Err(err(
+                    "expected a decimal with an optional exponent, INF, -INF or NaN",
+                ));
+            }
+            let t = if s == "NaN" { "NaN" } else { s };
+            if ty == Builtin::Float {
+                t.parse::<f32>()
+                    .map(Value::Float)
+                    .map_err(|_| err("not a float"))
+            } else {
+                t.parse::<f64>()
+                    .map(Value::Double)
+                    .map_err(|_| err("not a double"))
+            }
+        }
+        Builtin::Duration => Duration::parse(s).map(Value::Duration).map_err(err),
+        Builtin::DateTime => temporal(TemporalKind::DateTime),
+        Builtin::Time => temporal(TemporalKind::Time),
+        Builtin::Date => temporal(TemporalKind::Date),
+        Builtin::GYearMonth => temporal(TemporalKind::GYearMonth),
+        Builtin::GYear => temporal(TemporalKind::GYear),
+        Builtin::GMonthDay => temporal(TemporalKind::GMonthDay),
+        Builtin::GDay => temporal(TemporalKind::GDay),
+        Builtin::GMonth => temporal(TemporalKind::GMonth),
+        Builtin::HexBinary => binary::decode_hex(s).map(Value::HexBinary).map_err(err),
+        Builtin::Base64Binary => binary::decode_base64(s)
+            .map(Value::Base64Binary)
+            .map_err(err),
+        Builtin::QName | Builtin::Notation => {
+            if !chars::is_qname(s) {
+                return Err(err("not a QName"));
+            }
+            let (prefix, local) = s.split_once(':').unwrap_or(("", s));
+            let namespace = resolve(prefix)
+                .ok_or_else(|| err(&format!("the prefix '{prefix}' is not declared")))?;
+            Ok(Value::QName {
+                namespace,
+                prefix: prefix.to_owned(),
+                local: local.to_owned(),
+            })
+        }
+        _ => {
+            // integer and everything derived from it
+            let d = Decimal::parse_integer(s)
+                .ok_or_else(|| err("expected digits with an optional sign"))?;
+            let (lo, hi) = bounds(ty);
+            if lo.is_some_and(|lo| d < Decimal::from_i128(lo)) {
+                return Err(err(&format!(
+                    "below the minimum {}",
+                    lo.unwrap_or_default()
+                )));
+            }
+            if hi.is_some_and(|hi| d > Decimal::from_i128(hi)) {
+                return Err(err(&format!(
+                    "above the maximum {}",
+                    hi.unwrap_or_default()
+                )));
+            }
+            Ok(Value::Integer(d))
+        }
+    }
+}
+
+fn canonical_float(v: f64, shortest: String) -> String {
+    if v.is_nan() {
+        return "NaN".into();
+    }
+    if v.is_infinite() {
+        return if v > 0.0 { "INF" } else { "-INF" }.into();
+    }
+    // `shortest` is Rust's `{:E}`: `1E0`, `-1.5E-7`; Part 2 wants a point in the mantissa.
+    match shortest.split_once('E') {
+        Some((m, e)) if !m.contains('.') => format!("{m}.0E{e}"),
+        _ => shortest,
+    }
+}
+
+impl Value {
+    /// The canonical representation of Part 2 (see the module docs for the deviations).
+    pub fn canonical(&self) -> String {
+        match self {
+            Value::String(s) => s.clone(),
+            Value::Bool(b) => b.to_string(),
+            Value::Decimal(d) => d.canonical_decimal(),
+            Value::Integer(d) => d.canonical_integer(),
+            Value::Float(f) => canonical_float(f64::from(*f), format!("{f:E}")),
+            Value::Double(f) => canonical_float(*f, format!("{f:E}")),
+            Value::Duration(d) => d.canonical(),
+            Value::DateTime(d) => d.canonical(),
+            Value::HexBinary(b) => binary::encode_hex(b),
+            Value::Base64Binary(b) => binary::encode_base64(b),
+            Value::QName { prefix, local, .. } => {
+                if prefix.is_empty() {
+                    local.clone()
+                } else {
+                    format!("{prefix}:{local}")
+                }
+            }
+            Value::List(items) => items
+                .iter()
+                .map(Value::canonical)
+                .collect::<Vec<_>>()
+                .join(" "),
+        }
+    }
+
+    /// The measure of `length`, `minLength` and `maxLength`: characters for strings, octets
+    /// for binary, items for lists. `None` for `QName` and `NOTATION` (where these facets
+    /// always succeed, per erratum E2-36) and for types these facets do not apply to.
+    pub fn length(&self) -> Option<usize> {
+        match self {
+            Value::String(s) => Some(s.chars().count()),
+            Value::HexBinary(b) | Value::Base64Binary(b) => Some(b.len()),
+            Value::List(items) => Some(items.len()),
+            _ => None,
+        }
+    }
+
+    /// The order of the value space: `None` for unordered types, for values of different
+    /// types, for `NaN`, and for indeterminate duration and date/time comparisons.
+    pub fn partial_cmp_value(&self, other: &Value) -> Option<Ordering> {
+        match (self, other) {
+            (Value::Decimal(a) | Value::Integer(a), Value::Decimal(b) | Value::Integer(b)) => {
+                Some(a.cmp(b))
+            }
+            (Value::Float(a), Value::Float(b)) => a.partial_cmp(b),
+            (Value::Double(a), Value::Double(b)) => a.partial_cmp(b),
+            (Value::Duration(a), Value::Duration(b)) => a.partial_cmp(b),
+            (Value::DateTime(a), Value::DateTime(b)) => a.partial_cmp(b),
+            _ => None,
+        }
+    }
+}
+
+/// A constraining facet that applies to a built-in value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Facet {
+    /// `length`.
+    Length(usize),
+    /// `minLength`.
+    MinLength(usize),
+    /// `maxLength`.
+    MaxLength(usize),
+    /// `totalDigits` (decimal and integer types).
+    TotalDigits(u32),
+    /// `fractionDigits` (decimal and integer types).
+    FractionDigits(u32),
+    /// `minInclusive`.
+    MinInclusive(Value),
+    /// `maxInclusive`.
+    MaxInclusive(Value),
+    /// `minExclusive`.
+    MinExclusive(Value),
+    /// `maxExclusive`.
+    MaxExclusive(Value),
+}
+
+impl Facet {
+    /// The facet's name in a schema.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Facet::Length(_) => "length",
+            Facet::MinLength(_) => "minLength",
+            Facet::MaxLength(_) => "maxLength",
+            Facet::TotalDigits(_) => "totalDigits",
+            Facet::FractionDigits(_) => "fractionDigits",
+            Facet::MinInclusive(_) => "minInclusive",
+            Facet::MaxInclusive(_) => "maxInclusive",
+            Facet::MinExclusive(_) => "minExclusive",
+            Facet::MaxExclusive(_) => "maxExclusive",
+        }
+    }
+
+    /// Checks `value` against this facet. A bound that cannot be compared with the value
+    /// (a different type, `NaN`, an indeterminate order) fails; length facets on values
+    /// without a length (`QName`, `NOTATION`) succeed.
+    pub fn check(&self, value: &Value) -> Result<(), DatatypeError> {
+        let fail = |what: String| {
+            Err(DatatypeError::new(format!(
+                "'{}' does not satisfy {}: {what}",
+                value.canonical(),
+                self.name()
+            )))
+        };
+        let digits = |v: &Value| match v {
+            Value::Decimal(d) | Value::Integer(d) => Some((d.total_digits(), d.fraction_digits())),
+            _ => None,
+        };
+        match self {
+            Facet::Length(n) | Facet::MinLength(n) | Facet::MaxLength(n) => {
+                let Some(len) = value.length() else {
+                    return Ok(());
+                };
+                let ok = match self {
+                    Facet::Length(_) => len == *n,
+                    Facet::MinLength(_) => len >= *n,
+                    _ => len <= *n,
+                };
+                if ok {
+                    Ok(())
+                } else {
+                    fail(format!("its length is {len}, the facet is {n}"))
+                }
+            }
+            Facet::TotalDigits(n) => match digits(value) {
+                Some((t, _)) if t <= *n => Ok(()),
+                Some((t, _)) => fail(format!("it has {t} digits, at most {n} are allowed")),
+                None => fail("it is not a decimal".into()),
+            },
+            Facet::FractionDigits(n) => match digits(value) {
+                Some((_, f)) if f <= *n => Ok(()),
+                Some((_, f)) => fail(format!(
+                    "it has {f} fraction digits, at most {n} are allowed"
+                )),
+                None => fail("it is not a decimal".into()),
+            },
+            Facet::MinInclusive(b)
+            | Facet::MaxInclusive(b)
+            | Facet::MinExclusive(b)
+            | Facet::MaxExclusive(b) => {
+                let ord = value.partial_cmp_value(b);
+                let ok = match (self, ord) {
+                    (_, None) => false,
+                    (Facet::MinInclusive(_), Some(o)) => o != Ordering::Less,
+                    (Facet::MaxInclusive(_), Some(o)) => o != Ordering::Greater,
+                    (Facet::MinExclusive(_), Some(o)) => o == Ordering::Greater,
+                    (_, Some(o)) => o == Ordering::Less,
+                };
+                if ok {
+                    Ok(())
+                } else if ord.is_none() {
+                    fail(format!("it cannot be compared with '{}'", b.canonical()))
+                } else {
+                    fail(format!("the bound is '{}'", b.canonical()))
+                }
+            }
+        }
+    }
+}
