@@ -300,7 +300,12 @@ impl DateTime {
         }
         let key = |v: &DateTime, shift: i128| {
             let tz = i128::from(v.timezone.unwrap_or(0)) * 60;
-            (v.local_seconds() - tz + shift, v.fraction.clone())
+            let mut at = v.local_seconds() - tz;
+            if v.kind == TemporalKind::Time {
+                // A time of day recurs daily: 01:00:00+03:00 is 22:00:00Z.
+                at = at.rem_euclid(86_400);
+            }
+            (at + shift, v.fraction.clone())
         };
         match (self.timezone.is_some(), other.timezone.is_some()) {
             (true, true) | (false, false) => Some(key(self, 0).cmp(&key(other, 0))),

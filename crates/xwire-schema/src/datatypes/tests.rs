@@ -8,3 +8,462 @@ fn names_round_trip() {
     assert_eq!(Builtin::ALL.len(), 45);
     assert_eq!(Builtin::from_name("anyType"), None);
 }
+
+#[test]
+fn derivation() {
+    assert_eq!(Builtin::AnySimpleType.base(), None);
+    assert_eq!(Builtin::Byte.base(), Some(Builtin::Short));
+    assert_eq!(Builtin::Byte.primitive(), Builtin::Decimal);
+    assert_eq!(Builtin::Id.primitive(), Builtin::String);
+    assert_eq!(Builtin::NmTokens.primitive(), Builtin::String);
+    assert_eq!(Builtin::Date.primitive(), Builtin::Date);
+    assert!(Builtin::UnsignedByte.derives_from(Builtin::NonNegativeInteger));
+    assert!(!Builtin::Int.derives_from(Builtin::NonNegativeInteger));
+    assert!(Builtin::Decimal.is_primitive());
+    assert!(!Builtin::Integer.is_primitive());
+    assert_eq!(Builtin::IdRefs.item_type(), Some(Builtin::IdRef));
+    assert!(Builtin::Entities.is_list() && !Builtin::Entity.is_list());
+    assert_eq!(Builtin::String.white_space(), WhiteSpace::Preserve);
+    assert_eq!(Builtin::NormalizedString.white_space(), WhiteSpace::Replace);
+    assert_eq!(Builtin::Token.white_space(), WhiteSpace::Collapse);
+    assert_eq!(Builtin::Double.white_space(), WhiteSpace::Collapse);
+}
+
+#[test]
+fn whitespace() {
+    assert_eq!(WhiteSpace::Replace.apply("a\tb\n c\r"), "a b  c ");
+    assert_eq!(WhiteSpace::Collapse.apply("  a\t\tb\n c  "), "a b c");
+    assert_eq!(Builtin::String.parse(" a ").unwrap().canonical(), " a ");
+    assert_eq!(Builtin::Token.parse(" a \n b ").unwrap().canonical(), "a b");
+}
+
+/// Each row: type, lexical, expected canonical form (`None` when the lexical is invalid).
+const CASES: &[(Builtin, &str, Option<&str>)] = {
+    use Builtin::*;
+    &[
+        (Boolean, "true", Some("true")),
+        (Boolean, " 1 ", Some("true")),
+        (Boolean, "0", Some("false")),
+        (Boolean, "TRUE", None),
+        (Boolean, "yes", None),
+        (Boolean, "", None),
+        (Decimal, "1.0", Some("1.0")),
+        (Decimal, "+0012.500", Some("12.5")),
+        (Decimal, "-.5", Some("-0.5")),
+        (Decimal, "5.", Some("5.0")),
+        (Decimal, "-0", Some("0.0")),
+        (Decimal, "0.000100", Some("0.0001")),
+        (
+            Decimal,
+            "123456789012345678901234567890.123456789",
+            Some("123456789012345678901234567890.123456789"),
+        ),
+        (Decimal, "1e5", None),
+        (Decimal, ".", None),
+        (Decimal, "", None),
+        (Decimal, "+-1", None),
+        (Decimal, "1,5", None),
+        (Integer, "007", Some("7")),
+        (Integer, "+0", Some("0")),
+        (Integer, "-0", Some("0")),
+        (
+            Integer,
+            "-123456789012345678901234567890123456789012",
+            Some("-123456789012345678901234567890123456789012"),
+        ),
+        (Integer, "1.0", None),
+        (Integer, "1.", None),
+        (Integer, "", None),
+        (Long, "9223372036854775807", Some("9223372036854775807")),
+        (Long, "9223372036854775808", None),
+        (Long, "-9223372036854775808", Some("-9223372036854775808")),
+        (Int, "2147483648", None),
+        (Int, "-2147483648", Some("-2147483648")),
+        (Short, "32767", Some("32767")),
+        (Short, "-32769", None),
+        (Byte, "-128", Some("-128")),
+        (Byte, "128", None),
+        (
+            UnsignedLong,
+            "18446744073709551615",
+            Some("18446744073709551615"),
+        ),
+        (UnsignedLong, "18446744073709551616", None),
+        (UnsignedInt, "-1", None),
+        (UnsignedInt, "-0", Some("0")),
+        (UnsignedShort, "65536", None),
+        (UnsignedByte, "255", Some("255")),
+        (UnsignedByte, "256", None),
+        (PositiveInteger, "0", None),
+        (PositiveInteger, "1", Some("1")),
+        (NonNegativeInteger, "0", Some("0")),
+        (NegativeInteger, "0", None),
+        (NegativeInteger, "-1", Some("-1")),
+        (NonPositiveInteger, "1", None),
+        (Float, "1", Some("1.0E0")),
+        (Float, "100", Some("1.0E2")),
+        (Float, "-1.5e-3", Some("-1.5E-3")),
+        (Float, "0.1", Some("1.0E-1")),
+        (Float, "INF", Some("INF")),
+        (Float, "-INF", Some("-INF")),
+        (Float, "NaN", Some("NaN")),
+        (Float, "0", Some("0.0E0")),
+        (Float, "+INF", None),
+        (Float, "inf", None),
+        (Float, "nan", None),
+        (Float, "1e", None),
+        (Float, "e1", None),
+        (Float, "1.5E+2", Some("1.5E2")),
+        (Double, "12345.678E10", Some("1.2345678E14")),
+        (Double, "Infinity", None),
+        (Double, ".5", Some("5.0E-1")),
+        (Duration, "P1Y2M3DT10H30M", Some("P1Y2M3DT10H30M")),
+        (Duration, "-P120D", Some("-P120D")),
+        (Duration, "PT36H", Some("P1DT12H")),
+        (Duration, "PT1.50S", Some("PT1.5S")),
+        (Duration, "P0Y", Some("PT0S")),
+        (Duration, "P14M", Some("P1Y2M")),
+        (Duration, "P", None),
+        (Duration, "PT", None),
+        (Duration, "P1DT", None),
+        (Duration, "P-1D", None),
+        (Duration, "P1M1Y", None),
+        (Duration, "P1.5Y", None),
+        (Duration, "PT1.S", None),
+        (Duration, "1D", None),
+        (DateTime, "2004-04-12T13:20:00", Some("2004-04-12T13:20:00")),
+        (
+            DateTime,
+            "2004-04-12T13:20:00.500-05:00",
+            Some("2004-04-12T18:20:00.5Z"),
+        ),
+        (
+            DateTime,
+            "2004-04-12T13:20:00+00:00",
+            Some("2004-04-12T13:20:00Z"),
+        ),
+        (DateTime, "1999-12-31T24:00:00", Some("2000-01-01T00:00:00")),
+        (
+            DateTime,
+            "2000-01-01T00:30:00+01:00",
+            Some("1999-12-31T23:30:00Z"),
+        ),
+        (
+            DateTime,
+            "-0001-12-31T23:00:00-02:00",
+            Some("0001-01-01T01:00:00Z"),
+        ),
+        (DateTime, "2004-02-29T00:00:00", Some("2004-02-29T00:00:00")),
+        (DateTime, "2003-02-29T00:00:00", None),
+        (DateTime, "1900-02-29T00:00:00", None),
+        (DateTime, "2000-02-29T00:00:00", Some("2000-02-29T00:00:00")),
+        (DateTime, "2004-04-12T24:00:01", None),
+        (
+            DateTime,
+            "2004-04-12T24:00:00.0",
+            Some("2004-04-13T00:00:00"),
+        ),
+        (DateTime, "2004-04-12T13:60:00", None),
+        (DateTime, "2004-04-12T13:20:60", None),
+        (DateTime, "2004-04-12T13:20", None),
+        (DateTime, "2004-04-12", None),
+        (DateTime, "0000-01-01T00:00:00", None),
+        (DateTime, "02004-01-01T00:00:00", None),
+        (
+            DateTime,
+            "12004-01-01T00:00:00",
+            Some("12004-01-01T00:00:00"),
+        ),
+        (DateTime, "2004-04-12T13:20:00+14:01", None),
+        (DateTime, "2004-04-12T13:20:00+15:00", None),
+        (DateTime, "2004-04-12T13:20:00.", None),
+        (DateTime, "2004-4-12T13:20:00", None),
+        (Time, "13:20:00", Some("13:20:00")),
+        (Time, "13:20:00-05:00", Some("18:20:00Z")),
+        (Time, "01:00:00+03:00", Some("22:00:00Z")),
+        (Time, "24:00:00", Some("00:00:00")),
+        (Time, "25:00:00", None),
+        (Time, "1:00:00", None),
+        (Date, "2004-04-12", Some("2004-04-12")),
+        (Date, "2004-04-12-05:00", Some("2004-04-12-05:00")),
+        (Date, "2004-04-12Z", Some("2004-04-12Z")),
+        (Date, "-0044-03-15", Some("-0044-03-15")),
+        (Date, "2004-04-31", None),
+        (Date, "2004-13-01", None),
+        (Date, "2004-00-01", None),
+        (GYearMonth, "2004-04", Some("2004-04")),
+        (GYearMonth, "2004-4", None),
+        (GYear, "2004", Some("2004")),
+        (GYear, "-2004+01:00", Some("-2004+01:00")),
+        (GYear, "04", None),
+        (GMonthDay, "--02-29", Some("--02-29")),
+        (GMonthDay, "--02-30", None),
+        (GMonthDay, "--04-31", None),
+        (GDay, "---31", Some("---31")),
+        (GDay, "---32", None),
+        (GDay, "--31", None),
+        (GMonth, "--12", Some("--12")),
+        (GMonth, "--13", None),
+        (GMonth, "--12--", None),
+        (HexBinary, "0fB7", Some("0FB7")),
+        (HexBinary, "", Some("")),
+        (HexBinary, "0FB", None),
+        (HexBinary, "0G", None),
+        (Base64Binary, "AAEC", Some("AAEC")),
+        (Base64Binary, "QQ==", Some("QQ==")),
+        (Base64Binary, "QUI=", Some("QUI=")),
+        (Base64Binary, "Q Q = =", Some("QQ==")),
+        (Base64Binary, " QUJD ", Some("QUJD")),
+        (Base64Binary, "", Some("")),
+        (Base64Binary, "QR==", None),
+        (Base64Binary, "QUJ=", None),
+        (Base64Binary, "QQ=", None),
+        (Base64Binary, "QQ===", None),
+        (Base64Binary, "Q=Q=", None),
+        (Base64Binary, "QUJ", None),
+        (Base64Binary, "QU!D", None),
+        (Language, "en", Some("en")),
+        (Language, "en-GB", Some("en-GB")),
+        (Language, "x-klingon-1234", Some("x-klingon-1234")),
+        (Language, "en_GB", None),
+        (Language, "abcdefghi", None),
+        (Language, "1en", None),
+        (Language, "en-", None),
+        (NmToken, "-12.a", Some("-12.a")),
+        (NmToken, "a b", None),
+        (NmTokens, " a  b\nc ", Some("a b c")),
+        (NmTokens, "  ", None),
+        (Name, "xs:element", Some("xs:element")),
+        (Name, "_a-1", Some("_a-1")),
+        (Name, "1a", None),
+        (NcName, "a:b", None),
+        (NcName, "élan", Some("élan")),
+        (Id, "id1", Some("id1")),
+        (IdRef, "1", None),
+        (IdRefs, "a b", Some("a b")),
+        (IdRefs, "a 1", None),
+        (Entities, "e1", Some("e1")),
+        (QName, "xml:lang", Some("xml:lang")),
+        (QName, "local", Some("local")),
+        (QName, "undeclared:x", None),
+        (QName, "a:b:c", None),
+        (Notation, "n", Some("n")),
+        (
+            AnyUri,
+            "http://example.com/a b",
+            Some("http://example.com/a b"),
+        ),
+        (String, "a\u{1}b", None),
+    ]
+};
+
+#[test]
+fn lexical_table() {
+    let mut failures = Vec::new();
+    for &(ty, lexical, expected) in CASES {
+        let got = ty.parse(lexical).map(|v| v.canonical());
+        let ok = match (expected, &got) {
+            (Some(e), Ok(g)) => e == g,
+            (None, Err(_)) => true,
+            _ => false,
+        };
+        if !ok {
+            failures.push(format!(
+                "{ty} {lexical:?}: expected {expected:?}, got {got:?}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn canonical_round_trips() {
+    for &(ty, lexical, expected) in CASES {
+        if let (Some(c), Ok(v)) = (expected, ty.parse(lexical)) {
+            let again = ty.parse(c).unwrap_or_else(|e| panic!("{ty} {c:?}: {e}"));
+            assert_eq!(again.canonical(), c, "{ty} {lexical:?}");
+            match v {
+                Value::Float(_) | Value::Double(_) => {}
+                Value::DateTime(_) => assert_eq!(
+                    again.partial_cmp_value(&v),
+                    Some(std::cmp::Ordering::Equal),
+                    "{ty} {lexical:?}"
+                ),
+                _ => assert_eq!(again, v, "{ty} {lexical:?}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn error_messages_say_what_is_wrong() {
+    let e = Builtin::Byte.parse("300").unwrap_err();
+    assert_eq!(
+        e.message(),
+        "'300' is not a valid byte: above the maximum 127"
+    );
+    let e = Builtin::Date.parse("2003-02-29").unwrap_err();
+    assert!(e.to_string().contains("past the end of the month"), "{e}");
+    let e = Builtin::QName.parse("p:x").unwrap_err();
+    assert!(e.to_string().contains("'p' is not declared"), "{e}");
+}
+
+#[test]
+fn qname_resolver() {
+    let resolve = |p: &str| match p {
+        "" => Some("urn:default".to_owned()),
+        "a" => Some("urn:a".to_owned()),
+        _ => None,
+    };
+    let v = Builtin::QName.parse_with(" a:x ", &resolve).unwrap();
+    assert_eq!(
+        v,
+        Value::QName {
+            namespace: "urn:a".into(),
+            prefix: "a".into(),
+            local: "x".into()
+        }
+    );
+    let v = Builtin::QName.parse_with("y", &resolve).unwrap();
+    assert!(matches!(v, Value::QName { ref namespace, .. } if namespace == "urn:default"));
+    assert!(Builtin::QName.parse_with("b:y", &resolve).is_err());
+}
+
+fn p(ty: Builtin, s: &str) -> Value {
+    ty.parse(s).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn length_facets() {
+    use Builtin::*;
+    let cases: &[(Value, Facet, bool)] = &[
+        (p(String, "héllo"), Facet::Length(5), true),
+        (p(String, "héllo"), Facet::MaxLength(4), false),
+        (p(String, "héllo"), Facet::MinLength(6), false),
+        (p(HexBinary, "0A0B0C"), Facet::Length(3), true),
+        (p(Base64Binary, "QUJD"), Facet::Length(3), true),
+        (p(Base64Binary, "QUJD"), Facet::MaxLength(2), false),
+        (p(NmTokens, "a b c"), Facet::Length(3), true),
+        (p(NmTokens, "a b c"), Facet::MinLength(4), false),
+        (p(QName, "xml:lang"), Facet::Length(1), true),
+    ];
+    for (v, f, ok) in cases {
+        assert_eq!(f.check(v).is_ok(), *ok, "{f:?} on {v:?}");
+    }
+}
+
+#[test]
+fn digit_facets() {
+    use Builtin::*;
+    let cases: &[(&str, Facet, bool)] = &[
+        ("123.45", Facet::TotalDigits(5), true),
+        ("123.45", Facet::TotalDigits(4), false),
+        ("0.00123", Facet::TotalDigits(3), true),
+        ("1000", Facet::TotalDigits(3), false),
+        ("1.500", Facet::FractionDigits(1), true),
+        ("1.55", Facet::FractionDigits(1), false),
+        ("0", Facet::TotalDigits(1), true),
+    ];
+    for (s, f, ok) in cases {
+        assert_eq!(f.check(&p(Decimal, s)).is_ok(), *ok, "{f:?} on {s}");
+    }
+    assert!(Facet::FractionDigits(0).check(&p(Integer, "12")).is_ok());
+    assert!(Facet::TotalDigits(2).check(&p(String, "12")).is_err());
+}
+
+#[test]
+fn range_facets() {
+    use Builtin::*;
+    let min = |ty, s| Facet::MinInclusive(p(ty, s));
+    let cases: &[(Value, Facet, bool)] = &[
+        (p(Decimal, "10.5"), min(Decimal, "10.5"), true),
+        (p(Decimal, "10.49"), min(Decimal, "10.5"), false),
+        (
+            p(Integer, "-3"),
+            Facet::MaxExclusive(p(Integer, "-3")),
+            false,
+        ),
+        (
+            p(Integer, "-4"),
+            Facet::MaxExclusive(p(Integer, "-3")),
+            true,
+        ),
+        (
+            p(Integer, "11"),
+            Facet::MaxInclusive(p(Decimal, "10.5")),
+            false,
+        ),
+        (
+            p(Float, "1e3"),
+            Facet::MinExclusive(p(Float, "999.9")),
+            true,
+        ),
+        (p(Float, "NaN"), min(Float, "-INF"), false),
+        (
+            p(Double, "INF"),
+            Facet::MaxInclusive(p(Double, "INF")),
+            true,
+        ),
+        (p(Date, "2004-01-01"), min(Date, "2003-12-31"), true),
+        (
+            p(DateTime, "2004-01-01T00:00:00Z"),
+            min(DateTime, "2004-01-01T01:00:00+01:00"),
+            true,
+        ),
+        (
+            p(DateTime, "2004-01-01T00:00:00Z"),
+            min(DateTime, "2004-01-01T00:00:01+01:00"),
+            true,
+        ),
+        // Indeterminate: one value without a timezone within 14 hours of the other.
+        (
+            p(DateTime, "2004-01-01T12:00:00"),
+            min(DateTime, "2004-01-01T00:00:00Z"),
+            false,
+        ),
+        (
+            p(DateTime, "2004-01-02T15:00:00"),
+            min(DateTime, "2004-01-01T00:00:00Z"),
+            true,
+        ),
+        (
+            p(Time, "10:00:00.5"),
+            Facet::MaxExclusive(p(Time, "10:00:00.49")),
+            false,
+        ),
+        (
+            p(Duration, "P1Y"),
+            Facet::MinExclusive(p(Duration, "P364D")),
+            true,
+        ),
+        (
+            p(Duration, "P1Y"),
+            Facet::MaxExclusive(p(Duration, "P367D")),
+            true,
+        ),
+        (p(Duration, "P1M"), min(Duration, "P30D"), false),
+        (p(Duration, "PT2H"), min(Duration, "PT90M"), true),
+        (p(String, "b"), min(String, "a"), false),
+        (p(Integer, "1"), min(Float, "0"), false),
+    ];
+    for (v, f, ok) in cases {
+        assert_eq!(f.check(v).is_ok(), *ok, "{f:?} on {v:?}");
+    }
+}
+
+#[test]
+fn decimal_order_and_digits() {
+    let d = |s| super::Decimal::parse(s).unwrap();
+    let sorted = [
+        "-100", "-1.5", "-1.05", "0", "0.001", "0.01", "0.1", "1", "1.0001", "10",
+    ];
+    for w in sorted.windows(2) {
+        assert!(d(w[0]) < d(w[1]), "{} < {}", w[0], w[1]);
+    }
+    assert_eq!(d("1.50"), d("01.5"));
+    assert_eq!(d("-0.0"), d("0"));
+    assert_eq!(d("12.340").fraction_digits(), 2);
+    assert_eq!(d("12.340").total_digits(), 4);
+    assert_eq!(d("-9223372036854775808").to_i128(), Some(i64::MIN.into()));
+    assert_eq!(d("1.5").to_i128(), None);
+}

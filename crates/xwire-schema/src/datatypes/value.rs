@@ -10,6 +10,9 @@ use super::temporal::{DateTime, Duration, TemporalKind};
 use super::{Builtin, DatatypeError};
 
 /// A value in the value space of a built-in type.
+///
+/// `==` compares representations: two date/time values for the same instant written with
+/// different timezones are not `==`; [`Value::partial_cmp_value`] is the value-space order.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
     /// `string` and the types derived from it, and `anyURI`.
