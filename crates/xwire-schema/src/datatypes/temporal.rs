@@ -113,6 +113,9 @@ fn two_digits(s: &str) -> Option<u8> {
     }
 }
 
+/// The largest year magnitude accepted, so that day and second arithmetic cannot overflow.
+const MAX_YEAR: i64 = 1_000_000_000_000;
+
 fn parse_year(s: &str) -> Result<i64, &'static str> {
     let digits = s.strip_prefix('-').unwrap_or(s);
     if digits.len() < 4 || !digits.bytes().all(|b| b.is_ascii_digit()) {
@@ -122,6 +125,9 @@ fn parse_year(s: &str) -> Result<i64, &'static str> {
         return Err("a year of more than four digits has no leading zero");
     }
     let v: i64 = digits.parse().map_err(|_| "the year is too large")?;
+    if v > MAX_YEAR {
+        return Err("years beyond 10^12 are not supported");
+    }
     if v == 0 {
         return Err("there is no year 0000");
     }
@@ -510,25 +516,26 @@ impl Duration {
     /// when the order holds whatever the month lengths (within a second of slack when both
     /// months and seconds differ).
     pub fn partial_cmp(&self, other: &Duration) -> Option<Ordering> {
-        let dm = self.months - other.months;
+        let dm = i128::from(self.months) - i128::from(other.months);
         if dm == 0 {
             return Some(self.seconds.cmp(&other.seconds));
         }
-        let ds = trunc(&self.seconds) - trunc(&other.seconds);
+        // Saturating: magnitudes this large are far outside any real comparison.
+        let ds = trunc(&self.seconds).saturating_sub(trunc(&other.seconds));
         let (lo, hi) = month_days(dm.unsigned_abs());
-        let (lo, hi) = (i128::from(lo) * 86_400, i128::from(hi) * 86_400);
+        let (lo, hi) = (lo.saturating_mul(86_400), hi.saturating_mul(86_400));
         if dm > 0 {
-            if lo + ds - 1 > 0 {
+            if lo.saturating_add(ds) > 1 {
                 return Some(Ordering::Greater);
             }
-            if hi + ds + 1 < 0 {
+            if hi.saturating_add(ds) < -1 {
                 return Some(Ordering::Less);
             }
         } else {
-            if -lo + ds + 1 < 0 {
+            if ds.saturating_sub(lo) < -1 {
                 return Some(Ordering::Less);
             }
-            if -hi + ds - 1 > 0 {
+            if ds.saturating_sub(hi) > 1 {
                 return Some(Ordering::Greater);
             }
         }
@@ -541,10 +548,10 @@ fn trunc(d: &Decimal) -> i128 {
 }
 
 /// The fewest and most days that `m` consecutive months can have.
-fn month_days(m: u64) -> (u64, u64) {
-    const MIN: [u64; 12] = [0, 28, 59, 89, 120, 150, 181, 212, 242, 273, 303, 334];
-    const MAX: [u64; 12] = [0, 31, 62, 92, 123, 153, 184, 215, 245, 276, 306, 337];
-    let y = m / 12;
+fn month_days(m: u128) -> (i128, i128) {
+    const MIN: [i128; 12] = [0, 28, 59, 89, 120, 150, 181, 212, 242, 273, 303, 334];
+    const MAX: [i128; 12] = [0, 31, 62, 92, 123, 153, 184, 215, 245, 276, 306, 337];
+    let y = (m / 12) as i128;
     (
         y * 365 + MIN[(m % 12) as usize],
         y * 366 + MAX[(m % 12) as usize],

@@ -254,6 +254,21 @@ const CASES: &[(Builtin, &str, Option<&str>)] = {
             Some("http://example.com/a b"),
         ),
         (String, "a\u{1}b", None),
+        // Regression: sizes that would overflow the day, month or second arithmetic.
+        (GYear, "999999999999", Some("999999999999")),
+        (GYear, "9999999999999", None),
+        (
+            DateTime,
+            "-999999999999-01-01T00:00:00Z",
+            Some("-999999999999-01-01T00:00:00Z"),
+        ),
+        (Duration, "P999999999999999999999Y", None),
+        (Duration, "P999999999999999999999999999999999999999D", None),
+        (
+            Duration,
+            "P99999999999999999999D",
+            Some("P99999999999999999999D"),
+        ),
     ]
 };
 
@@ -444,6 +459,16 @@ fn range_facets() {
         (p(Duration, "P1M"), min(Duration, "P30D"), false),
         (p(Duration, "PT2H"), min(Duration, "PT90M"), true),
         (p(String, "b"), min(String, "a"), false),
+        (
+            p(Duration, "P768614336404564650Y"),
+            min(Duration, "-P768614336404564650Y"),
+            true,
+        ),
+        (
+            p(Duration, "P99999999999999999999D"),
+            min(Duration, "P1M"),
+            true,
+        ),
         (p(Integer, "1"), min(Float, "0"), false),
     ];
     for (v, f, ok) in cases {
@@ -466,4 +491,67 @@ fn decimal_order_and_digits() {
     assert_eq!(d("12.340").total_digits(), 4);
     assert_eq!(d("-9223372036854775808").to_i128(), Some(i64::MIN.into()));
     assert_eq!(d("1.5").to_i128(), None);
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Parsing never panics, whatever the type and the input.
+        #[test]
+        fn parse_never_panics(s in "\\PC{0,40}", i in 0usize..45) {
+            let ty = Builtin::ALL[i];
+            if let Ok(v) = ty.parse(&s) {
+                let _ = v.canonical();
+                let _ = v.partial_cmp_value(&v);
+            }
+        }
+
+        /// Lexicals built from the characters dates and durations are made of never panic.
+        #[test]
+        fn temporal_never_panics(s in "[-+0-9:.TZPYMDHS]{0,30}") {
+            for ty in [Builtin::DateTime, Builtin::Time, Builtin::Date, Builtin::GYearMonth,
+                       Builtin::GYear, Builtin::GMonthDay, Builtin::GDay, Builtin::GMonth,
+                       Builtin::Duration] {
+                if let Ok(v) = ty.parse(&s) {
+                    let c = v.canonical();
+                    let again = ty.parse(&c).unwrap();
+                    prop_assert_eq!(again.canonical(), c);
+                    prop_assert_eq!(v.partial_cmp_value(&again), Some(std::cmp::Ordering::Equal));
+                }
+            }
+        }
+
+        /// Decimal order agrees with i128 order, and the canonical form round-trips.
+        #[test]
+        fn decimal_matches_i128(a in any::<i64>(), b in any::<i64>(), sa in 0u32..6, sb in 0u32..6) {
+            let da = super::super::Decimal::from_i128(a.into());
+            let db = super::super::Decimal::from_i128(b.into());
+            prop_assert_eq!(da.cmp(&db), a.cmp(&b));
+            // Shifting the point: a × 10^-sa vs b × 10^-sb, compared exactly in i128.
+            let fa = Builtin::Decimal.parse(&shift(a, sa)).unwrap();
+            let fb = Builtin::Decimal.parse(&shift(b, sb)).unwrap();
+            let lhs = i128::from(a) * 10i128.pow(sb);
+            let rhs = i128::from(b) * 10i128.pow(sa);
+            prop_assert_eq!(fa.partial_cmp_value(&fb), Some(lhs.cmp(&rhs)));
+            prop_assert_eq!(Builtin::Decimal.parse(&fa.canonical()).unwrap(), fa);
+        }
+
+        #[test]
+        fn base64_round_trips(bytes in proptest::collection::vec(any::<u8>(), 0..40)) {
+            let v = Value::Base64Binary(bytes.clone());
+            prop_assert_eq!(Builtin::Base64Binary.parse(&v.canonical()).unwrap(), v);
+            let h = Value::HexBinary(bytes);
+            prop_assert_eq!(Builtin::HexBinary.parse(&h.canonical()).unwrap(), h);
+        }
+    }
+
+    fn shift(v: i64, scale: u32) -> String {
+        let digits = v.unsigned_abs().to_string();
+        let scale = scale as usize;
+        let padded = format!("{digits:0>width$}", width = scale + 1);
+        let (i, f) = padded.split_at(padded.len() - scale);
+        format!("{}{i}.{f}", if v < 0 { "-" } else { "" })
+    }
 }
