@@ -12,3 +12,5 @@
 //!   schemas checked and reported at the component's file, line and column;
 //! - `validate/`: content models compiled into automata with counters, and a streaming
 //!   validator in one pass over the reader's tokens, producing typed values.
+
+pub mod regex;
