@@ -243,7 +243,12 @@ fn w3c_regex_folder_patterns() {
             let pattern = unescape_xml(&body[..end]);
             match Pattern::compile(&pattern) {
                 Ok(_) => accepted += 1,
-                Err(_) => rejected += 1,
+                Err(e) => {
+                    rejected += 1;
+                    if std::env::var_os("XSD_REGEX_VERBOSE").is_some() {
+                        eprintln!("rejected {pattern:?}: {e}");
+                    }
+                }
             }
         }
     }
