@@ -16,3 +16,4 @@
 #![forbid(unsafe_code)]
 
 pub mod datatypes;
+pub mod regex;

@@ -1,0 +1,106 @@
+//! XML Schema 1.0 regular expressions (Part 2, appendix F), for the `pattern` facet.
+//!
+//! A pattern is parsed by the XSD grammar (module `parse`) and translated construct by
+//! construct into the syntax of the `regex` crate (module `translate`); no text of the
+//! pattern reaches the `regex` crate unparsed. The translation anchors the whole expression
+//! (`\A(?:...)\z`: an XSD pattern matches the entire value), writes every literal as
+//! `\x{...}`, gives `.` and `\s` their XSD 1.0 meanings, expands `\i` and `\c` into the
+//! XML 1.0 Fifth Edition name characters, and block escapes into code point ranges.
+//!
+//! Categories (`\p{Lu}`, `\d`, `\w`) use the Unicode version of the `regex` crate, not the
+//! Unicode 3.1 of XSD 1.0; a few characters assigned since then match where an XSD 1.0
+//! processor of its day would not.
+//!
+//! ```
+//! use xwire_schema::regex::Pattern;
+//!
+//! let zip = Pattern::compile(r"\d{5}(-\d{4})?").unwrap();
+//! assert!(zip.is_match("12345-6789"));
+//! assert!(!zip.is_match("x12345")); // patterns are implicitly anchored
+//!
+//! let vowelless = Pattern::compile("[a-z-[aeiou]]+").unwrap();
+//! assert!(vowelless.is_match("rhythm"));
+//! assert!(!vowelless.is_match("vowel"));
+//!
+//! let err = Pattern::compile("a*?").unwrap_err();
+//! assert_eq!(err.position(), 2);
+//! ```
+
+mod blocks;
+mod parse;
+mod translate;
+
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+
+/// A compiled XSD pattern.
+#[derive(Debug, Clone)]
+pub struct Pattern {
+    source: String,
+    regex: regex::Regex,
+}
+
+impl Pattern {
+    /// Parses `pattern` as an XSD 1.0 regular expression and compiles it.
+    pub fn compile(pattern: &str) -> Result<Pattern, RegexError> {
+        let ast = parse::parse(pattern)?;
+        let translated = translate::translate(&ast);
+        let regex = regex::RegexBuilder::new(&translated)
+            .size_limit(64 << 20)
+            .build()
+            .map_err(|e| RegexError {
+                position: 0,
+                message: match e {
+                    regex::Error::CompiledTooBig(_) => "pattern too large to compile".to_string(),
+                    other => format!("internal translation error: {other}"),
+                },
+            })?;
+        Ok(Pattern {
+            source: pattern.to_string(),
+            regex,
+        })
+    }
+
+    /// Whether the whole of `value` matches the pattern.
+    pub fn is_match(&self, value: &str) -> bool {
+        self.regex.is_match(value)
+    }
+
+    /// The pattern as written in the schema.
+    pub fn as_str(&self) -> &str {
+        &self.source
+    }
+}
+
+/// A pattern that is not an XSD 1.0 regular expression, or too large to compile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RegexError {
+    position: usize,
+    message: String,
+}
+
+impl RegexError {
+    /// Byte offset in the pattern where the problem was found.
+    pub fn position(&self) -> usize {
+        self.position
+    }
+
+    /// What is wrong, without the position.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for RegexError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "invalid XSD pattern at byte {}: {}",
+            self.position, self.message
+        )
+    }
+}
+
+impl std::error::Error for RegexError {}
