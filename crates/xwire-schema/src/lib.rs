@@ -16,4 +16,5 @@
 #![forbid(unsafe_code)]
 
 pub mod datatypes;
+pub mod model;
 pub mod regex;

@@ -1,0 +1,112 @@
+//! Interned namespaces and expanded names.
+
+use std::collections::HashMap;
+
+use super::{NameId, NsId};
+
+/// The XML Schema namespace.
+pub const XSD_NAMESPACE: &str = "http://www.w3.org/2001/XMLSchema";
+/// The XML Schema instance namespace (`xsi:type`, `xsi:nil`, ...).
+pub const XSI_NAMESPACE: &str = "http://www.w3.org/2001/XMLSchema-instance";
+
+/// The namespaces and expanded names a schema mentions, each interned once.
+///
+/// Lookups by text ([`NameTable::lookup`]) never add to the table, so a validator can map an
+/// instance's names to ids through a shared, immutable schema.
+#[derive(Debug, Clone)]
+pub struct NameTable {
+    namespaces: Vec<Box<str>>,
+    namespace_ids: HashMap<Box<str>, NsId>,
+    names: Vec<(NsId, Box<str>)>,
+    /// Per namespace, so that a lookup by `&str` needs no allocation.
+    name_ids: HashMap<NsId, HashMap<Box<str>, NameId>>,
+}
+
+impl NameTable {
+    /// A table holding only [`NsId::ABSENT`] (as the empty string).
+    pub(crate) fn new() -> NameTable {
+        let mut t = NameTable {
+            namespaces: Vec::new(),
+            namespace_ids: HashMap::new(),
+            names: Vec::new(),
+            name_ids: HashMap::new(),
+        };
+        t.namespace("");
+        t
+    }
+
+    /// Interns a namespace name (`""` is [`NsId::ABSENT`]).
+    pub(crate) fn namespace(&mut self, uri: &str) -> NsId {
+        if let Some(&id) = self.namespace_ids.get(uri) {
+            return id;
+        }
+        let id = NsId::from_index(self.namespaces.len());
+        self.namespaces.push(uri.into());
+        self.namespace_ids.insert(uri.into(), id);
+        id
+    }
+
+    /// Interns an expanded name.
+    pub(crate) fn name(&mut self, ns: NsId, local: &str) -> NameId {
+        if let Some(id) = self.lookup(ns, local) {
+            return id;
+        }
+        let id = NameId::from_index(self.names.len());
+        self.names.push((ns, local.into()));
+        self.name_ids
+            .entry(ns)
+            .or_default()
+            .insert(local.into(), id);
+        id
+    }
+
+    /// The id of a namespace name, if the schema mentions it (`""` gives
+    /// [`NsId::ABSENT`]).
+    pub fn lookup_namespace(&self, uri: &str) -> Option<NsId> {
+        self.namespace_ids.get(uri).copied()
+    }
+
+    /// The id of an expanded name, if the schema mentions it.
+    pub fn lookup(&self, ns: NsId, local: &str) -> Option<NameId> {
+        self.name_ids.get(&ns)?.get(local).copied()
+    }
+
+    /// The namespace name of `ns` (`""` for [`NsId::ABSENT`]; `"?"` for
+    /// [`NsId::UNKNOWN`]).
+    pub fn namespace_uri(&self, ns: NsId) -> &str {
+        if ns == NsId::UNKNOWN {
+            return "?";
+        }
+        &self.namespaces[ns.index()]
+    }
+
+    /// The namespace of a name.
+    pub fn ns(&self, name: NameId) -> NsId {
+        self.names[name.index()].0
+    }
+
+    /// The local part of a name.
+    pub fn local(&self, name: NameId) -> &str {
+        &self.names[name.index()].1
+    }
+
+    /// `{namespace}local`, or `local` for an unqualified name.
+    pub fn display(&self, name: NameId) -> String {
+        let (ns, local) = &self.names[name.index()];
+        if *ns == NsId::ABSENT {
+            local.to_string()
+        } else {
+            format!("{{{}}}{}", self.namespace_uri(*ns), local)
+        }
+    }
+
+    /// How many names are interned.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Whether no name is interned.
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+}
