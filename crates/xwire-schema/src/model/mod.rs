@@ -13,6 +13,7 @@
 //! The built-in types come first in their arenas: simple type `i` is `Builtin::ALL[i]`
 //! ([`SimpleTypeId::builtin`]) and complex type 0 is `xs:anyType` ([`ComplexTypeId::ANY_TYPE`]).
 
+mod describe;
 mod names;
 mod simple;
 

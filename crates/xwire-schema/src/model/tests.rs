@@ -199,3 +199,75 @@ fn schema_is_send_and_sync() {
     fn check<T: Send + Sync>() {}
     check::<Schema>();
 }
+
+#[test]
+fn descriptions_are_compact() {
+    let mut s = Schema::builtins();
+    let tns = s.names.namespace("urn:t");
+    s.target_namespaces.push(tns);
+    let element = |s: &mut Schema, local: &str| {
+        let name = s.names.name(tns, local);
+        let id = ElementId::from_index(s.elements.len());
+        s.elements.push(ElementDecl {
+            name,
+            type_def: TypeId::ANY_TYPE,
+            global: false,
+            value_constraint: None,
+            nillable: false,
+            is_abstract: false,
+            block: DerivationSet::EMPTY,
+            final_: DerivationSet::EMPTY,
+            substitution_group: None,
+            identity_constraints: Vec::new(),
+            location: None,
+            annotation: Annotation::default(),
+        });
+        id
+    };
+    let a = element(&mut s, "a");
+    let b = element(&mut s, "b");
+    let particle = |term, min, max| Particle {
+        min_occurs: min,
+        max_occurs: max,
+        term,
+        location: None,
+    };
+    let choice = ModelGroupId::from_index(s.model_groups.len());
+    s.model_groups.push(ModelGroup {
+        name: None,
+        compositor: Compositor::Choice,
+        particles: vec![
+            particle(Term::Element(a), 1, MaxOccurs::Bounded(1)),
+            particle(Term::Element(b), 2, MaxOccurs::Bounded(5)),
+        ],
+        location: None,
+        annotation: Annotation::default(),
+    });
+    let seq = ModelGroupId::from_index(s.model_groups.len());
+    s.model_groups.push(ModelGroup {
+        name: None,
+        compositor: Compositor::Sequence,
+        particles: vec![
+            particle(Term::Group(choice), 0, MaxOccurs::Unbounded),
+            particle(Term::Element(a), 0, MaxOccurs::Bounded(1)),
+            particle(
+                Term::Wildcard(Wildcard {
+                    namespaces: NamespaceConstraint::Not(tns),
+                    process: ProcessContents::Skip,
+                }),
+                1,
+                MaxOccurs::Unbounded,
+            ),
+        ],
+        location: None,
+        annotation: Annotation::default(),
+    });
+    let top = particle(Term::Group(seq), 1, MaxOccurs::Bounded(1));
+    assert_eq!(
+        s.particle_display(&top),
+        "((a | b{2,5})*, a?, any(##other than urn:t, skip)+)"
+    );
+    let int = TypeId::Simple(SimpleTypeId::builtin(Builtin::Int));
+    assert_eq!(s.type_display(int), "xs:int");
+    assert_eq!(s.type_summary(int), "built-in");
+}
