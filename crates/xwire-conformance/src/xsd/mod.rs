@@ -130,6 +130,11 @@ fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
     }
 }
 
+/// (set, group) indices.
+type GroupKey = (usize, usize);
+/// A group's schema, or why it could not be had.
+type Loaded<S> = Result<S, Refusal>;
+
 /// Why a call did not succeed: the processor said no, or it panicked.
 enum Refusal {
     Invalid(String),
@@ -167,7 +172,7 @@ pub fn run_suite<P: XsdProcessor>(suite: &Suite, processor: &P, options: &RunOpt
     };
     // The schema of the group being run: (set, group) and the load result (a panic counts as a
     // failure to load).
-    let mut cache: Option<((usize, usize), Result<P::Schema, Refusal>)> = None;
+    let mut cache: Option<(GroupKey, Loaded<P::Schema>)> = None;
     for p in planned {
         let set = &suite.sets[p.set];
         let group = &set.groups[p.group];

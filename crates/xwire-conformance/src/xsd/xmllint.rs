@@ -129,7 +129,7 @@ impl XmllintProcessor {
             }
         };
         let text = reader.join().unwrap_or_default();
-        Ok((status.code().unwrap_or(-1), text))
+        Ok((status.code().unwrap_or(-1), messages(&text)))
     }
 
     fn wrapper(&self, docs: &[PathBuf]) -> Result<PathBuf, String> {
@@ -159,6 +159,20 @@ impl XmllintProcessor {
 impl Drop for XmllintProcessor {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// xmllint's errors, without the warnings and source excerpts around them (all of its output
+/// when no line is an error).
+fn messages(stderr: &str) -> String {
+    let keep = |l: &&str| {
+        l.contains("error") || l.contains("fails to validate") || l.contains("failed to compile")
+    };
+    let errors: Vec<&str> = stderr.lines().filter(keep).collect();
+    if errors.is_empty() {
+        stderr.trim().to_string()
+    } else {
+        errors.join("\n")
     }
 }
 
@@ -210,7 +224,11 @@ impl XsdProcessor for XmllintProcessor {
         if code == 0 {
             Ok(())
         } else {
-            Err(format!("exit code {code}\n{text}"))
+            Err(if text.is_empty() {
+                format!("xmllint exit code {code}")
+            } else {
+                text
+            })
         }
     }
 }
