@@ -23,7 +23,8 @@
 //! - Only `valid` and `invalid` results are checked; `indeterminate`, `notKnown`,
 //!   `implementation-defined`, `implementation-dependent` (and no result for 1.0) are skipped.
 //! - Instance tests are validated against the group's schema; when the group's schema is not
-//!   expected to be valid under 1.0 they are skipped. A group without a `schemaTest` validates
+//!   expected to be valid under 1.0 they are skipped, and when its schema test is an XSD
+//!   1.1-only test they are left out too. A group without a `schemaTest` validates
 //!   its instances against the built-in components alone (an empty list of documents).
 //!
 //! `extra-suite.xml` is not read: it holds the precisionDecimal sets (an XSD 1.1 draft
@@ -239,19 +240,33 @@ pub fn plan(suite: &Suite, config: &[String]) -> Vec<Planned> {
     for (si, set) in suite.sets.iter().enumerate() {
         for (gi, group) in set.groups.iter().enumerate() {
             let schema_expected = group.schema.as_ref().map(|s| expected_for(s, config));
+            let schema_verdict = group
+                .schema
+                .as_ref()
+                .map(|s| verdict([&set.version, &group.version, &s.version], s, config));
             let id = |t: &Test| format!("{}/{}/{}", set.name, group.name, t.name);
-            if let Some(s) = &group.schema {
+            if let (Some(s), Some(v)) = (&group.schema, &schema_verdict) {
                 out.push(Planned {
                     id: id(s),
                     set: si,
                     group: gi,
                     kind: Kind::Schema,
                     documents: s.documents.clone(),
-                    verdict: verdict([&set.version, &group.version, &s.version], s, config),
+                    verdict: v.clone(),
                 });
             }
             for t in &group.instances {
                 let mut v = verdict([&set.version, &group.version, &t.version], t, config);
+                match &schema_verdict {
+                    // The schema is not an XSD 1.0 schema: neither are the tests that use it.
+                    Some(Verdict::Excluded) => v = Verdict::Excluded,
+                    Some(Verdict::Skip(why))
+                        if why.starts_with("needs") && matches!(v, Verdict::Run(_)) =>
+                    {
+                        v = Verdict::Skip(format!("schema {why}"))
+                    }
+                    _ => {}
+                }
                 if matches!(v, Verdict::Run(_)) {
                     match &schema_expected {
                         None => {}
@@ -585,6 +600,12 @@ mod tests {
                 <schemaTest name="s2"><schemaDocument xlink:href="x.xsd"/>
                   <expected validity="valid"/><current status="accepted" date="2000-01-01"/></schemaTest>
               </testGroup>
+              <testGroup name="g4">
+                <schemaTest name="s4" version="1.1"><schemaDocument xlink:href="x.xsd"/>
+                  <expected validity="valid"/><current status="accepted" date="2000-01-01"/></schemaTest>
+                <instanceTest name="i4"><instanceDocument xlink:href="x.xml"/>
+                  <expected validity="valid"/><current status="accepted" date="2000-01-01"/></instanceTest>
+              </testGroup>
               <testGroup name="g3">
                 <!-- <instanceTest name="commented"/> -->
                 <instanceTest name="i3" version="1.0">
@@ -602,7 +623,7 @@ mod tests {
         assert_eq!(suite.sets.len(), 1);
         let set = &suite.sets[0];
         assert_eq!((set.name.as_str(), set.contributor.as_str()), ("A", "m"));
-        assert_eq!(set.groups.len(), 3);
+        assert_eq!(set.groups.len(), 4);
         let s1 = set.groups[0].schema.as_ref().unwrap();
         assert_eq!(s1.documents.len(), 2);
         assert!(s1.documents[1].ends_with("m/d/two.xsd"));
@@ -610,7 +631,7 @@ mod tests {
             set.groups[0].instances[0].status.as_deref(),
             Some("accepted")
         );
-        assert_eq!(set.groups[2].instances.len(), 1);
+        assert_eq!(set.groups[3].instances.len(), 1);
         let p = plan(&suite, &cfg(&[]));
         let got: Vec<(&str, Kind, &Verdict)> = p
             .iter()
@@ -626,6 +647,8 @@ mod tests {
                     &Verdict::Skip("schema expected invalid".into())
                 ),
                 ("A/g2/s2", Kind::Schema, &Verdict::Excluded),
+                ("A/g4/s4", Kind::Schema, &Verdict::Excluded),
+                ("A/g4/i4", Kind::Instance, &Verdict::Excluded),
                 ("A/g3/i3", Kind::Instance, &Verdict::Run(false)),
             ]
         );
