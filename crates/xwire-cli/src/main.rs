@@ -375,6 +375,12 @@ fn conformance_xsd(
         }
     }
     .map_err(|e| Failure::usage(format!("xwire: {e}")))?;
+    if !filter.is_empty() && report.results.is_empty() && report.excluded == (0, 0) {
+        return Err(Failure::usage(format!(
+            "xwire: no test set or group matches {}",
+            filter.join(", ")
+        )));
+    }
     // The known failures are xwire's; for a peer every failure counts.
     let known = match processor {
         XsdProcessorKind::Xwire => xwire_conformance::known_failures(xsd::KNOWN_FAILURES),

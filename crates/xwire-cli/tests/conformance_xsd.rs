@@ -78,6 +78,10 @@ fn xmllint_over_one_set_closes_with_both_lines() {
         "{json}"
     );
     assert!(json.contains("\"contributors\":{\"sun\":"), "{json}");
+
+    let o = xwire(&["conformance", "xsd", "--filter", "no-such-set"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no test set or group matches"));
 }
 
 #[test]
