@@ -65,6 +65,13 @@ enum Command {
         /// Print every failing test with the reason.
         #[arg(short, long)]
         verbose: bool,
+        /// `xsd` only: the schema processor under test.
+        #[arg(long, value_enum, default_value_t = XsdProcessorKind::Xmllint)]
+        processor: XsdProcessorKind,
+        /// `xsd` only: run only these test sets (name, file or contributor such as `ms`) or
+        /// groups (`SET/GROUP`); repeatable.
+        #[arg(long)]
+        filter: Vec<String>,
     },
     /// Re-serialise a document through the writer (optionally pretty-printed).
     Fmt(fmt::FmtArgs),
@@ -93,6 +100,17 @@ enum Suite {
     C14n,
     /// XPath 1.0 suites of jaxen and libxml2, evaluated over the tree.
     Xpath,
+    /// W3C XML Schema Test Suite, XSD 1.0 schema and instance tests (see --processor).
+    Xsd,
+}
+
+/// The schema processor `xwire conformance xsd` runs the suite against.
+#[derive(Clone, Copy, ValueEnum)]
+enum XsdProcessorKind {
+    /// libxml2's xmllint as a subprocess: a reference for the harness and a peer comparison.
+    Xmllint,
+    /// xwire's own schema loader and validator (xwire-schema).
+    Xwire,
 }
 
 /// Failure of a command: the exit code and what to print.
@@ -132,9 +150,17 @@ fn main() -> ExitCode {
             edit::run(&args, sub)
         }
         Command::Conformance {
+            suite: Suite::Xsd,
+            json,
+            verbose,
+            processor,
+            filter,
+        } => conformance_xsd(processor, &filter, json, verbose),
+        Command::Conformance {
             suite,
             json,
             verbose,
+            ..
         } => conformance(suite, json, verbose),
         Command::Bench(args) => bench::bench(args),
         Command::Gen(args) => bench::generate(args),
@@ -268,6 +294,7 @@ fn conformance(suite: Suite, json: bool, verbose: bool) -> Result<(), Failure> {
         Suite::Xmlconf => xwire_conformance::xmlconf::run(&corpora.join("xmlconf")),
         Suite::C14n => xwire_conformance::c14n::run(&corpora.join("c14n")),
         Suite::Xpath => xwire_conformance::xpath::run(&corpora.join("xpath")),
+        Suite::Xsd => unreachable!("run by conformance_xsd"),
     }
     .map_err(|e| Failure::usage(format!("xwire: {e}")))?;
     let known = xwire_conformance::known_failures(&report.suite);
@@ -297,5 +324,80 @@ fn conformance(suite: Suite, json: bool, verbose: bool) -> Result<(), Failure> {
         })
     } else {
         Ok(())
+    }
+}
+
+/// Runs `f` without the default panic hook's report: the xsd runner catches a processor's
+/// panics and reports each as that test's failure, with its message.
+fn quietly<T>(f: impl FnOnce() -> T) -> T {
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let r = f();
+    std::panic::set_hook(hook);
+    r
+}
+
+/// `xwire conformance xsd`: the W3C XML Schema Test Suite against the chosen processor. Exit
+/// code 1 when a test fails that is not in `known-failures/xsd.txt`.
+fn conformance_xsd(
+    processor: XsdProcessorKind,
+    filter: &[String],
+    json: bool,
+    verbose: bool,
+) -> Result<(), Failure> {
+    use xwire_conformance::xsd;
+    let Some(corpora) = xwire_conformance::corpora_dir() else {
+        return Err(Failure::usage("xwire: corpora not found: set XWIRE_CORPORA or run from a checkout beside ../shared/corpora"));
+    };
+    let dir = corpora.join("xsdtests");
+    let options = xsd::RunOptions {
+        filter: filter.to_vec(),
+    };
+    let report = match processor {
+        XsdProcessorKind::Xmllint => {
+            let Some(p) = xsd::xmllint::XmllintProcessor::new() else {
+                return Err(Failure::usage(
+                    "xwire: xmllint not found (install libxml2-utils, or set XMLLINT)",
+                ));
+            };
+            if !json {
+                println!("{}", p.version());
+            }
+            quietly(|| xsd::run(&dir, &p, &options))
+        }
+        // PLUG-IN POINT for xwire's processor: an `impl xsd::XsdProcessor` over
+        // `xwire_schema::model::Schema::load_with` and `xwire_schema::validate::validate_bytes`
+        // goes here once those APIs are on main.
+        XsdProcessorKind::Xwire => {
+            return Err(Failure::usage(
+                "xwire: xwire's schema loader and validator are not available yet; use --processor xmllint",
+            ))
+        }
+    }
+    .map_err(|e| Failure::usage(format!("xwire: {e}")))?;
+    if !filter.is_empty() && report.results.is_empty() && report.excluded == (0, 0) {
+        return Err(Failure::usage(format!(
+            "xwire: no test set or group matches {}",
+            filter.join(", ")
+        )));
+    }
+    // The known failures are xwire's; for a peer every failure counts.
+    let known = match processor {
+        XsdProcessorKind::Xwire => xwire_conformance::known_failures(xsd::KNOWN_FAILURES),
+        XsdProcessorKind::Xmllint => Vec::new(),
+    };
+    if json {
+        println!("{}", report.to_json());
+    } else {
+        print!("{}", report.render(&known, verbose));
+    }
+    let (regressions, _) = report.failures(&known);
+    if regressions.is_empty() {
+        Ok(())
+    } else {
+        Err(Failure {
+            code: 1,
+            message: String::new(),
+        })
     }
 }

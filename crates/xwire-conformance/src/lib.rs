@@ -10,6 +10,7 @@ pub mod canonical;
 pub mod dsig;
 pub mod xmlconf;
 pub mod xpath;
+pub mod xsd;
 
 use std::path::{Path, PathBuf};
 
@@ -112,7 +113,7 @@ impl Report {
     }
 }
 
-fn json_str(s: &str) -> String {
+pub(crate) fn json_str(s: &str) -> String {
     let mut o = String::with_capacity(s.len() + 2);
     o.push('"');
     for c in s.chars() {
