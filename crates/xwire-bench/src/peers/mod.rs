@@ -454,6 +454,31 @@ mod tests {
         }
     }
 
+    /// Every in-process validating peer accepts a small instance of every workload with a
+    /// schema and returns xwire's parse checksum for it (the runner reused: twice).
+    #[test]
+    fn every_validating_peer_agrees_with_xwire_on_the_schema_workloads() {
+        for w in crate::workloads::all() {
+            if w.schema.is_none() || w.group == crate::workloads::Group::Real {
+                continue;
+            }
+            let doc = w.load_small(1);
+            let expected = reference(&doc).expect("xwire");
+            let setup = Setup {
+                schema: w.schema.as_deref(),
+            };
+            for p in all().iter().filter(|p| p.can(Op::Validate)) {
+                let Some(run) = p.prepare(Op::Validate, &setup) else {
+                    continue;
+                };
+                let mut run = run.unwrap_or_else(|e| panic!("{} on {}: {e}", p.name, w.name));
+                for _ in 0..2 {
+                    assert_eq!(run(&doc), Ok(expected), "{} validate on {}", p.name, w.name);
+                }
+            }
+        }
+    }
+
     #[test]
     fn every_in_process_operation_rejects_a_broken_document() {
         each_schemaless_runner_of(true, |name, op, mut run| {
