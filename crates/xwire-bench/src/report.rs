@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use crate::driver::{Cell, Report, WorkloadResult};
-use crate::peers::Op;
+use crate::peers::{validate_beside, Op};
 use crate::workloads::Group;
 
 /// Streaming parse time of a peer on a workload: the faster of its pull and push parses.
@@ -21,6 +21,47 @@ pub fn fastest_other(w: &WorkloadResult, peers: &[String]) -> Option<(String, f6
         .filter(|p| *p != "xwire")
         .filter_map(|p| streaming(w, p).map(|t| (p.clone(), t)))
         .min_by(|a, b| a.1.total_cmp(&b.1))
+}
+
+/// A validating peer's `validate` on a workload beside its own non-validating parse
+/// ([`crate::peers::VALIDATE_BESIDE`]): one row of the validation tables.
+pub struct ValidationRow<'a> {
+    /// The validating peer.
+    pub peer: &'a str,
+    /// Its `validate` cell (measured or failed).
+    pub validate: &'a Cell,
+    /// The peer and operation of its non-validating parse, if it has one.
+    pub beside: Option<(&'static str, Op)>,
+    /// That parse's median, when measured.
+    pub parse_s: Option<f64>,
+}
+
+impl ValidationRow<'_> {
+    /// Validate median over parse median: what validation costs on top of the parse.
+    pub fn ratio(&self) -> Option<f64> {
+        Some(self.validate.median()? / self.parse_s?)
+    }
+}
+
+/// The rows of `w`'s validation table: each peer whose `validate` was measured or failed, in
+/// report order.
+pub fn validation_rows(w: &WorkloadResult) -> Vec<ValidationRow<'_>> {
+    w.results
+        .iter()
+        .filter(|m| m.op == Op::Validate)
+        .filter(|m| matches!(m.cell, Cell::Measured { .. } | Cell::Failed { .. }))
+        .map(|m| {
+            let beside = validate_beside(&m.peer);
+            ValidationRow {
+                peer: &m.peer,
+                validate: &m.cell,
+                beside,
+                parse_s: beside
+                    .and_then(|(p, op)| w.cell(p, op))
+                    .and_then(Cell::median),
+            }
+        })
+        .collect()
 }
 
 /// The whole report as text: per group and workload a table (peers x operations), a summary
@@ -52,6 +93,7 @@ pub fn text(r: &Report) -> String {
     for (name, why) in &r.skipped {
         let _ = writeln!(out, "skipped {name}: {why}");
     }
+    validation(&mut out, r);
     summary(&mut out, r, &peer_names);
     if let Some(t) = &r.throughput {
         let _ = writeln!(
@@ -236,6 +278,54 @@ fn table(out: &mut String, r: &Report, w: &WorkloadResult) {
         let _ = writeln!(out, "   (nothing measured)");
     }
     out.push('\n');
+}
+
+/// Each validating peer's `validate` beside its own non-validating parse, per workload.
+fn validation(out: &mut String, r: &Report) {
+    let ws: Vec<(&WorkloadResult, Vec<ValidationRow<'_>>)> = r
+        .workloads
+        .iter()
+        .map(|w| (w, validation_rows(w)))
+        .filter(|(_, rows)| !rows.is_empty())
+        .collect();
+    if ws.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\n=== validation: each processor's validate beside its own non-validating parse (medians; validate/parse: what validation costs)"
+    );
+    let _ = writeln!(
+        out,
+        "   {:<24} {:<22} {:>10} {:>7} {:<26} {:>10} {:>9}",
+        "workload", "peer", "validate", "MB/s", "non-validating parse", "parse", "val/parse"
+    );
+    for (w, rows) in ws {
+        for (i, row) in rows.iter().enumerate() {
+            let name = if i == 0 { w.name.as_str() } else { "" };
+            let (validate, speed) = match row.validate {
+                Cell::Measured { median_s, .. } => (
+                    duration(*median_s),
+                    format!("{:.0}", w.stats.size as f64 / median_s / 1e6),
+                ),
+                _ => ("failed".to_string(), String::new()),
+            };
+            let beside = row
+                .beside
+                .map_or("-".to_string(), |(p, op)| format!("{p} {op}"));
+            let _ = writeln!(
+                out,
+                "   {:<24} {:<22} {:>10} {:>7} {:<26} {:>10} {:>9}",
+                name,
+                row.peer,
+                validate,
+                speed,
+                beside,
+                row.parse_s.map_or("-".to_string(), duration),
+                row.ratio().map_or("-".to_string(), |q| format!("{q:.2}x"))
+            );
+        }
+    }
 }
 
 fn summary(out: &mut String, r: &Report, peers: &[String]) {
