@@ -361,3 +361,59 @@ fn summary(out: &mut String, r: &Report, peers: &[String]) {
 pub fn json(r: &Report) -> String {
     serde_json::to_string_pretty(r).expect("the report is plain data")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::driver::Measurement;
+
+    fn measured(median_s: f64) -> Cell {
+        Cell::Measured {
+            median_s,
+            min_s: median_s,
+            runs: 3,
+            checksum_differs: false,
+            peak_bytes: None,
+        }
+    }
+
+    #[test]
+    fn validation_rows_pair_each_validating_peer_with_its_own_parse() {
+        let m = |peer: &str, op, cell| Measurement {
+            peer: peer.into(),
+            op,
+            cell,
+        };
+        let w = WorkloadResult {
+            name: "po-1k".into(),
+            group: Group::PurchaseOrders,
+            series: None,
+            description: String::new(),
+            stats: crate::stats::Stats {
+                size: 1_000,
+                ..Default::default()
+            },
+            has_schema: true,
+            pipelines: false,
+            results: vec![
+                m("libxml2-sax", Op::Push, measured(1e-5)),
+                m("libxml2-xsd", Op::Validate, measured(3e-5)),
+                m("quick-xml", Op::Validate, Cell::Unsupported),
+                m(
+                    "lxml",
+                    Op::Validate,
+                    Cell::Failed {
+                        error: "invalid".into(),
+                    },
+                ),
+            ],
+        };
+        let rows = validation_rows(&w);
+        assert_eq!(rows.len(), 2, "measured or failed only");
+        assert_eq!(rows[0].peer, "libxml2-xsd");
+        assert_eq!(rows[0].beside, Some(("libxml2-sax", Op::Push)));
+        assert!((rows[0].ratio().unwrap() - 3.0).abs() < 1e-9);
+        assert_eq!(rows[1].beside, Some(("lxml", Op::Tree)));
+        assert_eq!((rows[1].parse_s, rows[1].ratio()), (None, None));
+    }
+}

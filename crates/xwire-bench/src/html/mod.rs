@@ -448,7 +448,7 @@ fn validation(out: &mut String, r: &Report) {
     h2(out, "validation");
     let ws: Vec<&WorkloadResult> = r.workloads.iter().filter(|w| w.has_schema).collect();
     if ws.is_empty() {
-        note(out, "The table of non-validating against validating parse (in the manner of XML Screamer) needs workloads with a schema (the purchase orders, <code>--only po</code>); this run has none.");
+        note(out, "The table of non-validating against validating parse (in the manner of XML Screamer) needs workloads with a schema (the purchase orders <code>po</code>, <code>po-*</code>, <code>ipo-*</code>; the SOAP arrays and messages <code>arrays-*</code>, <code>soap-echo-*</code>; the numeric sets <code>numeric-*</code>); this run has none.");
         out.push_str("</section>\n");
         return;
     }
