@@ -415,6 +415,9 @@ def throughput(peer, req):
         if nf == 0:
             raise ValueError("no files")
         threads = max(1, int(req.get("threads") or 1))
+        # One runner per worker, made before the clock starts: making one may import its
+        # package (xmlschema takes most of a second), which is not part of the ramp-up.
+        runs = [prepare(peer, req["op"], None) for _ in range(threads)]
         steady = float(req["steady_s"])
         clock = time.perf_counter
         steady_from = clock() + float(req["ramp_up_s"])
@@ -426,7 +429,7 @@ def throughput(peer, req):
 
         def worker(w):
             try:
-                run = prepare(peer, req["op"], None)
+                run = runs[w]
                 k = w
                 while not failures:
                     i = k % nf
