@@ -152,7 +152,8 @@ long long xw_libxml2_dom(const char *buf, size_t len, int reserialize) {
     return sum;
 }
 
-/* ---- XML Schema: compiled once, then streaming validation through SAX -------------------- */
+/* ---- XML Schema: compiled once, then streaming validation through SAX, or a tree validated
+ * whole (xmlSchemaValidateDoc) ------------------------------------------------------------- */
 typedef struct {
     xmlSchemaPtr schema;
     xmlSchemaValidCtxtPtr vctxt;
@@ -198,6 +199,24 @@ long long xw_libxml2_xsd_validate(void *p, const char *buf, size_t len) {
     acc_t a = {0};
     int rc = xmlSchemaValidateStream(x->vctxt, in, XML_CHAR_ENCODING_NONE, &h, &a);
     return rc == 0 ? a.sum : -1;
+}
+
+/* Whole-document validation with the same compiled schema and validation context: parses into
+ * a tree (xmlReadMemory, as xw_libxml2_dom does), validates it with xmlSchemaValidateDoc and
+ * walks it for the checksum; -1 if the document is malformed or invalid. */
+long long xw_libxml2_xsd_validate_doc(void *p, const char *buf, size_t len) {
+    xw_xsd_t *x = p;
+    init();
+    xmlDocPtr doc = xmlReadMemory(buf, (int)len, NULL, NULL,
+                                  XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    if (!doc) return -1;
+    long long sum = -1;
+    if (xmlSchemaValidateDoc(x->vctxt, doc) == 0) {
+        xmlNodePtr root = xmlDocGetRootElement(doc);
+        if (root) sum = walk(root);
+    }
+    xmlFreeDoc(doc);
+    return sum;
 }
 
 /* ---- XPath-and-edit pipeline: parse, evaluate a compiled expression, delete, serialize ---- */

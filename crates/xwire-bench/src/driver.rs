@@ -265,14 +265,59 @@ struct Loaded<'w> {
     file: Option<PathBuf>,
 }
 
-/// Runs every workload against every peer, for every operation of `opts`.
+/// Which (peer, operation) pairs a run measures: every peer on the operations of `opts`, and
+/// when `validate` is one of them, each validating peer's own non-validating parse
+/// ([`crate::peers::VALIDATE_BESIDE`]) for the reports' validation tables, even when its
+/// operation was not asked for (then only for that peer).
+struct Plan {
+    /// The operations asked for.
+    wanted: Vec<Op>,
+    /// `(peer, op)` measured beside validation only.
+    beside: Vec<(&'static str, Op)>,
+}
+
+impl Plan {
+    fn new(peers: &[Peer], opts: &Options) -> Plan {
+        let wanted: Vec<Op> = Op::ALL.iter().copied().filter(|&o| opts.wants(o)).collect();
+        let beside = if wanted.contains(&Op::Validate) {
+            peers
+                .iter()
+                .filter(|p| p.can(Op::Validate))
+                .filter_map(|p| crate::peers::validate_beside(p.name))
+                .filter(|(q, op)| !wanted.contains(op) && peers.iter().any(|p| p.name == *q))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Plan { wanted, beside }
+    }
+
+    /// The operations of the run, in report order.
+    fn ops(&self) -> Vec<Op> {
+        Op::ALL
+            .iter()
+            .copied()
+            .filter(|o| self.wanted.contains(o) || self.beside.iter().any(|b| b.1 == *o))
+            .collect()
+    }
+
+    /// Whether `peer` runs `op` (if it can).
+    fn runs(&self, peer: &str, op: Op) -> bool {
+        self.wanted.contains(&op) || self.beside.contains(&(peer, op))
+    }
+}
+
+/// Runs every workload against every peer, for every operation of `opts` (and, with
+/// `validate`, the validating peers' non-validating parses: see [`Plan`]; a peer that runs an
+/// operation only for that has no cell for it on the other peers).
 pub fn run(
     workloads: &[Workload],
     peers: &[Peer],
     opts: &Options,
     progress: Progress<'_>,
 ) -> Report {
-    let ops: Vec<Op> = Op::ALL.iter().copied().filter(|&o| opts.wants(o)).collect();
+    let plan = Plan::new(peers, opts);
+    let ops = plan.ops();
     let externals: Vec<&Peer> = peers
         .iter()
         .filter(|p| matches!(p.engine, Engine::External(_)))
@@ -357,11 +402,12 @@ pub fn run(
             let setup = Setup {
                 schema: l.w.schema.as_deref(),
             };
-            let (cells, reference) = measure_in_process(l, op, &setup, peers, opts);
+            let ps: Vec<&Peer> = peers.iter().filter(|p| plan.runs(p.name, op)).collect();
+            let (cells, reference) = measure_in_process(l, op, &setup, &ps, opts);
             if let (false, Some(r)) = (op.has_parse_checksum(), reference) {
                 references.push((wi, op, r));
             }
-            for (p, cell) in peers.iter().zip(cells) {
+            for (p, cell) in ps.iter().zip(cells) {
                 results.push(Measurement {
                     peer: p.name.to_string(),
                     op,
@@ -398,6 +444,11 @@ pub fn run(
     for p in externals {
         progress(&format!("measuring {} (harness)", p.name), step, steps);
         step += 1;
+        let ops: Vec<Op> = ops
+            .iter()
+            .copied()
+            .filter(|&op| plan.runs(p.name, op))
+            .collect();
         measure_external(p, &loaded, &ops, &references, opts, &mut report.workloads);
     }
     progress("done", steps, steps);
@@ -483,7 +534,7 @@ fn measure_in_process(
     l: &Loaded<'_>,
     op: Op,
     setup: &Setup<'_>,
-    peers: &[Peer],
+    peers: &[&Peer],
     opts: &Options,
 ) -> (Vec<Cell>, Option<u64>) {
     let mut runners: Vec<Option<Runner>> = Vec::new();
@@ -821,6 +872,34 @@ mod tests {
             }
         }
         assert!(wr.cell("xwire", Op::Parse).unwrap().median().is_some());
+    }
+
+    #[test]
+    fn validate_also_runs_each_validating_peers_own_parse() {
+        let peers = crate::peers::select(Some("xwire,libxml2-sax,libxml2-xsd,quick-xml")).unwrap();
+        if !peers.iter().all(Peer::available) {
+            eprintln!("note: libxml2 not built; not checked");
+            return;
+        }
+        let mut opts = Options::new(true);
+        opts.size = 1_000;
+        opts.ops = vec![Op::Validate];
+        let w = crate::workloads::named("po-1k").unwrap();
+        let report = run(&[w], &peers, &opts, &mut |_, _, _| {});
+        assert_eq!(report.ops, [Op::Push, Op::Validate]);
+        let wr = &report.workloads[0];
+        let measured = |p: &str, op| match wr.cell(p, op) {
+            Some(Cell::Measured {
+                checksum_differs, ..
+            }) => !checksum_differs,
+            c => panic!("{p} {op}: {c:?}"),
+        };
+        assert!(measured("libxml2-xsd", Op::Validate));
+        assert!(measured("libxml2-sax", Op::Push));
+        // Only the pair's parse runs: not xwire's push, nor the other peers'.
+        assert_eq!(wr.cell("xwire", Op::Push), None);
+        assert_eq!(wr.cell("quick-xml", Op::Push), None);
+        assert_eq!(wr.cell("quick-xml", Op::Validate), Some(&Cell::Unsupported));
     }
 
     #[test]

@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use crate::driver::{Cell, Report, WorkloadResult};
-use crate::peers::Op;
+use crate::peers::{validate_beside, Op};
 use crate::workloads::Group;
 
 /// Streaming parse time of a peer on a workload: the faster of its pull and push parses.
@@ -21,6 +21,47 @@ pub fn fastest_other(w: &WorkloadResult, peers: &[String]) -> Option<(String, f6
         .filter(|p| *p != "xwire")
         .filter_map(|p| streaming(w, p).map(|t| (p.clone(), t)))
         .min_by(|a, b| a.1.total_cmp(&b.1))
+}
+
+/// A validating peer's `validate` on a workload beside its own non-validating parse
+/// ([`crate::peers::VALIDATE_BESIDE`]): one row of the validation tables.
+pub struct ValidationRow<'a> {
+    /// The validating peer.
+    pub peer: &'a str,
+    /// Its `validate` cell (measured or failed).
+    pub validate: &'a Cell,
+    /// The peer and operation of its non-validating parse, if it has one.
+    pub beside: Option<(&'static str, Op)>,
+    /// That parse's median, when measured.
+    pub parse_s: Option<f64>,
+}
+
+impl ValidationRow<'_> {
+    /// Validate median over parse median: what validation costs on top of the parse.
+    pub fn ratio(&self) -> Option<f64> {
+        Some(self.validate.median()? / self.parse_s?)
+    }
+}
+
+/// The rows of `w`'s validation table: each peer whose `validate` was measured or failed, in
+/// report order.
+pub fn validation_rows(w: &WorkloadResult) -> Vec<ValidationRow<'_>> {
+    w.results
+        .iter()
+        .filter(|m| m.op == Op::Validate)
+        .filter(|m| matches!(m.cell, Cell::Measured { .. } | Cell::Failed { .. }))
+        .map(|m| {
+            let beside = validate_beside(&m.peer);
+            ValidationRow {
+                peer: &m.peer,
+                validate: &m.cell,
+                beside,
+                parse_s: beside
+                    .and_then(|(p, op)| w.cell(p, op))
+                    .and_then(Cell::median),
+            }
+        })
+        .collect()
 }
 
 /// The whole report as text: per group and workload a table (peers x operations), a summary
@@ -52,6 +93,7 @@ pub fn text(r: &Report) -> String {
     for (name, why) in &r.skipped {
         let _ = writeln!(out, "skipped {name}: {why}");
     }
+    validation(&mut out, r);
     summary(&mut out, r, &peer_names);
     if let Some(t) = &r.throughput {
         let _ = writeln!(
@@ -238,6 +280,54 @@ fn table(out: &mut String, r: &Report, w: &WorkloadResult) {
     out.push('\n');
 }
 
+/// Each validating peer's `validate` beside its own non-validating parse, per workload.
+fn validation(out: &mut String, r: &Report) {
+    let ws: Vec<(&WorkloadResult, Vec<ValidationRow<'_>>)> = r
+        .workloads
+        .iter()
+        .map(|w| (w, validation_rows(w)))
+        .filter(|(_, rows)| !rows.is_empty())
+        .collect();
+    if ws.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\n=== validation: each processor's validate beside its own non-validating parse (medians; validate/parse: what validation costs)"
+    );
+    let _ = writeln!(
+        out,
+        "   {:<24} {:<22} {:>10} {:>7} {:<26} {:>10} {:>9}",
+        "workload", "peer", "validate", "MB/s", "non-validating parse", "parse", "val/parse"
+    );
+    for (w, rows) in ws {
+        for (i, row) in rows.iter().enumerate() {
+            let name = if i == 0 { w.name.as_str() } else { "" };
+            let (validate, speed) = match row.validate {
+                Cell::Measured { median_s, .. } => (
+                    duration(*median_s),
+                    format!("{:.0}", w.stats.size as f64 / median_s / 1e6),
+                ),
+                _ => ("failed".to_string(), String::new()),
+            };
+            let beside = row
+                .beside
+                .map_or("-".to_string(), |(p, op)| format!("{p} {op}"));
+            let _ = writeln!(
+                out,
+                "   {:<24} {:<22} {:>10} {:>7} {:<26} {:>10} {:>9}",
+                name,
+                row.peer,
+                validate,
+                speed,
+                beside,
+                row.parse_s.map_or("-".to_string(), duration),
+                row.ratio().map_or("-".to_string(), |q| format!("{q:.2}x"))
+            );
+        }
+    }
+}
+
 fn summary(out: &mut String, r: &Report, peers: &[String]) {
     let _ = writeln!(
         out,
@@ -270,4 +360,60 @@ fn summary(out: &mut String, r: &Report, peers: &[String]) {
 /// The report as pretty-printed JSON.
 pub fn json(r: &Report) -> String {
     serde_json::to_string_pretty(r).expect("the report is plain data")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::driver::Measurement;
+
+    fn measured(median_s: f64) -> Cell {
+        Cell::Measured {
+            median_s,
+            min_s: median_s,
+            runs: 3,
+            checksum_differs: false,
+            peak_bytes: None,
+        }
+    }
+
+    #[test]
+    fn validation_rows_pair_each_validating_peer_with_its_own_parse() {
+        let m = |peer: &str, op, cell| Measurement {
+            peer: peer.into(),
+            op,
+            cell,
+        };
+        let w = WorkloadResult {
+            name: "po-1k".into(),
+            group: Group::PurchaseOrders,
+            series: None,
+            description: String::new(),
+            stats: crate::stats::Stats {
+                size: 1_000,
+                ..Default::default()
+            },
+            has_schema: true,
+            pipelines: false,
+            results: vec![
+                m("libxml2-sax", Op::Push, measured(1e-5)),
+                m("libxml2-xsd", Op::Validate, measured(3e-5)),
+                m("quick-xml", Op::Validate, Cell::Unsupported),
+                m(
+                    "lxml",
+                    Op::Validate,
+                    Cell::Failed {
+                        error: "invalid".into(),
+                    },
+                ),
+            ],
+        };
+        let rows = validation_rows(&w);
+        assert_eq!(rows.len(), 2, "measured or failed only");
+        assert_eq!(rows[0].peer, "libxml2-xsd");
+        assert_eq!(rows[0].beside, Some(("libxml2-sax", Op::Push)));
+        assert!((rows[0].ratio().unwrap() - 3.0).abs() < 1e-9);
+        assert_eq!(rows[1].beside, Some(("lxml", Op::Tree)));
+        assert_eq!((rows[1].parse_s, rows[1].ratio()), (None, None));
+    }
 }

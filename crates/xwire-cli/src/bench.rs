@@ -22,6 +22,9 @@ pub struct BenchArgs {
     peers: Option<String>,
     /// Only these operations (comma-separated: parse, push, tree, reserialize, validate, index,
     /// pipeline (the five XPath-and-edit pipelines; or pipeline1 to pipeline5), encode, decode).
+    /// With validate, each validating peer's own non-validating parse (libxml2-sax for
+    /// libxml2-xsd, xerces-sax2 for xerces-sax2-validating, ...) runs too, for the validation
+    /// table, its peer added when --peers left it out.
     #[arg(long, value_name = "OP,...")]
     ops: Option<String>,
     /// Parse each run from a separate copy of the document (64 MB of copies in all), so
@@ -159,7 +162,11 @@ pub fn bench(args: BenchArgs) -> Result<(), Failure> {
         ProgressStyle::with_template("{bar:30} {pos}/{len} {elapsed} {msg}")
             .expect("valid template"),
     );
-    let mut r = driver::run(&chosen, &selected_peers, &opts, &mut |msg, done, total| {
+    // With validate, the validating peers' own parses run beside them (peers::VALIDATE_BESIDE).
+    let asked = selected_peers.len();
+    let mut run_peers = selected_peers;
+    run_peers.extend(peers::beside_validating(&run_peers, &opts.ops));
+    let mut r = driver::run(&chosen, &run_peers, &opts, &mut |msg, done, total| {
         bar.set_length(total);
         bar.set_position(done);
         bar.set_message(msg.to_string());
@@ -171,7 +178,7 @@ pub fn bench(args: BenchArgs) -> Result<(), Failure> {
             t.threads = n.max(1);
         }
         bar.set_message("throughput");
-        r.throughput = Some(throughput::run(&mix, &selected_peers, &t, &mut |p| {
+        r.throughput = Some(throughput::run(&mix, &run_peers[..asked], &t, &mut |p| {
             bar.set_message(format!("throughput: {p}"))
         }));
     }

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use crate::driver::{Cell, Report, WorkloadResult};
 use crate::peers::{Lang, Op};
-use crate::report::streaming;
+use crate::report::{duration, streaming, validation_rows};
 use crate::workloads::Group;
 use svg::{escape, number};
 
@@ -448,7 +448,7 @@ fn validation(out: &mut String, r: &Report) {
     h2(out, "validation");
     let ws: Vec<&WorkloadResult> = r.workloads.iter().filter(|w| w.has_schema).collect();
     if ws.is_empty() {
-        note(out, "The table of non-validating against validating parse (in the manner of XML Screamer) needs workloads with a schema (the purchase orders, <code>--only po</code>); this run has none.");
+        note(out, "The table of non-validating against validating parse (in the manner of XML Screamer) needs workloads with a schema (the purchase orders <code>po</code>, <code>po-*</code>, <code>ipo-*</code>; the SOAP arrays and messages <code>arrays-*</code>, <code>soap-echo-*</code>; the numeric sets <code>numeric-*</code>); this run has none.");
         out.push_str("</section>\n");
         return;
     }
@@ -516,7 +516,64 @@ fn validation(out: &mut String, r: &Report) {
         }
         out.push_str("</tr>\n");
     }
-    out.push_str("</table>\n</section>\n");
+    out.push_str("</table>\n");
+    validation_cost(out, &ws);
+    out.push_str("</section>\n");
+}
+
+/// Each validating peer's `validate` beside its own non-validating parse (the same parser
+/// without a schema, or the closest configuration: `peers::VALIDATE_BESIDE`), per workload.
+fn validation_cost(out: &mut String, ws: &[&WorkloadResult]) {
+    let rows: Vec<_> = ws.iter().map(|w| (*w, validation_rows(w))).collect();
+    if rows.iter().all(|(_, r)| r.is_empty()) {
+        return;
+    }
+    out.push_str("<h3>the cost of validation</h3>\n<p>Median time of each processor&#8217;s <code>validate</code> beside its own non-validating parse of the same document (the same parser without a schema, or the closest configuration: libxml2&#8217;s SAX2 parser for its streaming validator, its tree for <code>xmlSchemaValidateDoc</code>), and their ratio: what validation costs on top of the parse. <code>--ops validate</code> runs these parses too.</p>\n<table><tr><th>workload</th><th>processor</th><th>validate</th><th>MB/s</th><th>non-validating parse</th><th>parse</th><th>MB/s</th><th>validate / parse</th></tr>\n");
+    for (w, rows) in rows {
+        for (i, row) in rows.iter().enumerate() {
+            let name = if i == 0 {
+                escape(&w.name)
+            } else {
+                String::new()
+            };
+            let cls = if row.peer == "xwire" {
+                " class=\"xwire\""
+            } else {
+                ""
+            };
+            let _ = write!(out, "<tr{cls}><td>{name}</td><td>{}</td>", escape(row.peer));
+            match row.validate {
+                Cell::Measured { median_s, .. } => {
+                    let _ = write!(
+                        out,
+                        "<td class=\"n\">{}</td><td class=\"n\">{}</td>",
+                        escape(&duration(*median_s)),
+                        number(mbps(w, *median_s))
+                    );
+                }
+                Cell::Failed { error } => {
+                    let _ = write!(
+                        out,
+                        "<td class=\"n failed\" title=\"{}\">failed</td><td class=\"n\">-</td>",
+                        escape(error)
+                    );
+                }
+                _ => out.push_str("<td class=\"n\">-</td><td class=\"n\">-</td>"),
+            }
+            let beside = row
+                .beside
+                .map_or("-".to_string(), |(p, op)| format!("{p} {op}"));
+            let _ = writeln!(
+                out,
+                "<td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+                escape(&beside),
+                row.parse_s.map_or("-".into(), |t| escape(&duration(t))),
+                row.parse_s.map_or("-".into(), |t| number(mbps(w, t))),
+                row.ratio().map_or("-".into(), |q| format!("{q:.2}&#215;"))
+            );
+        }
+    }
+    out.push_str("</table>\n");
 }
 
 fn latency(out: &mut String, r: &Report) {

@@ -50,6 +50,15 @@ pub(super) fn peers() -> Vec<Peer> {
             libxml2::xsd(),
             LIBXML2_MISSING,
         ),
+        peer_ops(
+            "libxml2-xsd-doc",
+            Lang::C,
+            "as libxml2-xsd, on a tree: xmlReadMemory, then xmlSchemaValidateDoc (schema compiled \
+             once, validation context reused), then the walk of libxml2-dom",
+            &[Op::Validate],
+            libxml2::xsd_doc(),
+            LIBXML2_MISSING,
+        ),
         peer(
             "expat",
             Lang::C,
@@ -338,6 +347,7 @@ mod libxml2 {
         fn xw_libxml2_dom(buf: *const u8, len: usize, reserialize: i32) -> i64;
         fn xw_libxml2_xsd_new(path: *const c_char) -> *mut c_void;
         fn xw_libxml2_xsd_validate(h: *mut c_void, buf: *const u8, len: usize) -> i64;
+        fn xw_libxml2_xsd_validate_doc(h: *mut c_void, buf: *const u8, len: usize) -> i64;
         fn xw_libxml2_xsd_free(h: *mut c_void);
     }
 
@@ -368,8 +378,21 @@ mod libxml2 {
         })
     }
 
+    /// Streaming validation (`xmlSchemaValidateStream`).
     pub fn xsd() -> Option<Vec<(Op, Prepare)>> {
-        let prepare: Prepare = Box::new(|setup| {
+        xsd_with(xw_libxml2_xsd_validate)
+    }
+
+    /// Whole-document validation (`xmlReadMemory` + `xmlSchemaValidateDoc`).
+    pub fn xsd_doc() -> Option<Vec<(Op, Prepare)>> {
+        xsd_with(xw_libxml2_xsd_validate_doc)
+    }
+
+    /// Validation through `validate`, one of the shim's runs on a compiled schema.
+    fn xsd_with(
+        validate: unsafe extern "C" fn(*mut c_void, *const u8, usize) -> i64,
+    ) -> Option<Vec<(Op, Prepare)>> {
+        let prepare: Prepare = Box::new(move |setup| {
             let path = schema_path(setup.schema)?;
             // SAFETY: `path` is a NUL-terminated string alive across the call (libxml2 copies
             // it); what the shim returns is null or a schema freed by `xw_libxml2_xsd_free`.
@@ -379,10 +402,11 @@ mod libxml2 {
             Ok(Box::new(move |doc: &[u8]| {
                 check_len("libxml2", doc)?;
                 // SAFETY: `schema` is alive (owned by this runner, used by one thread at a
-                // time); the shim reads exactly `len` bytes of `doc` and keeps no pointer to
-                // them after returning.
+                // time) and made by `xw_libxml2_xsd_new`, which both of the shim's validation
+                // runs take; they read exactly `len` bytes of `doc`, free what they parsed and
+                // keep no pointer to them after returning.
                 outcome("libxml2 (XML Schema)", unsafe {
-                    xw_libxml2_xsd_validate(schema.get(), doc.as_ptr(), doc.len())
+                    validate(schema.get(), doc.as_ptr(), doc.len())
                 })
             }))
         });
@@ -423,6 +447,9 @@ mod libxml2 {
         None
     }
     pub fn xsd() -> Option<Vec<(Op, Prepare)>> {
+        None
+    }
+    pub fn xsd_doc() -> Option<Vec<(Op, Prepare)>> {
         None
     }
     pub const SAX: Option<fn(&[u8]) -> Outcome> = None;

@@ -287,8 +287,9 @@ const PYTHON: &[Known] = &[
     },
     Known {
         name: "xmlschema",
-        ops: &[Op::Validate],
-        checks: "XML Schema 1.0 in pure Python (xmlschema) on an xml.etree tree",
+        ops: &[Op::Tree, Op::Validate],
+        checks: "XML Schema 1.0 in pure Python (xmlschema) on an xml.etree tree; tree: the same \
+                 XMLResource parse and walk without validation",
     },
     Known {
         name: "python-expat",

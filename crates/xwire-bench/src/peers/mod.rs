@@ -367,6 +367,53 @@ pub fn in_process() -> Vec<Peer> {
     v
 }
 
+/// Each validating peer's own non-validating parse, shown beside its `validate` in the
+/// reports (the cost of validation is the ratio of the two): `(validating peer, peer, op)`.
+/// The same parser configured without a schema where there is one (Xerces SAX2, lxml's and
+/// xmlschema's trees), else the closest: libxml2's streaming validator runs over its SAX2
+/// parser, its whole-document one over `xmlReadMemory` and the walk of libxml2-dom.
+/// `bench --ops validate` also runs these (see [`beside_validating`] and the driver).
+pub const VALIDATE_BESIDE: &[(&str, &str, Op)] = &[
+    // xwire's validator (crate xwire-schema) is not a peer yet: when it is (see the marked
+    // place in rust.rs), its line is ("xwire", "xwire", Op::Parse).
+    ("libxml2-xsd", "libxml2-sax", Op::Push),
+    ("libxml2-xsd-doc", "libxml2-dom", Op::Tree),
+    ("xerces-sax2-validating", "xerces-sax2", Op::Push),
+    ("xerces-j-validating", "xerces-j-sax", Op::Push),
+    ("lxml", "lxml", Op::Tree),
+    ("xmlschema", "xmlschema", Op::Tree),
+];
+
+/// The non-validating `(peer, op)` shown beside `validating`'s `validate`, if it has one.
+pub fn validate_beside(validating: &str) -> Option<(&'static str, Op)> {
+    VALIDATE_BESIDE
+        .iter()
+        .find(|(v, _, _)| *v == validating)
+        .map(|&(_, p, op)| (p, op))
+}
+
+/// The peers of [`VALIDATE_BESIDE`] that the validating ones among `peers` need and that are
+/// not among them, when `validate` is among `ops` (empty: every operation): `bench --peers
+/// libxml2-xsd --ops validate` also runs libxml2-sax.
+pub fn beside_validating(peers: &[Peer], ops: &[Op]) -> Vec<Peer> {
+    if !(ops.is_empty() || ops.contains(&Op::Validate)) {
+        return Vec::new();
+    }
+    let wanted: Vec<&str> = peers
+        .iter()
+        .filter(|p| p.can(Op::Validate))
+        .filter_map(|p| validate_beside(p.name).map(|(q, _)| q))
+        .filter(|q| !peers.iter().any(|p| p.name == *q))
+        .collect();
+    if wanted.is_empty() {
+        return Vec::new();
+    }
+    all()
+        .into_iter()
+        .filter(|p| wanted.contains(&p.name))
+        .collect()
+}
+
 /// xwire's pull parse: the reference checksum every other peer is compared with.
 pub fn reference(doc: &[u8]) -> Outcome {
     rust::xwire(doc)
@@ -451,6 +498,31 @@ mod tests {
             each_schemaless_runner(|name, op, mut run| {
                 assert_eq!(run(&doc), Ok(expected), "{name} {op} on {}", w.name);
             });
+        }
+    }
+
+    /// Every in-process validating peer accepts a small instance of every workload with a
+    /// schema and returns xwire's parse checksum for it (the runner reused: twice).
+    #[test]
+    fn every_validating_peer_agrees_with_xwire_on_the_schema_workloads() {
+        for w in crate::workloads::all() {
+            if w.schema.is_none() || w.group == crate::workloads::Group::Real {
+                continue;
+            }
+            let doc = w.load_small(1);
+            let expected = reference(&doc).expect("xwire");
+            let setup = Setup {
+                schema: w.schema.as_deref(),
+            };
+            for p in all().iter().filter(|p| p.can(Op::Validate)) {
+                let Some(run) = p.prepare(Op::Validate, &setup) else {
+                    continue;
+                };
+                let mut run = run.unwrap_or_else(|e| panic!("{} on {}: {e}", p.name, w.name));
+                for _ in 0..2 {
+                    assert_eq!(run(&doc), Ok(expected), "{} validate on {}", p.name, w.name);
+                }
+            }
         }
     }
 
@@ -660,6 +732,23 @@ mod tests {
         }
         assert!(Op::from_names("pipeline6").is_none());
         assert_eq!(serde_json::to_string(&Op::Parse).unwrap(), "\"parse\"");
+    }
+
+    #[test]
+    fn every_validating_peer_has_its_parse_beside() {
+        let all = all();
+        for p in all.iter().filter(|p| p.can(Op::Validate)) {
+            let (q, op) = validate_beside(p.name)
+                .unwrap_or_else(|| panic!("{} has no parse in VALIDATE_BESIDE", p.name));
+            let q = all.iter().find(|x| x.name == q).expect("a known peer");
+            assert!(q.can(op), "{} cannot {op}", q.name);
+            assert!(!op.needs_schema());
+        }
+        let chosen = select(Some("libxml2-xsd,lxml,xerces-sax2,xerces-sax2-validating")).unwrap();
+        let v = beside_validating(&chosen, &[Op::Validate]);
+        let names: Vec<&str> = v.iter().map(|p| p.name).collect();
+        assert_eq!(names, ["libxml2-sax"]);
+        assert!(beside_validating(&chosen, &[Op::Parse]).is_empty());
     }
 
     #[test]

@@ -18,6 +18,14 @@ pub(super) fn peers() -> Vec<Peer> {
                 ];
                 // The tree and its XPath pipelines (xwire::tree).
                 ops.extend(super::models::tree_ops());
+                // XWIRE VALIDATE PEER GOES HERE, once crate xwire-schema is on main:
+                // (Op::Validate, prepare) where prepare loads
+                // `xwire_schema::model::Schema::load(setup.schema)` once (an error without a
+                // schema, as c::schema_path) and its runner calls
+                // `xwire_schema::validate::validate_bytes(&schema, doc, &options)`, returning
+                // the parse checksum (elements + attributes + text bytes, as `xwire` below)
+                // and an invalid document as an error. Then add ("xwire", "xwire", Op::Parse)
+                // to `VALIDATE_BESIDE` in peers/mod.rs.
                 ops
             }),
         },

@@ -203,6 +203,10 @@ impl Workload {
     }
 }
 
+/// The schema of the SOAP 1.1 messages (`arrays-*`, `soap-echo-*`): the echo operations, with
+/// local copies of the SOAP envelope and encoding schemas imported.
+pub const SOAP_SCHEMA: &str = "soapinterop.xsd";
+
 /// A schema of `crates/xwire-bench/schemas/`.
 pub fn schema_path(file: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -270,7 +274,8 @@ fn arrays() -> Vec<Workload> {
                     quick,
                 )
                 .counting("elements")
-                .in_series(&series, n, "elements"),
+                .in_series(&series, n, "elements")
+                .with_schema(SOAP_SCHEMA),
             );
         }
     }
@@ -345,6 +350,7 @@ fn soap_messages() -> Vec<Workload> {
             size,
             quick,
         )
+        .with_schema(SOAP_SCHEMA)
     };
     vec![
         f(
@@ -504,6 +510,7 @@ fn numeric_sets() -> Vec<Workload> {
             )
             .counting("pairs")
             .in_series("numeric", n, "pairs")
+            .with_schema("numeric.xsd")
         })
         .collect()
 }
@@ -839,23 +846,47 @@ mod tests {
         assert!(hrefs > 100, "{hrefs} hrefs");
     }
 
-    #[test]
-    fn documents_are_valid_against_their_schemas() {
-        let with_schema: Vec<Workload> = all().into_iter().filter(|w| w.schema.is_some()).collect();
-        assert!(with_schema.len() >= 12);
+    /// Whether `xmllint` runs here (it must under CI).
+    fn xmllint_available() -> bool {
         let ci = std::env::var("CI").is_ok_and(|v| v == "true");
         match std::process::Command::new("xmllint")
             .arg("--version")
             .output()
         {
-            Ok(o) if o.status.success() => {}
+            Ok(o) if o.status.success() => true,
             _ if ci => panic!("xmllint is needed under CI (apt-get install libxml2-utils)"),
             _ => {
                 eprintln!(
                     "note: xmllint not found; schemas not checked (apt-get install libxml2-utils)"
                 );
-                return;
+                false
             }
+        }
+    }
+
+    /// `xmllint --schema`: `Ok` when `doc` (written to `file`) is valid, else the messages.
+    fn xmllint(schema: &std::path::Path, doc: &[u8], file: &std::path::Path) -> Result<(), String> {
+        std::fs::write(file, doc).unwrap();
+        let out = std::process::Command::new("xmllint")
+            .arg("--noout")
+            .arg("--schema")
+            .arg(schema)
+            .arg(file)
+            .output()
+            .unwrap();
+        if out.status.success() {
+            Ok(())
+        } else {
+            Err(String::from_utf8_lossy(&out.stderr).into_owned())
+        }
+    }
+
+    #[test]
+    fn documents_are_valid_against_their_schemas() {
+        let with_schema: Vec<Workload> = all().into_iter().filter(|w| w.schema.is_some()).collect();
+        assert!(with_schema.len() >= 12);
+        if !xmllint_available() {
+            return;
         }
         let dir = std::env::temp_dir().join(format!("xwire-schema-check-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -865,22 +896,72 @@ mod tests {
             let file = dir.join(format!("{}.xml", w.name));
             // Small, and the smallest instance a generator writes.
             for (i, doc) in [w.load_small(2), w.load(1, 3).unwrap()].iter().enumerate() {
-                std::fs::write(&file, doc).unwrap();
-                let out = std::process::Command::new("xmllint")
-                    .arg("--noout")
-                    .arg("--schema")
-                    .arg(schema)
-                    .arg(&file)
-                    .output()
-                    .unwrap();
-                assert!(
-                    out.status.success(),
-                    "{} (instance {i}) is not valid against {}: {}",
-                    w.name,
-                    schema.display(),
-                    String::from_utf8_lossy(&out.stderr)
-                );
+                if let Err(e) = xmllint(schema, doc, &file) {
+                    panic!(
+                        "{} (instance {i}) is not valid against {}: {e}",
+                        w.name,
+                        schema.display()
+                    );
+                }
             }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The SOAP Body takes its children laxly, and array items are checked against their
+    /// `xsi:type` only: a wrong accessor name or item value must still be an error, so no
+    /// validator passes the SOAP and numeric workloads by skipping their payload.
+    #[test]
+    fn soap_and_numeric_payloads_are_validated_not_skipped() {
+        for w in all() {
+            let soap = matches!(w.group, Group::Arrays | Group::Soap);
+            let schema = w.schema.as_ref().map(|s| s.file_name().unwrap().to_owned());
+            assert_eq!(
+                soap,
+                schema.as_deref() == Some(SOAP_SCHEMA.as_ref()),
+                "{}",
+                w.name
+            );
+            if w.group == Group::Numeric {
+                assert!(w.schema.is_some(), "{}", w.name);
+            }
+        }
+        if !xmllint_available() {
+            return;
+        }
+        let dir = std::env::temp_dir().join(format!("xwire-schema-bad-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let cases = [
+            ("arrays-int-10", "\"xsd:int\">", "\"xsd:int\">x"),
+            ("arrays-float-10", "\"xsd:float\">", "\"xsd:float\">x"),
+            ("arrays-double-10", "\"xsd:double\">", "\"xsd:double\">x"),
+            (
+                "arrays-base64-10",
+                "\"xsd:base64Binary\">",
+                "\"xsd:base64Binary\">=",
+            ),
+            ("arrays-struct-10", "\"xsd:double\">", "\"xsd:double\">x"),
+            ("arrays-string-10", "inputArray", "inputArrays"),
+            (
+                "soap-echo-int-array-req",
+                "inputIntegerArray",
+                "inputArray2",
+            ),
+            ("soap-echo-struct-res", "\"xsd:float\">", "\"xsd:float\">x"),
+            ("soap-echo-string-req", "inputString", "inputText"),
+            ("numeric-1k", "<d>", "<d>x"),
+        ];
+        for (name, from, to) in cases {
+            let w = named(name).unwrap();
+            let doc = String::from_utf8(w.load_small(4)).unwrap();
+            assert!(doc.contains(from), "{name}: no {from}");
+            let bad = doc.replace(from, to);
+            let file = dir.join(format!("{name}.xml"));
+            let schema = w.schema.as_ref().unwrap();
+            assert!(
+                xmllint(schema, bad.as_bytes(), &file).is_err(),
+                "{name} with {to} instead of {from} passed"
+            );
         }
         let _ = std::fs::remove_dir_all(&dir);
     }
