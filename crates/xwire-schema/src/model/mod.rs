@@ -28,6 +28,7 @@ use crate::regex::Pattern;
 
 pub use names::{NameTable, XSD_NAMESPACE, XSI_NAMESPACE};
 pub use simple::SimpleValue;
+pub(crate) use simple::same_value as same_value_pub;
 
 macro_rules! id_type {
     ($(#[$doc:meta])* $name:ident) => {
@@ -180,6 +181,11 @@ impl DerivationSet {
     /// Whether the set is empty.
     pub fn is_empty(self) -> bool {
         self.0 == 0
+    }
+
+    /// The methods in both sets.
+    pub fn intersection(self, other: DerivationSet) -> DerivationSet {
+        DerivationSet(self.0 & other.0)
     }
 }
 
