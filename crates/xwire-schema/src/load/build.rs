@@ -17,6 +17,8 @@ use crate::model::{
     XSD_NAMESPACE,
 };
 
+const XML_NAMESPACE: &str = "http://www.w3.org/XML/1998/namespace";
+
 /// Recursion guard for completing components (base chains, attribute groups, heads).
 const MAX_NESTING: usize = 200;
 
@@ -325,7 +327,8 @@ impl Loader<'_> {
     fn visible(&mut self, d: usize, node: &XNode, name: NameId) -> bool {
         let ns = self.s.names.ns(name);
         let doc = &self.docs[d];
-        if ns == doc.tns || doc.imports.contains(&ns) || self.s.names.namespace_uri(ns) == XSD_NAMESPACE {
+        let uri = self.s.names.namespace_uri(ns);
+        if ns == doc.tns || doc.imports.contains(&ns) || uri == XSD_NAMESPACE || uri == XML_NAMESPACE {
             return true;
         }
         let shown = self.s.display_name(name);
@@ -337,6 +340,32 @@ impl Loader<'_> {
             format!("'{shown}' is in namespace '{uri}', which this document does not import"),
         );
         false
+    }
+
+    /// `xml:lang`, `xml:space`, `xml:base` and `xml:id`, declared on first use when no
+    /// document of the XML namespace was loaded (its usual location is on the network).
+    fn xml_attribute(&mut self, name: NameId) -> Option<AttributeId> {
+        if self.s.names.namespace_uri(self.s.names.ns(name)) != XML_NAMESPACE {
+            return None;
+        }
+        let ty = match self.s.names.local(name) {
+            "lang" => Builtin::Language,
+            "space" => Builtin::NcName,
+            "base" => Builtin::AnyUri,
+            "id" => Builtin::Id,
+            _ => return None,
+        };
+        let id = AttributeId::from_index(self.s.attributes.len());
+        self.s.attributes.push(AttributeDecl {
+            name,
+            type_def: SimpleTypeId::builtin(ty),
+            global: true,
+            value_constraint: None,
+            location: None,
+            annotation: Annotation::default(),
+        });
+        self.s.global_attributes.insert(name, id);
+        Some(id)
     }
 
     fn not_found(&mut self, d: usize, node: &XNode, what: &str, name: NameId) {
@@ -373,7 +402,10 @@ impl Loader<'_> {
         if !self.visible(d, node, name) {
             return None;
         }
-        let t = self.s.global_attributes.get(&name).copied();
+        let mut t = self.s.global_attributes.get(&name).copied();
+        if t.is_none() {
+            t = self.xml_attribute(name);
+        }
         if t.is_none() {
             self.not_found(d, node, "attribute declaration", name);
         }

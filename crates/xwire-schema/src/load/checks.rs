@@ -22,6 +22,26 @@ impl Loader<'_> {
         self.check_keyrefs();
     }
 
+    /// Type Derivation OK, with a union's members counting as derived from it (3.14.6,
+    /// clause 2.2.4).
+    pub(crate) fn derives(&self, t: TypeId, base: TypeId, blocked: DerivationSet, depth: usize) -> bool {
+        if self.s.derives_from(t, base, blocked) {
+            return true;
+        }
+        if depth > 32 {
+            return false;
+        }
+        if let TypeId::Simple(b) = base {
+            let bt = self.s.simple_type(b);
+            if let crate::model::Variety::Union(members) = &bt.variety {
+                if bt.facets.patterns.is_empty() && bt.facets.enumeration.is_none() {
+                    return members.iter().any(|&m| self.derives(t, TypeId::Simple(m), blocked, depth + 1));
+                }
+            }
+        }
+        false
+    }
+
     fn derives_from_id(&self, t: SimpleTypeId) -> bool {
         let id = SimpleTypeId::builtin(Builtin::Id);
         self.s.derives_from(TypeId::Simple(t), TypeId::Simple(id), DerivationSet::EMPTY)
@@ -162,10 +182,10 @@ impl Loader<'_> {
             let e = &self.s.elements[i];
             let Some(h) = e.substitution_group else { continue };
             let head = self.s.element(h);
-            let ok = self.s.derives_from(e.type_def, head.type_def, head.final_);
+            let ok = self.derives(e.type_def, head.type_def, head.final_, 0);
             if !ok {
                 let loc = e.location;
-                let blocked = self.s.derives_from(e.type_def, head.type_def, DerivationSet::EMPTY);
+                let blocked = self.derives(e.type_def, head.type_def, DerivationSet::EMPTY, 0);
                 let why = if blocked { "by a method the head's final blocks" } else { "at all" };
                 self.error_at("e-props-correct", loc, format!("the element's type does not derive from the head's type {why}"));
             }
@@ -230,7 +250,7 @@ impl Loader<'_> {
                         let shown = self.s.display_name(name);
                         self.error(C, d, node, format!("attribute '{shown}' is required in the base type"));
                     }
-                    if !self.s.derives_from(TypeId::Simple(decl.type_def), TypeId::Simple(bdecl.type_def), DerivationSet::EMPTY) {
+                    if !self.derives(TypeId::Simple(decl.type_def), TypeId::Simple(bdecl.type_def), DerivationSet::EMPTY, 0) {
                         let shown = self.s.display_name(name);
                         self.error(C, d, node, format!("the type of attribute '{shown}' does not derive from the base's"));
                     }

@@ -47,12 +47,17 @@ impl XNode {
         if prefix == "xml" {
             return Some("http://www.w3.org/XML/1998/namespace");
         }
-        self.scope
+        let found = self
+            .scope
             .iter()
             .rev()
             .find(|(p, _)| p == prefix)
             .map(|(_, u)| u.as_str())
-            .filter(|u| !u.is_empty() || prefix.is_empty())
+            .filter(|u| !u.is_empty() || prefix.is_empty());
+        if prefix.is_empty() {
+            return Some(found.unwrap_or(""));
+        }
+        found
     }
 
     /// Whether this is `xs:<local>`.

@@ -93,8 +93,8 @@ impl Loader<'_> {
         let mut own_patterns = Vec::new();
         let mut own_enum: Option<Vec<(Value, String)>> = None;
         let mut seen = HashSet::new();
-        let (mut own_min_inc, mut own_min_exc, mut own_max_inc, mut own_max_exc) = (false, false, false, false);
         let (mut own_length, mut own_minmax_length) = (false, false);
+        let (mut own_min_inc, mut own_min_exc, mut own_max_inc, mut own_max_exc) = (false, false, false, false);
         for fc in rnode.xs_children() {
             let name = fc.local.as_str();
             if name == "simpleType" {
@@ -359,5 +359,42 @@ impl Loader<'_> {
         st.base = TypeId::Simple(base);
         st.variety = bt.variety;
         st.facets = f;
+    }
+}
+
+/// Gives the derived built-in types the facets Part 2 defines for them (bounds of the integer
+/// types, `fractionDigits` 0 of `integer`, `minLength` 1 of the list types), so that
+/// restrictions of them are checked against these.
+pub(crate) fn builtin_facets(s: &mut crate::model::Schema) {
+    let int = |v: &str| Builtin::Integer.parse(v).ok();
+    for (i, &b) in Builtin::ALL.iter().enumerate() {
+        let f = &mut s.simple_types[i].facets;
+        if b.derives_from(Builtin::Integer) {
+            f.fraction_digits = Some(FacetValue { value: 0, fixed: true });
+        }
+        let (min, max) = match b {
+            Builtin::NonPositiveInteger => (None, Some("0")),
+            Builtin::NegativeInteger => (None, Some("-1")),
+            Builtin::Long => (Some("-9223372036854775808"), Some("9223372036854775807")),
+            Builtin::Int => (Some("-2147483648"), Some("2147483647")),
+            Builtin::Short => (Some("-32768"), Some("32767")),
+            Builtin::Byte => (Some("-128"), Some("127")),
+            Builtin::NonNegativeInteger => (Some("0"), None),
+            Builtin::UnsignedLong => (Some("0"), Some("18446744073709551615")),
+            Builtin::UnsignedInt => (Some("0"), Some("4294967295")),
+            Builtin::UnsignedShort => (Some("0"), Some("65535")),
+            Builtin::UnsignedByte => (Some("0"), Some("255")),
+            Builtin::PositiveInteger => (Some("1"), None),
+            _ => (None, None),
+        };
+        if let Some(v) = min.and_then(int) {
+            f.min_inclusive = Some(FacetValue { value: v, fixed: false });
+        }
+        if let Some(v) = max.and_then(int) {
+            f.max_inclusive = Some(FacetValue { value: v, fixed: false });
+        }
+        if b.is_list() {
+            f.min_length = Some(FacetValue { value: 1, fixed: false });
+        }
     }
 }

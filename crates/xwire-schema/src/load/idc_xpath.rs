@@ -77,8 +77,12 @@ fn tokens(s: &str) -> Result<Vec<Tok>, String> {
                 if Builtin::NcName.parse(&first).is_err() || first.trim() != first {
                     return Err(format!("unexpected '{first}'"));
                 }
-                if c.get(i) == Some(&':') && c.get(i + 1) == Some(&':') {
-                    i += 2;
+                let mut j = i;
+                while j < c.len() && matches!(c[j], ' ' | '\t' | '\n' | '\r') {
+                    j += 1;
+                }
+                if c.get(j) == Some(&':') && c.get(j + 1) == Some(&':') {
+                    i = j + 2;
                     out.push(Tok::Axis(first));
                 } else if c.get(i) == Some(&':') {
                     i += 1;

@@ -212,8 +212,10 @@ pub(crate) struct Loader<'o> {
 
 impl<'o> Loader<'o> {
     fn new(opts: &'o LoadOptions) -> Self {
+        let mut s = Schema::builtins();
+        facets::builtin_facets(&mut s);
         Loader {
-            s: Schema::builtins(),
+            s,
             opts,
             errors: Vec::new(),
             docs: Vec::new(),
