@@ -20,6 +20,19 @@ impl Loader<'_> {
         self.check_restrictions();
         self.check_group_cycles();
         self.check_keyrefs();
+        self.check_group_redefinitions();
+    }
+
+    /// A group redefinition without a reference to itself must restrict the original
+    /// (src-redefine.6.2.2).
+    fn check_group_redefinitions(&mut self) {
+        use crate::model::{MaxOccurs, Particle};
+        for (new, orig, d, node) in std::mem::take(&mut self.pending_group_restrictions) {
+            let p = |g| Particle { min_occurs: 1, max_occurs: MaxOccurs::Bounded(1), term: Term::Group(g), location: None };
+            if let Err(m) = self.particle_restricts(&p(new), &p(orig)) {
+                self.error("src-redefine", d, &node, format!("the redefined group is not a restriction of the original: {m}"));
+            }
+        }
     }
 
     /// Type Derivation OK, with a union's members counting as derived from it (3.14.6,

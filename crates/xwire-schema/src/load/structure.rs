@@ -288,6 +288,23 @@ pub(crate) fn check<'a>(root: &'a XNode, out: &mut Vec<Violation<'a>>) {
         return;
     }
     check_node(root, Ctx::Top, out);
+    let mut ids = std::collections::HashSet::new();
+    check_ids(root, &mut ids, out);
+}
+
+/// `id` attributes are of type ID: unique in the document.
+fn check_ids<'a>(node: &'a XNode, ids: &mut std::collections::HashSet<&'a str>, out: &mut Vec<Violation<'a>>) {
+    if node.ns != XSD_NAMESPACE || node.local == "appinfo" || node.local == "documentation" {
+        return;
+    }
+    if let Some(id) = node.attr("id") {
+        if !ids.insert(id.trim()) {
+            out.push(Violation { node, message: format!("the id '{}' is used twice in the document", id.trim()) });
+        }
+    }
+    for c in &node.children {
+        check_ids(c, ids, out);
+    }
 }
 
 fn check_node<'a>(node: &'a XNode, ctx: Ctx, out: &mut Vec<Violation<'a>>) {
