@@ -11,8 +11,8 @@ use crate::datatypes::Builtin;
 use crate::model::{
     Annotation, AttributeDecl, AttributeGroup, AttributeGroupId, AttributeId, AttributeUse,
     ComplexType, ComplexTypeId, Compositor, ContentType, Derivation, DerivationSet, ElementDecl,
-    ElementId, Facets, IdentityConstraint, IdentityConstraintId, IdentityKind, Location,
-    MaxOccurs, ModelGroup, ModelGroupId, NameId, NamespaceConstraint, Notation, NsId, Particle,
+    ElementId, Facets, IdentityConstraint, IdentityConstraintId, IdentityKind, Location, MaxOccurs,
+    ModelGroup, ModelGroupId, NameId, NamespaceConstraint, Notation, NsId, Particle,
     ProcessContents, SimpleType, SimpleTypeId, Term, TypeId, ValueConstraint, Variety, Wildcard,
     XSD_NAMESPACE,
 };
@@ -59,7 +59,11 @@ pub(crate) fn bool_attr(node: &XNode, name: &str) -> bool {
     matches!(node.attr(name).map(str::trim), Some("true" | "1"))
 }
 
-fn placeholder_simple(name: Option<NameId>, location: Option<Location>, annotation: Annotation) -> SimpleType {
+fn placeholder_simple(
+    name: Option<NameId>,
+    location: Option<Location>,
+    annotation: Annotation,
+) -> SimpleType {
     SimpleType {
         name,
         base: TypeId::Simple(SimpleTypeId::ANY_SIMPLE_TYPE),
@@ -72,7 +76,11 @@ fn placeholder_simple(name: Option<NameId>, location: Option<Location>, annotati
     }
 }
 
-fn placeholder_complex(name: Option<NameId>, location: Option<Location>, annotation: Annotation) -> ComplexType {
+fn placeholder_complex(
+    name: Option<NameId>,
+    location: Option<Location>,
+    annotation: Annotation,
+) -> ComplexType {
     ComplexType {
         name,
         base: TypeId::ANY_TYPE,
@@ -88,7 +96,12 @@ fn placeholder_complex(name: Option<NameId>, location: Option<Location>, annotat
     }
 }
 
-fn placeholder_element(name: NameId, global: bool, location: Option<Location>, annotation: Annotation) -> ElementDecl {
+fn placeholder_element(
+    name: NameId,
+    global: bool,
+    location: Option<Location>,
+    annotation: Annotation,
+) -> ElementDecl {
     ElementDecl {
         name,
         type_def: TypeId::ANY_TYPE,
@@ -143,7 +156,10 @@ impl Loader<'_> {
                         "src-redefine",
                         def.doc,
                         &def.node,
-                        format!("xs:{} redefines an xs:{}", def.node.local, self.defs[o].node.local),
+                        format!(
+                            "xs:{} redefines an xs:{}",
+                            def.node.local, self.defs[o].node.local
+                        ),
                     );
                     original = None;
                 }
@@ -156,7 +172,9 @@ impl Loader<'_> {
             match def.kind {
                 Kind::Type if def.node.local == "simpleType" => {
                     let id = SimpleTypeId::from_index(self.s.simple_types.len());
-                    self.s.simple_types.push(placeholder_simple(Some(def.name), loc, ann));
+                    self.s
+                        .simple_types
+                        .push(placeholder_simple(Some(def.name), loc, ann));
                     self.simple_src.insert(id, src);
                     if global {
                         self.s.global_types.insert(def.name, TypeId::Simple(id));
@@ -165,7 +183,9 @@ impl Loader<'_> {
                 }
                 Kind::Type => {
                     let id = ComplexTypeId::from_index(self.s.complex_types.len());
-                    self.s.complex_types.push(placeholder_complex(Some(def.name), loc, ann));
+                    self.s
+                        .complex_types
+                        .push(placeholder_complex(Some(def.name), loc, ann));
                     self.complex_src.insert(id, src);
                     if global {
                         self.s.global_types.insert(def.name, TypeId::Complex(id));
@@ -174,7 +194,9 @@ impl Loader<'_> {
                 }
                 Kind::Element => {
                     let id = ElementId::from_index(self.s.elements.len());
-                    self.s.elements.push(placeholder_element(def.name, true, loc, ann));
+                    self.s
+                        .elements
+                        .push(placeholder_element(def.name, true, loc, ann));
                     self.element_src.insert(id, src);
                     if global {
                         self.s.global_elements.insert(def.name, id);
@@ -241,7 +263,6 @@ impl Loader<'_> {
                     }
                     ids[i] = id.0;
                 }
-                Kind::IdentityConstraint => {}
             }
         }
     }
@@ -312,7 +333,12 @@ impl Loader<'_> {
             Some(u) => u.to_string(),
             None if prefix.is_empty() => String::new(),
             None => {
-                self.error("src-resolve", d, node, format!("the prefix '{prefix}' of '{v}' is not declared"));
+                self.error(
+                    "src-resolve",
+                    d,
+                    node,
+                    format!("the prefix '{prefix}' of '{v}' is not declared"),
+                );
                 return None;
             }
         };
@@ -328,7 +354,11 @@ impl Loader<'_> {
         let ns = self.s.names.ns(name);
         let doc = &self.docs[d];
         let uri = self.s.names.namespace_uri(ns);
-        if ns == doc.tns || doc.imports.contains(&ns) || uri == XSD_NAMESPACE || uri == XML_NAMESPACE {
+        if ns == doc.tns
+            || doc.imports.contains(&ns)
+            || uri == XSD_NAMESPACE
+            || uri == XML_NAMESPACE
+        {
             return true;
         }
         let shown = self.s.display_name(name);
@@ -370,7 +400,12 @@ impl Loader<'_> {
 
     fn not_found(&mut self, d: usize, node: &XNode, what: &str, name: NameId) {
         let shown = self.s.display_name(name);
-        self.error("src-resolve", d, node, format!("there is no {what} named '{shown}'"));
+        self.error(
+            "src-resolve",
+            d,
+            node,
+            format!("there is no {what} named '{shown}'"),
+        );
     }
 
     pub(crate) fn resolve_type(&mut self, d: usize, node: &XNode, value: &str) -> Option<TypeId> {
@@ -428,7 +463,12 @@ impl Loader<'_> {
         };
         let Some(src) = src else { return true };
         if self.depth > MAX_NESTING {
-            self.error("schema-document", src.doc, &src.node, "type definitions nested or derived too deeply".into());
+            self.error(
+                "schema-document",
+                src.doc,
+                &src.node,
+                "type definitions nested or derived too deeply".into(),
+            );
             return false;
         }
         self.type_state.insert(t, State::InProgress);
@@ -446,16 +486,34 @@ impl Loader<'_> {
     pub(crate) fn anon_simple(&mut self, d: usize, node: &Rc<XNode>) -> SimpleTypeId {
         let id = SimpleTypeId::from_index(self.s.simple_types.len());
         let loc = self.loc(d, node);
-        self.s.simple_types.push(placeholder_simple(None, loc, annotation(node)));
-        self.simple_src.insert(id, Src { doc: d, node: node.clone(), original: None });
+        self.s
+            .simple_types
+            .push(placeholder_simple(None, loc, annotation(node)));
+        self.simple_src.insert(
+            id,
+            Src {
+                doc: d,
+                node: node.clone(),
+                original: None,
+            },
+        );
         id
     }
 
     fn anon_complex(&mut self, d: usize, node: &Rc<XNode>) -> ComplexTypeId {
         let id = ComplexTypeId::from_index(self.s.complex_types.len());
         let loc = self.loc(d, node);
-        self.s.complex_types.push(placeholder_complex(None, loc, annotation(node)));
-        self.complex_src.insert(id, Src { doc: d, node: node.clone(), original: None });
+        self.s
+            .complex_types
+            .push(placeholder_complex(None, loc, annotation(node)));
+        self.complex_src.insert(
+            id,
+            Src {
+                doc: d,
+                node: node.clone(),
+                original: None,
+            },
+        );
         id
     }
 
@@ -464,7 +522,10 @@ impl Loader<'_> {
     fn base_of(&mut self, d: usize, node: &XNode, src: &Src, is_simple: bool) -> Option<TypeId> {
         let b = node.attr("base")?;
         if let Some(orig) = src.original {
-            let own = src.node.attr("name").map(|n| self.s.names.name(self.docs[d].tns, n.trim()));
+            let own = src
+                .node
+                .attr("name")
+                .map(|n| self.s.names.name(self.docs[d].tns, n.trim()));
             let named = self.qname(d, node, b);
             if named.is_some() && named == own {
                 return Some(if is_simple {
@@ -490,22 +551,42 @@ impl Loader<'_> {
         let final_ = derivation_set(node.attr("final"), all)
             .unwrap_or(self.docs[d].final_default.intersection(all));
         self.s.simple_types[id.index()].final_ = final_;
-        let Some(child) = node.xs_children().next().cloned() else { return };
+        let Some(child) = node.xs_children().next().cloned() else {
+            return;
+        };
         match child.local.as_str() {
             "restriction" => {
                 let base = self.base_of(d, &child, src, true);
-                let inline = child.xs_children().find(|c| c.local == "simpleType").cloned();
+                let inline = child
+                    .xs_children()
+                    .find(|c| c.local == "simpleType")
+                    .cloned();
                 let base = match (base, inline) {
                     (Some(_), Some(_)) => {
-                        self.error("src-simple-type", d, &child, "a restriction has both a base attribute and a simpleType child".into());
+                        self.error(
+                            "src-simple-type",
+                            d,
+                            &child,
+                            "a restriction has both a base attribute and a simpleType child".into(),
+                        );
                         None
                     }
                     (None, None) if child.attr("base").is_none() => {
-                        self.error("src-simple-type", d, &child, "a restriction needs a base attribute or a simpleType child".into());
+                        self.error(
+                            "src-simple-type",
+                            d,
+                            &child,
+                            "a restriction needs a base attribute or a simpleType child".into(),
+                        );
                         None
                     }
                     (Some(TypeId::Complex(_)), _) => {
-                        self.error("st-props-correct", d, &child, "the base of a simple type must be a simple type".into());
+                        self.error(
+                            "st-props-correct",
+                            d,
+                            &child,
+                            "the base of a simple type must be a simple type".into(),
+                        );
                         None
                     }
                     (Some(TypeId::Simple(b)), None) => Some(b),
@@ -516,7 +597,10 @@ impl Loader<'_> {
                 self.restrict_simple(id, base, d, &child);
             }
             "list" => {
-                let inline = child.xs_children().find(|c| c.local == "simpleType").cloned();
+                let inline = child
+                    .xs_children()
+                    .find(|c| c.local == "simpleType")
+                    .cloned();
                 let item = match (child.attr("itemType"), inline) {
                     (Some(_), Some(_)) | (None, None) => {
                         self.error("src-list-itemType-or-simpleType", d, &child, "a list needs exactly one of an itemType attribute and a simpleType child".into());
@@ -525,7 +609,12 @@ impl Loader<'_> {
                     (Some(t), None) => match self.resolve_type(d, &child, t) {
                         Some(TypeId::Simple(s)) => Some(s),
                         Some(TypeId::Complex(_)) => {
-                            self.error("cos-st-restricts", d, &child, "the item type of a list must be a simple type".into());
+                            self.error(
+                                "cos-st-restricts",
+                                d,
+                                &child,
+                                "the item type of a list must be a simple type".into(),
+                            );
                             None
                         }
                         None => None,
@@ -534,13 +623,28 @@ impl Loader<'_> {
                 };
                 let item = item.unwrap_or(SimpleTypeId::ANY_SIMPLE_TYPE);
                 if !self.ensure_type(TypeId::Simple(item)) {
-                    self.error("st-props-correct", d, &child, "circular simple type definition".into());
+                    self.error(
+                        "st-props-correct",
+                        d,
+                        &child,
+                        "circular simple type definition".into(),
+                    );
                 } else {
                     if self.contains_list(item, 0) {
                         self.error("cos-st-restricts", d, &child, "the item type of a list may not be a list (or a union with a list member)".into());
                     }
-                    if self.s.simple_type(item).final_.contains(DerivationSet::LIST) {
-                        self.error("cos-st-restricts", d, &child, "the item type is final for list".into());
+                    if self
+                        .s
+                        .simple_type(item)
+                        .final_
+                        .contains(DerivationSet::LIST)
+                    {
+                        self.error(
+                            "cos-st-restricts",
+                            d,
+                            &child,
+                            "the item type is final for list".into(),
+                        );
                     }
                 }
                 let st = &mut self.s.simple_types[id.index()];
@@ -554,27 +658,55 @@ impl Loader<'_> {
                         match self.resolve_type(d, &child, q) {
                             Some(TypeId::Simple(s)) => members.push(s),
                             Some(TypeId::Complex(_)) => {
-                                self.error("cos-st-restricts", d, &child, format!("member type '{q}' is not a simple type"));
+                                self.error(
+                                    "cos-st-restricts",
+                                    d,
+                                    &child,
+                                    format!("member type '{q}' is not a simple type"),
+                                );
                             }
                             None => {}
                         }
                     }
                 }
-                let inline: Vec<Rc<XNode>> = child.xs_children().filter(|c| c.local == "simpleType").cloned().collect();
+                let inline: Vec<Rc<XNode>> = child
+                    .xs_children()
+                    .filter(|c| c.local == "simpleType")
+                    .cloned()
+                    .collect();
                 for st in inline {
                     members.push(self.anon_simple(d, &st));
                 }
-                if members.is_empty() && child.attr("memberTypes").map_or(true, |m| m.trim().is_empty()) {
-                    self.error("src-union-memberTypes-or-simpleTypes", d, &child, "a union needs member types".into());
+                if members.is_empty()
+                    && child
+                        .attr("memberTypes")
+                        .map_or(true, |m| m.trim().is_empty())
+                {
+                    self.error(
+                        "src-union-memberTypes-or-simpleTypes",
+                        d,
+                        &child,
+                        "a union needs member types".into(),
+                    );
                 }
                 let mut kept = Vec::new();
                 for m in members {
                     if !self.ensure_type(TypeId::Simple(m)) {
-                        self.error("st-props-correct", d, &child, "circular simple type definition".into());
+                        self.error(
+                            "st-props-correct",
+                            d,
+                            &child,
+                            "circular simple type definition".into(),
+                        );
                         continue;
                     }
                     if self.s.simple_type(m).final_.contains(DerivationSet::UNION) {
-                        self.error("cos-st-restricts", d, &child, "a member type is final for union".into());
+                        self.error(
+                            "cos-st-restricts",
+                            d,
+                            &child,
+                            "a member type is final for union".into(),
+                        );
                     }
                     kept.push(m);
                 }
@@ -602,8 +734,10 @@ impl Loader<'_> {
         let node = src.node.clone();
         let d = src.doc;
         let er = DerivationSet::EXTENSION | DerivationSet::RESTRICTION;
-        let final_ = derivation_set(node.attr("final"), er).unwrap_or(self.docs[d].final_default.intersection(er));
-        let block = derivation_set(node.attr("block"), er).unwrap_or(self.docs[d].block_default.intersection(er));
+        let final_ = derivation_set(node.attr("final"), er)
+            .unwrap_or(self.docs[d].final_default.intersection(er));
+        let block = derivation_set(node.attr("block"), er)
+            .unwrap_or(self.docs[d].block_default.intersection(er));
         {
             let ct = &mut self.s.complex_types[id.index()];
             ct.is_abstract = bool_attr(&node, "abstract");
@@ -628,27 +762,56 @@ impl Loader<'_> {
             ct.content = content;
             return;
         };
-        let Some(der) = cn.xs_children().find(|c| c.local == "restriction" || c.local == "extension").cloned() else {
+        let Some(der) = cn
+            .xs_children()
+            .find(|c| c.local == "restriction" || c.local == "extension")
+            .cloned()
+        else {
             return;
         };
         let extension = der.local == "extension";
-        let method = if extension { DerivationSet::EXTENSION } else { DerivationSet::RESTRICTION };
-        let mut base = self.base_of(d, &der, src, false).unwrap_or(TypeId::ANY_TYPE);
+        let method = if extension {
+            DerivationSet::EXTENSION
+        } else {
+            DerivationSet::RESTRICTION
+        };
+        let mut base = self
+            .base_of(d, &der, src, false)
+            .unwrap_or(TypeId::ANY_TYPE);
         if !self.ensure_type(base) {
-            self.error("ct-props-correct", d, &der, "circular type derivation".into());
+            self.error(
+                "ct-props-correct",
+                d,
+                &der,
+                "circular type derivation".into(),
+            );
             base = TypeId::ANY_TYPE;
         }
         let attrs = self.attr_content(d, &der, "ct-props-correct");
         let (base_uses, base_wildcard, base_content, base_final) = match base {
             TypeId::Complex(b) => {
                 let bt = self.s.complex_type(b);
-                (bt.attribute_uses.clone(), bt.attribute_wildcard.clone(), Some(bt.content.clone()), bt.final_)
+                (
+                    bt.attribute_uses.clone(),
+                    bt.attribute_wildcard.clone(),
+                    Some(bt.content.clone()),
+                    bt.final_,
+                )
             }
             TypeId::Simple(s) => (Vec::new(), None, None, self.s.simple_type(s).final_),
         };
         if base_final.contains(method) {
-            let c = if extension { "cos-ct-extends" } else { "derivation-ok-restriction" };
-            self.error(c, d, &der, format!("the base type is final for {}", der.local));
+            let c = if extension {
+                "cos-ct-extends"
+            } else {
+                "derivation-ok-restriction"
+            };
+            self.error(
+                c,
+                d,
+                &der,
+                format!("the base type is final for {}", der.local),
+            );
         }
         let simple = cn.local == "simpleContent";
         let content;
@@ -666,9 +829,13 @@ impl Loader<'_> {
                 let inline = der.xs_children().find(|c| c.local == "simpleType").cloned();
                 let facet_base = match (&base, &base_content) {
                     (TypeId::Complex(_), Some(ContentType::Simple(s))) => Some(*s),
-                    (TypeId::Complex(_), Some(ContentType::Elements { particle, mixed: true }))
-                        if self.emptiable(particle, 0) =>
-                    {
+                    (
+                        TypeId::Complex(_),
+                        Some(ContentType::Elements {
+                            particle,
+                            mixed: true,
+                        }),
+                    ) if self.emptiable(particle, 0) => {
                         if inline.is_none() {
                             self.error("src-ct", d, &der, "restricting a mixed type to simple content needs a simpleType child".into());
                         }
@@ -684,8 +851,17 @@ impl Loader<'_> {
                     Some(st) => {
                         let t = self.anon_simple(d, &st);
                         self.ensure_type(TypeId::Simple(t));
-                        if !self.s.derives_from(TypeId::Simple(t), TypeId::Simple(facet_base), DerivationSet::EMPTY) {
-                            self.error("derivation-ok-restriction", d, &st, "the simple type must derive from the base's content type".into());
+                        if !self.s.derives_from(
+                            TypeId::Simple(t),
+                            TypeId::Simple(facet_base),
+                            DerivationSet::EMPTY,
+                        ) {
+                            self.error(
+                                "derivation-ok-restriction",
+                                d,
+                                &st,
+                                "the simple type must derive from the base's content type".into(),
+                            );
                         }
                         t
                     }
@@ -693,31 +869,62 @@ impl Loader<'_> {
                 };
                 let new = SimpleTypeId::from_index(self.s.simple_types.len());
                 let loc = self.loc(d, &der);
-                self.s.simple_types.push(placeholder_simple(None, loc, Annotation::default()));
+                self.s
+                    .simple_types
+                    .push(placeholder_simple(None, loc, Annotation::default()));
                 self.type_state.insert(TypeId::Simple(new), State::Done);
                 self.restrict_simple(new, st_base, d, &der);
                 content = ContentType::Simple(new);
             }
         } else {
             if let TypeId::Simple(_) = base {
-                self.error("src-ct", d, &der, "the base of complexContent must be a complex type".into());
+                self.error(
+                    "src-ct",
+                    d,
+                    &der,
+                    "the base of complexContent must be a complex type".into(),
+                );
             }
-            let mixed = cn.attr("mixed").map_or_else(|| bool_attr(&node, "mixed"), |_| bool_attr(&cn, "mixed"));
+            let mixed = cn
+                .attr("mixed")
+                .map_or_else(|| bool_attr(&node, "mixed"), |_| bool_attr(&cn, "mixed"));
             let own = self.explicit_content(d, &der);
             if extension {
                 content = match (base_content, own) {
                     (Some(bc), None) => bc,
                     (None, own) | (Some(ContentType::Empty), own) => self.content_from(own, mixed),
                     (Some(ContentType::Simple(_)), own) => {
-                        self.error("cos-ct-extends", d, &der, "a type with simple content cannot be extended with complex content".into());
+                        self.error(
+                            "cos-ct-extends",
+                            d,
+                            &der,
+                            "a type with simple content cannot be extended with complex content"
+                                .into(),
+                        );
                         self.content_from(own, mixed)
                     }
-                    (Some(ContentType::Elements { particle, mixed: bmixed }), Some(p)) => {
+                    (
+                        Some(ContentType::Elements {
+                            particle,
+                            mixed: bmixed,
+                        }),
+                        Some(p),
+                    ) => {
                         if bmixed != mixed && base != TypeId::ANY_TYPE {
-                            self.error("cos-ct-extends", d, &der, "an extension must be mixed if and only if its base is".into());
+                            self.error(
+                                "cos-ct-extends",
+                                d,
+                                &der,
+                                "an extension must be mixed if and only if its base is".into(),
+                            );
                         }
                         if self.is_all(&particle) || self.is_all(&p) {
-                            self.error("cos-all-limited", d, &der, "an all group cannot be extended with more content".into());
+                            self.error(
+                                "cos-all-limited",
+                                d,
+                                &der,
+                                "an all group cannot be extended with more content".into(),
+                            );
                         }
                         let g = ModelGroupId::from_index(self.s.model_groups.len());
                         let loc = self.loc(d, &der);
@@ -729,7 +936,12 @@ impl Loader<'_> {
                             annotation: Annotation::default(),
                         });
                         ContentType::Elements {
-                            particle: Particle { min_occurs: 1, max_occurs: MaxOccurs::Bounded(1), term: Term::Group(g), location: loc },
+                            particle: Particle {
+                                min_occurs: 1,
+                                max_occurs: MaxOccurs::Bounded(1),
+                                term: Term::Group(g),
+                                location: loc,
+                            },
                             mixed,
                         }
                     }
@@ -744,7 +956,12 @@ impl Loader<'_> {
                 let name = self.s.attribute(u.decl).name;
                 if uses.iter().any(|b| self.s.attribute(b.decl).name == name) {
                     let shown = self.s.display_name(name);
-                    self.error("ct-props-correct", d, &der, format!("attribute '{shown}' is already declared in the base type"));
+                    self.error(
+                        "ct-props-correct",
+                        d,
+                        &der,
+                        format!("attribute '{shown}' is already declared in the base type"),
+                    );
                 } else {
                     uses.push(u);
                 }
@@ -753,7 +970,12 @@ impl Loader<'_> {
                 (Some(own), Some(b)) => match wildcard::union(&own, &b) {
                     Some(w) => Some(w),
                     None => {
-                        self.error("cos-aw-union", d, &der, "the union of the attribute wildcards is not expressible".into());
+                        self.error(
+                            "cos-aw-union",
+                            d,
+                            &der,
+                            "the union of the attribute wildcards is not expressible".into(),
+                        );
                         Some(own)
                     }
                 },
@@ -764,7 +986,12 @@ impl Loader<'_> {
             let mut uses: Vec<AttributeUse> = Vec::new();
             for b in base_uses {
                 let name = self.s.attribute(b.decl).name;
-                if attrs.prohibited.contains(&name) || attrs.uses.iter().any(|u| self.s.attribute(u.decl).name == name) {
+                if attrs.prohibited.contains(&name)
+                    || attrs
+                        .uses
+                        .iter()
+                        .any(|u| self.s.attribute(u.decl).name == name)
+                {
                     continue;
                 }
                 uses.push(b);
@@ -775,7 +1002,11 @@ impl Loader<'_> {
         };
         let ct = &mut self.s.complex_types[id.index()];
         ct.base = base;
-        ct.derivation = if extension { Derivation::Extension } else { Derivation::Restriction };
+        ct.derivation = if extension {
+            Derivation::Extension
+        } else {
+            Derivation::Restriction
+        };
         ct.attribute_uses = uses;
         ct.attribute_wildcard = wildcard;
         ct.content = content;
@@ -794,7 +1025,12 @@ impl Loader<'_> {
                     annotation: Annotation::default(),
                 });
                 ContentType::Elements {
-                    particle: Particle { min_occurs: 1, max_occurs: MaxOccurs::Bounded(1), term: Term::Group(g), location: None },
+                    particle: Particle {
+                        min_occurs: 1,
+                        max_occurs: MaxOccurs::Bounded(1),
+                        term: Term::Group(g),
+                        location: None,
+                    },
                     mixed: true,
                 }
             }
@@ -837,7 +1073,10 @@ impl Loader<'_> {
             Term::Group(g) => {
                 let mg = self.s.model_group(*g);
                 match mg.compositor {
-                    Compositor::Choice => mg.particles.is_empty() || mg.particles.iter().any(|q| self.emptiable(q, depth + 1)),
+                    Compositor::Choice => {
+                        mg.particles.is_empty()
+                            || mg.particles.iter().any(|q| self.emptiable(q, depth + 1))
+                    }
                     _ => mg.particles.iter().all(|q| self.emptiable(q, depth + 1)),
                 }
             }
@@ -856,11 +1095,15 @@ impl Loader<'_> {
             let empty = match self.group_src.get(&g) {
                 Some(src) => {
                     let c = src.node.xs_children().next();
-                    c.map_or(true, |c| c.xs_children().next().is_none() && (c.local != "choice" || p.min_occurs == 0))
+                    c.map_or(true, |c| {
+                        c.xs_children().next().is_none()
+                            && (c.local != "choice" || p.min_occurs == 0)
+                    })
                 }
                 None => {
                     let mg = self.s.model_group(g);
-                    mg.particles.is_empty() && (mg.compositor != Compositor::Choice || p.min_occurs == 0)
+                    mg.particles.is_empty()
+                        && (mg.compositor != Compositor::Choice || p.min_occurs == 0)
                 }
             };
             if empty {
@@ -872,10 +1115,19 @@ impl Loader<'_> {
 
     /// A particle; `None` for `maxOccurs="0"` and for what cannot be built.
     pub(crate) fn particle(&mut self, d: usize, node: &Rc<XNode>, ctx: PCtx) -> Option<Particle> {
-        let (min, max) = if ctx == PCtx::GroupDef { (1, MaxOccurs::Bounded(1)) } else { occurs(node) };
+        let (min, max) = if ctx == PCtx::GroupDef {
+            (1, MaxOccurs::Bounded(1))
+        } else {
+            occurs(node)
+        };
         if let MaxOccurs::Bounded(m) = max {
             if min > m {
-                self.error("p-props-correct", d, node, format!("minOccurs ({min}) is greater than maxOccurs ({m})"));
+                self.error(
+                    "p-props-correct",
+                    d,
+                    node,
+                    format!("minOccurs ({min}) is greater than maxOccurs ({m})"),
+                );
             }
             if m == 0 {
                 return None;
@@ -907,7 +1159,9 @@ impl Loader<'_> {
                         g
                     }
                 }?;
-                if self.group_compositor(g) == Compositor::All && (ctx != PCtx::TypeTop || min > 1 || max != MaxOccurs::Bounded(1)) {
+                if self.group_compositor(g) == Compositor::All
+                    && (ctx != PCtx::TypeTop || min > 1 || max != MaxOccurs::Bounded(1))
+                {
                     self.error("cos-all-limited", d, node, "a group with an all compositor must be the whole content of a type, with maxOccurs 1".into());
                 }
                 Term::Group(g)
@@ -920,10 +1174,20 @@ impl Loader<'_> {
                 };
                 if compositor == Compositor::All {
                     if ctx == PCtx::Nested {
-                        self.error("cos-all-limited", d, node, "an all group must be the whole content of a type or group".into());
+                        self.error(
+                            "cos-all-limited",
+                            d,
+                            node,
+                            "an all group must be the whole content of a type or group".into(),
+                        );
                     }
                     if min > 1 || max != MaxOccurs::Bounded(1) {
-                        self.error("cos-all-limited", d, node, "an all group must have maxOccurs 1 and minOccurs 0 or 1".into());
+                        self.error(
+                            "cos-all-limited",
+                            d,
+                            node,
+                            "an all group must have maxOccurs 1 and minOccurs 0 or 1".into(),
+                        );
                     }
                 }
                 let particles = self.particles_of(d, node, compositor);
@@ -939,7 +1203,12 @@ impl Loader<'_> {
             }
             _ => return None,
         };
-        Some(Particle { min_occurs: min, max_occurs: max, term, location: loc })
+        Some(Particle {
+            min_occurs: min,
+            max_occurs: max,
+            term,
+            location: loc,
+        })
     }
 
     fn particles_of(&mut self, d: usize, node: &XNode, compositor: Compositor) -> Vec<Particle> {
@@ -951,7 +1220,12 @@ impl Loader<'_> {
                     continue;
                 }
                 if let (_, MaxOccurs::Unbounded) | (_, MaxOccurs::Bounded(2..)) = occurs(&c) {
-                    self.error("cos-all-limited", d, &c, "an element in an all group must have maxOccurs 0 or 1".into());
+                    self.error(
+                        "cos-all-limited",
+                        d,
+                        &c,
+                        "an element in an all group must have maxOccurs 0 or 1".into(),
+                    );
                 }
             }
             if let Some(p) = self.particle(d, &c, PCtx::Nested) {
@@ -967,9 +1241,13 @@ impl Loader<'_> {
             return;
         }
         self.group_state.insert(id, State::Done);
-        let Some(src) = self.group_src.get(&id).cloned() else { return };
+        let Some(src) = self.group_src.get(&id).cloned() else {
+            return;
+        };
         let d = src.doc;
-        let Some(comp) = src.node.xs_children().next().cloned() else { return };
+        let Some(comp) = src.node.xs_children().next().cloned() else {
+            return;
+        };
         let compositor = match comp.local.as_str() {
             "all" => Compositor::All,
             "choice" => Compositor::Choice,
@@ -985,10 +1263,20 @@ impl Loader<'_> {
         let particles = self.particles_of(d, &comp, compositor);
         if let Some((_, _, count)) = self.redef_group {
             if count > 1 {
-                self.error("src-redefine", d, &src.node, "a group redefinition may refer to the group it redefines only once".into());
+                self.error(
+                    "src-redefine",
+                    d,
+                    &src.node,
+                    "a group redefinition may refer to the group it redefines only once".into(),
+                );
             }
             if count == 0 && src.original.is_some() {
-                self.pending_group_restrictions.push((id, ModelGroupId(src.original.unwrap_or(0)), d, src.node.clone()));
+                self.pending_group_restrictions.push((
+                    id,
+                    ModelGroupId(src.original.unwrap_or(0)),
+                    d,
+                    src.node.clone(),
+                ));
             }
         }
         self.redef_group = saved;
@@ -1006,7 +1294,9 @@ impl Loader<'_> {
             Some(State::InProgress) => return false,
             None => {}
         }
-        let Some(src) = self.element_src.get(&id).cloned() else { return true };
+        let Some(src) = self.element_src.get(&id).cloned() else {
+            return true;
+        };
         if self.depth > MAX_NESTING {
             return false;
         }
@@ -1021,29 +1311,52 @@ impl Loader<'_> {
     /// A particle's element: a reference to a global one or a local declaration.
     fn local_element(&mut self, d: usize, node: &Rc<XNode>) -> Option<ElementId> {
         if let Some(r) = node.attr("ref") {
-            for a in ["name", "type", "nillable", "default", "fixed", "form", "block"] {
+            for a in [
+                "name", "type", "nillable", "default", "fixed", "form", "block",
+            ] {
                 if node.attr(a).is_some() {
-                    self.error("src-element", d, node, format!("an element reference may not have the attribute '{a}'"));
+                    self.error(
+                        "src-element",
+                        d,
+                        node,
+                        format!("an element reference may not have the attribute '{a}'"),
+                    );
                 }
             }
             if node.xs_children().next().is_some() {
-                self.error("src-element", d, node, "an element reference may only contain an annotation".into());
+                self.error(
+                    "src-element",
+                    d,
+                    node,
+                    "an element reference may only contain an annotation".into(),
+                );
             }
             return self.resolve_element(d, node, r);
         }
         let Some(local) = node.attr("name") else {
-            self.error("src-element", d, node, "a local element needs a name or a ref".into());
+            self.error(
+                "src-element",
+                d,
+                node,
+                "a local element needs a name or a ref".into(),
+            );
             return None;
         };
         let qualified = match node.attr("form").map(str::trim) {
             Some(f) => f == "qualified",
             None => self.docs[d].element_qualified,
         };
-        let ns = if qualified { self.docs[d].tns } else { NsId::ABSENT };
+        let ns = if qualified {
+            self.docs[d].tns
+        } else {
+            NsId::ABSENT
+        };
         let name = self.s.names.name(ns, local.trim());
         let id = ElementId::from_index(self.s.elements.len());
         let loc = self.loc(d, node);
-        self.s.elements.push(placeholder_element(name, false, loc, annotation(node)));
+        self.s
+            .elements
+            .push(placeholder_element(name, false, loc, annotation(node)));
         self.element_state.insert(id, State::Done);
         self.fill_element(id, d, node, false);
         Some(id)
@@ -1051,14 +1364,24 @@ impl Loader<'_> {
 
     fn fill_element(&mut self, id: ElementId, d: usize, node: &Rc<XNode>, global: bool) {
         self.element_doc.insert(id, (d, node.clone()));
-        let inline = node.xs_children().find(|c| c.local == "simpleType" || c.local == "complexType").cloned();
+        let inline = node
+            .xs_children()
+            .find(|c| c.local == "simpleType" || c.local == "complexType")
+            .cloned();
         let mut type_def = match (node.attr("type"), inline) {
             (Some(_), Some(_)) => {
-                self.error("src-element", d, node, "an element may not have both a type attribute and an anonymous type".into());
+                self.error(
+                    "src-element",
+                    d,
+                    node,
+                    "an element may not have both a type attribute and an anonymous type".into(),
+                );
                 None
             }
             (Some(t), None) => self.resolve_type(d, node, t),
-            (None, Some(c)) if c.local == "simpleType" => Some(TypeId::Simple(self.anon_simple(d, &c))),
+            (None, Some(c)) if c.local == "simpleType" => {
+                Some(TypeId::Simple(self.anon_simple(d, &c)))
+            }
             (None, Some(c)) => Some(TypeId::Complex(self.anon_complex(d, &c))),
             (None, None) => None,
         };
@@ -1068,7 +1391,12 @@ impl Loader<'_> {
             if let Some(sg) = node.attr("substitutionGroup") {
                 if let Some(h) = self.resolve_element(d, node, sg) {
                     if !self.ensure_element(h) || h == id {
-                        self.error("e-props-correct", d, node, "circular substitution group".into());
+                        self.error(
+                            "e-props-correct",
+                            d,
+                            node,
+                            "circular substitution group".into(),
+                        );
                     } else {
                         head = Some(h);
                         if !explicit_type {
@@ -1079,17 +1407,33 @@ impl Loader<'_> {
             }
         }
         if node.attr("default").is_some() && node.attr("fixed").is_some() {
-            self.error("src-element", d, node, "an element may not have both default and fixed".into());
+            self.error(
+                "src-element",
+                d,
+                node,
+                "an element may not have both default and fixed".into(),
+            );
         }
         let value_constraint = match (node.attr("default"), node.attr("fixed")) {
-            (_, Some(f)) => Some(ValueConstraint { fixed: true, lexical: f.to_string(), value: None }),
-            (Some(v), None) => Some(ValueConstraint { fixed: false, lexical: v.to_string(), value: None }),
+            (_, Some(f)) => Some(ValueConstraint {
+                fixed: true,
+                lexical: f.to_string(),
+                value: None,
+            }),
+            (Some(v), None) => Some(ValueConstraint {
+                fixed: false,
+                lexical: v.to_string(),
+                value: None,
+            }),
             _ => None,
         };
-        let ers = DerivationSet::EXTENSION | DerivationSet::RESTRICTION | DerivationSet::SUBSTITUTION;
+        let ers =
+            DerivationSet::EXTENSION | DerivationSet::RESTRICTION | DerivationSet::SUBSTITUTION;
         let er = DerivationSet::EXTENSION | DerivationSet::RESTRICTION;
-        let block = derivation_set(node.attr("block"), ers).unwrap_or(self.docs[d].block_default.intersection(ers));
-        let final_ = derivation_set(node.attr("final"), er).unwrap_or(self.docs[d].final_default.intersection(er));
+        let block = derivation_set(node.attr("block"), ers)
+            .unwrap_or(self.docs[d].block_default.intersection(ers));
+        let final_ = derivation_set(node.attr("final"), er)
+            .unwrap_or(self.docs[d].final_default.intersection(er));
         let ics: Vec<Rc<XNode>> = node
             .xs_children()
             .filter(|c| matches!(c.local.as_str(), "unique" | "key" | "keyref"))
@@ -1116,11 +1460,18 @@ impl Loader<'_> {
         let local = node.attr("name")?;
         let name = self.s.names.name(self.docs[d].tns, local.trim());
         let id = IdentityConstraintId::from_index(self.s.identity_constraints.len());
-        if self.s.global_identity_constraints.contains_key(&name) {
-            let shown = self.s.display_name(name);
-            self.error("sch-props-correct", d, node, format!("a second identity constraint named '{shown}'"));
+        if let std::collections::hash_map::Entry::Vacant(e) =
+            self.s.global_identity_constraints.entry(name)
+        {
+            e.insert(id);
         } else {
-            self.s.global_identity_constraints.insert(name, id);
+            let shown = self.s.display_name(name);
+            self.error(
+                "sch-props-correct",
+                d,
+                node,
+                format!("a second identity constraint named '{shown}'"),
+            );
         }
         let kind = match node.local.as_str() {
             "unique" => IdentityKind::Unique,
@@ -1130,12 +1481,15 @@ impl Loader<'_> {
                 IdentityKind::KeyRef(id)
             }
         };
-        let resolve_ns = |n: &XNode, p: &str| -> Option<String> { n.resolve_prefix(p).map(str::to_string) };
+        let resolve_ns =
+            |n: &XNode, p: &str| -> Option<String> { n.resolve_prefix(p).map(str::to_string) };
         let mut selector = Vec::new();
         let mut selector_source = String::new();
         let mut fields = Vec::new();
         for c in node.xs_children() {
-            let Some(xpath) = c.attr("xpath") else { continue };
+            let Some(xpath) = c.attr("xpath") else {
+                continue;
+            };
             let is_field = c.local == "field";
             match idc_xpath::parse(xpath, is_field, &|p| resolve_ns(c, p)) {
                 Ok(paths) => {
@@ -1151,8 +1505,17 @@ impl Loader<'_> {
                     }
                 }
                 Err(m) => {
-                    let constraint = if is_field { "c-fields-xpaths" } else { "c-selector-xpath" };
-                    self.error(constraint, d, c, format!("'{xpath}' is not a valid {} path: {m}", c.local));
+                    let constraint = if is_field {
+                        "c-fields-xpaths"
+                    } else {
+                        "c-selector-xpath"
+                    };
+                    self.error(
+                        constraint,
+                        d,
+                        c,
+                        format!("'{xpath}' is not a valid {} path: {m}", c.local),
+                    );
                 }
             }
         }
@@ -1172,16 +1535,29 @@ impl Loader<'_> {
     // ---- attributes --------------------------------------------------------------------
 
     fn attribute_type(&mut self, d: usize, node: &Rc<XNode>) -> SimpleTypeId {
-        let inline = node.xs_children().find(|c| c.local == "simpleType").cloned();
+        let inline = node
+            .xs_children()
+            .find(|c| c.local == "simpleType")
+            .cloned();
         match (node.attr("type"), inline) {
             (Some(_), Some(_)) => {
-                self.error("src-attribute", d, node, "an attribute may not have both a type attribute and an anonymous type".into());
+                self.error(
+                    "src-attribute",
+                    d,
+                    node,
+                    "an attribute may not have both a type attribute and an anonymous type".into(),
+                );
                 SimpleTypeId::ANY_SIMPLE_TYPE
             }
             (Some(t), None) => match self.resolve_type(d, node, t) {
                 Some(TypeId::Simple(s)) => s,
                 Some(TypeId::Complex(_)) => {
-                    self.error("a-props-correct", d, node, "the type of an attribute must be a simple type".into());
+                    self.error(
+                        "a-props-correct",
+                        d,
+                        node,
+                        "the type of an attribute must be a simple type".into(),
+                    );
                     SimpleTypeId::ANY_SIMPLE_TYPE
                 }
                 None => SimpleTypeId::ANY_SIMPLE_TYPE,
@@ -1193,21 +1569,44 @@ impl Loader<'_> {
 
     fn attr_value_constraint(&mut self, d: usize, node: &XNode) -> Option<ValueConstraint> {
         if node.attr("default").is_some() && node.attr("fixed").is_some() {
-            self.error("src-attribute", d, node, "an attribute may not have both default and fixed".into());
+            self.error(
+                "src-attribute",
+                d,
+                node,
+                "an attribute may not have both default and fixed".into(),
+            );
         }
         match (node.attr("default"), node.attr("fixed")) {
-            (_, Some(f)) => Some(ValueConstraint { fixed: true, lexical: f.to_string(), value: None }),
-            (Some(v), None) => Some(ValueConstraint { fixed: false, lexical: v.to_string(), value: None }),
+            (_, Some(f)) => Some(ValueConstraint {
+                fixed: true,
+                lexical: f.to_string(),
+                value: None,
+            }),
+            (Some(v), None) => Some(ValueConstraint {
+                fixed: false,
+                lexical: v.to_string(),
+                value: None,
+            }),
             _ => None,
         }
     }
 
     fn check_attribute_name(&mut self, d: usize, node: &XNode, name: NameId) {
         if self.s.names.local(name) == "xmlns" && self.s.names.ns(name) == NsId::ABSENT {
-            self.error("no-xmlns", d, node, "an attribute may not be named xmlns".into());
+            self.error(
+                "no-xmlns",
+                d,
+                node,
+                "an attribute may not be named xmlns".into(),
+            );
         }
         if self.s.names.namespace_uri(self.s.names.ns(name)) == crate::model::XSI_NAMESPACE {
-            self.error("no-xsi", d, node, "attributes may not be declared in the XML Schema instance namespace".into());
+            self.error(
+                "no-xsi",
+                d,
+                node,
+                "attributes may not be declared in the XML Schema instance namespace".into(),
+            );
         }
     }
 
@@ -1225,8 +1624,17 @@ impl Loader<'_> {
     }
 
     /// The attribute uses, prohibitions and complete wildcard written in `container`.
-    pub(crate) fn attr_content(&mut self, d: usize, container: &Rc<XNode>, dup_constraint: &'static str) -> AttrContent {
-        let mut out = AttrContent { uses: Vec::new(), prohibited: Vec::new(), wildcard: None };
+    pub(crate) fn attr_content(
+        &mut self,
+        d: usize,
+        container: &Rc<XNode>,
+        dup_constraint: &'static str,
+    ) -> AttrContent {
+        let mut out = AttrContent {
+            uses: Vec::new(),
+            prohibited: Vec::new(),
+            wildcard: None,
+        };
         let mut local_wildcard = None;
         let mut group_wildcards: Vec<Wildcard> = Vec::new();
         let children: Vec<Rc<XNode>> = container.xs_children().cloned().collect();
@@ -1235,16 +1643,33 @@ impl Loader<'_> {
                 "attribute" => {
                     let use_ = c.attr("use").map(str::trim).unwrap_or("optional");
                     if c.attr("default").is_some() && use_ != "optional" {
-                        self.error("src-attribute", d, &c, "an attribute with a default must be optional".into());
+                        self.error(
+                            "src-attribute",
+                            d,
+                            &c,
+                            "an attribute with a default must be optional".into(),
+                        );
                     }
                     let decl = if let Some(r) = c.attr("ref") {
                         for a in ["name", "type", "form"] {
                             if c.attr(a).is_some() {
-                                self.error("src-attribute", d, &c, format!("an attribute reference may not have the attribute '{a}'"));
+                                self.error(
+                                    "src-attribute",
+                                    d,
+                                    &c,
+                                    format!(
+                                        "an attribute reference may not have the attribute '{a}'"
+                                    ),
+                                );
                             }
                         }
                         if c.xs_children().next().is_some() {
-                            self.error("src-attribute", d, &c, "an attribute reference may only contain an annotation".into());
+                            self.error(
+                                "src-attribute",
+                                d,
+                                &c,
+                                "an attribute reference may only contain an annotation".into(),
+                            );
                         }
                         self.resolve_attribute(d, &c, r)
                     } else if let Some(local) = c.attr("name") {
@@ -1252,7 +1677,11 @@ impl Loader<'_> {
                             Some(f) => f == "qualified",
                             None => self.docs[d].attribute_qualified,
                         };
-                        let ns = if qualified { self.docs[d].tns } else { NsId::ABSENT };
+                        let ns = if qualified {
+                            self.docs[d].tns
+                        } else {
+                            NsId::ABSENT
+                        };
                         let name = self.s.names.name(ns, local.trim());
                         self.check_attribute_name(d, &c, name);
                         let ty = self.attribute_type(d, &c);
@@ -1270,7 +1699,12 @@ impl Loader<'_> {
                         self.attribute_doc.insert(id, (d, c.clone()));
                         Some(id)
                     } else {
-                        self.error("src-attribute", d, &c, "a local attribute needs a name or a ref".into());
+                        self.error(
+                            "src-attribute",
+                            d,
+                            &c,
+                            "a local attribute needs a name or a ref".into(),
+                        );
                         None
                     };
                     let Some(decl) = decl else { continue };
@@ -1284,17 +1718,32 @@ impl Loader<'_> {
                     } else {
                         self.s.attribute(decl).value_constraint.clone()
                     };
-                    if out.uses.iter().any(|u| self.s.attribute(u.decl).name == name) {
+                    if out
+                        .uses
+                        .iter()
+                        .any(|u| self.s.attribute(u.decl).name == name)
+                    {
                         let shown = self.s.display_name(name);
-                        self.error(dup_constraint, d, &c, format!("attribute '{shown}' is declared twice"));
+                        self.error(
+                            dup_constraint,
+                            d,
+                            &c,
+                            format!("attribute '{shown}' is declared twice"),
+                        );
                         continue;
                     }
                     self.attr_use_nodes.push((decl, d, c.clone()));
-                    out.uses.push(AttributeUse { decl, required: use_ == "required", value_constraint: vc });
+                    out.uses.push(AttributeUse {
+                        decl,
+                        required: use_ == "required",
+                        value_constraint: vc,
+                    });
                 }
                 "attributeGroup" => {
                     let Some(r) = c.attr("ref") else { continue };
-                    let Some(name) = self.qname(d, &c, r) else { continue };
+                    let Some(name) = self.qname(d, &c, r) else {
+                        continue;
+                    };
                     let g = match self.redef_agroup {
                         Some((n, orig, ref mut count)) if n == name => {
                             *count += 1;
@@ -1313,16 +1762,30 @@ impl Loader<'_> {
                     };
                     let Some(g) = g else { continue };
                     if !self.ensure_agroup(g) {
-                        self.error("src-attribute_group", d, &c, "circular attribute group reference".into());
+                        self.error(
+                            "src-attribute_group",
+                            d,
+                            &c,
+                            "circular attribute group reference".into(),
+                        );
                         continue;
                     }
                     let group = self.s.attribute_group(g).clone();
                     for u in group.attribute_uses {
                         let name = self.s.attribute(u.decl).name;
-                        if out.uses.iter().any(|x| self.s.attribute(x.decl).name == name) {
+                        if out
+                            .uses
+                            .iter()
+                            .any(|x| self.s.attribute(x.decl).name == name)
+                        {
                             if !out.uses.iter().any(|x| x.decl == u.decl) {
                                 let shown = self.s.display_name(name);
-                                self.error(dup_constraint, d, &c, format!("attribute '{shown}' is declared twice"));
+                                self.error(
+                                    dup_constraint,
+                                    d,
+                                    &c,
+                                    format!("attribute '{shown}' is declared twice"),
+                                );
                             }
                             continue;
                         }
@@ -1343,7 +1806,12 @@ impl Loader<'_> {
                 Some(c0) => match wildcard::intersection(&c0, &w) {
                     Some(i) => i,
                     None => {
-                        self.error("cos-aw-intersect", d, container, "the intersection of the attribute wildcards is not expressible".into());
+                        self.error(
+                            "cos-aw-intersect",
+                            d,
+                            container,
+                            "the intersection of the attribute wildcards is not expressible".into(),
+                        );
                         c0
                     }
                 },
@@ -1360,7 +1828,9 @@ impl Loader<'_> {
             Some(State::InProgress) => return false,
             None => {}
         }
-        let Some(src) = self.agroup_src.get(&id).cloned() else { return true };
+        let Some(src) = self.agroup_src.get(&id).cloned() else {
+            return true;
+        };
         if self.depth > MAX_NESTING {
             return false;
         }
@@ -1373,7 +1843,13 @@ impl Loader<'_> {
         let content = self.attr_content(src.doc, &src.node, "ag-props-correct");
         if let Some((_, _, count)) = self.redef_agroup {
             if count > 1 {
-                self.error("src-redefine", src.doc, &src.node, "an attribute group redefinition may refer to the group it redefines only once".into());
+                self.error(
+                    "src-redefine",
+                    src.doc,
+                    &src.node,
+                    "an attribute group redefinition may refer to the group it redefines only once"
+                        .into(),
+                );
             }
         }
         self.redef_agroup = saved;
@@ -1411,6 +1887,9 @@ impl Loader<'_> {
             Some("skip") => ProcessContents::Skip,
             _ => ProcessContents::Strict,
         };
-        Wildcard { namespaces, process }
+        Wildcard {
+            namespaces,
+            process,
+        }
     }
 }

@@ -28,16 +28,32 @@ impl Loader<'_> {
     fn check_group_redefinitions(&mut self) {
         use crate::model::{MaxOccurs, Particle};
         for (new, orig, d, node) in std::mem::take(&mut self.pending_group_restrictions) {
-            let p = |g| Particle { min_occurs: 1, max_occurs: MaxOccurs::Bounded(1), term: Term::Group(g), location: None };
+            let p = |g| Particle {
+                min_occurs: 1,
+                max_occurs: MaxOccurs::Bounded(1),
+                term: Term::Group(g),
+                location: None,
+            };
             if let Err(m) = self.particle_restricts(&p(new), &p(orig)) {
-                self.error("src-redefine", d, &node, format!("the redefined group is not a restriction of the original: {m}"));
+                self.error(
+                    "src-redefine",
+                    d,
+                    &node,
+                    format!("the redefined group is not a restriction of the original: {m}"),
+                );
             }
         }
     }
 
     /// Type Derivation OK, with a union's members counting as derived from it (3.14.6,
     /// clause 2.2.4).
-    pub(crate) fn derives(&self, t: TypeId, base: TypeId, blocked: DerivationSet, depth: usize) -> bool {
+    pub(crate) fn derives(
+        &self,
+        t: TypeId,
+        base: TypeId,
+        blocked: DerivationSet,
+        depth: usize,
+    ) -> bool {
         if self.s.derives_from(t, base, blocked) {
             return true;
         }
@@ -48,7 +64,9 @@ impl Loader<'_> {
             let bt = self.s.simple_type(b);
             if let crate::model::Variety::Union(members) = &bt.variety {
                 if bt.facets.patterns.is_empty() && bt.facets.enumeration.is_none() {
-                    return members.iter().any(|&m| self.derives(t, TypeId::Simple(m), blocked, depth + 1));
+                    return members
+                        .iter()
+                        .any(|&m| self.derives(t, TypeId::Simple(m), blocked, depth + 1));
                 }
             }
         }
@@ -57,20 +75,33 @@ impl Loader<'_> {
 
     fn derives_from_id(&self, t: SimpleTypeId) -> bool {
         let id = SimpleTypeId::builtin(Builtin::Id);
-        self.s.derives_from(TypeId::Simple(t), TypeId::Simple(id), DerivationSet::EMPTY)
+        self.s
+            .derives_from(TypeId::Simple(t), TypeId::Simple(id), DerivationSet::EMPTY)
     }
 
     /// The value of a default or fixed value for type `ty`: `Ok(None)` for mixed content.
-    fn constraint_value(&self, ty: TypeId, lexical: &str, node: &XNode) -> Result<Option<Value>, String> {
+    fn constraint_value(
+        &self,
+        ty: TypeId,
+        lexical: &str,
+        node: &XNode,
+    ) -> Result<Option<Value>, String> {
         let resolve = |p: &str| -> Option<String> { node.resolve_prefix(p).map(str::to_string) };
-        let simple = match ty {
-            TypeId::Simple(s) => s,
-            TypeId::Complex(c) => match &self.s.complex_type(c).content {
-                ContentType::Simple(s) => *s,
-                ContentType::Elements { particle, mixed: true } if self.emptiable(particle, 0) => return Ok(None),
-                _ => return Err("the type has neither simple content nor mixed content that can be empty".into()),
-            },
-        };
+        let simple =
+            match ty {
+                TypeId::Simple(s) => s,
+                TypeId::Complex(c) => match &self.s.complex_type(c).content {
+                    ContentType::Simple(s) => *s,
+                    ContentType::Elements {
+                        particle,
+                        mixed: true,
+                    } if self.emptiable(particle, 0) => return Ok(None),
+                    _ => return Err(
+                        "the type has neither simple content nor mixed content that can be empty"
+                            .into(),
+                    ),
+                },
+            };
         self.s
             .validate_simple(simple, lexical, &resolve)
             .map(|v| Some(v.value))
@@ -93,10 +124,17 @@ impl Loader<'_> {
         for id in ids {
             let (d, node) = self.element_doc[&id].clone();
             let e = self.s.element(id);
-            let Some(vc) = e.value_constraint.clone() else { continue };
+            let Some(vc) = e.value_constraint.clone() else {
+                continue;
+            };
             let ty = e.type_def;
             if self.simple_of(ty).is_some_and(|s| self.derives_from_id(s)) {
-                self.error("e-props-correct", d, &node, "an element of type ID may not have a default or fixed value".into());
+                self.error(
+                    "e-props-correct",
+                    d,
+                    &node,
+                    "an element of type ID may not have a default or fixed value".into(),
+                );
                 continue;
             }
             match self.constraint_value(ty, &vc.lexical, &node) {
@@ -109,7 +147,10 @@ impl Loader<'_> {
                     "e-props-correct",
                     d,
                     &node,
-                    format!("the value '{}' is not valid for the element's type: {m}", vc.lexical),
+                    format!(
+                        "the value '{}' is not valid for the element's type: {m}",
+                        vc.lexical
+                    ),
                 ),
             }
         }
@@ -121,10 +162,17 @@ impl Loader<'_> {
         for id in ids {
             let (d, node) = self.attribute_doc[&id].clone();
             let a = self.s.attribute(id);
-            let Some(vc) = a.value_constraint.clone() else { continue };
+            let Some(vc) = a.value_constraint.clone() else {
+                continue;
+            };
             let ty = a.type_def;
             if self.derives_from_id(ty) {
-                self.error("a-props-correct", d, &node, "an attribute of type ID may not have a default or fixed value".into());
+                self.error(
+                    "a-props-correct",
+                    d,
+                    &node,
+                    "an attribute of type ID may not have a default or fixed value".into(),
+                );
                 continue;
             }
             match self.constraint_value(TypeId::Simple(ty), &vc.lexical, &node) {
@@ -137,7 +185,10 @@ impl Loader<'_> {
                     "a-props-correct",
                     d,
                     &node,
-                    format!("the value '{}' is not valid for the attribute's type: {m}", vc.lexical),
+                    format!(
+                        "the value '{}' is not valid for the attribute's type: {m}",
+                        vc.lexical
+                    ),
                 ),
             }
         }
@@ -150,7 +201,12 @@ impl Loader<'_> {
             let Some(lexical) = lexical else { continue };
             let a = self.s.attribute(decl).clone();
             if self.derives_from_id(a.type_def) {
-                self.error("a-props-correct", d, &node, "an attribute of type ID may not have a default or fixed value".into());
+                self.error(
+                    "a-props-correct",
+                    d,
+                    &node,
+                    "an attribute of type ID may not have a default or fixed value".into(),
+                );
                 continue;
             }
             match self.constraint_value(TypeId::Simple(a.type_def), lexical, &node) {
@@ -162,26 +218,51 @@ impl Loader<'_> {
                                 _ => lexical == dvc.lexical,
                             };
                             if node.attr("fixed").is_none() || !same {
-                                self.error("au-props-correct", d, &node, format!("the declaration fixes the value to '{}'", dvc.lexical));
+                                self.error(
+                                    "au-props-correct",
+                                    d,
+                                    &node,
+                                    format!("the declaration fixes the value to '{}'", dvc.lexical),
+                                );
                             }
                         }
                     }
                 }
-                Err(m) => self.error("a-props-correct", d, &node, format!("the value '{lexical}' is not valid: {m}")),
+                Err(m) => self.error(
+                    "a-props-correct",
+                    d,
+                    &node,
+                    format!("the value '{lexical}' is not valid: {m}"),
+                ),
             }
         }
         // Fill the values of use constraints.
-        let resolve_none = |p: &str| if p.is_empty() { Some(String::new()) } else { None };
+        let resolve_none = |p: &str| {
+            if p.is_empty() {
+                Some(String::new())
+            } else {
+                None
+            }
+        };
         for i in 0..self.s.complex_types.len() {
             for j in 0..self.s.complex_types[i].attribute_uses.len() {
                 let u = &self.s.complex_types[i].attribute_uses[j];
-                let Some(vc) = &u.value_constraint else { continue };
+                let Some(vc) = &u.value_constraint else {
+                    continue;
+                };
                 if vc.value.is_some() {
                     continue;
                 }
                 let ty = self.s.attribute(u.decl).type_def;
-                let v = self.s.validate_simple(ty, &vc.lexical, &resolve_none).ok().map(|v| v.value);
-                if let Some(vc) = self.s.complex_types[i].attribute_uses[j].value_constraint.as_mut() {
+                let v = self
+                    .s
+                    .validate_simple(ty, &vc.lexical, &resolve_none)
+                    .ok()
+                    .map(|v| v.value);
+                if let Some(vc) = self.s.complex_types[i].attribute_uses[j]
+                    .value_constraint
+                    .as_mut()
+                {
                     vc.value = v;
                 }
             }
@@ -193,14 +274,24 @@ impl Loader<'_> {
         let mut members: Vec<Vec<ElementId>> = vec![Vec::new(); n];
         for i in 0..n {
             let e = &self.s.elements[i];
-            let Some(h) = e.substitution_group else { continue };
+            let Some(h) = e.substitution_group else {
+                continue;
+            };
             let head = self.s.element(h);
             let ok = self.derives(e.type_def, head.type_def, head.final_, 0);
             if !ok {
                 let loc = e.location;
                 let blocked = self.derives(e.type_def, head.type_def, DerivationSet::EMPTY, 0);
-                let why = if blocked { "by a method the head's final blocks" } else { "at all" };
-                self.error_at("e-props-correct", loc, format!("the element's type does not derive from the head's type {why}"));
+                let why = if blocked {
+                    "by a method the head's final blocks"
+                } else {
+                    "at all"
+                };
+                self.error_at(
+                    "e-props-correct",
+                    loc,
+                    format!("the element's type does not derive from the head's type {why}"),
+                );
             }
             members[h.index()].push(ElementId::from_index(i));
         }
@@ -224,18 +315,34 @@ impl Loader<'_> {
     fn check_id_attributes(&mut self) {
         for i in 1..self.s.complex_types.len() {
             let ct = &self.s.complex_types[i];
-            let ids = ct.attribute_uses.iter().filter(|u| self.derives_from_id(self.s.attribute(u.decl).type_def)).count();
+            let ids = ct
+                .attribute_uses
+                .iter()
+                .filter(|u| self.derives_from_id(self.s.attribute(u.decl).type_def))
+                .count();
             if ids > 1 {
                 let loc = ct.location;
-                self.error_at("ct-props-correct", loc, "a complex type may have only one attribute of type ID".into());
+                self.error_at(
+                    "ct-props-correct",
+                    loc,
+                    "a complex type may have only one attribute of type ID".into(),
+                );
             }
         }
         for i in 0..self.s.attribute_groups.len() {
             let g = &self.s.attribute_groups[i];
-            let ids = g.attribute_uses.iter().filter(|u| self.derives_from_id(self.s.attribute(u.decl).type_def)).count();
+            let ids = g
+                .attribute_uses
+                .iter()
+                .filter(|u| self.derives_from_id(self.s.attribute(u.decl).type_def))
+                .count();
             if ids > 1 {
                 let loc = g.location;
-                self.error_at("ag-props-correct", loc, "an attribute group may have only one attribute of type ID".into());
+                self.error_at(
+                    "ag-props-correct",
+                    loc,
+                    "an attribute group may have only one attribute of type ID".into(),
+                );
             }
         }
     }
@@ -254,21 +361,47 @@ impl Loader<'_> {
         for u in &ct.attribute_uses {
             let decl = self.s.attribute(u.decl).clone();
             let name = decl.name;
-            let found = base.attribute_uses.iter().find(|bu| self.s.attribute(bu.decl).name == name);
+            let found = base
+                .attribute_uses
+                .iter()
+                .find(|bu| self.s.attribute(bu.decl).name == name);
             match found {
                 Some(bu) => {
                     let bu = bu.clone();
                     let bdecl = self.s.attribute(bu.decl).clone();
                     if bu.required && !u.required {
                         let shown = self.s.display_name(name);
-                        self.error(C, d, node, format!("attribute '{shown}' is required in the base type"));
+                        self.error(
+                            C,
+                            d,
+                            node,
+                            format!("attribute '{shown}' is required in the base type"),
+                        );
                     }
-                    if !self.derives(TypeId::Simple(decl.type_def), TypeId::Simple(bdecl.type_def), DerivationSet::EMPTY, 0) {
+                    if !self.derives(
+                        TypeId::Simple(decl.type_def),
+                        TypeId::Simple(bdecl.type_def),
+                        DerivationSet::EMPTY,
+                        0,
+                    ) {
                         let shown = self.s.display_name(name);
-                        self.error(C, d, node, format!("the type of attribute '{shown}' does not derive from the base's"));
+                        self.error(
+                            C,
+                            d,
+                            node,
+                            format!(
+                                "the type of attribute '{shown}' does not derive from the base's"
+                            ),
+                        );
                     }
-                    let bvc = bu.value_constraint.as_ref().or(bdecl.value_constraint.as_ref());
-                    let vc = u.value_constraint.as_ref().or(decl.value_constraint.as_ref());
+                    let bvc = bu
+                        .value_constraint
+                        .as_ref()
+                        .or(bdecl.value_constraint.as_ref());
+                    let vc = u
+                        .value_constraint
+                        .as_ref()
+                        .or(decl.value_constraint.as_ref());
                     if let Some(bvc) = bvc.filter(|v| v.fixed) {
                         let ok = vc.is_some_and(|v| {
                             v.fixed
@@ -279,15 +412,29 @@ impl Loader<'_> {
                         });
                         if !ok {
                             let shown = self.s.display_name(name);
-                            self.error(C, d, node, format!("attribute '{shown}' must keep the base's fixed value"));
+                            self.error(
+                                C,
+                                d,
+                                node,
+                                format!("attribute '{shown}' must keep the base's fixed value"),
+                            );
                         }
                     }
                 }
                 None => {
                     let ns = self.s.names.ns(name);
-                    if !base.attribute_wildcard.as_ref().is_some_and(|w| w.allows(ns)) {
+                    if !base
+                        .attribute_wildcard
+                        .as_ref()
+                        .is_some_and(|w| w.allows(ns))
+                    {
                         let shown = self.s.display_name(name);
-                        self.error(C, d, node, format!("attribute '{shown}' is not allowed by the base type"));
+                        self.error(
+                            C,
+                            d,
+                            node,
+                            format!("attribute '{shown}' is not allowed by the base type"),
+                        );
                     }
                 }
             }
@@ -295,9 +442,18 @@ impl Loader<'_> {
         for bu in &base.attribute_uses {
             if bu.required {
                 let name = self.s.attribute(bu.decl).name;
-                if !ct.attribute_uses.iter().any(|u| self.s.attribute(u.decl).name == name) {
+                if !ct
+                    .attribute_uses
+                    .iter()
+                    .any(|u| self.s.attribute(u.decl).name == name)
+                {
                     let shown = self.s.display_name(name);
-                    self.error(C, d, node, format!("the required attribute '{shown}' of the base type is missing"));
+                    self.error(
+                        C,
+                        d,
+                        node,
+                        format!("the required attribute '{shown}' of the base type is missing"),
+                    );
                 }
             }
         }
@@ -306,7 +462,12 @@ impl Loader<'_> {
                 None => self.error(C, d, node, "the base type has no attribute wildcard".into()),
                 Some(bw) => {
                     if !super::wildcard::subset(&w.namespaces, &bw.namespaces) {
-                        self.error(C, d, node, "the attribute wildcard is not a subset of the base's".into());
+                        self.error(
+                            C,
+                            d,
+                            node,
+                            "the attribute wildcard is not a subset of the base's".into(),
+                        );
                     }
                     let rank = |p: ProcessContents| match p {
                         ProcessContents::Skip => 0,
@@ -314,7 +475,13 @@ impl Loader<'_> {
                         ProcessContents::Strict => 2,
                     };
                     if rank(w.process) < rank(bw.process) {
-                        self.error(C, d, node, "the attribute wildcard's processContents is weaker than the base's".into());
+                        self.error(
+                            C,
+                            d,
+                            node,
+                            "the attribute wildcard's processContents is weaker than the base's"
+                                .into(),
+                        );
                     }
                 }
             }
@@ -323,22 +490,53 @@ impl Loader<'_> {
             (ContentType::Empty, ContentType::Empty) => {}
             (ContentType::Empty, ContentType::Elements { particle, .. }) => {
                 if !self.emptiable(particle, 0) {
-                    self.error(C, d, node, "empty content restricts only content that can be empty".into());
+                    self.error(
+                        C,
+                        d,
+                        node,
+                        "empty content restricts only content that can be empty".into(),
+                    );
                 }
             }
             (ContentType::Empty, ContentType::Simple(_)) => {
-                self.error(C, d, node, "empty content cannot restrict simple content".into());
+                self.error(
+                    C,
+                    d,
+                    node,
+                    "empty content cannot restrict simple content".into(),
+                );
             }
             (ContentType::Simple(_), _) => {}
             (ContentType::Elements { .. }, ContentType::Empty | ContentType::Simple(_)) => {
-                self.error(C, d, node, "element content cannot restrict empty or simple content".into());
+                self.error(
+                    C,
+                    d,
+                    node,
+                    "element content cannot restrict empty or simple content".into(),
+                );
             }
-            (ContentType::Elements { particle, mixed }, ContentType::Elements { particle: bp, mixed: bm }) => {
+            (
+                ContentType::Elements { particle, mixed },
+                ContentType::Elements {
+                    particle: bp,
+                    mixed: bm,
+                },
+            ) => {
                 if *mixed && !bm {
-                    self.error(C, d, node, "mixed content cannot restrict element-only content".into());
+                    self.error(
+                        C,
+                        d,
+                        node,
+                        "mixed content cannot restrict element-only content".into(),
+                    );
                 }
                 if let Err(m) = self.particle_restricts(particle, bp) {
-                    self.error(C, d, node, format!("the content model is not a restriction of the base's: {m}"));
+                    self.error(
+                        C,
+                        d,
+                        node,
+                        format!("the content model is not a restriction of the base's: {m}"),
+                    );
                 }
             }
         }
@@ -387,27 +585,50 @@ impl Loader<'_> {
             }
             if cyclic {
                 let loc = self.s.model_group(g).location;
-                self.error_at("mg-props-correct", loc, "the model group refers to itself".into());
+                self.error_at(
+                    "mg-props-correct",
+                    loc,
+                    "the model group refers to itself".into(),
+                );
             }
         }
     }
 
     fn check_keyrefs(&mut self) {
         for (id, d, node) in std::mem::take(&mut self.keyrefs) {
-            let Some(r) = node.attr("refer") else { continue };
-            let Some(name) = self.qname(d, &node, r) else { continue };
+            let Some(r) = node.attr("refer") else {
+                continue;
+            };
+            let Some(name) = self.qname(d, &node, r) else {
+                continue;
+            };
             let Some(&target) = self.s.global_identity_constraints.get(&name) else {
                 let shown = self.s.display_name(name);
-                self.error("src-resolve", d, &node, format!("there is no identity constraint named '{shown}'"));
+                self.error(
+                    "src-resolve",
+                    d,
+                    &node,
+                    format!("there is no identity constraint named '{shown}'"),
+                );
                 continue;
             };
             let t = self.s.identity_constraint(target);
             if matches!(t.kind, IdentityKind::KeyRef(_)) {
-                self.error("c-props-correct", d, &node, "a keyref must refer to a key or unique constraint".into());
+                self.error(
+                    "c-props-correct",
+                    d,
+                    &node,
+                    "a keyref must refer to a key or unique constraint".into(),
+                );
                 continue;
             }
             if t.fields.len() != self.s.identity_constraint(id).fields.len() {
-                self.error("c-props-correct", d, &node, "a keyref must have as many fields as the key it refers to".into());
+                self.error(
+                    "c-props-correct",
+                    d,
+                    &node,
+                    "a keyref must have as many fields as the key it refers to".into(),
+                );
             }
             self.s.identity_constraints[id.index()].kind = IdentityKind::KeyRef(target);
         }

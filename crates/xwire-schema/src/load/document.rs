@@ -73,8 +73,11 @@ impl XNode {
     }
 }
 
-/// Reads a schema document; `Err` holds the message and the position when known.
-pub(crate) fn read(bytes: &[u8]) -> Result<Rc<XNode>, (String, Option<(u32, u32)>)> {
+/// Why a document could not be read: a message and the line and column when known.
+pub(crate) type ReadError = (String, Option<(u32, u32)>);
+
+/// Reads a schema document.
+pub(crate) fn read(bytes: &[u8]) -> Result<Rc<XNode>, ReadError> {
     let mut config = xwire::Config::default();
     config.limits.max_depth = MAX_DEPTH;
     let mut reader = xwire::Reader::with_config(bytes, config);

@@ -93,7 +93,12 @@ impl Loader<'_> {
             };
             // A referenced document that is not a schema: reported at the reference.
             if let Some((d, n)) = from {
-                self.error(constraint, d, n, format!("{} is not a schema document", path.display()));
+                self.error(
+                    constraint,
+                    d,
+                    n,
+                    format!("{} is not a schema document", path.display()),
+                );
             } else {
                 self.errors.push(SchemaError {
                     constraint,
@@ -113,7 +118,11 @@ impl Loader<'_> {
                 let outer_uri = self.s.names.namespace_uri(outer).to_string();
                 match own_tns {
                     Some(t) if t != outer_uri => {
-                        let c = if via == Via::Include { "src-include" } else { "src-redefine" };
+                        let c = if via == Via::Include {
+                            "src-include"
+                        } else {
+                            "src-redefine"
+                        };
                         self.error(c, d, n, format!(
                             "the document has target namespace '{t}', the including one '{outer_uri}'"
                         ));
@@ -179,7 +188,6 @@ impl Loader<'_> {
         let d = self.docs.len();
         self.docs.push(Doc {
             file,
-            root: root.clone(),
             tns,
             chameleon,
             element_qualified: root.attr("elementFormDefault").map(str::trim) == Some("qualified"),
@@ -213,7 +221,12 @@ impl Loader<'_> {
                 "import" => {
                     let ns = child.attr("namespace");
                     if ns == Some("") {
-                        self.error("s4s", d, child, "the namespace of an import may not be empty".into());
+                        self.error(
+                            "s4s",
+                            d,
+                            child,
+                            "the namespace of an import may not be empty".into(),
+                        );
                     }
                     let own = self.s.names.namespace_uri(self.docs[d].tns).to_string();
                     if ns.unwrap_or("") == own {
@@ -325,10 +338,14 @@ impl Loader<'_> {
                 Kind::Group => "model group definition",
                 Kind::AttributeGroup => "attribute group definition",
                 Kind::Notation => "notation declaration",
-                Kind::IdentityConstraint => "identity constraint",
             };
             let shown = self.s.display_name(name);
-            self.error("sch-props-correct", d, node, format!("a second {what} named '{shown}'"));
+            self.error(
+                "sch-props-correct",
+                d,
+                node,
+                format!("a second {what} named '{shown}'"),
+            );
             self.defs.pop();
             return None;
         }
@@ -346,7 +363,9 @@ impl Loader<'_> {
                 "attributeGroup" => Kind::AttributeGroup,
                 _ => continue,
             };
-            let Some(local) = child.attr("name") else { continue };
+            let Some(local) = child.attr("name") else {
+                continue;
+            };
             let name = self.s.names.name(self.docs[d].tns, local.trim());
             let original = self.def_index.get(&(kind, name)).copied();
             match original {
@@ -360,7 +379,9 @@ impl Loader<'_> {
                             "src-redefine",
                             d,
                             child,
-                            format!("the redefined document has no '{shown}' of this kind to redefine"),
+                            format!(
+                                "the redefined document has no '{shown}' of this kind to redefine"
+                            ),
                         );
                     }
                 }

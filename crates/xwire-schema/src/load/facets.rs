@@ -11,7 +11,14 @@ use crate::datatypes::{Builtin, Value, WhiteSpace};
 use crate::model::{DerivationSet, FacetValue, SimpleTypeId, TypeId, Variety};
 use crate::regex::Pattern;
 
-const LENGTHS: &[&str] = &["length", "minLength", "maxLength", "pattern", "enumeration", "whiteSpace"];
+const LENGTHS: &[&str] = &[
+    "length",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "enumeration",
+    "whiteSpace",
+];
 const ORDERED: &[&str] = &[
     "pattern",
     "enumeration",
@@ -32,6 +39,20 @@ const DECIMAL: &[&str] = &[
     "totalDigits",
     "fractionDigits",
 ];
+
+/// A base bound, the orderings of a new bound against it that are allowed, its name.
+type BoundRule<'a> = (
+    &'a Option<FacetValue<Value>>,
+    &'static [Ordering],
+    &'static str,
+);
+/// A lower and an upper bound, the orderings allowed between them, the constraint.
+type BoundPair<'a> = (
+    &'a Option<FacetValue<Value>>,
+    &'a Option<FacetValue<Value>>,
+    &'static [Ordering],
+    &'static str,
+);
 
 fn applicable(variety: &Variety) -> &'static [&'static str] {
     match variety {
@@ -73,15 +94,31 @@ fn nat(v: &str) -> Option<usize> {
 impl Loader<'_> {
     /// Fills simple type `id` as a restriction of `base` by the facets among the children of
     /// `rnode`.
-    pub(crate) fn restrict_simple(&mut self, id: SimpleTypeId, base: SimpleTypeId, d: usize, rnode: &XNode) {
+    pub(crate) fn restrict_simple(
+        &mut self,
+        id: SimpleTypeId,
+        base: SimpleTypeId,
+        d: usize,
+        rnode: &XNode,
+    ) {
         let mut base = base;
         if !self.ensure_type(TypeId::Simple(base)) {
-            self.error("st-props-correct", d, rnode, "circular simple type definition".into());
+            self.error(
+                "st-props-correct",
+                d,
+                rnode,
+                "circular simple type definition".into(),
+            );
             base = SimpleTypeId::ANY_SIMPLE_TYPE;
         }
         let bt = self.s.simple_type(base).clone();
         if bt.final_.contains(DerivationSet::RESTRICTION) {
-            self.error("st-props-correct", d, rnode, "the base type is final for restriction".into());
+            self.error(
+                "st-props-correct",
+                d,
+                rnode,
+                "the base type is final for restriction".into(),
+            );
         }
         let mut f = bt.facets.clone();
         let allowed = applicable(&bt.variety);
@@ -94,19 +131,32 @@ impl Loader<'_> {
         let mut own_enum: Option<Vec<(Value, String)>> = None;
         let mut seen = HashSet::new();
         let (mut own_length, mut own_minmax_length) = (false, false);
-        let (mut own_min_inc, mut own_min_exc, mut own_max_inc, mut own_max_exc) = (false, false, false, false);
+        let (mut own_min_inc, mut own_min_exc, mut own_max_inc, mut own_max_exc) =
+            (false, false, false, false);
         for fc in rnode.xs_children() {
             let name = fc.local.as_str();
             if name == "simpleType" {
                 continue;
             }
-            let Some(value) = fc.attr("value") else { continue };
+            let Some(value) = fc.attr("value") else {
+                continue;
+            };
             if !allowed.contains(&name) {
-                self.error("cos-applicable-facets", d, fc, format!("the facet {name} does not apply to the base type"));
+                self.error(
+                    "cos-applicable-facets",
+                    d,
+                    fc,
+                    format!("the facet {name} does not apply to the base type"),
+                );
                 continue;
             }
             if name != "pattern" && name != "enumeration" && !seen.insert(name.to_string()) {
-                self.error("src-single-facet-value", d, fc, format!("the facet {name} is given twice"));
+                self.error(
+                    "src-single-facet-value",
+                    d,
+                    fc,
+                    format!("the facet {name} is given twice"),
+                );
                 continue;
             }
             let fixed = bool_attr(fc, "fixed");
@@ -132,7 +182,9 @@ impl Loader<'_> {
             }
             match name {
                 "length" | "minLength" | "maxLength" => {
-                    let Some(n) = nat(value) else { fail!("'{value}' is not a valid {name}") };
+                    let Some(n) = nat(value) else {
+                        fail!("'{value}' is not a valid {name}")
+                    };
                     let slot = match name {
                         "length" => &f.length,
                         "minLength" => &f.min_length,
@@ -174,9 +226,15 @@ impl Loader<'_> {
                     }
                 }
                 "totalDigits" | "fractionDigits" => {
-                    let Some(n) = nat(value) else { fail!("'{value}' is not a valid {name}") };
+                    let Some(n) = nat(value) else {
+                        fail!("'{value}' is not a valid {name}")
+                    };
                     let n = u32::try_from(n).unwrap_or(u32::MAX);
-                    let slot = if name == "totalDigits" { &mut f.total_digits } else { &mut f.fraction_digits };
+                    let slot = if name == "totalDigits" {
+                        &mut f.total_digits
+                    } else {
+                        &mut f.fraction_digits
+                    };
                     if let Some(b) = slot {
                         if b.fixed && b.value != n {
                             fail!("{name} is fixed to {} in the base type", b.value);
@@ -213,12 +271,22 @@ impl Loader<'_> {
                 "pattern" => match Pattern::compile(value) {
                     Ok(p) => own_patterns.push(p),
                     Err(e) => {
-                        self.error("s4s", d, fc, format!("'{value}' is not a valid pattern: {}", e.message()));
+                        self.error(
+                            "s4s",
+                            d,
+                            fc,
+                            format!("'{value}' is not a valid pattern: {}", e.message()),
+                        );
                     }
                 },
                 "enumeration" => match self.s.validate_simple(base, value, &resolve) {
-                    Ok(v) => own_enum.get_or_insert_with(Vec::new).push((v.value, value.to_string())),
-                    Err(e) => fail!("enumeration value '{value}' is not valid for the base type: {}", e.message()),
+                    Ok(v) => own_enum
+                        .get_or_insert_with(Vec::new)
+                        .push((v.value, value.to_string())),
+                    Err(e) => fail!(
+                        "enumeration value '{value}' is not valid for the base type: {}",
+                        e.message()
+                    ),
                 },
                 _ => {
                     // The four bounds.
@@ -226,7 +294,10 @@ impl Loader<'_> {
                     let normalized = self.s.white_space(base).apply(value);
                     let v = match b.parse_with(&normalized, &resolve) {
                         Ok(v) => v,
-                        Err(e) => fail!("{name} value '{value}' is not valid for the base type: {}", e.message()),
+                        Err(e) => fail!(
+                            "{name} value '{value}' is not valid for the base type: {}",
+                            e.message()
+                        ),
                     };
                     let slot = match name {
                         "minInclusive" => &f.min_inclusive,
@@ -241,7 +312,7 @@ impl Loader<'_> {
                     }
                     use Ordering::*;
                     // (base facet, orderings of the new value against it that are allowed)
-                    let rules: Vec<(&Option<FacetValue<Value>>, &[Ordering], &str)> = match name {
+                    let rules: Vec<BoundRule> = match name {
                         "minInclusive" => vec![
                             (&f.min_inclusive, &[Greater, Equal], "minInclusive"),
                             (&f.min_exclusive, &[Greater], "minExclusive"),
@@ -306,16 +377,46 @@ impl Loader<'_> {
         }
         // Consistency of the effective facets.
         if own_min_inc && own_min_exc {
-            self.error("minInclusive-minExclusive", d, rnode, "minInclusive and minExclusive in the same step".into());
+            self.error(
+                "minInclusive-minExclusive",
+                d,
+                rnode,
+                "minInclusive and minExclusive in the same step".into(),
+            );
         }
         if own_max_inc && own_max_exc {
-            self.error("maxInclusive-maxExclusive", d, rnode, "maxInclusive and maxExclusive in the same step".into());
+            self.error(
+                "maxInclusive-maxExclusive",
+                d,
+                rnode,
+                "maxInclusive and maxExclusive in the same step".into(),
+            );
         }
-        let pairs: [(&Option<FacetValue<Value>>, &Option<FacetValue<Value>>, &[Ordering], &'static str); 4] = [
-            (&f.min_inclusive, &f.max_inclusive, &[Ordering::Less, Ordering::Equal], "minInclusive-less-than-equal-to-maxInclusive"),
-            (&f.min_exclusive, &f.max_exclusive, &[Ordering::Less, Ordering::Equal], "minExclusive-less-than-equal-to-maxExclusive"),
-            (&f.min_exclusive, &f.max_inclusive, &[Ordering::Less], "minExclusive-less-than-maxInclusive"),
-            (&f.min_inclusive, &f.max_exclusive, &[Ordering::Less], "minInclusive-less-than-maxExclusive"),
+        let pairs: [BoundPair; 4] = [
+            (
+                &f.min_inclusive,
+                &f.max_inclusive,
+                &[Ordering::Less, Ordering::Equal],
+                "minInclusive-less-than-equal-to-maxInclusive",
+            ),
+            (
+                &f.min_exclusive,
+                &f.max_exclusive,
+                &[Ordering::Less, Ordering::Equal],
+                "minExclusive-less-than-equal-to-maxExclusive",
+            ),
+            (
+                &f.min_exclusive,
+                &f.max_inclusive,
+                &[Ordering::Less],
+                "minExclusive-less-than-maxInclusive",
+            ),
+            (
+                &f.min_inclusive,
+                &f.max_exclusive,
+                &[Ordering::Less],
+                "minInclusive-less-than-maxExclusive",
+            ),
         ];
         let mut errs = Vec::new();
         for (lo, hi, ok, c) in pairs {
@@ -327,23 +428,43 @@ impl Loader<'_> {
             }
         }
         for c in errs {
-            self.error(c, d, rnode, "the lower bound is not below the upper bound".into());
+            self.error(
+                c,
+                d,
+                rnode,
+                "the lower bound is not below the upper bound".into(),
+            );
         }
         if let (Some(min), Some(max)) = (&f.min_length, &f.max_length) {
             if min.value > max.value {
-                self.error("minLength-less-than-equal-to-maxLength", d, rnode, "minLength is greater than maxLength".into());
+                self.error(
+                    "minLength-less-than-equal-to-maxLength",
+                    d,
+                    rnode,
+                    "minLength is greater than maxLength".into(),
+                );
             }
         }
         if let Some(len) = &f.length {
             let bad_min = f.min_length.as_ref().is_some_and(|m| m.value > len.value);
             let bad_max = f.max_length.as_ref().is_some_and(|m| m.value < len.value);
             if (own_length && own_minmax_length) || bad_min || bad_max {
-                self.error("length-minLength-maxLength", d, rnode, "length and minLength or maxLength together".into());
+                self.error(
+                    "length-minLength-maxLength",
+                    d,
+                    rnode,
+                    "length and minLength or maxLength together".into(),
+                );
             }
         }
         if let (Some(t), Some(fr)) = (&f.total_digits, &f.fraction_digits) {
             if fr.value > t.value {
-                self.error("fractionDigits-totalDigits", d, rnode, "fractionDigits is greater than totalDigits".into());
+                self.error(
+                    "fractionDigits-totalDigits",
+                    d,
+                    rnode,
+                    "fractionDigits is greater than totalDigits".into(),
+                );
             }
         }
         if !own_patterns.is_empty() {
@@ -352,8 +473,16 @@ impl Loader<'_> {
         if own_enum.is_some() {
             f.enumeration = own_enum;
         }
-        if atomic == Some(Builtin::Notation) && bt.builtin == Some(Builtin::Notation) && f.enumeration.is_none() {
-            self.error("enumeration-required-notation", d, rnode, "a restriction of NOTATION needs an enumeration".into());
+        if atomic == Some(Builtin::Notation)
+            && bt.builtin == Some(Builtin::Notation)
+            && f.enumeration.is_none()
+        {
+            self.error(
+                "enumeration-required-notation",
+                d,
+                rnode,
+                "a restriction of NOTATION needs an enumeration".into(),
+            );
         }
         let st = &mut self.s.simple_types[id.index()];
         st.base = TypeId::Simple(base);
@@ -370,7 +499,10 @@ pub(crate) fn builtin_facets(s: &mut crate::model::Schema) {
     for (i, &b) in Builtin::ALL.iter().enumerate() {
         let f = &mut s.simple_types[i].facets;
         if b.derives_from(Builtin::Integer) {
-            f.fraction_digits = Some(FacetValue { value: 0, fixed: true });
+            f.fraction_digits = Some(FacetValue {
+                value: 0,
+                fixed: true,
+            });
         }
         let (min, max) = match b {
             Builtin::NonPositiveInteger => (None, Some("0")),
@@ -388,13 +520,22 @@ pub(crate) fn builtin_facets(s: &mut crate::model::Schema) {
             _ => (None, None),
         };
         if let Some(v) = min.and_then(int) {
-            f.min_inclusive = Some(FacetValue { value: v, fixed: false });
+            f.min_inclusive = Some(FacetValue {
+                value: v,
+                fixed: false,
+            });
         }
         if let Some(v) = max.and_then(int) {
-            f.max_inclusive = Some(FacetValue { value: v, fixed: false });
+            f.max_inclusive = Some(FacetValue {
+                value: v,
+                fixed: false,
+            });
         }
         if b.is_list() {
-            f.min_length = Some(FacetValue { value: 1, fixed: false });
+            f.min_length = Some(FacetValue {
+                value: 1,
+                fixed: false,
+            });
         }
     }
 }

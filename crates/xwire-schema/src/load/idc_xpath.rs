@@ -70,7 +70,9 @@ fn tokens(s: &str) -> Result<Vec<Tok>, String> {
             }
             _ => {
                 let start = i;
-                while i < c.len() && !matches!(c[i], ' ' | '\t' | '\n' | '\r' | '/' | '@' | '|' | '*' | ':') {
+                while i < c.len()
+                    && !matches!(c[i], ' ' | '\t' | '\n' | '\r' | '/' | '@' | '|' | '*' | ':')
+                {
                     i += 1;
                 }
                 let first: String = c[start..i].iter().collect();
@@ -91,7 +93,12 @@ fn tokens(s: &str) -> Result<Vec<Tok>, String> {
                         out.push(Tok::NsStar(first));
                     } else {
                         let s2 = i;
-                        while i < c.len() && !matches!(c[i], ' ' | '\t' | '\n' | '\r' | '/' | '@' | '|' | '*' | ':') {
+                        while i < c.len()
+                            && !matches!(
+                                c[i],
+                                ' ' | '\t' | '\n' | '\r' | '/' | '@' | '|' | '*' | ':'
+                            )
+                        {
                             i += 1;
                         }
                         let second: String = c[s2..i].iter().collect();
@@ -119,7 +126,11 @@ pub(crate) fn parse(
     let mut paths = Vec::new();
     let mut i = 0;
     loop {
-        let mut p = RawPath { descendants: false, steps: Vec::new(), attribute: None };
+        let mut p = RawPath {
+            descendants: false,
+            steps: Vec::new(),
+            attribute: None,
+        };
         if toks.get(i) == Some(&Tok::Dot) && toks.get(i + 1) == Some(&Tok::DoubleSlash) {
             p.descendants = true;
             i += 2;
@@ -143,15 +154,18 @@ pub(crate) fn parse(
             let test = match toks.get(i) {
                 Some(Tok::Dot) if !attribute => None,
                 Some(Tok::Star) => Some(RawTest::Any),
-                Some(Tok::NsStar(prefix)) => Some(RawTest::Namespace(
-                    resolve(prefix).ok_or_else(|| format!("the prefix '{prefix}' is not declared"))?,
-                )),
+                Some(Tok::NsStar(prefix)) => {
+                    Some(RawTest::Namespace(resolve(prefix).ok_or_else(|| {
+                        format!("the prefix '{prefix}' is not declared")
+                    })?))
+                }
                 Some(Tok::Name(q)) => {
                     let (prefix, local) = q.split_once(':').unwrap_or(("", q));
                     let ns = if prefix.is_empty() {
                         String::new()
                     } else {
-                        resolve(prefix).ok_or_else(|| format!("the prefix '{prefix}' is not declared"))?
+                        resolve(prefix)
+                            .ok_or_else(|| format!("the prefix '{prefix}' is not declared"))?
                     };
                     Some(RawTest::Name(ns, local.to_string()))
                 }
@@ -193,7 +207,11 @@ pub(crate) fn intern(p: RawPath, names: &mut NameTable) -> RestrictedPath {
         RawTest::Any => NameTest::Any,
         RawTest::Namespace(u) => NameTest::Namespace(names.namespace(&u)),
         RawTest::Name(u, l) => {
-            let ns = if u.is_empty() { NsId::ABSENT } else { names.namespace(&u) };
+            let ns = if u.is_empty() {
+                NsId::ABSENT
+            } else {
+                names.namespace(&u)
+            };
             NameTest::Name(ns, l.into_boxed_str())
         }
     };

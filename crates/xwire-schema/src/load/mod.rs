@@ -102,7 +102,11 @@ impl Schema {
     /// Loads a schema from text; its relative includes resolve against the current folder.
     pub fn parse_str(text: &str, options: &LoadOptions) -> Result<Schema, SchemaErrors> {
         let mut loader = Loader::new(options);
-        loader.load_root_bytes(text.as_bytes(), PathBuf::from("<string>"), PathBuf::from("."));
+        loader.load_root_bytes(
+            text.as_bytes(),
+            PathBuf::from("<string>"),
+            PathBuf::from("."),
+        );
         loader.finish()
     }
 }
@@ -110,7 +114,6 @@ impl Schema {
 /// A schema document taking part, with its defaults.
 pub(crate) struct Doc {
     pub file: FileId,
-    pub root: Rc<XNode>,
     /// The effective target namespace (the includer's for a chameleon include).
     pub tns: NsId,
     /// Included without a target namespace into one that has one.
@@ -134,7 +137,6 @@ pub(crate) enum Kind {
     Group,
     AttributeGroup,
     Notation,
-    IdentityConstraint,
 }
 
 /// A top-level definition found in a document.
@@ -250,7 +252,10 @@ impl<'o> Loader<'o> {
         if self.errors.len() >= self.opts.max_errors {
             return;
         }
-        let file = self.docs.get(doc).map(|d| self.s.files[d.file.index()].clone());
+        let file = self
+            .docs
+            .get(doc)
+            .map(|d| self.s.files[d.file.index()].clone());
         self.errors.push(SchemaError {
             constraint,
             message,

@@ -48,11 +48,15 @@ impl N {
                 let (kmin, kmax) = match c {
                     Compositor::Choice => (
                         ranges.iter().map(|r| r.0).min().unwrap_or(0),
-                        ranges.iter().try_fold(0u64, |acc, r| r.1.map(|m| acc.max(m))),
+                        ranges
+                            .iter()
+                            .try_fold(0u64, |acc, r| r.1.map(|m| acc.max(m))),
                     ),
                     _ => (
                         ranges.iter().fold(0u64, |acc, r| acc.saturating_add(r.0)),
-                        ranges.iter().try_fold(0u64, |acc, r| r.1.map(|m| acc.saturating_add(m))),
+                        ranges
+                            .iter()
+                            .try_fold(0u64, |acc, r| r.1.map(|m| acc.saturating_add(m))),
                     ),
                 };
                 let max = match (max, kmax) {
@@ -100,7 +104,11 @@ impl Loader<'_> {
         let (min, max) = (u64::from(p.min_occurs), max_of(p.max_occurs));
         Some(match &p.term {
             Term::Element(e) => {
-                let subs = self.s.substitutions.get(e.index()).map_or(&[][..], |v| v.as_slice());
+                let subs = self
+                    .s
+                    .substitutions
+                    .get(e.index())
+                    .map_or(&[][..], |v| v.as_slice());
                 if self.s.element(*e).global && subs.len() > 1 {
                     let kids = subs.iter().map(|&m| N::Elem(1, Some(1), m)).collect();
                     N::Group(min, max, Compositor::Choice, kids)
@@ -116,7 +124,9 @@ impl Loader<'_> {
                     let k = self.normalize(q, depth + 1, budget)?;
                     match k {
                         N::Group(_, _, _, ref ks) if ks.is_empty() => {}
-                        N::Group(1, Some(1), c, ks) if c == mg.compositor && c != Compositor::All => {
+                        N::Group(1, Some(1), c, ks)
+                            if c == mg.compositor && c != Compositor::All =>
+                        {
                             kids.extend(ks)
                         }
                         other => kids.push(other),
@@ -133,7 +143,8 @@ impl Loader<'_> {
     /// Whether particle `r` is a valid restriction of `b`; `Err` says why not.
     pub(crate) fn particle_restricts(&self, r: &Particle, b: &Particle) -> Result<(), String> {
         let budget = Cell::new(0);
-        let (Some(rn), Some(bn)) = (self.normalize(r, 0, &budget), self.normalize(b, 0, &budget)) else {
+        let (Some(rn), Some(bn)) = (self.normalize(r, 0, &budget), self.normalize(b, 0, &budget))
+        else {
             return Ok(());
         };
         let steps = Cell::new(0usize);
@@ -149,11 +160,17 @@ impl Loader<'_> {
             (N::Elem(..), N::Elem(..)) => self.name_and_type_ok(r, b),
             (N::Elem(_, _, e), N::Wild(_, _, w)) => {
                 if !range_ok(r.range(), b.range()) {
-                    return Err(format!("the occurrences of {} exceed the wildcard's", self.elem_name(*e)));
+                    return Err(format!(
+                        "the occurrences of {} exceed the wildcard's",
+                        self.elem_name(*e)
+                    ));
                 }
                 let ns = self.s.names.ns(self.s.element(*e).name);
                 if !w.allows(ns) {
-                    return Err(format!("{} is not allowed by the base's wildcard", self.elem_name(*e)));
+                    return Err(format!(
+                        "{} is not allowed by the base's wildcard",
+                        self.elem_name(*e)
+                    ));
                 }
                 Ok(())
             }
@@ -176,7 +193,9 @@ impl Loader<'_> {
             (N::Wild(..), _) => Err("a wildcard cannot restrict an element or a group".into()),
             (N::Group(..), N::Wild(..)) => {
                 // NSRecurseCheckCardinality.
-                let N::Group(_, _, _, kids) = r else { unreachable!() };
+                let N::Group(_, _, _, kids) = r else {
+                    unreachable!()
+                };
                 let N::Wild(_, _, w) = b else { unreachable!() };
                 let open = N::Wild(0, None, w.clone());
                 for k in kids {
@@ -199,7 +218,9 @@ impl Loader<'_> {
                         for k in rk {
                             loop {
                                 let Some(bkid) = bk.get(j) else {
-                                    return Err("a particle has no counterpart in the base group".into());
+                                    return Err(
+                                        "a particle has no counterpart in the base group".into()
+                                    );
                                 };
                                 j += 1;
                                 if self.restricts(k, bkid, depth + 1, steps).is_ok() {
@@ -211,7 +232,10 @@ impl Loader<'_> {
                             }
                         }
                         if bk[j..].iter().any(|x| !x.emptiable()) {
-                            return Err("a particle of the base group that cannot be empty is left out".into());
+                            return Err(
+                                "a particle of the base group that cannot be empty is left out"
+                                    .into(),
+                            );
                         }
                         Ok(())
                     }
@@ -223,7 +247,10 @@ impl Loader<'_> {
                         for k in rk {
                             loop {
                                 let Some(bkid) = bk.get(j) else {
-                                    return Err("a choice branch has no counterpart in the base choice".into());
+                                    return Err(
+                                        "a choice branch has no counterpart in the base choice"
+                                            .into(),
+                                    );
                                 };
                                 j += 1;
                                 if self.restricts(k, bkid, depth + 1, steps).is_ok() {
@@ -235,18 +262,34 @@ impl Loader<'_> {
                     }
                     (Sequence, All) => {
                         if !range_ok(r.range(), b.range()) {
-                            return Err("the sequence's occurrences exceed the base all group's".into());
+                            return Err(
+                                "the sequence's occurrences exceed the base all group's".into()
+                            );
                         }
                         let mut used = vec![false; bk.len()];
                         for k in rk {
-                            let found = bk.iter().enumerate().find(|(i, x)| !used[*i] && self.restricts(k, x, depth + 1, steps).is_ok());
+                            let found = bk.iter().enumerate().find(|(i, x)| {
+                                !used[*i] && self.restricts(k, x, depth + 1, steps).is_ok()
+                            });
                             match found {
                                 Some((i, _)) => used[i] = true,
-                                None => return Err("a particle has no counterpart in the base all group".into()),
+                                None => {
+                                    return Err(
+                                        "a particle has no counterpart in the base all group"
+                                            .into(),
+                                    )
+                                }
                             }
                         }
-                        if bk.iter().enumerate().any(|(i, x)| !used[i] && !x.emptiable()) {
-                            return Err("a particle of the base all group that cannot be empty is left out".into());
+                        if bk
+                            .iter()
+                            .enumerate()
+                            .any(|(i, x)| !used[i] && !x.emptiable())
+                        {
+                            return Err(
+                                "a particle of the base all group that cannot be empty is left out"
+                                    .into(),
+                            );
                         }
                         Ok(())
                     }
@@ -255,11 +298,18 @@ impl Loader<'_> {
                         let n = rk.len() as u64;
                         let range = (min.saturating_mul(n), max.map(|m| m.saturating_mul(n)));
                         if !range_ok(range, b.range()) {
-                            return Err("the sequence's occurrences exceed the base choice's".into());
+                            return Err(
+                                "the sequence's occurrences exceed the base choice's".into()
+                            );
                         }
                         for k in rk {
-                            if !bk.iter().any(|x| self.restricts(k, x, depth + 1, steps).is_ok()) {
-                                return Err("a particle has no counterpart in the base choice".into());
+                            if !bk
+                                .iter()
+                                .any(|x| self.restricts(k, x, depth + 1, steps).is_ok())
+                            {
+                                return Err(
+                                    "a particle has no counterpart in the base choice".into()
+                                );
                             }
                         }
                         Ok(())
@@ -275,16 +325,28 @@ impl Loader<'_> {
     }
 
     fn name_and_type_ok(&self, r: &N, b: &N) -> Result<(), String> {
-        let (N::Elem(_, _, re), N::Elem(_, _, be)) = (r, b) else { return Ok(()) };
+        let (N::Elem(_, _, re), N::Elem(_, _, be)) = (r, b) else {
+            return Ok(());
+        };
         let (rd, bd) = (self.s.element(*re), self.s.element(*be));
         if rd.name != bd.name {
-            return Err(format!("{} does not match {}", self.elem_name(*re), self.elem_name(*be)));
+            return Err(format!(
+                "{} does not match {}",
+                self.elem_name(*re),
+                self.elem_name(*be)
+            ));
         }
         if !range_ok(r.range(), b.range()) {
-            return Err(format!("the occurrences of {} exceed the base's", self.elem_name(*re)));
+            return Err(format!(
+                "the occurrences of {} exceed the base's",
+                self.elem_name(*re)
+            ));
         }
         if rd.nillable && !bd.nillable {
-            return Err(format!("{} is nillable, the base's is not", self.elem_name(*re)));
+            return Err(format!(
+                "{} is nillable, the base's is not",
+                self.elem_name(*re)
+            ));
         }
         if let Some(bvc) = bd.value_constraint.as_ref().filter(|v| v.fixed) {
             let ok = rd.value_constraint.as_ref().is_some_and(|v| {
@@ -295,18 +357,27 @@ impl Loader<'_> {
                     }
             });
             if !ok {
-                return Err(format!("{} must keep the base's fixed value", self.elem_name(*re)));
+                return Err(format!(
+                    "{} must keep the base's fixed value",
+                    self.elem_name(*re)
+                ));
             }
         }
         if !rd.block.contains(bd.block) {
-            return Err(format!("{} blocks less than the base's", self.elem_name(*re)));
+            return Err(format!(
+                "{} blocks less than the base's",
+                self.elem_name(*re)
+            ));
         }
         let blocked = DerivationSet::EXTENSION | DerivationSet::LIST | DerivationSet::UNION;
         if rd.type_def != bd.type_def && !self.derives(rd.type_def, bd.type_def, blocked, 0) {
             if bd.type_def == TypeId::ANY_TYPE {
                 return Ok(());
             }
-            return Err(format!("the type of {} does not restrict the base's", self.elem_name(*re)));
+            return Err(format!(
+                "the type of {} does not restrict the base's",
+                self.elem_name(*re)
+            ));
         }
         Ok(())
     }

@@ -59,12 +59,18 @@ pub(crate) struct Violation<'a> {
 const FACETS: &str = "(minExclusive | minInclusive | maxExclusive | maxInclusive | totalDigits | fractionDigits | length | minLength | maxLength | enumeration | whiteSpace | pattern)";
 const ATTRS: &str = "(attribute | attributeGroup)* anyAttribute?";
 
-fn spec(local: &str, ctx: Ctx) -> Option<(Vec<(&'static str, Ty)>, &'static [&'static str], String)> {
+fn spec(local: &str, ctx: Ctx) -> Option<Spec> {
     use Ctx::*;
     use Ty::*;
     let id = ("id", Id);
     let occurs = [("minOccurs", Nni), ("maxOccurs", Max)];
-    let facet_value = |ty| (vec![id, ("value", ty), ("fixed", Bool)], &["value"][..], "annotation?".to_string());
+    let facet_value = |ty| {
+        (
+            vec![id, ("value", ty), ("fixed", Bool)],
+            &["value"][..],
+            "annotation?".to_string(),
+        )
+    };
     Some(match (local, ctx) {
         ("schema", _) => (
             vec![
@@ -223,6 +229,9 @@ fn spec(local: &str, ctx: Ctx) -> Option<(Vec<(&'static str, Ty)>, &'static [&'s
     })
 }
 
+/// The attributes allowed (with their types), the required ones, the content pattern.
+type Spec = (Vec<(&'static str, Ty)>, &'static [&'static str], String);
+
 fn child_ctx(parent: &str, parent_ctx: Ctx, child: &str) -> Ctx {
     match (parent, child) {
         ("schema" | "redefine", _) => Ctx::Top,
@@ -254,9 +263,8 @@ fn lexical_ok(ty: Ty, v: &str) -> bool {
         Ty::WhiteSpace => matches!(t, "preserve" | "replace" | "collapse"),
         Ty::Namespaces => {
             matches!(t, "##any" | "##other")
-                || words().all(|w| {
-                    matches!(w, "##targetNamespace" | "##local") || !w.starts_with("##")
-                })
+                || words()
+                    .all(|w| matches!(w, "##targetNamespace" | "##local") || !w.starts_with("##"))
         }
         Ty::BlockElem | Ty::BlockDefault => set(&["extension", "restriction", "substitution"]),
         Ty::DerivCt | Ty::FinalElem => set(&["extension", "restriction"]),
@@ -283,7 +291,10 @@ pub(crate) fn check<'a>(root: &'a XNode, out: &mut Vec<Violation<'a>>) {
     if !root.is_xs("schema") {
         out.push(Violation {
             node: root,
-            message: format!("the root element is {{{}}}{}, not xs:schema", root.ns, root.local),
+            message: format!(
+                "the root element is {{{}}}{}, not xs:schema",
+                root.ns, root.local
+            ),
         });
         return;
     }
@@ -293,13 +304,20 @@ pub(crate) fn check<'a>(root: &'a XNode, out: &mut Vec<Violation<'a>>) {
 }
 
 /// `id` attributes are of type ID: unique in the document.
-fn check_ids<'a>(node: &'a XNode, ids: &mut std::collections::HashSet<&'a str>, out: &mut Vec<Violation<'a>>) {
+fn check_ids<'a>(
+    node: &'a XNode,
+    ids: &mut std::collections::HashSet<&'a str>,
+    out: &mut Vec<Violation<'a>>,
+) {
     if node.ns != XSD_NAMESPACE || node.local == "appinfo" || node.local == "documentation" {
         return;
     }
     if let Some(id) = node.attr("id") {
         if !ids.insert(id.trim()) {
-            out.push(Violation { node, message: format!("the id '{}' is used twice in the document", id.trim()) });
+            out.push(Violation {
+                node,
+                message: format!("the id '{}' is used twice in the document", id.trim()),
+            });
         }
     }
     for c in &node.children {
@@ -311,18 +329,27 @@ fn check_node<'a>(node: &'a XNode, ctx: Ctx, out: &mut Vec<Violation<'a>>) {
     if node.local == "appinfo" || node.local == "documentation" {
         for (ns, local, _) in &node.attrs {
             if ns.is_empty() && local != "source" {
-                out.push(Violation { node, message: format!("xs:{} has no attribute '{local}'", node.local) });
+                out.push(Violation {
+                    node,
+                    message: format!("xs:{} has no attribute '{local}'", node.local),
+                });
             }
         }
         return;
     }
     let Some((attrs, required, content)) = spec(&node.local, ctx) else {
-        out.push(Violation { node, message: format!("xs:{} is not allowed here", node.local) });
+        out.push(Violation {
+            node,
+            message: format!("xs:{} is not allowed here", node.local),
+        });
         return;
     };
     for (ns, local, value) in &node.attrs {
         if ns == XSD_NAMESPACE {
-            out.push(Violation { node, message: format!("attribute xs:{local} is not allowed") });
+            out.push(Violation {
+                node,
+                message: format!("attribute xs:{local} is not allowed"),
+            });
         } else if ns.is_empty() {
             match attrs.iter().find(|(n, _)| n == local) {
                 None => out.push(Violation {
@@ -333,7 +360,10 @@ fn check_node<'a>(node: &'a XNode, ctx: Ctx, out: &mut Vec<Violation<'a>>) {
                     if !lexical_ok(*ty, value) {
                         out.push(Violation {
                             node,
-                            message: format!("'{value}' is not a valid value of attribute '{local}' of xs:{}", node.local),
+                            message: format!(
+                                "'{value}' is not a valid value of attribute '{local}' of xs:{}",
+                                node.local
+                            ),
                         });
                     }
                 }
@@ -342,18 +372,27 @@ fn check_node<'a>(node: &'a XNode, ctx: Ctx, out: &mut Vec<Violation<'a>>) {
     }
     for r in required {
         if node.attr(r).is_none() {
-            out.push(Violation { node, message: format!("xs:{} needs attribute '{r}'", node.local) });
+            out.push(Violation {
+                node,
+                message: format!("xs:{} needs attribute '{r}'", node.local),
+            });
         }
     }
     if !node.text.trim_matches([' ', '\t', '\n', '\r']).is_empty() {
-        out.push(Violation { node, message: format!("xs:{} may not contain text", node.local) });
+        out.push(Violation {
+            node,
+            message: format!("xs:{} may not contain text", node.local),
+        });
     }
     let mut names = Vec::new();
     for c in &node.children {
         if c.ns != XSD_NAMESPACE {
             out.push(Violation {
                 node: c,
-                message: format!("element {{{}}}{} is not allowed in xs:{}", c.ns, c.local, node.local),
+                message: format!(
+                    "element {{{}}}{} is not allowed in xs:{}",
+                    c.ns, c.local, node.local
+                ),
             });
         } else {
             names.push(c.local.as_str());
@@ -366,7 +405,11 @@ fn check_node<'a>(node: &'a XNode, ctx: Ctx, out: &mut Vec<Violation<'a>>) {
             message: format!(
                 "the children of xs:{} ({}) do not match {content}",
                 node.local,
-                if names.is_empty() { "none".to_string() } else { names.join(", ") }
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
             ),
         });
     }

@@ -35,7 +35,11 @@ fn ok(body: &str) -> Schema {
 fn errors(body: &str) -> Vec<(&'static str, u32)> {
     match load(body) {
         Ok(_) => Vec::new(),
-        Err(e) => e.0.iter().map(|e| (e.constraint, e.position.map_or(0, |p| p.0))).collect(),
+        Err(e) => {
+            e.0.iter()
+                .map(|e| (e.constraint, e.position.map_or(0, |p| p.0)))
+                .collect()
+        }
     }
 }
 
@@ -48,7 +52,9 @@ fn has(body: &str, constraint: &str, line: u32) {
 }
 
 fn name(s: &Schema, local: &str) -> crate::model::NameId {
-    s.names().lookup(crate::model::NsId::ABSENT, local).expect("name interned")
+    s.names()
+        .lookup(crate::model::NsId::ABSENT, local)
+        .expect("name interned")
 }
 
 fn simple(s: &Schema, local: &str) -> SimpleTypeId {
@@ -67,7 +73,8 @@ fn complex(s: &Schema, local: &str) -> crate::model::ComplexTypeId {
 
 #[test]
 fn element_and_attribute_declarations() {
-    let s = ok(r#"<xs:element name="a" type="xs:int" default="7" nillable="true"/>
+    let s = ok(
+        r#"<xs:element name="a" type="xs:int" default="7" nillable="true"/>
 <xs:attribute name="lang" type="xs:language" fixed="en"/>
 <xs:element name="b">
   <xs:complexType>
@@ -75,21 +82,31 @@ fn element_and_attribute_declarations() {
     <xs:attribute ref="lang"/>
     <xs:attribute name="n" type="xs:int" use="required"/>
   </xs:complexType>
-</xs:element>"#);
+</xs:element>"#,
+    );
     let a = s.element(s.global_element(name(&s, "a")).unwrap());
-    assert_eq!(a.type_def, TypeId::Simple(SimpleTypeId::builtin(Builtin::Int)));
+    assert_eq!(
+        a.type_def,
+        TypeId::Simple(SimpleTypeId::builtin(Builtin::Int))
+    );
     assert!(a.nillable && a.global);
     let vc = a.value_constraint.as_ref().unwrap();
     assert!(!vc.fixed);
     assert_eq!(vc.value.as_ref().map(Value::canonical), Some("7".into()));
     let b = s.element(s.global_element(name(&s, "b")).unwrap());
-    let TypeId::Complex(ct) = b.type_def else { panic!() };
+    let TypeId::Complex(ct) = b.type_def else {
+        panic!()
+    };
     let ct = s.complex_type(ct);
     assert_eq!(ct.attribute_uses.len(), 2);
     assert!(ct.attribute_uses.iter().any(|u| u.required));
-    let ContentType::Elements { particle, mixed } = &ct.content else { panic!() };
+    let ContentType::Elements { particle, mixed } = &ct.content else {
+        panic!()
+    };
     assert!(!mixed);
-    let Term::Group(g) = particle.term else { panic!() };
+    let Term::Group(g) = particle.term else {
+        panic!()
+    };
     let g = s.model_group(g);
     assert_eq!(g.compositor, Compositor::Sequence);
     assert_eq!(g.particles[0].min_occurs, 0);
@@ -114,8 +131,12 @@ fn extension_merges_attributes_and_content() {
     assert_eq!(d.derivation, Derivation::Extension);
     assert_eq!(d.base, TypeId::Complex(complex(&s, "base")));
     assert_eq!(d.attribute_uses.len(), 2);
-    let ContentType::Elements { particle, .. } = &d.content else { panic!() };
-    let Term::Group(g) = particle.term else { panic!() };
+    let ContentType::Elements { particle, .. } = &d.content else {
+        panic!()
+    };
+    let Term::Group(g) = particle.term else {
+        panic!()
+    };
     assert_eq!(s.model_group(g).particles.len(), 2, "sequence(base, own)");
     assert!(s.derives_from(
         TypeId::Complex(complex(&s, "derived")),
@@ -143,10 +164,19 @@ fn simple_types_and_facets() {
     assert_eq!(f.patterns.len(), 1);
     assert!(s.validate_simple(smaller, "4", &|_| None).is_ok());
     assert!(s.validate_simple(smaller, "5", &|_| None).is_err());
-    assert!(matches!(s.simple_type(simple(&s, "list")).variety, Variety::List(_)));
-    assert!(s.validate_simple(simple(&s, "list"), "1 2 3", &|_| None).is_ok());
-    assert!(s.validate_simple(simple(&s, "either"), "true", &|_| None).is_ok());
-    assert!(s.validate_simple(simple(&s, "color"), "green", &|_| None).is_err());
+    assert!(matches!(
+        s.simple_type(simple(&s, "list")).variety,
+        Variety::List(_)
+    ));
+    assert!(s
+        .validate_simple(simple(&s, "list"), "1 2 3", &|_| None)
+        .is_ok());
+    assert!(s
+        .validate_simple(simple(&s, "either"), "true", &|_| None)
+        .is_ok());
+    assert!(s
+        .validate_simple(simple(&s, "color"), "green", &|_| None)
+        .is_err());
 }
 
 #[test]
@@ -230,8 +260,12 @@ fn references_and_duplicates() {
 
 #[test]
 fn particles_and_all_groups() {
-    has(r#"<xs:complexType name="t"><xs:sequence>
-<xs:element name="a" minOccurs="3" maxOccurs="2"/></xs:sequence></xs:complexType>"#, "p-props-correct", 3);
+    has(
+        r#"<xs:complexType name="t"><xs:sequence>
+<xs:element name="a" minOccurs="3" maxOccurs="2"/></xs:sequence></xs:complexType>"#,
+        "p-props-correct",
+        3,
+    );
     has(
         r#"<xs:complexType name="t"><xs:sequence>
 <xs:all><xs:element name="a"/></xs:all></xs:sequence></xs:complexType>"#,
@@ -248,15 +282,30 @@ fn particles_and_all_groups() {
     // A huge maxOccurs saturates instead of allocating.
     let s = ok(r#"<xs:complexType name="t"><xs:sequence>
 <xs:element name="a" maxOccurs="99999999999999999999999"/></xs:sequence></xs:complexType>"#);
-    let ContentType::Elements { particle, .. } = &s.complex_type(complex(&s, "t")).content else { panic!() };
-    let Term::Group(g) = particle.term else { panic!() };
-    assert_eq!(s.model_group(g).particles[0].max_occurs, MaxOccurs::Unbounded);
+    let ContentType::Elements { particle, .. } = &s.complex_type(complex(&s, "t")).content else {
+        panic!()
+    };
+    let Term::Group(g) = particle.term else {
+        panic!()
+    };
+    assert_eq!(
+        s.model_group(g).particles[0].max_occurs,
+        MaxOccurs::Unbounded
+    );
 }
 
 #[test]
 fn declaration_properties() {
-    has(r#"<xs:element name="a" type="xs:int" default="x"/>"#, "e-props-correct", 2);
-    has(r#"<xs:attribute name="a" type="xs:ID" fixed="x"/>"#, "a-props-correct", 2);
+    has(
+        r#"<xs:element name="a" type="xs:int" default="x"/>"#,
+        "e-props-correct",
+        2,
+    );
+    has(
+        r#"<xs:attribute name="a" type="xs:ID" fixed="x"/>"#,
+        "a-props-correct",
+        2,
+    );
     has(r#"<xs:attribute name="xmlns"/>"#, "no-xmlns", 2);
     has(
         r#"<xs:element name="head" type="xs:int"/>
@@ -268,10 +317,12 @@ fn declaration_properties() {
 
 #[test]
 fn substitution_groups() {
-    let s = ok(r#"<xs:element name="head" type="xs:anyType" abstract="true"/>
+    let s = ok(
+        r#"<xs:element name="head" type="xs:anyType" abstract="true"/>
 <xs:element name="m1" substitutionGroup="head"/>
 <xs:element name="m2" substitutionGroup="m1"/>
-<xs:element name="other"/>"#);
+<xs:element name="other"/>"#,
+    );
     let head = s.global_element(name(&s, "head")).unwrap();
     let m1 = s.global_element(name(&s, "m1")).unwrap();
     let m2 = s.global_element(name(&s, "m2")).unwrap();
@@ -328,18 +379,27 @@ fn complex_restrictions() {
 
 #[test]
 fn wildcards() {
-    let s = ok(r###"<xs:attributeGroup name="g"><xs:anyAttribute namespace="urn:a urn:b"/></xs:attributeGroup>
+    let s = ok(
+        r###"<xs:attributeGroup name="g"><xs:anyAttribute namespace="urn:a urn:b"/></xs:attributeGroup>
 <xs:complexType name="t">
   <xs:sequence><xs:any namespace="##other" processContents="lax"/></xs:sequence>
   <xs:attributeGroup ref="g"/>
   <xs:anyAttribute namespace="urn:b urn:c" processContents="skip"/>
-</xs:complexType>"###);
+</xs:complexType>"###,
+    );
     let t = s.complex_type(complex(&s, "t"));
     let w = t.attribute_wildcard.as_ref().unwrap();
     let b = s.names().lookup_namespace("urn:b").unwrap();
-    assert_eq!(w.namespaces, NamespaceConstraint::Set(vec![b]), "intersection");
+    assert_eq!(
+        w.namespaces,
+        NamespaceConstraint::Set(vec![b]),
+        "intersection"
+    );
     assert_eq!(w.process, ProcessContents::Skip);
-    let any = Wildcard { namespaces: NamespaceConstraint::Any, process: ProcessContents::Strict };
+    let any = Wildcard {
+        namespaces: NamespaceConstraint::Any,
+        process: ProcessContents::Strict,
+    };
     let u = super::wildcard::union(w, &any).unwrap();
     assert_eq!(u.namespaces, NamespaceConstraint::Any);
 }
@@ -359,7 +419,10 @@ fn identity_constraints() {
     assert_eq!(k.kind, IdentityKind::Key);
     assert_eq!(k.selector.len(), 2);
     assert!(k.selector[0].descendants);
-    assert_eq!(k.fields[0].0[0].attribute, Some(NameTest::Name(crate::model::NsId::ABSENT, "id".into())));
+    assert_eq!(
+        k.fields[0].0[0].attribute,
+        Some(NameTest::Name(crate::model::NsId::ABSENT, "id".into()))
+    );
     let r = s.identity_constraint(root.identity_constraints[1]);
     assert_eq!(r.kind, IdentityKind::KeyRef(root.identity_constraints[0]));
     has(
@@ -381,7 +444,10 @@ fn annotations_and_notations() {
 </xs:element>
 <xs:notation name="gif" public="image/gif"/>"#);
     let a = s.element(s.global_element(name(&s, "a")).unwrap());
-    assert_eq!(a.annotation.documentation, vec!["The a element.".to_string()]);
+    assert_eq!(
+        a.annotation.documentation,
+        vec!["The a element.".to_string()]
+    );
     assert_eq!(a.annotation.appinfo, vec!["info".to_string()]);
     let n = s.notation(s.global_notation(name(&s, "gif")).unwrap());
     assert_eq!(n.public.as_deref(), Some("image/gif"));
@@ -389,9 +455,11 @@ fn annotations_and_notations() {
 
 #[test]
 fn target_namespace_and_forms() {
-    let s = load_ns(r#"<xs:element name="a"><xs:complexType><xs:sequence>
+    let s = load_ns(
+        r#"<xs:element name="a"><xs:complexType><xs:sequence>
 <xs:element name="b" form="unqualified"/><xs:element name="c"/></xs:sequence>
-<xs:attribute name="d"/></xs:complexType></xs:element>"#)
+<xs:attribute name="d"/></xs:complexType></xs:element>"#,
+    )
     .unwrap();
     let t = s.names().lookup_namespace("urn:t").unwrap();
     assert!(s.names().lookup(t, "a").is_some());
@@ -440,8 +508,13 @@ fn include_chameleon_cycles_and_redefine() {
     let c = s.global_type(s.names().lookup(m, "c").unwrap()).unwrap();
     let e = s.element(s.global_element(s.names().lookup(m, "e").unwrap()).unwrap());
     assert_eq!(e.type_def, c);
-    let TypeId::Simple(r) = s.global_type(s.names().lookup(m, "r").unwrap()).unwrap() else { panic!() };
-    assert_eq!(s.simple_type(r).facets.max_length.as_ref().map(|f| f.value), Some(3));
+    let TypeId::Simple(r) = s.global_type(s.names().lookup(m, "r").unwrap()).unwrap() else {
+        panic!()
+    };
+    assert_eq!(
+        s.simple_type(r).facets.max_length.as_ref().map(|f| f.value),
+        Some(3)
+    );
     assert!(s.validate_simple(r, "abcd", &|_| None).is_err());
     assert_eq!(s.files().count(), 3);
 
@@ -466,7 +539,10 @@ fn include_chameleon_cycles_and_redefine() {
         r#"<catalog xmlns="urn:oasis:names:tc:entity:xmlns:xml:catalog"><uri name="http://example.com/o.xsd" uri="o.xsd"/></catalog>"#,
     )
     .unwrap();
-    let options = LoadOptions { catalog: Catalog::from_file(&dir.join("catalog.xml")).unwrap(), ..LoadOptions::default() };
+    let options = LoadOptions {
+        catalog: Catalog::from_file(&dir.join("catalog.xml")).unwrap(),
+        ..LoadOptions::default()
+    };
     let s = Schema::load_with(&[dir.join("imp.xsd")], &options).unwrap();
     assert_eq!(s.files().count(), 2);
     let _ = std::fs::remove_dir_all(&dir);
@@ -481,13 +557,22 @@ fn bad_input_gives_errors() {
         "<xs:schema xmlns:xs=\"http://www.w3.org/2001/XMLSchema\"><xs:element",
         "\u{0}\u{1}\u{2}",
     ] {
-        assert!(Schema::parse_str(text, &LoadOptions::default()).is_err(), "{text:?}");
+        assert!(
+            Schema::parse_str(text, &LoadOptions::default()).is_err(),
+            "{text:?}"
+        );
     }
-    let deep = format!("<xs:schema {XS}>{}{}</xs:schema>", "<xs:annotation>".repeat(5000), "</xs:annotation>".repeat(5000));
+    let deep = format!(
+        "<xs:schema {XS}>{}{}</xs:schema>",
+        "<xs:annotation>".repeat(5000),
+        "</xs:annotation>".repeat(5000)
+    );
     assert!(Schema::parse_str(&deep, &LoadOptions::default()).is_err());
     let mut nested = String::from(r#"<xs:element name="e0"><xs:complexType><xs:sequence>"#);
     for i in 1..60 {
-        nested.push_str(&format!(r#"<xs:element name="e{i}"><xs:complexType><xs:sequence>"#));
+        nested.push_str(&format!(
+            r#"<xs:element name="e{i}"><xs:complexType><xs:sequence>"#
+        ));
     }
     for _ in 0..60 {
         nested.push_str("</xs:sequence></xs:complexType></xs:element>");

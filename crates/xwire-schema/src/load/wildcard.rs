@@ -48,7 +48,10 @@ pub(crate) fn union(a: &Wildcard, b: &Wildcard) -> Option<Wildcard> {
             }
         }
     };
-    Some(Wildcard { namespaces, process: a.process })
+    Some(Wildcard {
+        namespaces,
+        process: a.process,
+    })
 }
 
 /// The intersection of two attribute wildcards; `None` when it is not expressible. The
@@ -57,9 +60,12 @@ pub(crate) fn intersection(a: &Wildcard, b: &Wildcard) -> Option<Wildcard> {
     let namespaces = match (&a.namespaces, &b.namespaces) {
         (x, y) if x == y => x.clone(),
         (NC::Any, o) | (o, NC::Any) => o.clone(),
-        (NC::Not(n), NC::Set(s)) | (NC::Set(s), NC::Not(n)) => {
-            NC::Set(s.iter().copied().filter(|x| x != n && *x != NsId::ABSENT).collect())
-        }
+        (NC::Not(n), NC::Set(s)) | (NC::Set(s), NC::Not(n)) => NC::Set(
+            s.iter()
+                .copied()
+                .filter(|x| x != n && *x != NsId::ABSENT)
+                .collect(),
+        ),
         (NC::Set(s), NC::Set(t)) => NC::Set(s.iter().copied().filter(|x| t.contains(x)).collect()),
         (NC::Not(x), NC::Not(y)) => {
             if *x == NsId::ABSENT {
@@ -71,5 +77,8 @@ pub(crate) fn intersection(a: &Wildcard, b: &Wildcard) -> Option<Wildcard> {
             }
         }
     };
-    Some(Wildcard { namespaces, process: a.process })
+    Some(Wildcard {
+        namespaces,
+        process: a.process,
+    })
 }

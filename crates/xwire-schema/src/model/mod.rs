@@ -27,8 +27,8 @@ use crate::datatypes::{Builtin, Value, WhiteSpace};
 use crate::regex::Pattern;
 
 pub use names::{NameTable, XSD_NAMESPACE, XSI_NAMESPACE};
-pub use simple::SimpleValue;
 pub(crate) use simple::same_value as same_value_pub;
+pub use simple::SimpleValue;
 
 macro_rules! id_type {
     ($(#[$doc:meta])* $name:ident) => {
