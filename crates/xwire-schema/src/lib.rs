@@ -16,5 +16,6 @@
 #![forbid(unsafe_code)]
 
 pub mod datatypes;
+pub mod load;
 pub mod model;
 pub mod regex;

@@ -28,6 +28,7 @@ use crate::datatypes::{Builtin, Value, WhiteSpace};
 use crate::regex::Pattern;
 
 pub use names::{NameTable, XSD_NAMESPACE, XSI_NAMESPACE};
+pub(crate) use simple::same_value as same_value_pub;
 pub use simple::SimpleValue;
 
 macro_rules! id_type {
@@ -181,6 +182,11 @@ impl DerivationSet {
     /// Whether the set is empty.
     pub fn is_empty(self) -> bool {
         self.0 == 0
+    }
+
+    /// The methods in both sets.
+    pub fn intersection(self, other: DerivationSet) -> DerivationSet {
+        DerivationSet(self.0 & other.0)
     }
 }
 

@@ -1,0 +1,636 @@
+//! Constraints checked once every component is built: value constraints, substitution
+//! groups, attribute uses, complex type restrictions, circular groups, keyrefs.
+
+use std::collections::HashMap;
+
+use super::document::XNode;
+use super::Loader;
+use crate::datatypes::{Builtin, Value};
+use crate::model::{
+    ComplexTypeId, ContentType, DerivationSet, ElementId, IdentityKind, ModelGroupId,
+    ProcessContents, SimpleTypeId, Term, TypeId,
+};
+
+impl Loader<'_> {
+    pub(super) fn check_all(&mut self) {
+        self.check_element_values();
+        self.check_attribute_values();
+        self.check_substitution_groups();
+        self.check_id_attributes();
+        self.check_restrictions();
+        self.check_group_cycles();
+        self.check_keyrefs();
+        self.check_group_redefinitions();
+    }
+
+    /// A group redefinition without a reference to itself must restrict the original
+    /// (src-redefine.6.2.2).
+    fn check_group_redefinitions(&mut self) {
+        use crate::model::{MaxOccurs, Particle};
+        for (new, orig, d, node) in std::mem::take(&mut self.pending_group_restrictions) {
+            let p = |g| Particle {
+                min_occurs: 1,
+                max_occurs: MaxOccurs::Bounded(1),
+                term: Term::Group(g),
+                location: None,
+            };
+            if let Err(m) = self.particle_restricts(&p(new), &p(orig)) {
+                self.error(
+                    "src-redefine",
+                    d,
+                    &node,
+                    format!("the redefined group is not a restriction of the original: {m}"),
+                );
+            }
+        }
+    }
+
+    /// Type Derivation OK, with a union's members counting as derived from it (3.14.6,
+    /// clause 2.2.4).
+    pub(crate) fn derives(
+        &self,
+        t: TypeId,
+        base: TypeId,
+        blocked: DerivationSet,
+        depth: usize,
+    ) -> bool {
+        if self.s.derives_from(t, base, blocked) {
+            return true;
+        }
+        if depth > 32 {
+            return false;
+        }
+        if let TypeId::Simple(b) = base {
+            let bt = self.s.simple_type(b);
+            if let crate::model::Variety::Union(members) = &bt.variety {
+                if bt.facets.patterns.is_empty() && bt.facets.enumeration.is_none() {
+                    return members
+                        .iter()
+                        .any(|&m| self.derives(t, TypeId::Simple(m), blocked, depth + 1));
+                }
+            }
+        }
+        false
+    }
+
+    fn derives_from_id(&self, t: SimpleTypeId) -> bool {
+        let id = SimpleTypeId::builtin(Builtin::Id);
+        self.s
+            .derives_from(TypeId::Simple(t), TypeId::Simple(id), DerivationSet::EMPTY)
+    }
+
+    /// The value of a default or fixed value for type `ty`: `Ok(None)` for mixed content.
+    fn constraint_value(
+        &self,
+        ty: TypeId,
+        lexical: &str,
+        node: &XNode,
+    ) -> Result<Option<Value>, String> {
+        let resolve = |p: &str| -> Option<String> { node.resolve_prefix(p).map(str::to_string) };
+        let simple =
+            match ty {
+                TypeId::Simple(s) => s,
+                TypeId::Complex(c) => match &self.s.complex_type(c).content {
+                    ContentType::Simple(s) => *s,
+                    ContentType::Elements {
+                        particle,
+                        mixed: true,
+                    } if self.emptiable(particle, 0) => return Ok(None),
+                    _ => return Err(
+                        "the type has neither simple content nor mixed content that can be empty"
+                            .into(),
+                    ),
+                },
+            };
+        self.s
+            .validate_simple(simple, lexical, &resolve)
+            .map(|v| Some(v.value))
+            .map_err(|e| e.message().to_string())
+    }
+
+    fn simple_of(&self, ty: TypeId) -> Option<SimpleTypeId> {
+        match ty {
+            TypeId::Simple(s) => Some(s),
+            TypeId::Complex(c) => match self.s.complex_type(c).content {
+                ContentType::Simple(s) => Some(s),
+                _ => None,
+            },
+        }
+    }
+
+    fn check_element_values(&mut self) {
+        let mut ids: Vec<ElementId> = self.element_doc.keys().copied().collect();
+        ids.sort();
+        for id in ids {
+            let (d, node) = self.element_doc[&id].clone();
+            let e = self.s.element(id);
+            let Some(vc) = e.value_constraint.clone() else {
+                continue;
+            };
+            let ty = e.type_def;
+            if self.simple_of(ty).is_some_and(|s| self.derives_from_id(s)) {
+                self.error(
+                    "e-props-correct",
+                    d,
+                    &node,
+                    "an element of type ID may not have a default or fixed value".into(),
+                );
+                continue;
+            }
+            match self.constraint_value(ty, &vc.lexical, &node) {
+                Ok(v) => {
+                    if let Some(x) = self.s.elements[id.index()].value_constraint.as_mut() {
+                        x.value = v;
+                    }
+                }
+                Err(m) => self.error(
+                    "e-props-correct",
+                    d,
+                    &node,
+                    format!(
+                        "the value '{}' is not valid for the element's type: {m}",
+                        vc.lexical
+                    ),
+                ),
+            }
+        }
+    }
+
+    fn check_attribute_values(&mut self) {
+        let mut ids: Vec<_> = self.attribute_doc.keys().copied().collect();
+        ids.sort();
+        for id in ids {
+            let (d, node) = self.attribute_doc[&id].clone();
+            let a = self.s.attribute(id);
+            let Some(vc) = a.value_constraint.clone() else {
+                continue;
+            };
+            let ty = a.type_def;
+            if self.derives_from_id(ty) {
+                self.error(
+                    "a-props-correct",
+                    d,
+                    &node,
+                    "an attribute of type ID may not have a default or fixed value".into(),
+                );
+                continue;
+            }
+            match self.constraint_value(TypeId::Simple(ty), &vc.lexical, &node) {
+                Ok(v) => {
+                    if let Some(x) = self.s.attributes[id.index()].value_constraint.as_mut() {
+                        x.value = v;
+                    }
+                }
+                Err(m) => self.error(
+                    "a-props-correct",
+                    d,
+                    &node,
+                    format!(
+                        "the value '{}' is not valid for the attribute's type: {m}",
+                        vc.lexical
+                    ),
+                ),
+            }
+        }
+        // Uses that refer to a declaration.
+        for (decl, d, node) in std::mem::take(&mut self.attr_use_nodes) {
+            if node.attr("ref").is_none() {
+                continue;
+            }
+            let lexical = node.attr("fixed").or(node.attr("default"));
+            let Some(lexical) = lexical else { continue };
+            let a = self.s.attribute(decl).clone();
+            if self.derives_from_id(a.type_def) {
+                self.error(
+                    "a-props-correct",
+                    d,
+                    &node,
+                    "an attribute of type ID may not have a default or fixed value".into(),
+                );
+                continue;
+            }
+            match self.constraint_value(TypeId::Simple(a.type_def), lexical, &node) {
+                Ok(v) => {
+                    if let Some(dvc) = &a.value_constraint {
+                        if dvc.fixed {
+                            let same = match (&v, &dvc.value) {
+                                (Some(x), Some(y)) => crate::model::same_value_pub(x, y),
+                                _ => lexical == dvc.lexical,
+                            };
+                            if node.attr("fixed").is_none() || !same {
+                                self.error(
+                                    "au-props-correct",
+                                    d,
+                                    &node,
+                                    format!("the declaration fixes the value to '{}'", dvc.lexical),
+                                );
+                            }
+                        }
+                    }
+                }
+                Err(m) => self.error(
+                    "a-props-correct",
+                    d,
+                    &node,
+                    format!("the value '{lexical}' is not valid: {m}"),
+                ),
+            }
+        }
+        // Fill the values of use constraints.
+        let resolve_none = |p: &str| {
+            if p.is_empty() {
+                Some(String::new())
+            } else {
+                None
+            }
+        };
+        for i in 0..self.s.complex_types.len() {
+            for j in 0..self.s.complex_types[i].attribute_uses.len() {
+                let u = &self.s.complex_types[i].attribute_uses[j];
+                let Some(vc) = &u.value_constraint else {
+                    continue;
+                };
+                if vc.value.is_some() {
+                    continue;
+                }
+                let ty = self.s.attribute(u.decl).type_def;
+                let v = self
+                    .s
+                    .validate_simple(ty, &vc.lexical, &resolve_none)
+                    .ok()
+                    .map(|v| v.value);
+                if let Some(vc) = self.s.complex_types[i].attribute_uses[j]
+                    .value_constraint
+                    .as_mut()
+                {
+                    vc.value = v;
+                }
+            }
+        }
+    }
+
+    fn check_substitution_groups(&mut self) {
+        let n = self.s.elements.len();
+        let mut members: Vec<Vec<ElementId>> = vec![Vec::new(); n];
+        for i in 0..n {
+            let e = &self.s.elements[i];
+            let Some(h) = e.substitution_group else {
+                continue;
+            };
+            let head = self.s.element(h);
+            let ok = self.derives(e.type_def, head.type_def, head.final_, 0);
+            if !ok {
+                let loc = e.location;
+                let blocked = self.derives(e.type_def, head.type_def, DerivationSet::EMPTY, 0);
+                let why = if blocked {
+                    "by a method the head's final blocks"
+                } else {
+                    "at all"
+                };
+                self.error_at(
+                    "e-props-correct",
+                    loc,
+                    format!("the element's type does not derive from the head's type {why}"),
+                );
+            }
+            members[h.index()].push(ElementId::from_index(i));
+        }
+        let mut subs = Vec::with_capacity(n);
+        for i in 0..n {
+            let mut out = vec![ElementId::from_index(i)];
+            let mut k = 0;
+            while k < out.len() {
+                for &m in &members[out[k].index()] {
+                    if !out.contains(&m) {
+                        out.push(m);
+                    }
+                }
+                k += 1;
+            }
+            subs.push(out);
+        }
+        self.s.substitutions = subs;
+    }
+
+    fn check_id_attributes(&mut self) {
+        for i in 1..self.s.complex_types.len() {
+            let ct = &self.s.complex_types[i];
+            let ids = ct
+                .attribute_uses
+                .iter()
+                .filter(|u| self.derives_from_id(self.s.attribute(u.decl).type_def))
+                .count();
+            if ids > 1 {
+                let loc = ct.location;
+                self.error_at(
+                    "ct-props-correct",
+                    loc,
+                    "a complex type may have only one attribute of type ID".into(),
+                );
+            }
+        }
+        for i in 0..self.s.attribute_groups.len() {
+            let g = &self.s.attribute_groups[i];
+            let ids = g
+                .attribute_uses
+                .iter()
+                .filter(|u| self.derives_from_id(self.s.attribute(u.decl).type_def))
+                .count();
+            if ids > 1 {
+                let loc = g.location;
+                self.error_at(
+                    "ag-props-correct",
+                    loc,
+                    "an attribute group may have only one attribute of type ID".into(),
+                );
+            }
+        }
+    }
+
+    fn check_restrictions(&mut self) {
+        for (id, d, node) in std::mem::take(&mut self.restrictions) {
+            self.check_restriction(id, d, &node);
+        }
+    }
+
+    fn check_restriction(&mut self, id: ComplexTypeId, d: usize, node: &XNode) {
+        let ct = self.s.complex_type(id).clone();
+        let TypeId::Complex(b) = ct.base else { return };
+        let base = self.s.complex_type(b).clone();
+        const C: &str = "derivation-ok-restriction";
+        for u in &ct.attribute_uses {
+            let decl = self.s.attribute(u.decl).clone();
+            let name = decl.name;
+            let found = base
+                .attribute_uses
+                .iter()
+                .find(|bu| self.s.attribute(bu.decl).name == name);
+            match found {
+                Some(bu) => {
+                    let bu = bu.clone();
+                    let bdecl = self.s.attribute(bu.decl).clone();
+                    if bu.required && !u.required {
+                        let shown = self.s.display_name(name);
+                        self.error(
+                            C,
+                            d,
+                            node,
+                            format!("attribute '{shown}' is required in the base type"),
+                        );
+                    }
+                    if !self.derives(
+                        TypeId::Simple(decl.type_def),
+                        TypeId::Simple(bdecl.type_def),
+                        DerivationSet::EMPTY,
+                        0,
+                    ) {
+                        let shown = self.s.display_name(name);
+                        self.error(
+                            C,
+                            d,
+                            node,
+                            format!(
+                                "the type of attribute '{shown}' does not derive from the base's"
+                            ),
+                        );
+                    }
+                    let bvc = bu
+                        .value_constraint
+                        .as_ref()
+                        .or(bdecl.value_constraint.as_ref());
+                    let vc = u
+                        .value_constraint
+                        .as_ref()
+                        .or(decl.value_constraint.as_ref());
+                    if let Some(bvc) = bvc.filter(|v| v.fixed) {
+                        let ok = vc.is_some_and(|v| {
+                            v.fixed
+                                && match (&v.value, &bvc.value) {
+                                    (Some(x), Some(y)) => crate::model::same_value_pub(x, y),
+                                    _ => v.lexical.trim() == bvc.lexical.trim(),
+                                }
+                        });
+                        if !ok {
+                            let shown = self.s.display_name(name);
+                            self.error(
+                                C,
+                                d,
+                                node,
+                                format!("attribute '{shown}' must keep the base's fixed value"),
+                            );
+                        }
+                    }
+                }
+                None => {
+                    let ns = self.s.names.ns(name);
+                    if !base
+                        .attribute_wildcard
+                        .as_ref()
+                        .is_some_and(|w| w.allows(ns))
+                    {
+                        let shown = self.s.display_name(name);
+                        self.error(
+                            C,
+                            d,
+                            node,
+                            format!("attribute '{shown}' is not allowed by the base type"),
+                        );
+                    }
+                }
+            }
+        }
+        for bu in &base.attribute_uses {
+            if bu.required {
+                let name = self.s.attribute(bu.decl).name;
+                if !ct
+                    .attribute_uses
+                    .iter()
+                    .any(|u| self.s.attribute(u.decl).name == name)
+                {
+                    let shown = self.s.display_name(name);
+                    self.error(
+                        C,
+                        d,
+                        node,
+                        format!("the required attribute '{shown}' of the base type is missing"),
+                    );
+                }
+            }
+        }
+        if let Some(w) = &ct.attribute_wildcard {
+            match &base.attribute_wildcard {
+                None => self.error(C, d, node, "the base type has no attribute wildcard".into()),
+                Some(bw) => {
+                    if !super::wildcard::subset(&w.namespaces, &bw.namespaces) {
+                        self.error(
+                            C,
+                            d,
+                            node,
+                            "the attribute wildcard is not a subset of the base's".into(),
+                        );
+                    }
+                    let rank = |p: ProcessContents| match p {
+                        ProcessContents::Skip => 0,
+                        ProcessContents::Lax => 1,
+                        ProcessContents::Strict => 2,
+                    };
+                    if rank(w.process) < rank(bw.process) {
+                        self.error(
+                            C,
+                            d,
+                            node,
+                            "the attribute wildcard's processContents is weaker than the base's"
+                                .into(),
+                        );
+                    }
+                }
+            }
+        }
+        match (&ct.content, &base.content) {
+            (ContentType::Empty, ContentType::Empty) => {}
+            (ContentType::Empty, ContentType::Elements { particle, .. }) => {
+                if !self.emptiable(particle, 0) {
+                    self.error(
+                        C,
+                        d,
+                        node,
+                        "empty content restricts only content that can be empty".into(),
+                    );
+                }
+            }
+            (ContentType::Empty, ContentType::Simple(_)) => {
+                self.error(
+                    C,
+                    d,
+                    node,
+                    "empty content cannot restrict simple content".into(),
+                );
+            }
+            (ContentType::Simple(_), _) => {}
+            (ContentType::Elements { .. }, ContentType::Empty | ContentType::Simple(_)) => {
+                self.error(
+                    C,
+                    d,
+                    node,
+                    "element content cannot restrict empty or simple content".into(),
+                );
+            }
+            (
+                ContentType::Elements { particle, mixed },
+                ContentType::Elements {
+                    particle: bp,
+                    mixed: bm,
+                },
+            ) => {
+                if *mixed && !bm {
+                    self.error(
+                        C,
+                        d,
+                        node,
+                        "mixed content cannot restrict element-only content".into(),
+                    );
+                }
+                if let Err(m) = self.particle_restricts(particle, bp) {
+                    self.error(
+                        C,
+                        d,
+                        node,
+                        format!("the content model is not a restriction of the base's: {m}"),
+                    );
+                }
+            }
+        }
+    }
+
+    fn check_group_cycles(&mut self) {
+        // Named groups only: an edge g -> h when h occurs (transitively through anonymous
+        // groups) in g.
+        let named: Vec<ModelGroupId> = self.group_src.keys().copied().collect();
+        let mut edges: HashMap<ModelGroupId, Vec<ModelGroupId>> = HashMap::new();
+        for &g in &named {
+            let mut out = Vec::new();
+            let mut stack: Vec<ModelGroupId> = vec![g];
+            let mut seen = vec![g];
+            while let Some(x) = stack.pop() {
+                for p in &self.s.model_group(x).particles {
+                    if let Term::Group(h) = p.term {
+                        if self.group_src.contains_key(&h) {
+                            out.push(h);
+                        } else if !seen.contains(&h) {
+                            seen.push(h);
+                            stack.push(h);
+                        }
+                    }
+                }
+            }
+            edges.insert(g, out);
+        }
+        let mut sorted = named.clone();
+        sorted.sort();
+        for g in sorted {
+            // Is g reachable from itself?
+            let mut stack = edges[&g].clone();
+            let mut seen = Vec::new();
+            let mut cyclic = false;
+            while let Some(x) = stack.pop() {
+                if x == g {
+                    cyclic = true;
+                    break;
+                }
+                if seen.contains(&x) {
+                    continue;
+                }
+                seen.push(x);
+                stack.extend(edges.get(&x).into_iter().flatten().copied());
+            }
+            if cyclic {
+                let loc = self.s.model_group(g).location;
+                self.error_at(
+                    "mg-props-correct",
+                    loc,
+                    "the model group refers to itself".into(),
+                );
+            }
+        }
+    }
+
+    fn check_keyrefs(&mut self) {
+        for (id, d, node) in std::mem::take(&mut self.keyrefs) {
+            let Some(r) = node.attr("refer") else {
+                continue;
+            };
+            let Some(name) = self.qname(d, &node, r) else {
+                continue;
+            };
+            let Some(&target) = self.s.global_identity_constraints.get(&name) else {
+                let shown = self.s.display_name(name);
+                self.error(
+                    "src-resolve",
+                    d,
+                    &node,
+                    format!("there is no identity constraint named '{shown}'"),
+                );
+                continue;
+            };
+            let t = self.s.identity_constraint(target);
+            if matches!(t.kind, IdentityKind::KeyRef(_)) {
+                self.error(
+                    "c-props-correct",
+                    d,
+                    &node,
+                    "a keyref must refer to a key or unique constraint".into(),
+                );
+                continue;
+            }
+            if t.fields.len() != self.s.identity_constraint(id).fields.len() {
+                self.error(
+                    "c-props-correct",
+                    d,
+                    &node,
+                    "a keyref must have as many fields as the key it refers to".into(),
+                );
+            }
+            self.s.identity_constraints[id.index()].kind = IdentityKind::KeyRef(target);
+        }
+    }
+}

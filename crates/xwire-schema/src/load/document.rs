@@ -1,0 +1,180 @@
+//! One schema document read into a small owned tree: element names with namespace URIs,
+//! attributes, the namespaces in scope and the line and column of every start tag.
+
+use std::rc::Rc;
+
+use xwire::tree::Document;
+use xwire::NodeKind;
+
+/// Deeper schema documents are refused (they are not schemas anyone writes, and the loader
+/// walks them recursively).
+pub(crate) const MAX_DEPTH: u32 = 256;
+
+/// An element of a schema document.
+#[derive(Debug)]
+pub(crate) struct XNode {
+    /// Namespace URI (`""` for none).
+    pub ns: String,
+    /// Local name.
+    pub local: String,
+    /// Attributes: namespace URI, local name, value.
+    pub attrs: Vec<(String, String, String)>,
+    /// Child elements, in order.
+    pub children: Vec<Rc<XNode>>,
+    /// The character data directly in this element (concatenated).
+    pub text: String,
+    /// The whole text content (for documentation and appinfo).
+    pub deep_text: String,
+    /// Namespaces in scope: (prefix, URI), `""` prefix for the default namespace.
+    pub scope: Rc<Vec<(String, String)>>,
+    /// 1-based line and column of the start tag.
+    pub line: u32,
+    /// 1-based column.
+    pub column: u32,
+}
+
+impl XNode {
+    /// An unqualified attribute's value.
+    pub fn attr(&self, local: &str) -> Option<&str> {
+        self.attrs
+            .iter()
+            .find(|(ns, l, _)| ns.is_empty() && l == local)
+            .map(|(_, _, v)| v.as_str())
+    }
+
+    /// The namespace bound to `prefix` (`""`: the default namespace) on this element.
+    pub fn resolve_prefix(&self, prefix: &str) -> Option<&str> {
+        if prefix == "xml" {
+            return Some("http://www.w3.org/XML/1998/namespace");
+        }
+        let found = self
+            .scope
+            .iter()
+            .rev()
+            .find(|(p, _)| p == prefix)
+            .map(|(_, u)| u.as_str())
+            .filter(|u| !u.is_empty() || prefix.is_empty());
+        if prefix.is_empty() {
+            return Some(found.unwrap_or(""));
+        }
+        found
+    }
+
+    /// Whether this is `xs:<local>`.
+    pub fn is_xs(&self, local: &str) -> bool {
+        self.ns == crate::model::XSD_NAMESPACE && self.local == local
+    }
+
+    /// Child elements in the XML Schema namespace other than `xs:annotation`.
+    pub fn xs_children(&self) -> impl Iterator<Item = &Rc<XNode>> {
+        self.children
+            .iter()
+            .filter(|c| c.ns == crate::model::XSD_NAMESPACE && c.local != "annotation")
+    }
+}
+
+/// Why a document could not be read: a message and the line and column when known.
+pub(crate) type ReadError = (String, Option<(u32, u32)>);
+
+/// Reads a schema document.
+pub(crate) fn read(bytes: &[u8]) -> Result<Rc<XNode>, ReadError> {
+    let mut config = xwire::Config::default();
+    config.limits.max_depth = MAX_DEPTH;
+    let mut reader = xwire::Reader::with_config(bytes, config);
+    let doc = match Document::from_reader(&mut reader) {
+        Ok(d) => d,
+        Err(e) => return Err((e.to_string(), None)),
+    };
+    let Some(root) = doc.root_element() else {
+        return Err(("no root element".into(), None));
+    };
+    let lines = LineIndex::new(bytes);
+    let scope = Rc::new(Vec::new());
+    Ok(Rc::new(convert(&doc, root, &lines, &scope)))
+}
+
+fn convert(
+    doc: &Document,
+    n: xwire::tree::NodeId,
+    lines: &LineIndex,
+    parent_scope: &Rc<Vec<(String, String)>>,
+) -> XNode {
+    let decls: Vec<(String, String)> = doc
+        .namespace_declarations(n)
+        .map(|(p, u)| (p.to_string(), u.to_string()))
+        .collect();
+    let scope = if decls.is_empty() {
+        parent_scope.clone()
+    } else {
+        let mut v = (**parent_scope).clone();
+        v.extend(decls);
+        Rc::new(v)
+    };
+    let (line, column) = doc
+        .offset(n)
+        .map(|o| lines.locate(o as usize))
+        .unwrap_or((0, 0));
+    let mut node = XNode {
+        ns: doc.namespace_uri(n).to_string(),
+        local: doc.local_name(n).to_string(),
+        attrs: doc
+            .attributes(n)
+            .map(|a| {
+                (
+                    a.namespace_uri.to_string(),
+                    a.local_name.to_string(),
+                    a.value.to_string(),
+                )
+            })
+            .collect(),
+        children: Vec::new(),
+        text: String::new(),
+        deep_text: String::new(),
+        scope: scope.clone(),
+        line,
+        column,
+    };
+    for c in doc.children(n) {
+        match doc.kind(c) {
+            NodeKind::Element => {
+                let child = convert(doc, c, lines, &scope);
+                node.deep_text.push_str(&child.deep_text);
+                node.children.push(Rc::new(child));
+            }
+            NodeKind::Text => {
+                node.text.push_str(doc.text(c));
+                node.deep_text.push_str(doc.text(c));
+            }
+            _ => {}
+        }
+    }
+    node
+}
+
+/// Byte offsets to 1-based line and column (in characters).
+pub(crate) struct LineIndex<'a> {
+    bytes: &'a [u8],
+    starts: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    pub fn new(bytes: &'a [u8]) -> Self {
+        let mut starts = vec![0];
+        for (i, &b) in bytes.iter().enumerate() {
+            if b == b'\n' {
+                starts.push(i + 1);
+            }
+        }
+        LineIndex { bytes, starts }
+    }
+
+    pub fn locate(&self, offset: usize) -> (u32, u32) {
+        let offset = offset.min(self.bytes.len());
+        let line = self.starts.partition_point(|&s| s <= offset).max(1);
+        let start = self.starts[line - 1];
+        let col = String::from_utf8_lossy(&self.bytes[start..offset])
+            .chars()
+            .count();
+        (line as u32, col as u32 + 1)
+    }
+}
