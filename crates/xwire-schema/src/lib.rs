@@ -18,3 +18,4 @@
 pub mod datatypes;
 pub mod model;
 pub mod regex;
+pub mod validate;

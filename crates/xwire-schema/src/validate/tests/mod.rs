@@ -1,0 +1,2 @@
+mod automaton;
+mod build;
