@@ -27,6 +27,7 @@ use crate::datatypes::{Builtin, Value, WhiteSpace};
 use crate::regex::Pattern;
 
 pub use names::{NameTable, XSD_NAMESPACE, XSI_NAMESPACE};
+pub(crate) use simple::same_value;
 pub use simple::SimpleValue;
 
 macro_rules! id_type {
