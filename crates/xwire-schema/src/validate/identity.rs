@@ -32,7 +32,19 @@ pub(crate) fn key_part(v: &Value) -> KeyPart {
         Value::QName { .. } => 9,
         Value::List(_) => 10,
     };
-    (class, v.canonical())
+    let text = match v {
+        // Integers and decimals share a value space: compare them in one form.
+        Value::Decimal(d) => {
+            let c = d.canonical_decimal();
+            match c.strip_suffix(".0") {
+                Some(int) => int.to_string(),
+                None => c,
+            }
+        }
+        Value::Integer(d) => d.canonical_integer(),
+        _ => v.canonical(),
+    };
+    (class, text)
 }
 
 /// An error found: constraint, message, offset.

@@ -41,6 +41,8 @@ struct Frame {
     text: String,
     collect_text: bool,
     had_child: bool,
+    /// A child did not fit the content model (reported): the end is not checked again.
+    content_failed: bool,
     offset: u64,
     name: Option<NameId>,
     /// Length of the namespace binding stack before this element.
@@ -58,6 +60,7 @@ impl Default for Frame {
             text: String::new(),
             collect_text: false,
             had_child: false,
+            content_failed: false,
             offset: 0,
             name: None,
             bindings: 0,
@@ -492,6 +495,7 @@ impl<'s> Validator<'s> {
                             },
                             None => {
                                 self.content_error(c, p, &label, offset);
+                                self.frames[p].content_failed = true;
                                 mode = Mode::Skip;
                             }
                         },
@@ -585,6 +589,7 @@ impl<'s> Validator<'s> {
         f.text.clear();
         f.collect_text = collect_text;
         f.had_child = false;
+        f.content_failed = false;
         f.offset = offset;
         f.name = name;
         f.bindings = bindings;
@@ -663,25 +668,47 @@ impl<'s> Validator<'s> {
         r
     }
 
-    fn expected_names(&mut self, c: ComplexTypeId, p: usize) -> (Vec<String>, bool) {
+    /// The names allowed next in the content of the element at `p`: full names (for
+    /// [`ValidationError::expected`]), the phrase for messages, and whether the content may
+    /// end. Names in the element's own namespace are shown by their local part.
+    fn expected_names(&mut self, c: ComplexTypeId, p: usize) -> (Vec<String>, String, bool) {
         let schema = self.schema;
         let Some(Some(m)) = schema.content_models.get(c.index()) else {
-            return (Vec::new(), true);
+            return (Vec::new(), String::new(), true);
         };
+        let own_ns = self.frames[p].name.map(|n| schema.names.ns(n));
         let mut out: Vec<Expected<'_>> = Vec::new();
         m.expected(&self.frames[p].state, &mut out);
-        let names = out
-            .iter()
-            .map(|e| match e {
-                Expected::Element(n) => schema.display_name(*n),
-                Expected::Wildcard(w) => wildcard_label(schema, w),
-            })
-            .collect();
-        (names, m.can_end(&self.frames[p].state))
+        let mut full = Vec::with_capacity(out.len());
+        let mut short = Vec::with_capacity(out.len());
+        for e in &out {
+            match e {
+                Expected::Element(n) => {
+                    full.push(schema.display_name(*n));
+                    short.push(if Some(schema.names.ns(*n)) == own_ns {
+                        schema.names.local(*n).to_string()
+                    } else {
+                        schema.display_name(*n)
+                    });
+                }
+                Expected::Wildcard(w) => {
+                    let l = wildcard_label(schema, w);
+                    full.push(l.clone());
+                    short.push(l);
+                }
+            }
+        }
+        let phrase = match (out.as_slice(), short.as_slice()) {
+            ([], _) => String::new(),
+            ([Expected::Element(_)], [one]) => format!("'{one}'"),
+            ([Expected::Wildcard(_)], [one]) => one.clone(),
+            _ => format!("one of {{{}}}", short.join(", ")),
+        };
+        (full, phrase, m.can_end(&self.frames[p].state))
     }
 
     fn content_error(&mut self, c: ComplexTypeId, p: usize, label: &str, offset: u64) {
-        let (expected, can_end) = self.expected_names(c, p);
+        let (expected, phrase, can_end) = self.expected_names(c, p);
         let plabel = self.frame_label(p);
         let message = if expected.is_empty() {
             format!("element '{label}' is not allowed here: the content of '{plabel}' must end")
@@ -691,10 +718,7 @@ impl<'s> Validator<'s> {
             } else {
                 ""
             };
-            format!(
-                "element '{label}' is not allowed here in '{plabel}': expected {}{also}",
-                one_of(&expected)
-            )
+            format!("element '{label}' is not allowed here in '{plabel}': expected {phrase}{also}")
         };
         self.error_expecting("cvc-complex-type.2.4", message, expected, offset);
     }
@@ -1143,15 +1167,14 @@ impl<'s> Validator<'s> {
                     ContentType::Simple(s) => Some(*s),
                     ContentType::Elements { .. } => {
                         if !nil {
-                            let (expected, can_end) = self.expected_names(c, d);
-                            if !can_end {
+                            let (expected, phrase, can_end) = self.expected_names(c, d);
+                            if !can_end && !self.frames[d].content_failed {
                                 let label = self.frame_label(d);
                                 let message = if expected.is_empty() {
                                     format!("the content of element '{label}' is not complete")
                                 } else {
                                     format!(
-                                        "the content of element '{label}' is not complete: expected {}",
-                                        one_of(&expected)
+                                        "the content of element '{label}' is not complete: expected {phrase}"
                                     )
                                 };
                                 self.error_expecting(
@@ -1176,7 +1199,7 @@ impl<'s> Validator<'s> {
                     ContentType::Empty => None,
                 },
             };
-            if let (Some(s), false) = (simple, nil) {
+            if let (Some(s), false, false) = (simple, nil, had_child) {
                 value_key = self.simple_end(d, s, decl, offset);
             }
         }
@@ -1284,14 +1307,6 @@ impl<'s> Validator<'s> {
                 offset,
             );
         }
-    }
-}
-
-fn one_of(names: &[String]) -> String {
-    if names.len() == 1 {
-        format!("'{}'", names[0])
-    } else {
-        format!("one of {{{}}}", names.join(", "))
     }
 }
 

@@ -1,2 +1,3 @@
 mod automaton;
 mod build;
+mod validator;
