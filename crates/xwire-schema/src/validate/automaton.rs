@@ -283,7 +283,7 @@ impl Glushkov {
                 let k = self.counters[c as usize];
                 match act {
                     Act::Exit => v >= k.min,
-                    Act::Inc => k.max.is_none_or(|m| v < m),
+                    Act::Inc => k.max.map_or(true, |m| v < m),
                     Act::Enter => true,
                 }
             })
@@ -644,6 +644,9 @@ impl<'s> Builder<'s> {
     }
 }
 
+/// A transition by source, target and counter actions (to drop duplicates).
+type TransitionKey = (u32, u32, Vec<(u32, Act)>);
+
 /// Compiles one content particle.
 pub(crate) fn compile(
     schema: &Schema,
@@ -673,7 +676,7 @@ pub(crate) fn compile(
     let mut transitions: Vec<Transition> = Vec::new();
     let mut actions: Vec<(u32, Act)> = Vec::new();
     let mut out: Vec<Vec<u32>> = vec![Vec::new(); npos + 1];
-    let mut seen: HashMap<(u32, u32, Vec<(u32, Act)>), u32> = HashMap::new();
+    let mut seen: HashMap<TransitionKey, u32> = HashMap::new();
     let mut scratch = Vec::new();
     let mut add = |p: u32,
                    q: u32,

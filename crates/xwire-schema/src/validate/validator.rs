@@ -162,6 +162,41 @@ impl std::fmt::Debug for Validator<'_> {
     }
 }
 
+/// A name for messages, formatted only when an error is reported (no allocation per element).
+#[derive(Clone, Copy)]
+struct Label<'a> {
+    schema: &'a Schema,
+    name: Option<NameId>,
+    raw: &'a str,
+}
+
+impl std::fmt::Display for Label<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.name {
+            Some(n) => f.write_str(&self.schema.display_name(n)),
+            None => f.write_str(self.raw),
+        }
+    }
+}
+
+/// `attribute 'x'`, formatted lazily.
+struct AttrWhat<'a>(&'a dyn std::fmt::Display);
+
+impl std::fmt::Display for AttrWhat<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "attribute '{}'", self.0)
+    }
+}
+
+/// `element 'x'`, formatted lazily.
+struct ElemWhat<'a>(&'a dyn std::fmt::Display);
+
+impl std::fmt::Display for ElemWhat<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "element '{}'", self.0)
+    }
+}
+
 const NS_UNSEEN: NsId = NsId(u32::MAX - 1);
 
 impl<'s> Validator<'s> {
@@ -331,13 +366,6 @@ impl<'s> Validator<'s> {
         n
     }
 
-    fn name_label(&self, name: Option<NameId>, tag_name: &str) -> String {
-        match name {
-            Some(n) => self.schema.display_name(n),
-            None => tag_name.to_string(),
-        }
-    }
-
     /// Resolves a prefix with the bindings in scope (for QName values).
     fn resolve_prefix(&self, prefix: &str) -> Option<String> {
         if prefix == "xml" {
@@ -389,7 +417,11 @@ impl<'s> Validator<'s> {
         }
         let ns = self.map_ns(tag.ns(), tag.namespace_uri());
         let name = self.map_name(tag.name_id(), tag.ns(), ns, tag.local_name());
-        let label = self.name_label(name, tag.name());
+        let label = Label {
+            schema,
+            name,
+            raw: tag.name(),
+        };
 
         // What governs the element: from the parent.
         let mut decl = None;
@@ -645,6 +677,15 @@ impl<'s> Validator<'s> {
         self.depth += 1;
     }
 
+    fn lazy_frame_label(&self, depth: usize) -> Label<'s> {
+        let f = &self.frames[depth];
+        Label {
+            schema: self.schema,
+            name: f.name.or(f.decl.map(|e| self.schema.element(e).name)),
+            raw: "?",
+        }
+    }
+
     fn frame_label(&self, depth: usize) -> String {
         let f = &self.frames[depth];
         match (f.name, f.decl) {
@@ -707,7 +748,13 @@ impl<'s> Validator<'s> {
         (full, phrase, m.can_end(&self.frames[p].state))
     }
 
-    fn content_error(&mut self, c: ComplexTypeId, p: usize, label: &str, offset: u64) {
+    fn content_error(
+        &mut self,
+        c: ComplexTypeId,
+        p: usize,
+        label: &dyn std::fmt::Display,
+        offset: u64,
+    ) {
         let (expected, phrase, can_end) = self.expected_names(c, p);
         let plabel = self.frame_label(p);
         let message = if expected.is_empty() {
@@ -735,7 +782,7 @@ impl<'s> Validator<'s> {
         value: &str,
         decl: Option<ElementId>,
         declared: Option<TypeId>,
-        label: &str,
+        label: &dyn std::fmt::Display,
         offset: u64,
     ) -> Option<TypeId> {
         let schema = self.schema;
@@ -802,7 +849,7 @@ impl<'s> Validator<'s> {
         &mut self,
         tag: &StartTag<'_>,
         decl: Option<ElementId>,
-        label: &str,
+        label: &dyn std::fmt::Display,
         offset: u64,
     ) -> bool {
         let Some(a) = tag
@@ -846,7 +893,13 @@ impl<'s> Validator<'s> {
         nil
     }
 
-    fn record_id(&mut self, ty: SimpleTypeId, v: &SimpleValue, label: &str, offset: u64) {
+    fn record_id(
+        &mut self,
+        ty: SimpleTypeId,
+        v: &SimpleValue,
+        label: &dyn std::fmt::Display,
+        offset: u64,
+    ) {
         let kind = id_kind(self.schema, v.member);
         let kind = if kind == IdKind::None {
             id_kind(self.schema, ty)
@@ -865,7 +918,13 @@ impl<'s> Validator<'s> {
         }
     }
 
-    fn attributes(&mut self, tag: &StartTag<'_>, ty: TypeId, label: &str, offset: u64) {
+    fn attributes(
+        &mut self,
+        tag: &StartTag<'_>,
+        ty: TypeId,
+        label: &dyn std::fmt::Display,
+        offset: u64,
+    ) {
         let schema = self.schema;
         let ct = match ty {
             TypeId::Complex(c) => Some(schema.complex_type(c)),
@@ -884,7 +943,11 @@ impl<'s> Validator<'s> {
                 self.xsi_attribute(i, a.local_name(), a.value(), aname, label, offset);
                 continue;
             }
-            let alabel = self.name_label(aname, a.name());
+            let alabel = Label {
+                schema,
+                name: aname,
+                raw: a.name(),
+            };
             let found =
                 aname.and_then(|n| uses.iter().position(|u| schema.attribute(u.decl).name == n));
             if let Some(ui) = found {
@@ -968,8 +1031,8 @@ impl<'s> Validator<'s> {
         decl: AttributeId,
         lexical: &str,
         vc: Option<&ValueConstraint>,
-        alabel: &str,
-        label: &str,
+        alabel: &dyn std::fmt::Display,
+        label: &dyn std::fmt::Display,
         offset: u64,
     ) {
         let ty = self.schema.attribute(decl).type_def;
@@ -987,7 +1050,7 @@ impl<'s> Validator<'s> {
                         );
                     }
                 }
-                let what = format!("attribute '{alabel}'");
+                let what = AttrWhat(alabel);
                 self.record_id(ty, &v, &what, offset);
                 Some(v)
             }
@@ -1023,7 +1086,7 @@ impl<'s> Validator<'s> {
         local: &str,
         value: &str,
         aname: Option<NameId>,
-        label: &str,
+        label: &dyn std::fmt::Display,
         offset: u64,
     ) {
         let schema = self.schema;
@@ -1070,9 +1133,13 @@ impl<'s> Validator<'s> {
                 if Some(ans) == self.xsi {
                     continue;
                 }
-                let alabel = schema.display_name(schema.attribute(g).name);
+                let alabel = Label {
+                    schema,
+                    name: Some(schema.attribute(g).name),
+                    raw: "",
+                };
                 let vc = schema.attribute(g).value_constraint.as_ref();
-                self.attribute_value(i, g, a.value(), vc, &alabel, tag.name(), offset);
+                self.attribute_value(i, g, a.value(), vc, &alabel, &tag.name(), offset);
             }
         }
     }
@@ -1167,8 +1234,12 @@ impl<'s> Validator<'s> {
                     ContentType::Simple(s) => Some(*s),
                     ContentType::Elements { .. } => {
                         if !nil {
-                            let (expected, phrase, can_end) = self.expected_names(c, d);
+                            let can_end = match schema.content_models.get(c.index()) {
+                                Some(Some(m)) => m.can_end(&self.frames[d].state),
+                                _ => true,
+                            };
                             if !can_end && !self.frames[d].content_failed {
+                                let (expected, phrase, _) = self.expected_names(c, d);
                                 let label = self.frame_label(d);
                                 let message = if expected.is_empty() {
                                     format!("the content of element '{label}' is not complete")
@@ -1244,7 +1315,7 @@ impl<'s> Validator<'s> {
         let schema = self.schema;
         let vc = decl.and_then(|e| schema.element(e).value_constraint.as_ref());
         let text = std::mem::take(&mut self.frames[d].text);
-        let label = self.frame_label(d);
+        let label = self.lazy_frame_label(d);
         let lexical = if text.is_empty() {
             vc.map_or("", |vc| vc.lexical.as_str())
         } else {
@@ -1266,7 +1337,7 @@ impl<'s> Validator<'s> {
                         );
                     }
                 }
-                let what = format!("element '{label}'");
+                let what = ElemWhat(&label);
                 self.record_id(s, &v, &what, offset);
                 let k = key_part(&v.value);
                 self.end_value = Some(v);

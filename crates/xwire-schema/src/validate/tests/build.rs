@@ -219,6 +219,7 @@ impl B {
     }
 
     /// A simple type restricting a built-in with a few facets.
+    #[allow(dead_code)] // for facet tests to come
     pub fn simple(&mut self, base: Builtin, facets: Facets) -> SimpleTypeId {
         let id = SimpleTypeId::from_index(self.s.simple_types.len());
         self.s.simple_types.push(SimpleType {
