@@ -45,6 +45,8 @@ struct Frame {
     content_failed: bool,
     offset: u64,
     name: Option<NameId>,
+    /// The name as written, kept only when the schema does not know it.
+    raw: String,
     /// Length of the namespace binding stack before this element.
     bindings: usize,
 }
@@ -63,6 +65,7 @@ impl Default for Frame {
             content_failed: false,
             offset: 0,
             name: None,
+            raw: String::new(),
             bindings: 0,
         }
     }
@@ -624,6 +627,10 @@ impl<'s> Validator<'s> {
         f.content_failed = false;
         f.offset = offset;
         f.name = name;
+        f.raw.clear();
+        if name.is_none() {
+            f.raw.push_str(tag.name());
+        }
         f.bindings = bindings;
         if mode == Mode::Typed {
             if let TypeId::Complex(c) = ty {
@@ -691,7 +698,7 @@ impl<'s> Validator<'s> {
         match (f.name, f.decl) {
             (Some(n), _) => self.schema.display_name(n),
             (None, Some(e)) => self.schema.display_name(self.schema.element(e).name),
-            _ => "?".to_string(),
+            _ => f.raw.clone(),
         }
     }
 

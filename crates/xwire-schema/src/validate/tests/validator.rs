@@ -734,3 +734,98 @@ fn hostile_inputs_give_errors_not_panics() {
     let deep = format!("<order xmlns='urn:t'>{}", "<x>".repeat(10_000));
     assert!(validate_bytes(&s, deep.as_bytes(), &ValidationOptions::default()).is_err());
 }
+
+#[test]
+fn all_groups_in_documents() {
+    let mut b = B::new(NS);
+    let [x, y, z] = ["x", "y", "z"].map(|n| b.local(n, st(Builtin::Int)));
+    let (px, py, pz) = (b.e(x), b.eo(y, 0, Some(1)), b.e(z));
+    let all = b.group(Compositor::All, vec![px, py, pz], 1, Some(1));
+    let t = b.elements(None, all, false);
+    b.global("r", t);
+    let s = b.finish();
+    valid(&s, &format!("<r xmlns='{NS}'><z>1</z><x>2</x></r>"));
+    valid(&s, &format!("<r xmlns='{NS}'><y>1</y><z>1</z><x>2</x></r>"));
+    assert_eq!(
+        errors(&s, &format!("<r xmlns='{NS}'><z>1</z><z>2</z></r>")),
+        ["1:26: element '{urn:t}z' is not allowed here in '{urn:t}r': expected one of {x, y} [cvc-complex-type.2.4]"]
+    );
+    assert_eq!(
+        errors(&s, &format!("<r xmlns='{NS}'><y>1</y></r>")),
+        ["1:26: the content of element '{urn:t}r' is not complete: expected one of {x, z} [cvc-complex-type.2.4.b]"]
+    );
+}
+
+#[test]
+fn streaming_input_gives_the_same_errors() {
+    let s = po();
+    let xml = format!(
+        "<order xmlns='{NS}'>\n{}<shipTo><zip>x</zip></shipTo>\n<item>1</item></order>",
+        "<!-- padding -->\n".repeat(200)
+    );
+    let from_slice = validate_bytes(&s, xml.as_bytes(), &ValidationOptions::default()).unwrap_err();
+    let mut v = Validator::new(&s, ValidationOptions::default());
+    let mut config = xwire::Config::default();
+    config.chunk_size = 64;
+    let reader = xwire::Reader::from_reader(xml.as_bytes(), config);
+    let mut r = ValidatingReader::new(&mut v, reader);
+    while !matches!(r.next().unwrap().0, xwire::Event::Eof) {}
+    assert_eq!(r.errors(), from_slice.as_slice());
+    assert_eq!(from_slice.len(), 2, "{from_slice:?}");
+    assert_eq!((from_slice[0].line, from_slice[0].column), (202, 9));
+    assert_eq!((from_slice[1].line, from_slice[1].column), (203, 1));
+}
+
+#[test]
+fn undeclared_root_with_xsi_type_is_validated_by_the_type() {
+    let s = po();
+    let xml = format!("<x xmlns:t='{NS}' xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance' xsi:type='t:Address'><zip xmlns='{NS}'>1</zip></x>");
+    let es = errors(&s, &xml);
+    assert_eq!(es.len(), 1, "{es:?}");
+    assert_eq!(es[0], "1:95: element '{urn:t}zip' is not allowed here in 'x': expected '{urn:t}name' [cvc-complex-type.2.4]");
+}
+
+#[test]
+fn errors_before_a_well_formedness_error_are_kept() {
+    let s = po();
+    let es = errors(
+        &s,
+        &format!("<order xmlns='{NS}'><bogus/>\n<shipTo></order>"),
+    );
+    assert_eq!(es.len(), 2, "{es:?}");
+    assert!(
+        es[0].starts_with("1:22: element 'bogus' is not allowed here"),
+        "{es:?}"
+    );
+    assert!(es[1].starts_with("2:"), "{es:?}");
+    assert!(es[1].ends_with("[well-formed]"), "{es:?}");
+}
+
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 300, .. ProptestConfig::default() })]
+        /// Mutated documents (bytes replaced, cut, duplicated) never panic or hang.
+        #[test]
+        fn mutated_documents_never_panic(cuts in prop::collection::vec((0usize..400, 0u8..6, any::<u8>()), 0..6)) {
+            let s = po();
+            let mut xml = format!(
+                "<order xmlns='{NS}' xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance'><shipTo>{ADDR}</shipTo><billTo xsi:nil='true'/><note>n</note><item qty='2' code='c'>1.5</item><item qty='x'/></order>"
+            ).into_bytes();
+            for (at, op, byte) in cuts {
+                let at = at % (xml.len() + 1);
+                match op {
+                    0 => xml.truncate(at),
+                    1 => xml.insert(at, byte),
+                    2 if at < xml.len() => { xml.remove(at); }
+                    3 => { let tail = xml[at..].to_vec(); xml.extend_from_slice(&tail); }
+                    4 => xml.splice(at..at, b"<item qty='1'>".iter().copied()).for_each(drop),
+                    _ => xml.splice(at..at, b"</shipTo>".iter().copied()).for_each(drop),
+                }
+            }
+            let _ = validate_bytes(&s, &xml, &ValidationOptions::default());
+        }
+    }
+}
