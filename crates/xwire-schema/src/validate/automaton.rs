@@ -644,9 +644,6 @@ impl<'s> Builder<'s> {
     }
 }
 
-/// A transition by source, target and counter actions (to drop duplicates).
-type TransitionKey = (u32, u32, Vec<(u32, Act)>);
-
 /// Compiles one content particle.
 pub(crate) fn compile(
     schema: &Schema,
@@ -676,37 +673,84 @@ pub(crate) fn compile(
     let mut transitions: Vec<Transition> = Vec::new();
     let mut actions: Vec<(u32, Act)> = Vec::new();
     let mut out: Vec<Vec<u32>> = vec![Vec::new(); npos + 1];
-    let mut seen: HashMap<TransitionKey, u32> = HashMap::new();
+    // (source, target) -> the transitions between them (usually one; a pair comes again
+    // with other counter actions only through nested repetitions).
+    let mut seen: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
     let mut scratch = Vec::new();
     let mut add = |p: u32,
                    q: u32,
-                   acts: Vec<(u32, Act)>,
+                   acts: &[(u32, Act)],
                    transitions: &mut Vec<Transition>,
                    actions: &mut Vec<(u32, Act)>| {
-        let key = (p, q, acts);
-        if seen.contains_key(&key) {
+        let same = seen.entry((p, q)).or_default();
+        if same.iter().any(|&t| {
+            let (s, e) = transitions[t as usize].actions;
+            &actions[s as usize..e as usize] == acts
+        }) {
             return;
         }
         let s = actions.len() as u32;
-        actions.extend_from_slice(&key.2);
+        actions.extend_from_slice(acts);
         let id = transitions.len() as u32;
         transitions.push(Transition {
             target: q,
             actions: (s, actions.len() as u32),
         });
         out[p as usize].push(id);
-        seen.insert(key, id);
+        same.push(id);
     };
     // Initial transitions.
     for &q in &b.nodes[root].first {
         scratch.clear();
         b.counters_up(q, None, &mut scratch);
-        let acts = scratch.iter().rev().map(|&c| (c, Act::Enter)).collect();
-        add(0, q, acts, &mut transitions, &mut actions);
+        let acts: Vec<(u32, Act)> = scratch.iter().rev().map(|&c| (c, Act::Enter)).collect();
+        add(0, q, &acts, &mut transitions, &mut actions);
     }
-    let mut budget: usize = 50_000_000;
+    // Glushkov automata have up to positions^2 transitions; refuse rather than exhaust
+    // memory (a choice of 2,000 repeated elements is within the budget).
+    let mut budget: usize = 4_000_000;
+    let mut pairs: Vec<(u32, u32, Option<u32>)> = Vec::new();
     for m in 0..b.nodes.len() {
-        let mut pairs: Vec<(u32, u32, Option<u32>)> = Vec::new();
+        // Count first, so an oversized model is refused before anything is built.
+        let count: usize = match &b.nodes[m].kind {
+            NodeKind::Seq(ch) => {
+                let mut n = 0usize;
+                for (i, &ci) in ch.iter().enumerate() {
+                    for &cj in &ch[i + 1..] {
+                        n = n.saturating_add(
+                            b.nodes[ci]
+                                .last
+                                .len()
+                                .saturating_mul(b.nodes[cj].first.len()),
+                        );
+                        if !b.nodes[cj].nullable {
+                            break;
+                        }
+                    }
+                }
+                n
+            }
+            NodeKind::Repeat {
+                child,
+                max_many: true,
+                ..
+            } => b.nodes[*child]
+                .last
+                .len()
+                .saturating_mul(b.nodes[*child].first.len()),
+            _ => 0,
+        };
+        if count > budget {
+            b.errors.push(schema_error(
+                schema,
+                "cos-content-model",
+                format!("the content model of {owner} is too large to compile"),
+                particle.location,
+            ));
+            break;
+        }
+        budget -= count;
+        pairs.clear();
         match &b.nodes[m].kind {
             NodeKind::Seq(ch) => {
                 for (i, &ci) in ch.iter().enumerate() {
@@ -735,18 +779,9 @@ pub(crate) fn compile(
             }
             _ => {}
         }
-        if pairs.len() > budget {
-            b.errors.push(schema_error(
-                schema,
-                "cos-content-model",
-                format!("the content model of {owner} is too large to compile"),
-                particle.location,
-            ));
-            break;
-        }
-        budget -= pairs.len();
-        for (p, q, inc) in pairs {
-            let mut acts = Vec::new();
+        let mut acts = Vec::new();
+        for &(p, q, inc) in &pairs {
+            acts.clear();
             scratch.clear();
             b.counters_up(p, Some(m), &mut scratch);
             acts.extend(scratch.iter().map(|&c| (c, Act::Exit)));
@@ -756,7 +791,7 @@ pub(crate) fn compile(
             scratch.clear();
             b.counters_up(q, Some(m), &mut scratch);
             acts.extend(scratch.iter().rev().map(|&c| (c, Act::Enter)));
-            add(p, q, acts, &mut transitions, &mut actions);
+            add(p, q, &acts, &mut transitions, &mut actions);
         }
     }
     // Accepting states.

@@ -489,3 +489,37 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn big_choices_compile_and_oversized_ones_are_refused() {
+    let mut b = B::new("urn:t");
+    let ps: Vec<Particle> = (0..400)
+        .map(|i| {
+            let e = b.global(&format!("e{i}"), st(Builtin::String));
+            b.e(e)
+        })
+        .collect();
+    let g = b.group(Compositor::Choice, ps, 0, None);
+    let t = b.elements(None, g, false);
+    let tns = b.tns;
+    let s = b.finish();
+    assert_eq!(run(&s, t, tns, &["e399", "e0", "e200"]), Ok(()));
+    assert_eq!(run(&s, t, tns, &["e399", "x"]), Err(1));
+
+    let mut b = B::new("urn:t");
+    let ps: Vec<Particle> = (0..2500)
+        .map(|i| {
+            let e = b.global(&format!("e{i}"), st(Builtin::String));
+            b.e(e)
+        })
+        .collect();
+    let g = b.group(Compositor::Choice, ps, 0, None);
+    b.elements(Some("Big"), g, false);
+    let errs = b.finish_err();
+    assert_eq!(errs.len(), 1);
+    assert_eq!(errs[0].constraint, "cos-content-model");
+    assert_eq!(
+        errs[0].message,
+        "the content model of type '{urn:t}Big' is too large to compile"
+    );
+}
