@@ -128,6 +128,10 @@ struct State {
 #[derive(Clone, Debug)]
 struct Glushkov {
     positions: Vec<Position>,
+    /// The position whose state a position uses: the element children of one choice all
+    /// follow the same way, so they share one state table (a repeated choice of `n`
+    /// elements has `n` transitions, not `n * n`).
+    rep: Vec<u32>,
     counters: Vec<Counter>,
     states: Vec<State>,
     transitions: Vec<Transition>,
@@ -213,7 +217,7 @@ impl ContentModel {
             Kind::Glushkov(g) => {
                 let w = 1 + g.counters.len();
                 for c in st.cur.chunks(w) {
-                    let state = &g.states[c[0] as usize];
+                    let state = &g.states[g.rep[c[0] as usize] as usize];
                     for &t in &state.all {
                         let tr = &g.transitions[t as usize];
                         if g.guards_pass(c, tr) {
@@ -250,6 +254,14 @@ impl ContentModel {
         match &self.kind {
             Kind::Glushkov(g) => g.counters.len(),
             Kind::All(_) => 0,
+        }
+    }
+
+    /// The number of transitions (children for `xs:all`), for tests and diagnostics.
+    pub fn transition_count(&self) -> usize {
+        match &self.kind {
+            Kind::Glushkov(g) => g.transitions.len(),
+            Kind::All(a) => a.children.len(),
         }
     }
 
@@ -317,7 +329,7 @@ impl Glushkov {
     }
 
     fn accepts(&self, config: &[u32]) -> bool {
-        let Some((s, e)) = self.states[config[0] as usize].accept else {
+        let Some((s, e)) = self.states[self.rep[config[0] as usize] as usize].accept else {
             return false;
         };
         self.accept_counters[s as usize..e as usize]
@@ -333,7 +345,7 @@ impl Glushkov {
         while i < st.cur.len() {
             let config = &st.cur[i..i + w];
             i += w;
-            let state = &self.states[config[0] as usize];
+            let state = &self.states[self.rep[config[0] as usize] as usize];
             let mut found_element = false;
             if let Some(n) = name {
                 let lo = state.by_name.partition_point(|m| m.0 < n);
@@ -670,6 +682,19 @@ pub(crate) fn compile(
     let root = b.particle(particle, 0);
     b.analyse();
     let npos = b.positions.len();
+    let mut rep: Vec<u32> = (0..=npos as u32).collect();
+    {
+        let mut first_of_choice: HashMap<usize, u32> = HashMap::new();
+        for p in 1..=npos as u32 {
+            let leaf = b.leaf_of[p as usize - 1];
+            if let Some(c) = b.nodes[leaf].parent {
+                if matches!(b.nodes[c].kind, NodeKind::Choice(_)) {
+                    rep[p as usize] = *first_of_choice.entry(c).or_insert(p);
+                }
+            }
+        }
+    }
+    let is_rep = |p: u32| rep[p as usize] == p;
     let mut transitions: Vec<Transition> = Vec::new();
     let mut actions: Vec<(u32, Act)> = Vec::new();
     let mut out: Vec<Vec<u32>> = vec![Vec::new(); npos + 1];
@@ -717,12 +742,8 @@ pub(crate) fn compile(
                 let mut n = 0usize;
                 for (i, &ci) in ch.iter().enumerate() {
                     for &cj in &ch[i + 1..] {
-                        n = n.saturating_add(
-                            b.nodes[ci]
-                                .last
-                                .len()
-                                .saturating_mul(b.nodes[cj].first.len()),
-                        );
+                        let sources = b.nodes[ci].last.iter().filter(|&&p| is_rep(p)).count();
+                        n = n.saturating_add(sources.saturating_mul(b.nodes[cj].first.len()));
                         if !b.nodes[cj].nullable {
                             break;
                         }
@@ -734,10 +755,10 @@ pub(crate) fn compile(
                 child,
                 max_many: true,
                 ..
-            } => b.nodes[*child]
-                .last
-                .len()
-                .saturating_mul(b.nodes[*child].first.len()),
+            } => {
+                let sources = b.nodes[*child].last.iter().filter(|&&p| is_rep(p)).count();
+                sources.saturating_mul(b.nodes[*child].first.len())
+            }
             _ => 0,
         };
         if count > budget {
@@ -755,7 +776,7 @@ pub(crate) fn compile(
             NodeKind::Seq(ch) => {
                 for (i, &ci) in ch.iter().enumerate() {
                     for &cj in &ch[i + 1..] {
-                        for &p in &b.nodes[ci].last {
+                        for &p in b.nodes[ci].last.iter().filter(|&&p| is_rep(p)) {
                             for &q in &b.nodes[cj].first {
                                 pairs.push((p, q, None));
                             }
@@ -771,7 +792,7 @@ pub(crate) fn compile(
                 max_many: true,
                 counter,
             } => {
-                for &p in &b.nodes[*child].last {
+                for &p in b.nodes[*child].last.iter().filter(|&&p| is_rep(p)) {
                     for &q in &b.nodes[*child].first {
                         pairs.push((p, q, Some(counter.unwrap_or(u32::MAX))));
                     }
@@ -800,7 +821,7 @@ pub(crate) fn compile(
     if b.nodes[root].nullable {
         states[0].accept = Some((0, 0));
     }
-    for &p in &b.nodes[root].last {
+    for &p in b.nodes[root].last.iter().filter(|&&p| is_rep(p)) {
         scratch.clear();
         b.counters_up(p, None, &mut scratch);
         let s = accept_counters.len() as u32;
@@ -839,6 +860,7 @@ pub(crate) fn compile(
         })
         .chain(b.positions)
         .collect(),
+        rep,
         counters: b.counters,
         states,
         transitions,
