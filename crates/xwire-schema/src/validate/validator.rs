@@ -1421,11 +1421,14 @@ fn wildcard_label(schema: &Schema, w: &Wildcard) -> String {
 /// let schema = Schema::builtins();
 /// let mut v = Validator::new(&schema, ValidationOptions::default());
 /// let mut r = ValidatingReader::new(&mut v, xwire::Reader::from_slice(b"<a/>"));
-/// while let (ev, psvi) = r.next().unwrap() {
+/// loop {
+///     let (ev, psvi) = r.next().unwrap();
 ///     if matches!(ev, xwire::Event::Eof) {
 ///         break;
 ///     }
-///     let _ = psvi; // the declaration, type, typed values ...
+///     if let Psvi::End { value: Some(v), .. } = psvi {
+///         println!("typed value {:?}", v.value); // parsed once, here
+///     }
 /// }
 /// assert_eq!(r.errors().len(), 1);
 /// ```
