@@ -148,6 +148,8 @@ pub struct Validator<'s> {
     id_errors: Vec<IdError>,
     attr_infos: Vec<AttributeInfo>,
     attr_seen: Vec<bool>,
+    /// Sorted attribute-use names of complex types with many uses, by type, built lazily.
+    attr_index: Vec<Option<Vec<(NameId, usize)>>>,
     attr_keys: Vec<(NsId, String, KeyPart)>,
     end_value: Option<SimpleValue>,
     hints: Vec<(String, String)>,
@@ -224,6 +226,7 @@ impl<'s> Validator<'s> {
             id_errors: Vec::new(),
             attr_infos: Vec::new(),
             attr_seen: Vec::new(),
+            attr_index: Vec::new(),
             attr_keys: Vec::new(),
             end_value: None,
             hints: Vec::new(),
@@ -955,8 +958,11 @@ impl<'s> Validator<'s> {
                 name: aname,
                 raw: a.name(),
             };
-            let found =
-                aname.and_then(|n| uses.iter().position(|u| schema.attribute(u.decl).name == n));
+            let found = match (aname, ty) {
+                (None, _) => None,
+                (Some(n), TypeId::Complex(c)) if uses.len() > 8 => self.find_use_indexed(c, n),
+                (Some(n), _) => uses.iter().position(|u| schema.attribute(u.decl).name == n),
+            };
             if let Some(ui) = found {
                 self.attr_seen[ui] = true;
                 let u = &uses[ui];
@@ -1029,6 +1035,28 @@ impl<'s> Validator<'s> {
                 });
             }
         }
+    }
+
+    /// The attribute use named `n` of a type with many: through a sorted index built on
+    /// first use (kept for the next documents).
+    fn find_use_indexed(&mut self, c: ComplexTypeId, n: NameId) -> Option<usize> {
+        let schema = self.schema;
+        if self.attr_index.len() <= c.index() {
+            self.attr_index.resize_with(c.index() + 1, || None);
+        }
+        let index = self.attr_index[c.index()].get_or_insert_with(|| {
+            let mut v: Vec<(NameId, usize)> = schema
+                .complex_type(c)
+                .attribute_uses
+                .iter()
+                .enumerate()
+                .map(|(i, u)| (schema.attribute(u.decl).name, i))
+                .collect();
+            v.sort();
+            v
+        });
+        let i = index.partition_point(|x| x.0 < n);
+        index.get(i).filter(|x| x.0 == n).map(|x| x.1)
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -829,3 +829,57 @@ mod props {
         }
     }
 }
+
+#[test]
+fn many_attributes_use_an_index() {
+    let mut b = B::new(NS);
+    let t = TypeId::Complex(b.complex(None, ContentType::Empty));
+    for i in 0..20 {
+        let a = b.attr(&format!("a{i}"), Builtin::Int);
+        b.use_(t, a, i == 7, None);
+    }
+    b.global("r", t);
+    let s = b.finish();
+    let mut v = Validator::new(&s, ValidationOptions::default());
+    assert_eq!(
+        v.validate(format!("<r xmlns='{NS}' a19='1' a7='2' a0='3'/>").as_bytes()),
+        Ok(())
+    );
+    let es = v
+        .validate(format!("<r xmlns='{NS}' a19='x' a20='1'/>").as_bytes())
+        .unwrap_err();
+    let es: Vec<String> = es.iter().map(|e| e.to_string()).collect();
+    assert_eq!(es.len(), 3, "{es:?}");
+    assert!(
+        es[0].contains("attribute 'a19' of element '{urn:t}r' is not valid"),
+        "{es:?}"
+    );
+    assert!(es[1].contains("attribute 'a20' is not allowed"), "{es:?}");
+    assert!(es[2].contains("must have the attribute 'a7'"), "{es:?}");
+}
+
+#[test]
+fn validators_and_schemas_cross_threads() {
+    fn send<T: Send>() {}
+    fn sync<T: Send + Sync>() {}
+    sync::<Schema>();
+    send::<Validator<'static>>();
+    let s = std::sync::Arc::new(po());
+    let handles: Vec<_> = (0..2)
+        .map(|_| {
+            let s = s.clone();
+            std::thread::spawn(move || {
+                let mut v = Validator::new(&s, ValidationOptions::default());
+                v.validate(
+                    format!(
+                        "<order xmlns='{NS}'><shipTo>{ADDR}</shipTo><item qty='1'>1</item></order>"
+                    )
+                    .as_bytes(),
+                )
+            })
+        })
+        .collect();
+    for h in handles {
+        assert_eq!(h.join().unwrap(), Ok(()));
+    }
+}
