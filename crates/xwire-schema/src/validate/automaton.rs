@@ -374,8 +374,10 @@ impl Glushkov {
                     }
                 }
             }
-            if st.next.len() > MAX_CONFIGS * w {
-                st.next.truncate(MAX_CONFIGS * w);
+            // At most MAX_CONFIGS configurations, and at most 64K words per open element.
+            let cap = MAX_CONFIGS.min((1 << 16) / w).max(1) * w;
+            if st.next.len() > cap {
+                st.next.truncate(cap);
                 st.overflow = true;
             }
         }

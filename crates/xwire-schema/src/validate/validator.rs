@@ -265,6 +265,28 @@ impl<'s> Validator<'s> {
         }
     }
 
+    /// Validates a document read from `read` in chunks (memory bounded by the reader's
+    /// window and the depth of the document, not its size).
+    pub fn validate_read(&mut self, read: impl std::io::Read) -> Result<(), Vec<ValidationError>> {
+        let reader = Reader::from_reader(read, self.options.reader.clone());
+        let mut vr = ValidatingReader::new(self, reader);
+        loop {
+            match vr.next() {
+                Ok((Event::Eof, _)) | Err(_) => break,
+                Ok(_) => {}
+            }
+            if vr.v.stopped {
+                break;
+            }
+        }
+        vr.resolve_locations();
+        if vr.v.errors.is_empty() {
+            Ok(())
+        } else {
+            Err(std::mem::take(&mut vr.v.errors))
+        }
+    }
+
     /// The `xsi:schemaLocation` and `xsi:noNamespaceSchemaLocation` hints of the last
     /// document, as (namespace, location) pairs, when
     /// [`ValidationOptions::schema_location_hints`] is on.

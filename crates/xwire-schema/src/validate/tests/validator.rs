@@ -771,6 +771,8 @@ fn streaming_input_gives_the_same_errors() {
     let mut r = ValidatingReader::new(&mut v, reader);
     while !matches!(r.next().unwrap().0, xwire::Event::Eof) {}
     assert_eq!(r.errors(), from_slice.as_slice());
+    drop(r);
+    assert_eq!(v.validate_read(xml.as_bytes()).unwrap_err(), from_slice);
     assert_eq!(from_slice.len(), 2, "{from_slice:?}");
     assert_eq!((from_slice[0].line, from_slice[0].column), (202, 9));
     assert_eq!((from_slice[1].line, from_slice[1].column), (203, 1));
