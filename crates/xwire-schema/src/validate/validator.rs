@@ -13,9 +13,9 @@ use super::identity::{key_part, IdError, Identity, KeyPart};
 use super::ids::{id_kind, IdKind, IdTable};
 use crate::datatypes::Builtin;
 use crate::model::{
-    same_value, AttributeId, ComplexTypeId, ContentType, DerivationSet, ElementId, NameId, NsId,
-    ProcessContents, Schema, SimpleTypeId, SimpleValue, TypeId, ValueConstraint, Wildcard,
-    XSI_NAMESPACE,
+    same_value, AttributeId, ComplexTypeId, ContentType, DerivationSet, ElementId, Facets, NameId,
+    NsId, ProcessContents, Schema, SimpleTypeId, SimpleValue, TypeId, ValueConstraint, Variety,
+    Wildcard, XSI_NAMESPACE,
 };
 
 /// How an element is assessed.
@@ -408,6 +408,18 @@ impl<'s> Validator<'s> {
     }
 
     fn validate_simple(&self, ty: SimpleTypeId, lexical: &str) -> Result<SimpleValue, String> {
+        // Fast path: an atomic type without facets of its own (the built-ins, and most
+        // element and attribute types) is its built-in's lexical space; parsing straight away
+        // saves the normalized copy.
+        let st = self.schema.simple_type(ty);
+        if let Variety::Atomic(b) = st.variety {
+            if facet_free(&st.facets) {
+                return b
+                    .parse_with(lexical, &|p| self.resolve_prefix(p))
+                    .map(|value| SimpleValue { value, member: ty })
+                    .map_err(|e| e.to_string());
+            }
+        }
         self.schema
             .validate_simple(ty, lexical, &|p| self.resolve_prefix(p))
             .map_err(|e| e.to_string())
@@ -1436,6 +1448,22 @@ impl<'s> Validator<'s> {
             );
         }
     }
+}
+
+/// Whether a simple type adds no facet to its built-in.
+fn facet_free(f: &Facets) -> bool {
+    f.white_space.is_none()
+        && f.length.is_none()
+        && f.min_length.is_none()
+        && f.max_length.is_none()
+        && f.total_digits.is_none()
+        && f.fraction_digits.is_none()
+        && f.min_inclusive.is_none()
+        && f.max_inclusive.is_none()
+        && f.min_exclusive.is_none()
+        && f.max_exclusive.is_none()
+        && f.enumeration.is_none()
+        && f.patterns.is_empty()
 }
 
 fn wildcard_label(schema: &Schema, w: &Wildcard) -> String {

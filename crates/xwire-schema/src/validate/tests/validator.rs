@@ -829,6 +829,15 @@ mod props {
             }
             let _ = validate_bytes(&s, &xml, &ValidationOptions::default());
         }
+
+        /// The borrowing normalization agrees with the allocating one.
+        #[test]
+        fn normalize_agrees_with_apply(text in "[ a\t\n\rb]{0,12}") {
+            use crate::datatypes::WhiteSpace;
+            for ws in [WhiteSpace::Preserve, WhiteSpace::Replace, WhiteSpace::Collapse] {
+                prop_assert_eq!(ws.normalize(&text).as_ref(), ws.apply(&text).as_str());
+            }
+        }
     }
 }
 
