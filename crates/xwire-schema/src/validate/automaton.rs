@@ -1157,6 +1157,17 @@ pub(crate) fn complex_type_label(schema: &Schema, id: ComplexTypeId) -> String {
 /// the schema; reports `cos-nonambig`, `cos-element-consistent` and `cos-all-limited`
 /// violations. The loader calls this once, at its end.
 pub(crate) fn compile_content_models(schema: &mut Schema) -> Result<(), Vec<SchemaError>> {
+    let (models, errors) = compile_every(schema);
+    schema.content_models = models;
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}
+
+/// The content models of every complex type (by id), and the errors found.
+pub(crate) fn compile_every(schema: &Schema) -> (Vec<Option<ContentModel>>, Vec<SchemaError>) {
     let mut models = Vec::with_capacity(schema.complex_types.len());
     let mut errors = Vec::new();
     for (id, ct) in schema.complex_types() {
@@ -1171,10 +1182,5 @@ pub(crate) fn compile_content_models(schema: &mut Schema) -> Result<(), Vec<Sche
             _ => models.push(None),
         }
     }
-    schema.content_models = models;
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(errors)
-    }
+    (models, errors)
 }

@@ -7,7 +7,9 @@
 
 use xwire::{Event, Reader, ReaderBuffers, StartTag};
 
-use super::automaton::{complex_type_label, Expected, MatchState, Matched, MemberStatus};
+use super::automaton::{
+    compile_every, complex_type_label, ContentModel, Expected, MatchState, Matched, MemberStatus,
+};
 use super::errors::{ValidationError, ValidationOptions};
 use super::identity::{key_part, IdError, Identity, KeyPart};
 use super::ids::{id_kind, IdKind, IdTable};
@@ -155,6 +157,28 @@ pub struct Validator<'s> {
     hints: Vec<(String, String)>,
     buffers: Option<ReaderBuffers>,
     saw_root: bool,
+    /// Content models compiled by the validator itself, for a schema whose own were not
+    /// (built without the loader).
+    fallback: Option<Vec<Option<ContentModel>>>,
+}
+
+/// The content model of complex type `c`: the schema's, or the validator's own.
+fn model_of<'a>(
+    schema: &'a Schema,
+    fallback: &'a Option<Vec<Option<ContentModel>>>,
+    c: ComplexTypeId,
+) -> Option<&'a ContentModel> {
+    let models = match fallback {
+        Some(f) => f.as_slice(),
+        None => schema.content_models.as_slice(),
+    };
+    models.get(c.index())?.as_ref()
+}
+
+/// What a child element matched, without borrowing the model.
+enum Stepped {
+    Element(ElementId, MemberStatus),
+    Wildcard(ProcessContents),
 }
 
 impl std::fmt::Debug for Validator<'_> {
@@ -232,6 +256,8 @@ impl<'s> Validator<'s> {
             hints: Vec::new(),
             buffers: None,
             saw_root: false,
+            fallback: (schema.content_models.len() != schema.complex_types.len())
+                .then(|| compile_every(schema).0),
         }
     }
 
@@ -537,9 +563,7 @@ impl<'s> Validator<'s> {
                             mode = Mode::Skip;
                         }
                         ContentType::Elements { .. } => match self.step_child(c, p, name, ns) {
-                            Some(Matched::Element {
-                                decl: e, status, ..
-                            }) => {
+                            Some(Stepped::Element(e, status)) => {
                                 decl = Some(e);
                                 if status == MemberStatus::Blocked {
                                     self.error(
@@ -549,7 +573,7 @@ impl<'s> Validator<'s> {
                                         );
                                 }
                             }
-                            Some(Matched::Wildcard(w)) => match w.process {
+                            Some(Stepped::Wildcard(process)) => match process {
                                 ProcessContents::Skip => mode = Mode::Skip,
                                 ProcessContents::Lax => {
                                     decl = name.and_then(|n| schema.global_element(n));
@@ -671,7 +695,7 @@ impl<'s> Validator<'s> {
         f.bindings = bindings;
         if mode == Mode::Typed {
             if let TypeId::Complex(c) = ty {
-                if let Some(Some(m)) = schema.content_models.get(c.index()) {
+                if let Some(m) = model_of(schema, &self.fallback, c) {
                     m.start(&mut self.frames[d].state);
                 }
             }
@@ -683,17 +707,17 @@ impl<'s> Validator<'s> {
         };
         if self.identity.active() || !ics.is_empty() {
             self.attr_keys.clear();
-            for info in &self.attr_infos {
-                let Some(i) = info.index else { continue };
-                let Some(a) = tag.attributes().nth(i) else {
+            for (i, a) in tag.attributes().enumerate() {
+                if a.is_namespace_decl() {
                     continue;
-                };
-                let ans = self
-                    .ns_cache
-                    .get(a.ns().0 as usize)
-                    .copied()
-                    .unwrap_or(NsId::UNKNOWN);
-                let key = match &info.value {
+                }
+                let ans = self.map_ns(a.ns(), a.namespace_uri());
+                let typed = self
+                    .attr_infos
+                    .iter()
+                    .find(|info| info.index == Some(i))
+                    .and_then(|info| info.value.as_ref());
+                let key = match typed {
                     Some(v) => key_part(&v.value),
                     None => (0, a.value().to_string()),
                 };
@@ -745,12 +769,13 @@ impl<'s> Validator<'s> {
         p: usize,
         name: Option<NameId>,
         ns: NsId,
-    ) -> Option<Matched<'s>> {
-        let schema = self.schema;
-        let m = schema.content_models.get(c.index())?.as_ref()?;
+    ) -> Option<Stepped> {
+        let m = model_of(self.schema, &self.fallback, c)?;
         let f = &mut self.frames[p];
-        let r = m.step(&mut f.state, name, ns);
-        r
+        match m.step(&mut f.state, name, ns)? {
+            Matched::Element { decl, status, .. } => Some(Stepped::Element(decl, status)),
+            Matched::Wildcard(w) => Some(Stepped::Wildcard(w.process)),
+        }
     }
 
     /// The names allowed next in the content of the element at `p`: full names (for
@@ -758,7 +783,7 @@ impl<'s> Validator<'s> {
     /// end. Names in the element's own namespace are shown by their local part.
     fn expected_names(&mut self, c: ComplexTypeId, p: usize) -> (Vec<String>, String, bool) {
         let schema = self.schema;
-        let Some(Some(m)) = schema.content_models.get(c.index()) else {
+        let Some(m) = model_of(schema, &self.fallback, c) else {
             return (Vec::new(), String::new(), true);
         };
         let own_ns = self.frames[p].name.map(|n| schema.names.ns(n));
@@ -1303,9 +1328,9 @@ impl<'s> Validator<'s> {
                     ContentType::Simple(s) => Some(*s),
                     ContentType::Elements { .. } => {
                         if !nil {
-                            let can_end = match schema.content_models.get(c.index()) {
-                                Some(Some(m)) => m.can_end(&self.frames[d].state),
-                                _ => true,
+                            let can_end = match model_of(schema, &self.fallback, c) {
+                                Some(m) => m.can_end(&self.frames[d].state),
+                                None => true,
                             };
                             if !can_end && !self.frames[d].content_failed {
                                 let (expected, phrase, _) = self.expected_names(c, d);

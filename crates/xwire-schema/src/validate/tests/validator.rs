@@ -895,3 +895,83 @@ fn validators_and_schemas_cross_threads() {
         assert_eq!(h.join().unwrap(), Ok(()));
     }
 }
+
+#[test]
+fn schemas_without_compiled_models_still_validate() {
+    let mut b = B::new(NS);
+    let a = b.local("a", st(Builtin::Int));
+    let p = b.eo(a, 1, Some(2));
+    let t = b.elements(None, p, false);
+    b.global("r", t);
+    let s = b.s; // content models of the new type not compiled
+    valid(&s, &format!("<r xmlns='{NS}'><a>1</a><a>2</a></r>"));
+    let es = errors(&s, &format!("<r xmlns='{NS}'><a>1</a><a>2</a><a>3</a></r>"));
+    assert_eq!(es, ["1:34: element '{urn:t}a' is not allowed here: the content of '{urn:t}r' must end [cvc-complex-type.2.4]"]);
+}
+
+#[test]
+fn keyrefs_see_keys_of_descendants_and_descendant_selectors() {
+    let mut b = B::new(NS);
+    let tns = b.tns;
+    let any = |b: &mut B| {
+        let w = b.any(NamespaceConstraint::Any, ProcessContents::Lax);
+        let w = Particle {
+            min_occurs: 0,
+            max_occurs: MaxOccurs::Unbounded,
+            ..w
+        };
+        b.elements(None, w, false)
+    };
+    let inner_t = any(&mut b);
+    let outer_t = any(&mut b);
+    let inner = b.global("inner", inner_t);
+    let outer = b.global("outer", outer_t);
+    let path = |desc: bool, steps: &[&str], attr: Option<&str>| RestrictedPath {
+        descendants: desc,
+        steps: steps
+            .iter()
+            .map(|s| NameTest::Name(tns, (*s).into()))
+            .collect(),
+        attribute: attr.map(|a| NameTest::Name(NsId::ABSENT, a.into())),
+    };
+    let ic =
+        |b: &mut B, on: ElementId, name: &str, kind, sel: RestrictedPath, field: RestrictedPath| {
+            let id = IdentityConstraintId::from_index(b.s.identity_constraints.len());
+            let n = b.name(name);
+            b.s.identity_constraints.push(IdentityConstraint {
+                name: n,
+                kind,
+                selector: vec![sel],
+                selector_source: String::new(),
+                fields: vec![(vec![field], "@n".into())],
+                location: None,
+                annotation: Annotation::default(),
+            });
+            b.elem_mut(on).identity_constraints.push(id);
+            id
+        };
+    let k = ic(
+        &mut b,
+        inner,
+        "k",
+        IdentityKind::Key,
+        path(true, &["def"], None),
+        path(false, &[], Some("n")),
+    );
+    ic(
+        &mut b,
+        outer,
+        "r",
+        IdentityKind::KeyRef(k),
+        path(true, &["use"], None),
+        path(false, &[], Some("n")),
+    );
+    let s = b.finish();
+    let d = |body: &str| format!("<outer xmlns='{NS}'>{body}</outer>");
+    valid(
+        &s,
+        &d("<use n='a'/><inner><x><def n='a'/></x><def n='b'/></inner><x><use n='b'/></x>"),
+    );
+    let es = errors(&s, &d("<inner><def n='a'/></inner>\n<use n='c'/>"));
+    assert_eq!(es, ["2:1: keyref '{urn:t}r' refers to (c), which is not a value of '{urn:t}k' [cvc-identity-constraint.4.3]"]);
+}
