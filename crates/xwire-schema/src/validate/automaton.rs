@@ -94,8 +94,8 @@ struct Counter {
 
 #[derive(Clone, Debug)]
 enum PosTerm {
-    /// The members (name, declaration, status) sorted by name; the particle's declaration.
-    Element(ElementId),
+    /// The particle's declaration and its name.
+    Element(ElementId, NameId),
     Wildcard(Wildcard),
 }
 
@@ -144,7 +144,7 @@ struct AllModel {
     /// (name, child index, declaration, particle declaration, status) sorted by name.
     by_name: Vec<(NameId, u32, ElementId, ElementId, MemberStatus)>,
     /// Per child: its declaration and whether it is required.
-    children: Vec<(ElementId, bool)>,
+    children: Vec<(ElementId, bool, NameId)>,
     /// The group itself may be absent (`minOccurs="0"`).
     optional: bool,
 }
@@ -222,7 +222,7 @@ impl ContentModel {
                         let tr = &g.transitions[t as usize];
                         if g.guards_pass(c, tr) {
                             let e = match &g.positions[tr.target as usize].term {
-                                PosTerm::Element(e) => Expected::Element(e_name(g, *e, state, t)),
+                                PosTerm::Element(_, n) => Expected::Element(*n),
                                 PosTerm::Wildcard(w) => Expected::Wildcard(w),
                             };
                             if !out.contains(&e) {
@@ -233,16 +233,9 @@ impl ContentModel {
                 }
             }
             Kind::All(a) => {
-                for (i, &(decl, _)) in a.children.iter().enumerate() {
+                for (i, &(_, _, n)) in a.children.iter().enumerate() {
                     if st.cur[i / 32] & (1 << (i % 32)) == 0 {
-                        let n = a
-                            .by_name
-                            .iter()
-                            .find(|m| m.1 == i as u32 && m.2 == decl)
-                            .map(|m| m.0);
-                        if let Some(n) = n {
-                            out.push(Expected::Element(n));
-                        }
+                        out.push(Expected::Element(n));
                     }
                 }
             }
@@ -272,17 +265,6 @@ impl ContentModel {
             Kind::All(a) => a.children.len(),
         }
     }
-}
-
-/// The name an element transition shows in "expected": the particle's declaration's name.
-fn e_name(_g: &Glushkov, decl: ElementId, state: &State, t: u32) -> NameId {
-    state
-        .by_name
-        .iter()
-        .find(|m| m.1 == t && m.2 == decl)
-        .map(|m| m.0)
-        .or_else(|| state.by_name.iter().find(|m| m.1 == t).map(|m| m.0))
-        .unwrap_or(NameId(0))
 }
 
 impl Glushkov {
@@ -414,7 +396,7 @@ impl AllModel {
         self.children
             .iter()
             .enumerate()
-            .all(|(i, &(_, required))| !required || seen(i))
+            .all(|(i, &(_, required, _))| !required || seen(i))
     }
 }
 
@@ -508,7 +490,10 @@ impl<'s> Builder<'s> {
             self.node(NodeKind::Empty)
         } else {
             match &p.term {
-                Term::Element(e) => self.leaf(PosTerm::Element(*e), p.location),
+                Term::Element(e) => {
+                    let name = self.schema.element(*e).name;
+                    self.leaf(PosTerm::Element(*e, name), p.location)
+                }
                 Term::Wildcard(w) => self.leaf(PosTerm::Wildcard(w.clone()), p.location),
                 Term::Group(g) => {
                     let group = self.schema.model_group(*g);
@@ -839,7 +824,7 @@ pub(crate) fn compile(
         for &t in trs {
             let q = transitions[t as usize].target;
             match &b.positions[q as usize - 1].term {
-                PosTerm::Element(e) => {
+                PosTerm::Element(e, _) => {
                     let members = members_cache
                         .entry(*e)
                         .or_insert_with(|| members(schema, *e));
@@ -952,7 +937,7 @@ fn compile_all(
             ));
         }
         let i = children.len() as u32;
-        children.push((e, p.min_occurs > 0));
+        children.push((e, p.min_occurs > 0, schema.element(e).name));
         for (n, d, s) in members(schema, e) {
             by_name.push((n, i, d, e, s));
         }

@@ -812,6 +812,11 @@ impl<'s> Validator<'s> {
             ([], _) => String::new(),
             ([Expected::Element(_)], [one]) => format!("'{one}'"),
             ([Expected::Wildcard(_)], [one]) => one.clone(),
+            _ if short.len() > 12 => format!(
+                "one of {{{}, ... ({} more)}}",
+                short[..10].join(", "),
+                short.len() - 10
+            ),
             _ => format!("one of {{{}}}", short.join(", ")),
         };
         (full, phrase, m.can_end(&self.frames[p].state))

@@ -975,3 +975,30 @@ fn keyrefs_see_keys_of_descendants_and_descendant_selectors() {
     let es = errors(&s, &d("<inner><def n='a'/></inner>\n<use n='c'/>"));
     assert_eq!(es, ["2:1: keyref '{urn:t}r' refers to (c), which is not a value of '{urn:t}k' [cvc-identity-constraint.4.3]"]);
 }
+
+#[test]
+fn long_expected_sets_are_shortened_in_messages() {
+    let mut b = B::new(NS);
+    let ps: Vec<Particle> = (0..30)
+        .map(|i| {
+            let e = b.local(&format!("e{i}"), st(Builtin::String));
+            b.e(e)
+        })
+        .collect();
+    let g = b.choice(ps);
+    let t = b.elements(None, g, false);
+    b.global("r", t);
+    let s = b.finish();
+    let es = validate_bytes(
+        &s,
+        format!("<r xmlns='{NS}'><x/></r>").as_bytes(),
+        &ValidationOptions::default(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        es[0].message,
+        "element 'x' is not allowed here in '{urn:t}r': expected one of {e0, e1, e2, e3, e4, e5, e6, e7, e8, e9, ... (20 more)}"
+    );
+    assert_eq!(es[0].expected.len(), 30);
+    assert_eq!(es[0].expected[29], "{urn:t}e29");
+}
