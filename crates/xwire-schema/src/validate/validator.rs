@@ -150,6 +150,9 @@ pub struct Validator<'s> {
     id_errors: Vec<IdError>,
     attr_infos: Vec<AttributeInfo>,
     attr_seen: Vec<bool>,
+    /// Positions of `xsi:type` and `xsi:nil` in the current start tag.
+    xsi_type_at: Option<usize>,
+    xsi_nil_at: Option<usize>,
     /// Sorted attribute-use names of complex types with many uses, by type, built lazily.
     attr_index: Vec<Option<Vec<(NameId, usize)>>>,
     attr_keys: Vec<(NsId, String, KeyPart)>,
@@ -250,6 +253,8 @@ impl<'s> Validator<'s> {
             id_errors: Vec::new(),
             attr_infos: Vec::new(),
             attr_seen: Vec::new(),
+            xsi_type_at: None,
+            xsi_nil_at: None,
             attr_index: Vec::new(),
             attr_keys: Vec::new(),
             end_value: None,
@@ -465,9 +470,11 @@ impl<'s> Validator<'s> {
         let d = self.depth;
         self.saw_root = true;
         self.attr_infos.clear();
-        // Namespace bindings.
+        // One pass over the attributes: namespace bindings, xsi:type, xsi:nil.
         let bindings = self.bindings.len();
-        for a in tag.attributes() {
+        self.xsi_type_at = None;
+        self.xsi_nil_at = None;
+        for (i, a) in tag.attributes().enumerate() {
             if a.is_namespace_decl() {
                 let prefix = if a.prefix().is_some() {
                     a.local_name()
@@ -479,6 +486,13 @@ impl<'s> Validator<'s> {
                 let u = self.binding_text.len();
                 self.binding_text.push_str(a.value());
                 self.bindings.push((p, u, self.binding_text.len()));
+            } else if self.xsi.is_some() && Some(self.map_ns(a.ns(), a.namespace_uri())) == self.xsi
+            {
+                match a.local_name() {
+                    "type" => self.xsi_type_at = Some(i),
+                    "nil" => self.xsi_nil_at = Some(i),
+                    _ => {}
+                }
             }
         }
         let ns = self.map_ns(tag.ns(), tag.namespace_uri());
@@ -845,9 +859,8 @@ impl<'s> Validator<'s> {
     }
 
     fn xsi_type_of(&mut self, tag: &StartTag<'_>) -> Option<String> {
-        tag.attributes()
-            .find(|a| a.local_name() == "type" && a.namespace_uri() == XSI_NAMESPACE)
-            .map(|a| a.value().to_string())
+        let i = self.xsi_type_at?;
+        tag.attributes().nth(i).map(|a| a.value().to_string())
     }
 
     /// Resolves `xsi:type` and checks it against the declared type.
@@ -926,10 +939,7 @@ impl<'s> Validator<'s> {
         label: &dyn std::fmt::Display,
         offset: u64,
     ) -> bool {
-        let Some(a) = tag
-            .attributes()
-            .find(|a| a.local_name() == "nil" && a.namespace_uri() == XSI_NAMESPACE)
-        else {
+        let Some(a) = self.xsi_nil_at.and_then(|i| tag.attributes().nth(i)) else {
             return false;
         };
         let v = a.value().trim();
