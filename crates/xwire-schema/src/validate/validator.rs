@@ -1448,9 +1448,10 @@ impl<'s> Validator<'s> {
                 }
                 let what = ElemWhat(&label);
                 self.record_id(s, &v, &what, offset);
-                let k = key_part(&v.value);
+                // Only identity constraints need the key (a canonical string).
+                let k = self.identity.active().then(|| key_part(&v.value));
                 self.end_value = Some(v);
-                Some(k)
+                k
             }
             Err(e) => {
                 let start = self.frames[d].offset;
