@@ -1128,6 +1128,25 @@ fn check_consistent(
     }
 }
 
+impl Schema {
+    /// The compiled content model of a complex type with element content (`None` for empty
+    /// and simple content, or before the models were compiled).
+    ///
+    /// ```
+    /// use xwire_schema::model::{ComplexTypeId, Schema};
+    /// use xwire_schema::validate::MatchState;
+    ///
+    /// let schema = Schema::builtins();
+    /// let any = schema.content_model(ComplexTypeId::ANY_TYPE).unwrap();
+    /// let mut state = MatchState::default();
+    /// any.start(&mut state);
+    /// assert!(any.can_end(&state)); // anyType's content is (any lax)*
+    /// ```
+    pub fn content_model(&self, id: ComplexTypeId) -> Option<&ContentModel> {
+        self.content_models.get(id.index())?.as_ref()
+    }
+}
+
 /// A readable label for a complex type in messages.
 pub(crate) fn complex_type_label(schema: &Schema, id: ComplexTypeId) -> String {
     let ct = schema.complex_type(id);

@@ -1002,3 +1002,44 @@ fn long_expected_sets_are_shortened_in_messages() {
     assert_eq!(es[0].expected.len(), 30);
     assert_eq!(es[0].expected[29], "{urn:t}e29");
 }
+
+#[test]
+fn substitution_blocked_by_a_type_derivation_and_mixed_fixed_values() {
+    let mut b = B::new(NS);
+    let x = b.local("x", st(Builtin::String));
+    let px = b.eo(x, 0, Some(1));
+    let base_p = b.seq(vec![px]);
+    let base = b.elements(Some("Base"), base_p, true);
+    let px2 = b.eo(x, 0, Some(1));
+    let ext_p = b.seq(vec![px2]);
+    let ext = b.elements(Some("Ext"), ext_p, true);
+    b.ct_mut(ext).base = base;
+    b.ct_mut(ext).derivation = Derivation::Extension;
+    let head = b.global("head", base);
+    b.elem_mut(head).block = DerivationSet::EXTENSION;
+    b.elem_mut(head).value_constraint = Some(ValueConstraint {
+        fixed: true,
+        lexical: "v".into(),
+        value: None,
+    });
+    let member = b.global("member", ext);
+    b.substitute(member, head);
+    let p = b.eo(head, 0, None);
+    let t = b.elements(None, p, false);
+    b.global("r", t);
+    let s = b.finish();
+    valid(&s, &format!("<r xmlns='{NS}'><head>v</head><head/></r>"));
+    let es = errors(&s, &format!("<r xmlns='{NS}'><member/></r>"));
+    assert_eq!(es, ["1:18: element '{urn:t}member' may not substitute for the element expected here: the substitution is blocked [cvc-elt.4.3]"]);
+    let es = errors(
+        &s,
+        &format!("<r xmlns='{NS}'><head>w</head><head><x/></head></r>"),
+    );
+    assert_eq!(
+        es,
+        [
+            "1:25: element '{urn:t}head' must have the fixed value 'v' [cvc-elt.5.2.2.2.1]",
+            "1:42: element '{urn:t}head' must have the fixed value 'v' [cvc-elt.5.2.2.2.1]",
+        ]
+    );
+}
