@@ -18,6 +18,11 @@
 //! than given unbounded memory. Stepping allocates nothing once a [`MatchState`]'s buffers have
 //! grown.
 //!
+//! Glushkov automata have up to `positions²` transitions. The element children of one choice
+//! follow alike, so they share one state table: a repeated choice of `n` elements has `n`
+//! transitions. Models that would still need more than four million transitions are refused
+//! (`cos-content-model`) before anything is built.
+//!
 //! `xs:all` (only at the top of a content model in XSD 1.0) is a bitset of the children seen.
 //!
 //! Element particles match every member of their substitution group; members that are
