@@ -361,8 +361,9 @@ impl Glushkov {
                     }
                 }
             }
-            // At most MAX_CONFIGS configurations, and at most 64K words per open element.
-            let cap = MAX_CONFIGS.min((1 << 16) / w).max(1) * w;
+            // At most MAX_CONFIGS configurations, and at most 4K words (16 KB) per open
+            // element, so a deep document on a pathological model stays bounded.
+            let cap = MAX_CONFIGS.min((1 << 12) / w).max(1) * w;
             if st.next.len() > cap {
                 st.next.truncate(cap);
                 st.overflow = true;

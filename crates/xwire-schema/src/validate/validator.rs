@@ -1254,7 +1254,12 @@ impl<'s> Validator<'s> {
     }
 
     fn collect_hints(&mut self, tag: &StartTag<'_>) {
+        // A document may repeat hints on every element: keep a bounded number.
+        const MAX_HINTS: usize = 1000;
         for a in tag.attributes() {
+            if self.hints.len() >= MAX_HINTS {
+                return;
+            }
             if a.namespace_uri() != XSI_NAMESPACE {
                 continue;
             }
