@@ -376,6 +376,70 @@ impl Glushkov {
     }
 }
 
+#[cfg(test)]
+impl ContentModel {
+    /// Whether some reachable configuration set lets one element name match two different
+    /// particles, found by exploring every reachable set (element particles only; for tests
+    /// of the static `cos-nonambig` check). `None` when the exploration is too large.
+    pub(crate) fn ambiguous_by_exploration(&self) -> Option<bool> {
+        let Kind::Glushkov(g) = &self.kind else {
+            return Some(false);
+        };
+        let w = 1 + g.counters.len();
+        let normalize = |v: &[u32]| {
+            let mut cs: Vec<Vec<u32>> = v.chunks(w).map(|c| c.to_vec()).collect();
+            cs.sort();
+            cs.dedup();
+            cs.concat()
+        };
+        let mut st = MatchState::default();
+        self.start(&mut st);
+        let mut seen = std::collections::HashSet::new();
+        let mut queue = vec![normalize(&st.cur)];
+        seen.insert(queue[0].clone());
+        while let Some(cur) = queue.pop() {
+            if seen.len() > 20_000 {
+                return None;
+            }
+            let mut names: Vec<NameId> = Vec::new();
+            for c in cur.chunks(w) {
+                let state = &g.states[g.rep[c[0] as usize] as usize];
+                names.extend(state.by_name.iter().map(|m| m.0));
+            }
+            names.sort();
+            names.dedup();
+            for n in names {
+                let mut targets = Vec::new();
+                for c in cur.chunks(w) {
+                    let state = &g.states[g.rep[c[0] as usize] as usize];
+                    for m in state.by_name.iter().filter(|m| m.0 == n) {
+                        let tr = &g.transitions[m.1 as usize];
+                        if g.guards_pass(c, tr) && !targets.contains(&tr.target) {
+                            targets.push(tr.target);
+                        }
+                    }
+                }
+                if targets.len() > 1 {
+                    return Some(true);
+                }
+                let mut st = MatchState {
+                    cur: cur.clone(),
+                    next: Vec::new(),
+                    overflow: false,
+                };
+                let ns = NsId::UNKNOWN;
+                if self.step(&mut st, Some(n), ns).is_some() {
+                    let next = normalize(&st.cur);
+                    if seen.insert(next.clone()) {
+                        queue.push(next);
+                    }
+                }
+            }
+        }
+        Some(false)
+    }
+}
+
 impl AllModel {
     fn step(&self, st: &mut MatchState, name: Option<NameId>) -> Option<Matched<'_>> {
         let n = name?;
@@ -1005,6 +1069,118 @@ fn wildcards_overlap(a: &Wildcard, b: &Wildcard) -> bool {
     }
 }
 
+/// Explores every reachable set of configurations and returns the conflicts: two particles
+/// (positions) that the same element can match after the same prefix, with what they both
+/// match. This is Unique Particle Attribution exactly, counters included (a position may hold
+/// several counter values at once, as in `(b+|a){2}, a`). `None` when the exploration
+/// exceeds its budget (large bounds nested in large bounds); the caller then falls back to
+/// the pairwise check.
+fn explore_conflicts(schema: &Schema, g: &Glushkov) -> Option<Vec<(u32, u32, String)>> {
+    const MAX_SETS: usize = 20_000;
+    const MAX_WORK: usize = 4_000_000;
+    let w = 1 + g.counters.len();
+    let normalize = |v: &[u32]| -> Vec<u32> {
+        let mut cs: Vec<&[u32]> = v.chunks(w).collect();
+        cs.sort();
+        cs.dedup();
+        let mut out = Vec::with_capacity(cs.len() * w);
+        for c in cs {
+            out.push(g.rep[c[0] as usize]);
+            out.extend_from_slice(&c[1..]);
+        }
+        out
+    };
+    let mut start = vec![0u32];
+    start.extend(std::iter::repeat(0).take(g.counters.len()));
+    let mut seen = std::collections::HashSet::new();
+    seen.insert(start.clone());
+    let mut queue = vec![start];
+    let mut work = 0usize;
+    let mut conflicts: Vec<(u32, u32, String)> = Vec::new();
+    let mut names: Vec<(NameId, u32)> = Vec::new();
+    let mut enabled: Vec<(usize, u32)> = Vec::new();
+    while let Some(cur) = queue.pop() {
+        if seen.len() > MAX_SETS || cur.len() > MAX_CONFIGS * w {
+            return None;
+        }
+        names.clear();
+        enabled.clear();
+        for (ci, c) in cur.chunks(w).enumerate() {
+            let state = &g.states[g.rep[c[0] as usize] as usize];
+            work += state.all.len() + state.by_name.len();
+            for &t in &state.all {
+                if g.guards_pass(c, &g.transitions[t as usize]) {
+                    enabled.push((ci, t));
+                }
+            }
+            for m in &state.by_name {
+                let tr = &g.transitions[m.1 as usize];
+                if g.guards_pass(c, tr) {
+                    names.push((m.0, tr.target));
+                }
+            }
+        }
+        if work > MAX_WORK {
+            return None;
+        }
+        names.sort();
+        names.dedup();
+        for pair in names.windows(2) {
+            if pair[0].0 == pair[1].0 {
+                conflicts.push((
+                    pair[0].1,
+                    pair[1].1,
+                    format!("element '{}'", schema.display_name(pair[0].0)),
+                ));
+            }
+        }
+        let mut wild: Vec<u32> = enabled
+            .iter()
+            .map(|&(_, t)| g.transitions[t as usize].target)
+            .filter(|&q| matches!(g.positions[q as usize].term, PosTerm::Wildcard(_)))
+            .collect();
+        wild.sort();
+        wild.dedup();
+        for (i, &q) in wild.iter().enumerate() {
+            let PosTerm::Wildcard(wq) = &g.positions[q as usize].term else {
+                continue;
+            };
+            for &(n, target) in &names {
+                if wq.allows(schema.names.ns(n)) {
+                    conflicts.push((target, q, format!("element '{}'", schema.display_name(n))));
+                }
+            }
+            for &r in &wild[i + 1..] {
+                if let PosTerm::Wildcard(wr) = &g.positions[r as usize].term {
+                    if wildcards_overlap(wq, wr) {
+                        conflicts.push((q, r, "a wildcard".to_string()));
+                    }
+                }
+            }
+        }
+        if conflicts.len() > 100 {
+            break;
+        }
+        // Successors: one per target position (for an unambiguous set, every element that
+        // can come next leads to exactly one).
+        enabled.sort_by_key(|&(ci, t)| (g.transitions[t as usize].target, ci, t));
+        for group in enabled.chunk_by(|a, b| {
+            g.transitions[a.1 as usize].target == g.transitions[b.1 as usize].target
+        }) {
+            let mut next = Vec::new();
+            for &(ci, t) in group {
+                let c = &cur[ci * w..ci * w + w];
+                g.apply(c, &g.transitions[t as usize], &mut next);
+            }
+            let next = normalize(&next);
+            if seen.insert(next.clone()) {
+                queue.push(next);
+            }
+        }
+    }
+    Some(conflicts)
+}
+
 fn check_upa(schema: &Schema, g: &Glushkov, owner: &str, errors: &mut Vec<SchemaError>) {
     let mut reported = std::collections::HashSet::new();
     let mut report = |p: u32, q: u32, what: String, errors: &mut Vec<SchemaError>| {
@@ -1031,20 +1207,28 @@ fn check_upa(schema: &Schema, g: &Glushkov, owner: &str, errors: &mut Vec<Schema
             loc,
         ));
     };
+    if let Some(conflicts) = explore_conflicts(schema, g) {
+        for (p, q, what) in conflicts {
+            report(p, q, what, errors);
+        }
+        return;
+    }
     for st in &g.states {
-        for w in st.by_name.windows(2) {
-            let (a, b) = (&w[0], &w[1]);
-            if a.0 != b.0 {
-                continue;
-            }
-            let (ta, tb) = (&g.transitions[a.1 as usize], &g.transitions[b.1 as usize]);
-            if ta.target != tb.target && !exclusive(g, ta, tb) {
-                report(
-                    ta.target,
-                    tb.target,
-                    format!("element '{}'", schema.display_name(a.0)),
-                    errors,
-                );
+        // Every pair of transitions on one name (a group is small: the particles that name
+        // can reach from here).
+        for group in st.by_name.chunk_by(|x, y| x.0 == y.0) {
+            for (i, a) in group.iter().enumerate() {
+                for b in &group[i + 1..] {
+                    let (ta, tb) = (&g.transitions[a.1 as usize], &g.transitions[b.1 as usize]);
+                    if ta.target != tb.target && !exclusive(g, ta, tb) {
+                        report(
+                            ta.target,
+                            tb.target,
+                            format!("element '{}'", schema.display_name(a.0)),
+                            errors,
+                        );
+                    }
+                }
             }
         }
         for (i, &t) in st.wild.iter().enumerate() {
