@@ -575,3 +575,26 @@ fn upa_on_huge_nested_bounds_falls_back_quickly() {
     let s = b.finish();
     assert_eq!(run(&s, t, tns, &["a", "a", "b", "b"]), Ok(()));
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 600, .. ProptestConfig::default() })]
+    /// The pairwise fallback (used past the exploration budget) never reports a model that
+    /// exploration finds unambiguous.
+    #[test]
+    fn pairwise_upa_fallback_has_no_false_positives(r in rx()) {
+        let mut b = B::new("urn:t");
+        let syms = abc(&mut b);
+        let p = to_particle(&mut b, &syms, &r);
+        let t = b.elements(None, p, false);
+        let mut s = b.s;
+        crate::validate::automaton::FORCE_PAIRWISE.with(|f| f.set(true));
+        let pairwise = match crate::validate::compile_content_models(&mut s) {
+            Ok(()) => false,
+            Err(es) => es.iter().any(|e| e.constraint == "cos-nonambig"),
+        };
+        crate::validate::automaton::FORCE_PAIRWISE.with(|f| f.set(false));
+        if let Some(explored) = model(&s, t).ambiguous_by_exploration() {
+            prop_assert!(!pairwise || explored, "{:?}", r);
+        }
+    }
+}
