@@ -25,6 +25,15 @@
 //!
 //! `xs:all` (only at the top of a content model in XSD 1.0) is a bitset of the children seen.
 //!
+//! `cos-nonambig` is checked exactly, by exploring every reachable set of configurations
+//! (positions with their counter values; one position may hold several values at once, as in
+//! `(b+|a){2}, a`, where the pairwise view of transitions misses the ambiguity). Past a budget
+//! (large bounds nested in large bounds) the check falls back to comparing the transitions of
+//! each state pairwise, treating an increment and an exit of a counter with `min == max` as
+//! exclusive: that check never reports an unambiguous model but may miss the ambiguities that
+//! need several counter values at once. `cos-element-consistent` compares the types of the
+//! element particles (and substitution group members) of one name.
+//!
 //! Element particles match every member of their substitution group; members that are
 //! abstract or whose substitution the head blocks match too, flagged ([`MemberStatus`]), so
 //! the validator can say why they are not allowed.
