@@ -1673,19 +1673,28 @@ impl<'r, 's> ValidatingReader<'r, 's> {
         err
     }
 
+    /// Gives the new errors their line and column (in offset order, so the reader's line
+    /// tracker moves forward) and keeps the list in document order.
     fn resolve_locations(&mut self) {
         let v = &mut *self.v;
-        for e in &mut v.errors[v.resolved..] {
+        if v.resolved == v.errors.len() {
+            return;
+        }
+        let new = &mut v.errors[v.resolved..];
+        new.sort_by_key(|e| e.offset);
+        for e in new.iter_mut() {
             if e.line == 0 {
                 let loc = self.reader.location_of(e.offset);
                 e.line = loc.line;
                 e.column = loc.column;
             }
         }
-        if v.resolved < v.errors.len() {
+        // Merge when the new ones start before the last old one (rare: IDREFs at the end,
+        // values reported at their start tag).
+        if v.resolved > 0 && v.errors[v.resolved].offset < v.errors[v.resolved - 1].offset {
             v.errors.sort_by_key(|e| e.offset);
-            v.resolved = v.errors.len();
         }
+        v.resolved = v.errors.len();
     }
 
     /// The errors found so far, in document order.

@@ -1043,3 +1043,45 @@ fn substitution_blocked_by_a_type_derivation_and_mixed_fixed_values() {
         ]
     );
 }
+
+#[test]
+fn many_errors_stay_in_document_order() {
+    let s = po();
+    let items = "<note>n</note>\n".repeat(5000);
+    let xml = format!("<order xmlns='{NS}'><shipTo><name>x</name><zip>bad</zip></shipTo>\n{items}<item qty='q'>z</item><bogus/></order>");
+    let opts = ValidationOptions {
+        max_errors: usize::MAX,
+        ..ValidationOptions::default()
+    };
+    let es = validate_bytes(&s, xml.as_bytes(), &opts).unwrap_err();
+    let pos: Vec<(u64, u64)> = es.iter().map(|e| (e.line, e.column)).collect();
+    let mut sorted = pos.clone();
+    sorted.sort();
+    assert_eq!(pos, sorted);
+    assert_eq!(es.len(), 4, "{es:?}");
+    assert_eq!(pos[0], (1, 44));
+    assert_eq!(pos[1], (5002, 1));
+}
+
+#[test]
+fn thousands_of_idref_errors_are_cheap() {
+    let mut b = B::new(NS);
+    let t = TypeId::Complex(b.complex(None, ContentType::Empty));
+    let rf = b.attr("ref", Builtin::IdRef);
+    b.use_(t, rf, false, None);
+    let x = b.local("x", t);
+    let p = b.eo(x, 0, None);
+    let root = b.elements(None, p, false);
+    b.global("r", root);
+    let s = b.finish();
+    let body: String = (0..20_000).map(|i| format!("<x ref='n{i}'/>\n")).collect();
+    let xml = format!("<r xmlns='{NS}'>\n{body}</r>");
+    let opts = ValidationOptions {
+        max_errors: usize::MAX,
+        ..ValidationOptions::default()
+    };
+    let es = validate_bytes(&s, xml.as_bytes(), &opts).unwrap_err();
+    assert_eq!(es.len(), 20_000);
+    assert_eq!((es[0].line, es[0].column), (2, 1));
+    assert_eq!((es[19_999].line, es[19_999].column), (20_001, 1));
+}
