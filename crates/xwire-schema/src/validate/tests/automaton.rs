@@ -598,3 +598,135 @@ proptest! {
         }
     }
 }
+
+/// Symbols 0..3 of `rx2`: a (whose substitution group has b), b, c, and a `##other` wildcard;
+/// input letters 0..4: a, b, c, and x in another namespace.
+fn sym_matches(sym: usize, letter: usize) -> bool {
+    match sym {
+        0 => letter == 0 || letter == 1,
+        3 => letter == 3,
+        s => s == letter,
+    }
+}
+
+fn rx2() -> impl Strategy<Value = (Rx, u32, Option<u32>)> {
+    let leaf = ((0usize..4), occurs()).prop_map(|(s, (a, b))| (Rx::Sym(s), a, b));
+    leaf.prop_recursive(3, 10, 3, |inner| {
+        (prop::collection::vec(inner, 1..4), any::<bool>(), occurs())
+            .prop_map(|(v, seq, (a, b))| (if seq { Rx::Seq(v) } else { Rx::Choice(v) }, a, b))
+    })
+}
+
+fn naive2(r: &(Rx, u32, Option<u32>), input: &[usize], from: usize) -> Vec<usize> {
+    let (term, min, max) = r;
+    let once = |i: usize| -> Vec<usize> {
+        match term {
+            Rx::Sym(s) => match input.get(i) {
+                Some(&l) if sym_matches(*s, l) => vec![i + 1],
+                _ => vec![],
+            },
+            Rx::Seq(v) => {
+                let mut cur = vec![i];
+                for p in v {
+                    let mut next: Vec<usize> =
+                        cur.iter().flat_map(|&j| naive2(p, input, j)).collect();
+                    next.sort();
+                    next.dedup();
+                    cur = next;
+                }
+                cur
+            }
+            Rx::Choice(v) => {
+                let mut out: Vec<usize> = v.iter().flat_map(|p| naive2(p, input, i)).collect();
+                out.sort();
+                out.dedup();
+                out
+            }
+        }
+    };
+    let max = max.unwrap_or(u32::MAX).min(input.len() as u32 + *min + 1);
+    let mut out = Vec::new();
+    let mut cur = vec![from];
+    for k in 0..=max {
+        if k >= *min {
+            out.extend_from_slice(&cur);
+        }
+        if k == max || cur.is_empty() {
+            break;
+        }
+        let mut next: Vec<usize> = cur.iter().flat_map(|&j| once(j)).collect();
+        next.sort();
+        next.dedup();
+        if next == cur && k >= *min {
+            break;
+        }
+        cur = next;
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+fn to_particle2(b: &mut B, syms: &[ElementId; 3], r: &(Rx, u32, Option<u32>)) -> Particle {
+    let (term, min, max) = r;
+    match term {
+        Rx::Sym(3) => {
+            let tns = b.tns;
+            let w = b.any(NamespaceConstraint::Not(tns), ProcessContents::Lax);
+            Particle {
+                min_occurs: *min,
+                max_occurs: max.map_or(MaxOccurs::Unbounded, MaxOccurs::Bounded),
+                ..w
+            }
+        }
+        Rx::Sym(s) => b.eo(syms[*s], *min, *max),
+        Rx::Seq(v) | Rx::Choice(v) => {
+            let ps = v.iter().map(|p| to_particle2(b, syms, p)).collect();
+            let c = if matches!(term, Rx::Seq(_)) {
+                Compositor::Sequence
+            } else {
+                Compositor::Choice
+            };
+            b.group(c, ps, *min, *max)
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, .. ProptestConfig::default() })]
+    /// With substitution groups and wildcards too.
+    #[test]
+    fn counter_automaton_agrees_with_naive_matcher_on_groups_and_wildcards(
+        r in rx2(),
+        inputs in prop::collection::vec(prop::collection::vec(0usize..4, 0..7), 1..8),
+    ) {
+        let mut b = B::new("urn:t");
+        let syms = abc(&mut b);
+        b.substitute(syms[1], syms[0]);
+        let other = b.ns("urn:other");
+        let p = to_particle2(&mut b, &syms, &r);
+        let t = b.elements(None, p, false);
+        let tns = b.tns;
+        let mut s = b.s;
+        let _ = crate::validate::compile_content_models(&mut s);
+        let m = model(&s, t);
+        for input in inputs {
+            let expect = naive2(&r, &input, 0).contains(&input.len());
+            let mut st = MatchState::default();
+            m.start(&mut st);
+            let mut ok = true;
+            for &l in &input {
+                let (name, ns) = match l {
+                    3 => (None, other),
+                    l => (s.names().lookup(tns, ["a", "b", "c"][l]), tns),
+                };
+                if m.step(&mut st, name, ns).is_none() {
+                    ok = false;
+                    break;
+                }
+            }
+            let got = ok && m.can_end(&st);
+            prop_assert_eq!(got, expect, "{:?} on {:?}", r, input);
+        }
+    }
+}
