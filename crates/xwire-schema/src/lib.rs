@@ -19,3 +19,4 @@ pub mod datatypes;
 pub mod load;
 pub mod model;
 pub mod regex;
+pub mod validate;

@@ -71,6 +71,35 @@ impl WhiteSpace {
             }
         }
     }
+
+    /// Like [`WhiteSpace::apply`], but borrows `s` when it is already normalized (no
+    /// allocation for the common case of values without stray whitespace).
+    ///
+    /// ```
+    /// use std::borrow::Cow;
+    /// use xwire_schema::datatypes::WhiteSpace;
+    /// assert!(matches!(WhiteSpace::Collapse.normalize("a b"), Cow::Borrowed("a b")));
+    /// assert_eq!(WhiteSpace::Collapse.normalize(" a  b"), "a b");
+    /// ```
+    pub fn normalize(self, s: &str) -> std::borrow::Cow<'_, str> {
+        let ctl = |b: &u8| matches!(b, b'\t' | b'\n' | b'\r');
+        let clean = match self {
+            WhiteSpace::Preserve => true,
+            WhiteSpace::Replace => !s.as_bytes().iter().any(ctl),
+            WhiteSpace::Collapse => {
+                let b = s.as_bytes();
+                !b.iter().any(ctl)
+                    && !b.starts_with(b" ")
+                    && !b.ends_with(b" ")
+                    && !b.windows(2).any(|w| w == b"  ")
+            }
+        };
+        if clean {
+            std::borrow::Cow::Borrowed(s)
+        } else {
+            std::borrow::Cow::Owned(self.apply(s))
+        }
+    }
 }
 
 /// What was wrong with a lexical form or a value.
@@ -274,7 +303,7 @@ impl Builtin {
         lexical: &str,
         resolve: &dyn Fn(&str) -> Option<String>,
     ) -> Result<Value, DatatypeError> {
-        let s = self.white_space().apply(lexical);
+        let s = self.white_space().normalize(lexical);
         value::parse_normalized(self, &s, resolve)
     }
 }

@@ -214,7 +214,7 @@ impl Loader<'_> {
                     if let Some(dvc) = &a.value_constraint {
                         if dvc.fixed {
                             let same = match (&v, &dvc.value) {
-                                (Some(x), Some(y)) => crate::model::same_value_pub(x, y),
+                                (Some(x), Some(y)) => crate::model::same_value(x, y),
                                 _ => lexical == dvc.lexical,
                             };
                             if node.attr("fixed").is_none() || !same {
@@ -406,7 +406,7 @@ impl Loader<'_> {
                         let ok = vc.is_some_and(|v| {
                             v.fixed
                                 && match (&v.value, &bvc.value) {
-                                    (Some(x), Some(y)) => crate::model::same_value_pub(x, y),
+                                    (Some(x), Some(y)) => crate::model::same_value(x, y),
                                     _ => v.lexical.trim() == bvc.lexical.trim(),
                                 }
                         });

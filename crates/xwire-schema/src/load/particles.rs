@@ -352,7 +352,7 @@ impl Loader<'_> {
             let ok = rd.value_constraint.as_ref().is_some_and(|v| {
                 v.fixed
                     && match (&v.value, &bvc.value) {
-                        (Some(x), Some(y)) => crate::model::same_value_pub(x, y),
+                        (Some(x), Some(y)) => crate::model::same_value(x, y),
                         _ => v.lexical == bvc.lexical,
                     }
             });

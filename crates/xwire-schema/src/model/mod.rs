@@ -28,7 +28,7 @@ use crate::datatypes::{Builtin, Value, WhiteSpace};
 use crate::regex::Pattern;
 
 pub use names::{NameTable, XSD_NAMESPACE, XSI_NAMESPACE};
-pub(crate) use simple::same_value as same_value_pub;
+pub(crate) use simple::same_value;
 pub use simple::SimpleValue;
 
 macro_rules! id_type {
@@ -637,6 +637,9 @@ pub struct Schema {
     pub(crate) substitutions: Vec<Vec<ElementId>>,
     /// The target namespaces of the schema documents, in load order.
     pub(crate) target_namespaces: Vec<NsId>,
+    /// The compiled content model of each complex type with element content, by
+    /// [`ComplexTypeId`] (`crate::validate::compile_content_models` fills it).
+    pub(crate) content_models: Vec<Option<crate::validate::ContentModel>>,
 }
 
 impl Schema {
@@ -663,6 +666,7 @@ impl Schema {
             global_notations: HashMap::new(),
             substitutions: Vec::new(),
             target_namespaces: Vec::new(),
+            content_models: Vec::new(),
         };
         let xs = s.names.namespace(XSD_NAMESPACE);
         for &b in Builtin::ALL {
@@ -759,6 +763,7 @@ impl Schema {
             });
             s.global_attributes.insert(name, id);
         }
+        crate::validate::compile_content_models(&mut s).expect("anyType's content model compiles");
         s
     }
 

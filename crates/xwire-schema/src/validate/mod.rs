@@ -1,0 +1,22 @@
+//! Validation of instance documents against a [`Schema`](crate::model::Schema).
+//!
+//! - [`automaton`]: content models compiled into automata with counters, and the two
+//!   constraints on schemas that need them (`cos-nonambig`, `cos-element-consistent`);
+//! - `validator`: the streaming validator, one pass over the reader's events
+//!   ([`Validator`], [`ValidatingReader`], [`validate_bytes`]);
+//! - `errors`: [`ValidationError`] and [`ValidationOptions`];
+//! - `ids`, `identity`: ID/IDREF and identity-constraint tables.
+
+pub mod automaton;
+mod errors;
+mod identity;
+mod ids;
+mod validator;
+
+#[cfg(test)]
+mod tests;
+
+pub(crate) use automaton::compile_content_models;
+pub use automaton::{ContentModel, Expected, MatchState, Matched, MemberStatus};
+pub use errors::{ValidationError, ValidationOptions};
+pub use validator::{validate_bytes, AttributeInfo, Psvi, ValidatingReader, Validator};

@@ -1,0 +1,3 @@
+mod automaton;
+mod build;
+mod validator;

@@ -1,0 +1,1087 @@
+//! The streaming validator on hand-built schemas: every feature with its error messages and
+//! positions.
+
+use super::build::{st, B};
+use crate::datatypes::{Builtin, Value};
+use crate::model::*;
+use crate::validate::{validate_bytes, Psvi, ValidatingReader, ValidationOptions, Validator};
+
+const NS: &str = "urn:t";
+
+fn errors(s: &Schema, xml: &str) -> Vec<String> {
+    match validate_bytes(s, xml.as_bytes(), &ValidationOptions::default()) {
+        Ok(()) => Vec::new(),
+        Err(es) => es.iter().map(|e| e.to_string()).collect(),
+    }
+}
+
+fn valid(s: &Schema, xml: &str) {
+    let es = errors(s, xml);
+    assert!(es.is_empty(), "{xml}\n{es:#?}");
+}
+
+/// order = (shipTo, billTo?, note*, item{1,3}); shipTo and billTo are `Address` =
+/// (name, zip:int); note is a string; item has an int `qty` attribute (required) and a
+/// string `code` attribute with default "X".
+fn po() -> Schema {
+    let mut b = B::new(NS);
+    let name = b.local("name", st(Builtin::String));
+    let zip = b.local("zip", st(Builtin::Int));
+    let (pn, pz) = (b.e(name), b.e(zip));
+    let addr_p = b.seq(vec![pn, pz]);
+    let addr = b.elements(Some("Address"), addr_p, false);
+    let ship = b.local("shipTo", addr);
+    let bill = b.local("billTo", addr);
+    let note = b.local("note", st(Builtin::String));
+    let item_t = TypeId::Complex(b.complex(
+        None,
+        ContentType::Simple(SimpleTypeId::builtin(Builtin::Decimal)),
+    ));
+    let qty = b.attr("qty", Builtin::Int);
+    let code = b.attr("code", Builtin::String);
+    b.use_(item_t, qty, true, None);
+    b.use_(item_t, code, false, Some((false, "X")));
+    let item = b.local("item", item_t);
+    let (p1, p2, p3, p4) = (
+        b.e(ship),
+        b.eo(bill, 0, Some(1)),
+        b.eo(note, 0, None),
+        b.eo(item, 1, Some(3)),
+    );
+    let order_p = b.seq(vec![p1, p2, p3, p4]);
+    let order_t = b.elements(Some("Order"), order_p, false);
+    b.global("order", order_t);
+    b.finish()
+}
+
+const ADDR: &str = "<name>A</name><zip>1</zip>";
+
+#[test]
+fn a_valid_document_passes() {
+    let s = po();
+    valid(
+        &s,
+        &format!(
+            "<order xmlns='{NS}'>\n  <shipTo>{ADDR}</shipTo>\n  <billTo>{ADDR}</billTo>\n  <note>n</note><note/>\n  <item qty='2'>1.5</item>\n</order>"
+        ),
+    );
+}
+
+#[test]
+fn undeclared_root_and_not_well_formed() {
+    let s = po();
+    assert_eq!(
+        errors(&s, "<?xml version='1.0'?>\n<bogus/>"),
+        ["2:1: no declaration found for the root element 'bogus' [cvc-elt.1]"]
+    );
+    let es = errors(&s, &format!("<order xmlns='{NS}'>\n<shipTo>"));
+    assert_eq!(es.len(), 1, "{es:?}");
+    assert!(es[0].contains("the document is not well-formed"), "{es:?}");
+    assert!(es[0].ends_with("[well-formed]"));
+}
+
+#[test]
+fn content_model_errors_say_what_was_expected_and_where() {
+    let s = po();
+    let es = errors(
+        &s,
+        &format!("<order xmlns='{NS}'>\n  <item qty='1'>1</item>\n  <shipTo>{ADDR}</shipTo>\n  <item qty='1'>1</item>\n</order>"),
+    );
+    assert_eq!(
+        es,
+        [
+            "2:3: element '{urn:t}item' is not allowed here in '{urn:t}order': expected 'shipTo' [cvc-complex-type.2.4]",
+        ]
+    );
+    let es = validate_bytes(
+        &s,
+        format!("<order xmlns='{NS}'><shipTo>{ADDR}</shipTo><zip>1</zip></order>").as_bytes(),
+        &ValidationOptions::default(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        es[0].to_string(),
+        "1:65: element '{urn:t}zip' is not allowed here in '{urn:t}order': expected one of {billTo, note, item} [cvc-complex-type.2.4]"
+    );
+    assert_eq!(
+        es[0].expected,
+        ["{urn:t}billTo", "{urn:t}note", "{urn:t}item"]
+    );
+    // Once a child did not fit, the end of that content is not reported again.
+    assert_eq!(es.len(), 1);
+    // The validator goes on: two errors in one document, the second one in a later element.
+    let es = errors(
+        &s,
+        &format!("<order xmlns='{NS}'><shipTo><zip>1</zip></shipTo>\n<item qty='1'>1</item><item qty='1'>1</item><item qty='1'>1</item><item qty='1'>1</item></order>"),
+    );
+    assert_eq!(es.len(), 2, "{es:?}");
+    assert!(
+        es[0].starts_with(
+            "1:30: element '{urn:t}zip' is not allowed here in '{urn:t}shipTo': expected 'name'"
+        ),
+        "{es:?}"
+    );
+    assert!(es[1].starts_with("2:67: element '{urn:t}item' is not allowed here: the content of '{urn:t}order' must end"), "{es:?}");
+}
+
+#[test]
+fn incomplete_content_is_reported_at_the_end_tag() {
+    let s = po();
+    let es = errors(
+        &s,
+        &format!("<order xmlns='{NS}'>\n<shipTo><name>x</name></shipTo>\n</order>"),
+    );
+    assert_eq!(
+        es,
+        [
+            "2:23: the content of element '{urn:t}shipTo' is not complete: expected 'zip' [cvc-complex-type.2.4.b]",
+            "3:1: the content of element '{urn:t}order' is not complete: expected one of {billTo, note, item} [cvc-complex-type.2.4.b]",
+        ]
+    );
+}
+
+#[test]
+fn text_in_element_only_content() {
+    let s = po();
+    let es = errors(
+        &s,
+        &format!(
+            "<order xmlns='{NS}'><shipTo>{ADDR}</shipTo> hello <item qty='1'>1</item></order>"
+        ),
+    );
+    assert_eq!(
+        es,
+        ["1:65: element '{urn:t}order' may only contain elements (its type is element-only), found text 'hello' [cvc-complex-type.2.3]"]
+    );
+}
+
+#[test]
+fn simple_content_values_attributes_and_defaults() {
+    let s = po();
+    let doc = |item: &str| format!("<order xmlns='{NS}'><shipTo>{ADDR}</shipTo>{item}</order>");
+    assert_eq!(
+        errors(&s, &doc("<item qty='1'>abc</item>")),
+        ["1:65: the content of element '{urn:t}item' is not valid: 'abc' is not a valid decimal: expected digits with an optional sign and point, no exponent [cvc-datatype-valid]"]
+    );
+    let es = errors(&s, &doc("<item>1</item>"));
+    assert_eq!(
+        es,
+        ["1:65: element '{urn:t}item' must have the attribute 'qty' [cvc-complex-type.4]"]
+    );
+    let es = errors(&s, &doc("<item qty='x' other='1'>1</item>"));
+    assert_eq!(es.len(), 2, "{es:?}");
+    assert!(
+        es[0].starts_with("1:65: attribute 'qty' of element '{urn:t}item' is not valid:"),
+        "{es:?}"
+    );
+    assert_eq!(
+        es[1],
+        "1:65: attribute 'other' is not allowed on element '{urn:t}item' [cvc-complex-type.3.2.2]"
+    );
+    let es = errors(&s, &doc("<item qty='1'><b/></item>"));
+    assert_eq!(es, ["1:79: element '{urn:t}item' has simple content and may not contain element 'b' [cvc-complex-type.2.2]"]);
+}
+
+#[test]
+fn typed_values_come_out_of_the_validating_reader() {
+    let s = po();
+    let mut v = Validator::new(&s, ValidationOptions::default());
+    let xml =
+        format!("<order xmlns='{NS}'><shipTo>{ADDR}</shipTo><item qty=' 7 '>2.50</item></order>");
+    let mut r = ValidatingReader::new(&mut v, xwire::Reader::from_slice(xml.as_bytes()));
+    let mut seen = Vec::new();
+    loop {
+        let (ev, psvi) = r.next().unwrap();
+        match (ev, psvi) {
+            (xwire::Event::Eof, _) => break,
+            (xwire::Event::Start(t), Psvi::Start { attributes, .. })
+                if t.local_name() == "item" =>
+            {
+                for a in attributes {
+                    let v = a.value.as_ref().unwrap();
+                    seen.push(format!(
+                        "{:?}@{:?}={}",
+                        a.decl.is_some(),
+                        a.index,
+                        v.value.canonical()
+                    ));
+                }
+            }
+            (
+                xwire::Event::End(t),
+                Psvi::End {
+                    value: Some(v),
+                    type_def,
+                    ..
+                },
+            ) => {
+                seen.push(format!(
+                    "{}={} {}",
+                    t.local_name(),
+                    v.value.canonical(),
+                    type_def.is_some()
+                ));
+            }
+            _ => {}
+        }
+    }
+    assert!(r.errors().is_empty());
+    assert_eq!(
+        seen,
+        [
+            "name=A true",
+            "zip=1 true",
+            "true@Some(0)=7",
+            "true@None=X",
+            "item=2.5 true"
+        ]
+    );
+}
+
+#[test]
+fn validator_is_reusable_across_documents() {
+    let s = po();
+    let mut v = Validator::new(&s, ValidationOptions::default());
+    let good = format!("<order xmlns='{NS}'><shipTo>{ADDR}</shipTo><item qty='1'>1</item></order>");
+    for _ in 0..3 {
+        assert_eq!(v.validate(good.as_bytes()), Ok(()));
+        assert_eq!(v.validate(b"<x/>").unwrap_err().len(), 1);
+    }
+}
+
+#[test]
+fn error_limit_stops_validation() {
+    let s = po();
+    let xml = format!(
+        "<order xmlns='{NS}'><shipTo>{ADDR}</shipTo>{}</order>",
+        "<item>1</item>".repeat(3)
+    );
+    let opts = ValidationOptions {
+        max_errors: 2,
+        ..ValidationOptions::default()
+    };
+    assert_eq!(
+        validate_bytes(&s, xml.as_bytes(), &opts).unwrap_err().len(),
+        2
+    );
+    assert_eq!(errors(&s, &xml).len(), 3);
+}
+
+/// Base = (a); Ext extends Base with (b); the element `e` is declared with Base; `nil` is
+/// nillable int; `fix` is an int fixed to 5, `def` a string defaulting to "d".
+fn types_schema(block: DerivationSet, abstract_base: bool) -> Schema {
+    let mut b = B::new(NS);
+    let a = b.local("a", st(Builtin::String));
+    let bb = b.local("b", st(Builtin::String));
+    let pa = b.e(a);
+    let base_p = b.seq(vec![pa]);
+    let base = b.elements(Some("Base"), base_p, false);
+    b.ct_mut(base).is_abstract = abstract_base;
+    let (pa2, pb) = (b.e(a), b.e(bb));
+    let ext_p = b.seq(vec![pa2, pb]);
+    let ext = b.elements(Some("Ext"), ext_p, false);
+    b.ct_mut(ext).base = base;
+    b.ct_mut(ext).derivation = Derivation::Extension;
+    let e = b.local("e", base);
+    b.elem_mut(e).block = block;
+    let nil = b.local("nil", st(Builtin::Int));
+    b.elem_mut(nil).nillable = true;
+    let fix = b.local("fix", st(Builtin::Int));
+    b.elem_mut(fix).value_constraint = Some(ValueConstraint {
+        fixed: true,
+        lexical: "5".into(),
+        value: None,
+    });
+    let def = b.local("def", st(Builtin::String));
+    b.elem_mut(def).value_constraint = Some(ValueConstraint {
+        fixed: false,
+        lexical: "d".into(),
+        value: None,
+    });
+    let ps: Vec<Particle> = [e, nil, fix, def]
+        .iter()
+        .map(|&x| b.eo(x, 0, None))
+        .collect();
+    let root_p = b.group(Compositor::Choice, ps, 0, None);
+    let root_t = b.elements(None, root_p, false);
+    b.global("root", root_t);
+    b.finish()
+}
+
+fn doc(body: &str) -> String {
+    format!("<root xmlns='{NS}' xmlns:t='{NS}' xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance'>{body}</root>")
+}
+
+#[test]
+fn xsi_type_must_resolve_and_derive() {
+    let s = types_schema(DerivationSet::EMPTY, false);
+    valid(&s, &doc("<e><a/></e><e xsi:type='t:Ext'><a/><b/></e>"));
+    let es = errors(&s, &doc("<e xsi:type='t:Ext'><a/></e>"));
+    assert_eq!(es.len(), 1);
+    assert!(
+        es[0].contains("the content of element '{urn:t}e' is not complete: expected 'b'"),
+        "{es:?}"
+    );
+    let es = errors(&s, &doc("<e xsi:type='t:Nope'><a/></e>"));
+    assert!(es[0].contains("xsi:type 't:Nope' on element '{urn:t}e' names no type definition of the schema [cvc-elt.4.2]"), "{es:?}");
+    let es = errors(&s, &doc("<e xsi:type='nope:Ext'><a/></e>"));
+    assert!(es[0].ends_with("[cvc-elt.4.1]"), "{es:?}");
+    let es = errors(&s, &doc("<e xsi:type='t:Address'><a/></e>"));
+    assert!(es[0].contains("names no type"), "{es:?}");
+    let es = errors(
+        &s,
+        &doc("<nil xsi:type='xsd:string' xmlns:xsd='http://www.w3.org/2001/XMLSchema'>1</nil>"),
+    );
+    assert!(
+        es[0].contains("it does not derive from the declared type [cvc-elt.4.3]"),
+        "{es:?}"
+    );
+    valid(
+        &s,
+        &doc("<nil xsi:type='xsd:short' xmlns:xsd='http://www.w3.org/2001/XMLSchema'>1</nil>"),
+    );
+    let s = types_schema(DerivationSet::EXTENSION, false);
+    let es = errors(&s, &doc("<e xsi:type='t:Ext'><a/><b/></e>"));
+    assert!(
+        es[0].contains(
+            "may not be used on element '{urn:t}e': its derivation is blocked [cvc-elt.4.3]"
+        ),
+        "{es:?}"
+    );
+}
+
+#[test]
+fn abstract_types_need_xsi_type() {
+    let s = types_schema(DerivationSet::EMPTY, true);
+    let es = errors(&s, &doc("<e><a/></e>"));
+    assert_eq!(es.len(), 1);
+    assert!(
+        es[0].contains("element '{urn:t}e' has the abstract type '{urn:t}Base'; use xsi:type"),
+        "{es:?}"
+    );
+    valid(&s, &doc("<e xsi:type='t:Ext'><a/><b/></e>"));
+}
+
+#[test]
+fn xsi_nil() {
+    let s = types_schema(DerivationSet::EMPTY, false);
+    valid(
+        &s,
+        &doc("<nil xsi:nil='true'/><nil xsi:nil='false'>3</nil>"),
+    );
+    let es = errors(&s, &doc("<nil xsi:nil='true'>3</nil>"));
+    assert!(es[0].contains("element '{urn:t}nil' is nil (xsi:nil=\"true\") and may not contain text [cvc-elt.3.2.1]"), "{es:?}");
+    let es = errors(&s, &doc("<fix xsi:nil='true'/>"));
+    assert!(
+        es[0].contains(
+            "element '{urn:t}fix' is not nillable, so it may not have xsi:nil [cvc-elt.3.1]"
+        ),
+        "{es:?}"
+    );
+    let es = errors(&s, &doc("<nil xsi:nil='maybe'/>"));
+    assert!(es[0].contains("must be a boolean"), "{es:?}");
+}
+
+#[test]
+fn default_and_fixed_element_values() {
+    let s = types_schema(DerivationSet::EMPTY, false);
+    valid(&s, &doc("<fix>5</fix><fix> 005 </fix><fix/><def/>"));
+    let es = errors(&s, &doc("\n<fix>6</fix>"));
+    assert_eq!(
+        es,
+        ["2:7: element '{urn:t}fix' must have the fixed value '5', found '6' [cvc-elt.5.2.2.2.2]"]
+    );
+    // The default value is the typed value of an empty element.
+    let mut v = Validator::new(&s, ValidationOptions::default());
+    let xml = doc("<def/>");
+    let mut r = ValidatingReader::new(&mut v, xwire::Reader::from_slice(xml.as_bytes()));
+    let mut got = None;
+    loop {
+        match r.next().unwrap() {
+            (xwire::Event::Eof, _) => break,
+            (xwire::Event::End(_), Psvi::End { value: Some(v), .. }) => got = Some(v.value.clone()),
+            _ => {}
+        }
+    }
+    assert_eq!(got, Some(Value::String("d".into())));
+}
+
+#[test]
+fn abstract_elements_and_substitution_groups() {
+    let mut b = B::new(NS);
+    let head = b.global("head", st(Builtin::Decimal));
+    b.elem_mut(head).is_abstract = true;
+    let m1 = b.global("m1", st(Builtin::Int));
+    let m2 = b.global("m2", st(Builtin::String));
+    b.substitute(m1, head);
+    b.substitute(m2, head);
+    let p = b.eo(head, 0, None);
+    let t = b.elements(None, p, false);
+    b.global("root", t);
+    let s = b.finish();
+    valid(
+        &s,
+        &format!("<root xmlns='{NS}'><m1>1</m1><m1>2</m1></root>"),
+    );
+    let es = errors(&s, &format!("<root xmlns='{NS}'><head>1</head></root>"));
+    assert_eq!(
+        es,
+        ["1:21: element '{urn:t}head' is abstract and may not appear in a document [cvc-elt.2]"]
+    );
+    let es = errors(&s, &format!("<root xmlns='{NS}'><m2>x</m2></root>"));
+    assert_eq!(es, ["1:21: element '{urn:t}m2' may not substitute for the element expected here: the substitution is blocked [cvc-elt.4.3]"]);
+}
+
+#[test]
+fn element_wildcards_strict_lax_skip() {
+    let mut b = B::new(NS);
+    let other = b.ns("urn:o");
+    let known = b.s.names.name(other, "known");
+    let kid = ElementId::from_index(b.s.elements.len());
+    b.s.elements.push(ElementDecl {
+        name: known,
+        type_def: st(Builtin::Int),
+        global: true,
+        value_constraint: None,
+        nillable: false,
+        is_abstract: false,
+        block: DerivationSet::EMPTY,
+        final_: DerivationSet::EMPTY,
+        substitution_group: None,
+        identity_constraints: Vec::new(),
+        location: None,
+        annotation: Annotation::default(),
+    });
+    b.s.substitutions.push(Vec::new());
+    b.s.global_elements.insert(known, kid);
+    let wild = |b: &mut B, name: &str, process| {
+        let w = b.any(NamespaceConstraint::Not(b.tns), process);
+        let w = Particle {
+            min_occurs: 0,
+            max_occurs: MaxOccurs::Unbounded,
+            ..w
+        };
+        let t = b.elements(None, w, false);
+        b.global(name, t);
+    };
+    wild(&mut b, "strict", ProcessContents::Strict);
+    wild(&mut b, "lax", ProcessContents::Lax);
+    wild(&mut b, "skip", ProcessContents::Skip);
+    let s = b.finish();
+    let d = |root: &str, body: &str| {
+        format!("<{root} xmlns='{NS}' xmlns:o='urn:o' xmlns:u='urn:unknown'>{body}</{root}>")
+    };
+    valid(&s, &d("strict", "<o:known>1</o:known>"));
+    let es = errors(&s, &d("strict", "<o:known>x</o:known>"));
+    assert!(
+        es[0].contains("the content of element '{urn:o}known' is not valid"),
+        "{es:?}"
+    );
+    let es = errors(&s, &d("strict", "<u:x/>"));
+    assert_eq!(es.len(), 1);
+    assert!(es[0].contains("no declaration found for element 'u:x', which a strict wildcard requires [cvc-complex-type.2.4.c]"), "{es:?}");
+    let es = errors(&s, &d("strict", "<x xmlns=''/>"));
+    assert!(
+        es[0].contains("expected any element not in namespace 'urn:t' (or the end of the content)"),
+        "{es:?}"
+    );
+    valid(&s, &d("lax", "<u:x a='1'><o:known>1</o:known><u:y/></u:x>"));
+    let es = errors(&s, &d("lax", "<u:x><o:known>no</o:known></u:x>"));
+    assert_eq!(es.len(), 1, "{es:?}");
+    valid(&s, &d("skip", "<o:known>not an int<deep/></o:known>"));
+}
+
+#[test]
+fn attribute_wildcards_and_fixed_attributes() {
+    let mut b = B::new(NS);
+    let other = b.ns("urn:o");
+    let ga = b.s.names.name(other, "g");
+    let gid = AttributeId::from_index(b.s.attributes.len());
+    b.s.attributes.push(AttributeDecl {
+        name: ga,
+        type_def: SimpleTypeId::builtin(Builtin::Int),
+        global: true,
+        value_constraint: None,
+        location: None,
+        annotation: Annotation::default(),
+    });
+    b.s.global_attributes.insert(ga, gid);
+    let mk = |b: &mut B, name: &str, process| {
+        let t = TypeId::Complex(b.complex(None, ContentType::Empty));
+        b.ct_mut(t).attribute_wildcard = Some(Wildcard {
+            namespaces: NamespaceConstraint::Not(NsId::ABSENT),
+            process,
+        });
+        let f = b.attr("f", Builtin::Decimal);
+        b.use_(t, f, false, Some((true, "1.0")));
+        b.global(name, t);
+    };
+    mk(&mut b, "strict", ProcessContents::Strict);
+    mk(&mut b, "lax", ProcessContents::Lax);
+    mk(&mut b, "skip", ProcessContents::Skip);
+    let s = b.finish();
+    let d = |root: &str, attrs: &str| {
+        format!("<{root} xmlns='{NS}' xmlns:o='urn:o' xmlns:u='urn:u' {attrs}/>")
+    };
+    valid(&s, &d("strict", "o:g='1' f='1'"));
+    let es = errors(&s, &d("strict", "u:x='1'"));
+    assert!(es[0].contains("attribute 'u:x' on element '{urn:t}strict' matches a strict wildcard but has no declaration"), "{es:?}");
+    let es = errors(&s, &d("lax", "o:g='x' u:y='2'"));
+    assert_eq!(es.len(), 1, "{es:?}");
+    valid(&s, &d("skip", "o:g='x' u:y='2'"));
+    let es = errors(&s, &d("skip", "g='1'"));
+    assert!(
+        es[0].contains("attribute 'g' is not allowed on element '{urn:t}skip'"),
+        "{es:?}"
+    );
+    let es = errors(&s, &d("skip", "f='2'"));
+    assert!(es[0].contains("attribute 'f' of element '{urn:t}skip' must have the fixed value '1.0', found '2' [cvc-au]"), "{es:?}");
+    let es = errors(
+        &s,
+        &d(
+            "skip",
+            "xsi:bogus='1' xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance'",
+        ),
+    );
+    assert!(
+        es[0].contains("'xsi:bogus' is not an attribute of the schema instance namespace"),
+        "{es:?}"
+    );
+}
+
+#[test]
+fn empty_and_mixed_content() {
+    let mut b = B::new(NS);
+    let e = b.complex(None, ContentType::Empty);
+    let empty = b.local("empty", TypeId::Complex(e));
+    let pe = b.eo(empty, 0, None);
+    let mixed_p = b.seq(vec![pe]);
+    let mixed = b.elements(None, mixed_p, true);
+    b.global("m", mixed);
+    let s = b.finish();
+    valid(
+        &s,
+        &format!("<m xmlns='{NS}'>text <empty/> more <empty> </empty></m>"),
+    );
+    let es = errors(
+        &s,
+        &format!("<m xmlns='{NS}'><empty>x</empty><empty><m/></empty></m>"),
+    );
+    assert_eq!(
+        es,
+        [
+            "1:25: element '{urn:t}empty' must be empty (its type has empty content) but contains text [cvc-complex-type.2.1]",
+            "1:41: element '{urn:t}empty' must be empty (its type has empty content) but contains element '{urn:t}m' [cvc-complex-type.2.1]",
+        ]
+    );
+}
+
+#[test]
+fn ids_are_unique_and_idrefs_resolve() {
+    let mut b = B::new(NS);
+    let t = TypeId::Complex(b.complex(None, ContentType::Empty));
+    let id = b.attr("id", Builtin::Id);
+    let rf = b.attr("ref", Builtin::IdRef);
+    let rfs = b.attr("refs", Builtin::IdRefs);
+    b.use_(t, id, false, None);
+    b.use_(t, rf, false, None);
+    b.use_(t, rfs, false, None);
+    let x = b.local("x", t);
+    let p = b.eo(x, 0, None);
+    let root = b.elements(None, p, false);
+    b.global("r", root);
+    let s = b.finish();
+    valid(
+        &s,
+        &format!("<r xmlns='{NS}'><x ref='b'/><x id='a' refs='a b'/><x id='b'/></r>"),
+    );
+    let es = errors(
+        &s,
+        &format!("<r xmlns='{NS}'>\n<x id='a'/>\n<x id='a' ref='zz'/>\n<x refs='a yy'/></r>"),
+    );
+    assert_eq!(
+        es,
+        [
+            "3:1: the ID 'a' of attribute 'id' is not unique in the document [cvc-id.2]",
+            "3:1: the IDREF 'zz' does not match any ID in the document [cvc-id.1]",
+            "4:1: the IDREF 'yy' does not match any ID in the document [cvc-id.1]",
+        ]
+    );
+}
+
+/// root > (item @id @grp, ref @to)*, with key k on (@id), unique u on (code) of items and a
+/// keyref from ref/@to to k.
+fn identity_schema() -> Schema {
+    let mut b = B::new(NS);
+    let code = b.local("code", st(Builtin::Int));
+    let pc = b.eo(code, 0, Some(1));
+    let item_p = b.seq(vec![pc]);
+    let item_t = b.elements(None, item_p, false);
+    let id = b.attr("id", Builtin::Int);
+    b.use_(item_t, id, false, None);
+    let item = b.local("item", item_t);
+    let ref_t = TypeId::Complex(b.complex(None, ContentType::Empty));
+    let to = b.attr("to", Builtin::Decimal);
+    b.use_(ref_t, to, true, None);
+    let rf = b.local("ref", ref_t);
+    let (pi, pr) = (b.e(item), b.e(rf));
+    let ch = b.group(Compositor::Choice, vec![pi, pr], 0, None);
+    let root_t = b.elements(None, ch, false);
+    let root = b.global("root", root_t);
+    let tns = b.tns;
+    let path = |steps: &[&str], attr: Option<&str>| RestrictedPath {
+        descendants: false,
+        steps: steps
+            .iter()
+            .map(|s| NameTest::Name(tns, (*s).into()))
+            .collect(),
+        attribute: attr.map(|a| NameTest::Name(NsId::ABSENT, a.into())),
+    };
+    let ic = |b: &mut B, name: &str, kind, sel: &[&str], field: RestrictedPath| {
+        let id = IdentityConstraintId::from_index(b.s.identity_constraints.len());
+        let n = b.name(name);
+        b.s.identity_constraints.push(IdentityConstraint {
+            name: n,
+            kind,
+            selector: vec![path(sel, None)],
+            selector_source: sel.join("/"),
+            fields: vec![(vec![field], "f".into())],
+            location: None,
+            annotation: Annotation::default(),
+        });
+        b.elem_mut(root).identity_constraints.push(id);
+        id
+    };
+    let k = ic(
+        &mut b,
+        "k",
+        IdentityKind::Key,
+        &["item"],
+        path(&[], Some("id")),
+    );
+    ic(
+        &mut b,
+        "u",
+        IdentityKind::Unique,
+        &["item"],
+        path(&["code"], None),
+    );
+    ic(
+        &mut b,
+        "kr",
+        IdentityKind::KeyRef(k),
+        &["ref"],
+        path(&[], Some("to")),
+    );
+    b.finish()
+}
+
+#[test]
+fn identity_constraints_on_the_stream() {
+    let s = identity_schema();
+    let d = |body: &str| format!("<root xmlns='{NS}'>{body}</root>");
+    valid(
+        &s,
+        &d("<ref to='2.0'/><item id='1'><code>1</code></item><item id='2'/><ref to='1'/>"),
+    );
+    let es = errors(&s, &d("\n<item id='1'><code>7</code></item>\n<item id='01'><code>07</code></item>\n<item/>\n<ref to='3'/>"));
+    assert_eq!(
+        es,
+        [
+            "3:1: duplicate value (7) for identity constraint '{urn:t}u' [cvc-identity-constraint.4.1]",
+            "3:1: duplicate value (1) for identity constraint '{urn:t}k' [cvc-identity-constraint.4.2.2]",
+            "4:1: an element selected by key '{urn:t}k' has no value for one of its fields [cvc-identity-constraint.4.2.1]",
+            "5:1: keyref '{urn:t}kr' refers to (3), which is not a value of '{urn:t}k' [cvc-identity-constraint.4.3]",
+        ]
+    );
+}
+
+#[test]
+fn schema_location_hints_are_off_by_default() {
+    let s = po();
+    let xml = format!("<order xmlns='{NS}' xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance' xsi:schemaLocation='urn:t po.xsd'><shipTo>{ADDR}</shipTo><item qty='1'>1</item></order>");
+    let mut v = Validator::new(&s, ValidationOptions::default());
+    assert_eq!(v.validate(xml.as_bytes()), Ok(()));
+    assert!(v.schema_location_hints().is_empty());
+    let mut v = Validator::new(
+        &s,
+        ValidationOptions {
+            schema_location_hints: true,
+            ..ValidationOptions::default()
+        },
+    );
+    assert_eq!(v.validate(xml.as_bytes()), Ok(()));
+    assert_eq!(
+        v.schema_location_hints(),
+        [("urn:t".to_string(), "po.xsd".to_string())]
+    );
+}
+
+#[test]
+fn hostile_inputs_give_errors_not_panics() {
+    let s = po();
+    for xml in [
+        "",
+        "<",
+        "<order xmlns='urn:t'>",
+        "\u{feff}<a/><b/>",
+        "<order xmlns='urn:t'><shipTo></order>",
+        "<?xml version='1.0'?>",
+    ] {
+        let r = validate_bytes(&s, xml.as_bytes(), &ValidationOptions::default());
+        assert!(r.is_err(), "{xml:?}");
+    }
+    let deep = format!("<order xmlns='urn:t'>{}", "<x>".repeat(10_000));
+    assert!(validate_bytes(&s, deep.as_bytes(), &ValidationOptions::default()).is_err());
+}
+
+#[test]
+fn all_groups_in_documents() {
+    let mut b = B::new(NS);
+    let [x, y, z] = ["x", "y", "z"].map(|n| b.local(n, st(Builtin::Int)));
+    let (px, py, pz) = (b.e(x), b.eo(y, 0, Some(1)), b.e(z));
+    let all = b.group(Compositor::All, vec![px, py, pz], 1, Some(1));
+    let t = b.elements(None, all, false);
+    b.global("r", t);
+    let s = b.finish();
+    valid(&s, &format!("<r xmlns='{NS}'><z>1</z><x>2</x></r>"));
+    valid(&s, &format!("<r xmlns='{NS}'><y>1</y><z>1</z><x>2</x></r>"));
+    assert_eq!(
+        errors(&s, &format!("<r xmlns='{NS}'><z>1</z><z>2</z></r>")),
+        ["1:26: element '{urn:t}z' is not allowed here in '{urn:t}r': expected one of {x, y} [cvc-complex-type.2.4]"]
+    );
+    assert_eq!(
+        errors(&s, &format!("<r xmlns='{NS}'><y>1</y></r>")),
+        ["1:26: the content of element '{urn:t}r' is not complete: expected one of {x, z} [cvc-complex-type.2.4.b]"]
+    );
+}
+
+#[test]
+fn streaming_input_gives_the_same_errors() {
+    let s = po();
+    let xml = format!(
+        "<order xmlns='{NS}'>\n{}<shipTo><zip>x</zip></shipTo>\n<item>1</item></order>",
+        "<!-- padding -->\n".repeat(200)
+    );
+    let from_slice = validate_bytes(&s, xml.as_bytes(), &ValidationOptions::default()).unwrap_err();
+    let mut v = Validator::new(&s, ValidationOptions::default());
+    let mut config = xwire::Config::default();
+    config.chunk_size = 64;
+    let reader = xwire::Reader::from_reader(xml.as_bytes(), config);
+    let mut r = ValidatingReader::new(&mut v, reader);
+    while !matches!(r.next().unwrap().0, xwire::Event::Eof) {}
+    assert_eq!(r.errors(), from_slice.as_slice());
+    drop(r);
+    assert_eq!(v.validate_read(xml.as_bytes()).unwrap_err(), from_slice);
+    assert_eq!(from_slice.len(), 2, "{from_slice:?}");
+    assert_eq!((from_slice[0].line, from_slice[0].column), (202, 9));
+    assert_eq!((from_slice[1].line, from_slice[1].column), (203, 1));
+}
+
+#[test]
+fn undeclared_root_with_xsi_type_is_validated_by_the_type() {
+    let s = po();
+    let xml = format!("<x xmlns:t='{NS}' xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance' xsi:type='t:Address'><zip xmlns='{NS}'>1</zip></x>");
+    let es = errors(&s, &xml);
+    assert_eq!(es.len(), 1, "{es:?}");
+    assert_eq!(es[0], "1:95: element '{urn:t}zip' is not allowed here in 'x': expected '{urn:t}name' [cvc-complex-type.2.4]");
+}
+
+#[test]
+fn errors_before_a_well_formedness_error_are_kept() {
+    let s = po();
+    let es = errors(
+        &s,
+        &format!("<order xmlns='{NS}'><bogus/>\n<shipTo></order>"),
+    );
+    assert_eq!(es.len(), 2, "{es:?}");
+    assert!(
+        es[0].starts_with("1:22: element 'bogus' is not allowed here"),
+        "{es:?}"
+    );
+    assert!(es[1].starts_with("2:"), "{es:?}");
+    assert!(es[1].ends_with("[well-formed]"), "{es:?}");
+}
+
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 300, .. ProptestConfig::default() })]
+        /// Mutated documents (bytes replaced, cut, duplicated) never panic or hang.
+        #[test]
+        fn mutated_documents_never_panic(cuts in prop::collection::vec((0usize..400, 0u8..6, any::<u8>()), 0..6)) {
+            let s = po();
+            let mut xml = format!(
+                "<order xmlns='{NS}' xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance'><shipTo>{ADDR}</shipTo><billTo xsi:nil='true'/><note>n</note><item qty='2' code='c'>1.5</item><item qty='x'/></order>"
+            ).into_bytes();
+            for (at, op, byte) in cuts {
+                let at = at % (xml.len() + 1);
+                match op {
+                    0 => xml.truncate(at),
+                    1 => xml.insert(at, byte),
+                    2 if at < xml.len() => { xml.remove(at); }
+                    3 => { let tail = xml[at..].to_vec(); xml.extend_from_slice(&tail); }
+                    4 => xml.splice(at..at, b"<item qty='1'>".iter().copied()).for_each(drop),
+                    _ => xml.splice(at..at, b"</shipTo>".iter().copied()).for_each(drop),
+                }
+            }
+            let _ = validate_bytes(&s, &xml, &ValidationOptions::default());
+        }
+
+        /// The borrowing normalization agrees with the allocating one.
+        #[test]
+        fn normalize_agrees_with_apply(text in "[ a\t\n\rb]{0,12}") {
+            use crate::datatypes::WhiteSpace;
+            for ws in [WhiteSpace::Preserve, WhiteSpace::Replace, WhiteSpace::Collapse] {
+                let (n, a) = (ws.normalize(&text).into_owned(), ws.apply(&text));
+                prop_assert_eq!(n, a);
+            }
+        }
+    }
+}
+
+#[test]
+fn many_attributes_use_an_index() {
+    let mut b = B::new(NS);
+    let t = TypeId::Complex(b.complex(None, ContentType::Empty));
+    for i in 0..20 {
+        let a = b.attr(&format!("a{i}"), Builtin::Int);
+        b.use_(t, a, i == 7, None);
+    }
+    b.global("r", t);
+    let s = b.finish();
+    let mut v = Validator::new(&s, ValidationOptions::default());
+    assert_eq!(
+        v.validate(format!("<r xmlns='{NS}' a19='1' a7='2' a0='3'/>").as_bytes()),
+        Ok(())
+    );
+    let es = v
+        .validate(format!("<r xmlns='{NS}' a19='x' a20='1'/>").as_bytes())
+        .unwrap_err();
+    let es: Vec<String> = es.iter().map(|e| e.to_string()).collect();
+    assert_eq!(es.len(), 3, "{es:?}");
+    assert!(
+        es[0].contains("attribute 'a19' of element '{urn:t}r' is not valid"),
+        "{es:?}"
+    );
+    assert!(es[1].contains("attribute 'a20' is not allowed"), "{es:?}");
+    assert!(es[2].contains("must have the attribute 'a7'"), "{es:?}");
+}
+
+#[test]
+fn validators_and_schemas_cross_threads() {
+    fn send<T: Send>() {}
+    fn sync<T: Send + Sync>() {}
+    sync::<Schema>();
+    send::<Validator<'static>>();
+    let s = std::sync::Arc::new(po());
+    let handles: Vec<_> = (0..2)
+        .map(|_| {
+            let s = s.clone();
+            std::thread::spawn(move || {
+                let mut v = Validator::new(&s, ValidationOptions::default());
+                v.validate(
+                    format!(
+                        "<order xmlns='{NS}'><shipTo>{ADDR}</shipTo><item qty='1'>1</item></order>"
+                    )
+                    .as_bytes(),
+                )
+            })
+        })
+        .collect();
+    for h in handles {
+        assert_eq!(h.join().unwrap(), Ok(()));
+    }
+}
+
+#[test]
+fn schemas_without_compiled_models_still_validate() {
+    let mut b = B::new(NS);
+    let a = b.local("a", st(Builtin::Int));
+    let p = b.eo(a, 1, Some(2));
+    let t = b.elements(None, p, false);
+    b.global("r", t);
+    let s = b.s; // content models of the new type not compiled
+    valid(&s, &format!("<r xmlns='{NS}'><a>1</a><a>2</a></r>"));
+    let es = errors(&s, &format!("<r xmlns='{NS}'><a>1</a><a>2</a><a>3</a></r>"));
+    assert_eq!(es, ["1:34: element '{urn:t}a' is not allowed here: the content of '{urn:t}r' must end [cvc-complex-type.2.4]"]);
+}
+
+#[test]
+fn keyrefs_see_keys_of_descendants_and_descendant_selectors() {
+    let mut b = B::new(NS);
+    let tns = b.tns;
+    let any = |b: &mut B| {
+        let w = b.any(NamespaceConstraint::Any, ProcessContents::Lax);
+        let w = Particle {
+            min_occurs: 0,
+            max_occurs: MaxOccurs::Unbounded,
+            ..w
+        };
+        b.elements(None, w, false)
+    };
+    let inner_t = any(&mut b);
+    let outer_t = any(&mut b);
+    let inner = b.global("inner", inner_t);
+    let outer = b.global("outer", outer_t);
+    let path = |desc: bool, steps: &[&str], attr: Option<&str>| RestrictedPath {
+        descendants: desc,
+        steps: steps
+            .iter()
+            .map(|s| NameTest::Name(tns, (*s).into()))
+            .collect(),
+        attribute: attr.map(|a| NameTest::Name(NsId::ABSENT, a.into())),
+    };
+    let ic =
+        |b: &mut B, on: ElementId, name: &str, kind, sel: RestrictedPath, field: RestrictedPath| {
+            let id = IdentityConstraintId::from_index(b.s.identity_constraints.len());
+            let n = b.name(name);
+            b.s.identity_constraints.push(IdentityConstraint {
+                name: n,
+                kind,
+                selector: vec![sel],
+                selector_source: String::new(),
+                fields: vec![(vec![field], "@n".into())],
+                location: None,
+                annotation: Annotation::default(),
+            });
+            b.elem_mut(on).identity_constraints.push(id);
+            id
+        };
+    let k = ic(
+        &mut b,
+        inner,
+        "k",
+        IdentityKind::Key,
+        path(true, &["def"], None),
+        path(false, &[], Some("n")),
+    );
+    ic(
+        &mut b,
+        outer,
+        "r",
+        IdentityKind::KeyRef(k),
+        path(true, &["use"], None),
+        path(false, &[], Some("n")),
+    );
+    let s = b.finish();
+    let d = |body: &str| format!("<outer xmlns='{NS}'>{body}</outer>");
+    valid(
+        &s,
+        &d("<use n='a'/><inner><x><def n='a'/></x><def n='b'/></inner><x><use n='b'/></x>"),
+    );
+    let es = errors(&s, &d("<inner><def n='a'/></inner>\n<use n='c'/>"));
+    assert_eq!(es, ["2:1: keyref '{urn:t}r' refers to (c), which is not a value of '{urn:t}k' [cvc-identity-constraint.4.3]"]);
+}
+
+#[test]
+fn long_expected_sets_are_shortened_in_messages() {
+    let mut b = B::new(NS);
+    let ps: Vec<Particle> = (0..30)
+        .map(|i| {
+            let e = b.local(&format!("e{i}"), st(Builtin::String));
+            b.e(e)
+        })
+        .collect();
+    let g = b.choice(ps);
+    let t = b.elements(None, g, false);
+    b.global("r", t);
+    let s = b.finish();
+    let es = validate_bytes(
+        &s,
+        format!("<r xmlns='{NS}'><x/></r>").as_bytes(),
+        &ValidationOptions::default(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        es[0].message,
+        "element 'x' is not allowed here in '{urn:t}r': expected one of {e0, e1, e2, e3, e4, e5, e6, e7, e8, e9, ... (20 more)}"
+    );
+    assert_eq!(es[0].expected.len(), 30);
+    assert_eq!(es[0].expected[29], "{urn:t}e29");
+}
+
+#[test]
+fn substitution_blocked_by_a_type_derivation_and_mixed_fixed_values() {
+    let mut b = B::new(NS);
+    let x = b.local("x", st(Builtin::String));
+    let px = b.eo(x, 0, Some(1));
+    let base_p = b.seq(vec![px]);
+    let base = b.elements(Some("Base"), base_p, true);
+    let px2 = b.eo(x, 0, Some(1));
+    let ext_p = b.seq(vec![px2]);
+    let ext = b.elements(Some("Ext"), ext_p, true);
+    b.ct_mut(ext).base = base;
+    b.ct_mut(ext).derivation = Derivation::Extension;
+    let head = b.global("head", base);
+    b.elem_mut(head).block = DerivationSet::EXTENSION;
+    b.elem_mut(head).value_constraint = Some(ValueConstraint {
+        fixed: true,
+        lexical: "v".into(),
+        value: None,
+    });
+    let member = b.global("member", ext);
+    b.substitute(member, head);
+    let p = b.eo(head, 0, None);
+    let t = b.elements(None, p, false);
+    b.global("r", t);
+    let s = b.finish();
+    valid(&s, &format!("<r xmlns='{NS}'><head>v</head><head/></r>"));
+    let es = errors(&s, &format!("<r xmlns='{NS}'><member/></r>"));
+    assert_eq!(es, ["1:18: element '{urn:t}member' may not substitute for the element expected here: the substitution is blocked [cvc-elt.4.3]"]);
+    let es = errors(
+        &s,
+        &format!("<r xmlns='{NS}'><head>w</head><head><x/></head></r>"),
+    );
+    assert_eq!(
+        es,
+        [
+            "1:25: element '{urn:t}head' must have the fixed value 'v' [cvc-elt.5.2.2.2.1]",
+            "1:42: element '{urn:t}head' must have the fixed value 'v' [cvc-elt.5.2.2.2.1]",
+        ]
+    );
+}
+
+#[test]
+fn many_errors_stay_in_document_order() {
+    let s = po();
+    let items = "<note>n</note>\n".repeat(5000);
+    let xml = format!("<order xmlns='{NS}'><shipTo><name>x</name><zip>bad</zip></shipTo>\n{items}<item qty='q'>z</item><bogus/></order>");
+    let opts = ValidationOptions {
+        max_errors: usize::MAX,
+        ..ValidationOptions::default()
+    };
+    let es = validate_bytes(&s, xml.as_bytes(), &opts).unwrap_err();
+    let pos: Vec<(u64, u64)> = es.iter().map(|e| (e.line, e.column)).collect();
+    let mut sorted = pos.clone();
+    sorted.sort();
+    assert_eq!(pos, sorted);
+    assert_eq!(es.len(), 4, "{es:?}");
+    assert_eq!(pos[0], (1, 44));
+    assert_eq!(pos[1], (5002, 1));
+}
+
+#[test]
+fn thousands_of_idref_errors_are_cheap() {
+    let mut b = B::new(NS);
+    let t = TypeId::Complex(b.complex(None, ContentType::Empty));
+    let rf = b.attr("ref", Builtin::IdRef);
+    b.use_(t, rf, false, None);
+    let x = b.local("x", t);
+    let p = b.eo(x, 0, None);
+    let root = b.elements(None, p, false);
+    b.global("r", root);
+    let s = b.finish();
+    let body: String = (0..20_000).map(|i| format!("<x ref='n{i}'/>\n")).collect();
+    let xml = format!("<r xmlns='{NS}'>\n{body}</r>");
+    let opts = ValidationOptions {
+        max_errors: usize::MAX,
+        ..ValidationOptions::default()
+    };
+    let es = validate_bytes(&s, xml.as_bytes(), &opts).unwrap_err();
+    assert_eq!(es.len(), 20_000);
+    assert_eq!((es[0].line, es[0].column), (2, 1));
+    assert_eq!((es[19_999].line, es[19_999].column), (20_001, 1));
+}

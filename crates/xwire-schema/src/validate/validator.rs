@@ -1,0 +1,1729 @@
+//! The streaming validator: one pass over the reader's events, memory bounded by the depth of
+//! the document (plus the ID and identity-constraint tables).
+//!
+//! [`Validator`] holds every mutable state and keeps its buffers from one document to the
+//! next; [`ValidatingReader`] wraps an [`xwire::Reader`] and hands out each event with its
+//! validation information ([`Psvi`]); [`validate_bytes`] validates a whole document.
+
+use xwire::{Event, Reader, ReaderBuffers, StartTag};
+
+use super::automaton::{
+    compile_every, complex_type_label, ContentModel, Expected, MatchState, Matched, MemberStatus,
+};
+use super::errors::{ValidationError, ValidationOptions};
+use super::identity::{key_part, IdError, Identity, KeyPart};
+use super::ids::{id_kind, IdKind, IdTable};
+use crate::datatypes::Builtin;
+use crate::model::{
+    same_value, AttributeId, ComplexTypeId, ContentType, DerivationSet, ElementId, Facets, NameId,
+    NsId, ProcessContents, Schema, SimpleTypeId, SimpleValue, TypeId, ValueConstraint, Variety,
+    Wildcard, XSI_NAMESPACE,
+};
+
+/// How an element is assessed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// Not validated (a `skip` wildcard, or the subtree of an invalid element): only
+    /// well-formedness.
+    Skip,
+    /// No declaration or type: children are assessed laxly (by global declarations).
+    Lax,
+    /// Validated against `Frame::ty`.
+    Typed,
+}
+
+#[derive(Debug)]
+struct Frame {
+    mode: Mode,
+    decl: Option<ElementId>,
+    ty: TypeId,
+    nil: bool,
+    state: MatchState,
+    /// Character data, kept when the content is simple or a value constraint applies.
+    text: String,
+    collect_text: bool,
+    had_child: bool,
+    /// A child did not fit the content model (reported): the end is not checked again.
+    content_failed: bool,
+    offset: u64,
+    name: Option<NameId>,
+    /// The name as written, kept only when the schema does not know it.
+    raw: String,
+    /// Length of the namespace binding stack before this element.
+    bindings: usize,
+}
+
+impl Default for Frame {
+    fn default() -> Frame {
+        Frame {
+            mode: Mode::Skip,
+            decl: None,
+            ty: TypeId::ANY_TYPE,
+            nil: false,
+            state: MatchState::default(),
+            text: String::new(),
+            collect_text: false,
+            had_child: false,
+            content_failed: false,
+            offset: 0,
+            name: None,
+            raw: String::new(),
+            bindings: 0,
+        }
+    }
+}
+
+/// The validation information of one attribute of a start tag.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AttributeInfo {
+    /// The position of the attribute in [`StartTag::attributes`], or `None` for an attribute
+    /// added from a default or fixed value of the schema.
+    pub index: Option<usize>,
+    /// The governing attribute declaration, if any.
+    pub decl: Option<AttributeId>,
+    /// The typed value, when the attribute was validated and valid.
+    pub value: Option<SimpleValue>,
+}
+
+/// The validation information that comes with an event (the post-schema-validation infoset,
+/// as far as a consumer needs it).
+#[derive(Clone, Copy, Debug)]
+pub enum Psvi<'v> {
+    /// Nothing to add (text, comments, ..., or an element that was not assessed).
+    None,
+    /// A start tag.
+    Start {
+        /// The governing element declaration.
+        decl: Option<ElementId>,
+        /// The governing type definition (after `xsi:type`).
+        type_def: Option<TypeId>,
+        /// `xsi:nil="true"`.
+        nil: bool,
+        /// The attributes (validated ones, then defaulted ones).
+        attributes: &'v [AttributeInfo],
+    },
+    /// An end tag.
+    End {
+        /// The governing element declaration.
+        decl: Option<ElementId>,
+        /// The governing type definition.
+        type_def: Option<TypeId>,
+        /// For simple content: the typed value (the default or fixed value when empty).
+        value: Option<&'v SimpleValue>,
+    },
+}
+
+/// A validator for one schema, reused from document to document: its stacks, tables and
+/// name caches keep their allocations, so validating a small message allocates almost
+/// nothing.
+///
+/// ```
+/// use xwire_schema::model::Schema;
+/// use xwire_schema::validate::{ValidationOptions, Validator};
+///
+/// let schema = Schema::builtins(); // declares no element
+/// let mut v = Validator::new(&schema, ValidationOptions::default());
+/// let errors = v.validate(b"<a/>").unwrap_err();
+/// assert_eq!(errors[0].message, "no declaration found for the root element 'a'");
+/// assert_eq!((errors[0].line, errors[0].column), (1, 1));
+/// ```
+pub struct Validator<'s> {
+    schema: &'s Schema,
+    options: ValidationOptions,
+    frames: Vec<Frame>,
+    depth: usize,
+    errors: Vec<ValidationError>,
+    /// Errors before this index have their line and column.
+    resolved: usize,
+    stopped: bool,
+    /// Schema namespace by reader namespace id (`NS_UNSEEN` when not looked up yet).
+    ns_cache: Vec<NsId>,
+    /// Schema name by reader qualified-name id: (reader namespace id, name) of the last
+    /// lookup.
+    name_cache: Vec<(u32, Option<NameId>)>,
+    xsi: Option<NsId>,
+    /// Namespace bindings in scope: (prefix start, uri start, end) in `binding_text`.
+    bindings: Vec<(usize, usize, usize)>,
+    binding_text: String,
+    ids: IdTable,
+    identity: Identity,
+    id_errors: Vec<IdError>,
+    attr_infos: Vec<AttributeInfo>,
+    attr_seen: Vec<bool>,
+    /// Positions of `xsi:type` and `xsi:nil` in the current start tag.
+    xsi_type_at: Option<usize>,
+    xsi_nil_at: Option<usize>,
+    /// Sorted attribute-use names of complex types with many uses, by type, built lazily.
+    attr_index: Vec<Option<Vec<(NameId, usize)>>>,
+    attr_keys: Vec<(NsId, String, KeyPart)>,
+    end_value: Option<SimpleValue>,
+    hints: Vec<(String, String)>,
+    buffers: Option<ReaderBuffers>,
+    saw_root: bool,
+    /// Content models compiled by the validator itself, for a schema whose own were not
+    /// (built without the loader).
+    fallback: Option<Vec<Option<ContentModel>>>,
+}
+
+/// The content model of complex type `c`: the schema's, or the validator's own.
+fn model_of<'a>(
+    schema: &'a Schema,
+    fallback: &'a Option<Vec<Option<ContentModel>>>,
+    c: ComplexTypeId,
+) -> Option<&'a ContentModel> {
+    let models = match fallback {
+        Some(f) => f.as_slice(),
+        None => schema.content_models.as_slice(),
+    };
+    models.get(c.index())?.as_ref()
+}
+
+/// What a child element matched, without borrowing the model.
+enum Stepped {
+    Element(ElementId, MemberStatus),
+    Wildcard(ProcessContents),
+}
+
+impl std::fmt::Debug for Validator<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Validator")
+            .field("options", &self.options)
+            .field("depth", &self.depth)
+            .field("errors", &self.errors)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A name for messages, formatted only when an error is reported (no allocation per element).
+#[derive(Clone, Copy)]
+struct Label<'a> {
+    schema: &'a Schema,
+    name: Option<NameId>,
+    raw: &'a str,
+}
+
+impl std::fmt::Display for Label<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.name {
+            Some(n) => f.write_str(&self.schema.display_name(n)),
+            None => f.write_str(self.raw),
+        }
+    }
+}
+
+/// `attribute 'x'`, formatted lazily.
+struct AttrWhat<'a>(&'a dyn std::fmt::Display);
+
+impl std::fmt::Display for AttrWhat<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "attribute '{}'", self.0)
+    }
+}
+
+/// `element 'x'`, formatted lazily.
+struct ElemWhat<'a>(&'a dyn std::fmt::Display);
+
+impl std::fmt::Display for ElemWhat<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "element '{}'", self.0)
+    }
+}
+
+const NS_UNSEEN: NsId = NsId(u32::MAX - 1);
+
+impl<'s> Validator<'s> {
+    /// A validator for `schema`. The schema's content models must have been compiled (the
+    /// loader does it).
+    pub fn new(schema: &'s Schema, options: ValidationOptions) -> Validator<'s> {
+        Validator {
+            schema,
+            options,
+            frames: Vec::new(),
+            depth: 0,
+            errors: Vec::new(),
+            resolved: 0,
+            stopped: false,
+            ns_cache: Vec::new(),
+            name_cache: Vec::new(),
+            xsi: schema.names.lookup_namespace(XSI_NAMESPACE),
+            bindings: Vec::new(),
+            binding_text: String::new(),
+            ids: IdTable::default(),
+            identity: Identity::default(),
+            id_errors: Vec::new(),
+            attr_infos: Vec::new(),
+            attr_seen: Vec::new(),
+            xsi_type_at: None,
+            xsi_nil_at: None,
+            attr_index: Vec::new(),
+            attr_keys: Vec::new(),
+            end_value: None,
+            hints: Vec::new(),
+            buffers: None,
+            saw_root: false,
+            fallback: (schema.content_models.len() != schema.complex_types.len())
+                .then(|| compile_every(schema).0),
+        }
+    }
+
+    /// The schema.
+    pub fn schema(&self) -> &'s Schema {
+        self.schema
+    }
+
+    /// Validates a whole document in memory.
+    pub fn validate(&mut self, bytes: &[u8]) -> Result<(), Vec<ValidationError>> {
+        let buffers = self.buffers.take().unwrap_or_default();
+        let reader = Reader::with_buffers(bytes, self.options.reader.clone(), buffers);
+        let mut vr = ValidatingReader::new(self, reader);
+        loop {
+            match vr.next() {
+                Ok((Event::Eof, _)) => break,
+                Ok(_) => {}
+                Err(_) => break,
+            }
+            if vr.v.stopped {
+                break;
+            }
+        }
+        vr.resolve_locations();
+        let ValidatingReader { reader, v } = vr;
+        v.buffers = Some(reader.into_buffers());
+        if v.errors.is_empty() {
+            Ok(())
+        } else {
+            Err(std::mem::take(&mut v.errors))
+        }
+    }
+
+    /// Validates a document read from `read` in chunks (memory bounded by the reader's
+    /// window and the depth of the document, not its size).
+    pub fn validate_read(&mut self, read: impl std::io::Read) -> Result<(), Vec<ValidationError>> {
+        let reader = Reader::from_reader(read, self.options.reader.clone());
+        let mut vr = ValidatingReader::new(self, reader);
+        loop {
+            match vr.next() {
+                Ok((Event::Eof, _)) | Err(_) => break,
+                Ok(_) => {}
+            }
+            if vr.v.stopped {
+                break;
+            }
+        }
+        vr.resolve_locations();
+        if vr.v.errors.is_empty() {
+            Ok(())
+        } else {
+            Err(std::mem::take(&mut vr.v.errors))
+        }
+    }
+
+    /// The `xsi:schemaLocation` and `xsi:noNamespaceSchemaLocation` hints of the last
+    /// document, as (namespace, location) pairs, when
+    /// [`ValidationOptions::schema_location_hints`] is on.
+    pub fn schema_location_hints(&self) -> &[(String, String)] {
+        &self.hints
+    }
+
+    /// Starts a new document.
+    fn reset(&mut self) {
+        self.depth = 0;
+        self.errors.clear();
+        self.resolved = 0;
+        self.stopped = false;
+        self.ns_cache.clear();
+        self.name_cache.clear();
+        self.bindings.clear();
+        self.binding_text.clear();
+        self.ids.clear();
+        self.identity.clear();
+        self.id_errors.clear();
+        self.hints.clear();
+        self.saw_root = false;
+    }
+
+    fn error(&mut self, constraint: &'static str, message: String, offset: u64) {
+        self.error_expecting(constraint, message, Vec::new(), offset);
+    }
+
+    fn error_expecting(
+        &mut self,
+        constraint: &'static str,
+        message: String,
+        expected: Vec<String>,
+        offset: u64,
+    ) {
+        if self.stopped {
+            return;
+        }
+        self.errors.push(ValidationError {
+            constraint,
+            message,
+            expected,
+            line: 0,
+            column: 0,
+            offset,
+        });
+        if self.errors.len() >= self.options.max_errors.max(1) {
+            self.stopped = true;
+        }
+    }
+
+    fn flush_id_errors(&mut self) {
+        while let Some((c, m, o)) = (!self.id_errors.is_empty()).then(|| self.id_errors.remove(0)) {
+            self.error(c, m, o);
+        }
+    }
+
+    // ----- names ----------------------------------------------------------------------------
+
+    fn map_ns(&mut self, rns: xwire::NsId, uri: &str) -> NsId {
+        let i = rns.0 as usize;
+        if let Some(&n) = self.ns_cache.get(i) {
+            if n != NS_UNSEEN {
+                return n;
+            }
+        }
+        let n = self
+            .schema
+            .names
+            .lookup_namespace(uri)
+            .unwrap_or(NsId::UNKNOWN);
+        if i < 1 << 20 {
+            if self.ns_cache.len() <= i {
+                self.ns_cache.resize(i + 1, NS_UNSEEN);
+            }
+            self.ns_cache[i] = n;
+        }
+        n
+    }
+
+    fn map_name(
+        &mut self,
+        qname: xwire::Id,
+        rns: xwire::NsId,
+        ns: NsId,
+        local: &str,
+    ) -> Option<NameId> {
+        let i = qname.0 as usize;
+        if let Some(&(cached_ns, n)) = self.name_cache.get(i) {
+            if cached_ns == rns.0 {
+                return n;
+            }
+        }
+        let n = if ns == NsId::UNKNOWN {
+            None
+        } else {
+            self.schema.names.lookup(ns, local)
+        };
+        if i < 1 << 20 {
+            if self.name_cache.len() <= i {
+                self.name_cache.resize(i + 1, (u32::MAX, None));
+            }
+            self.name_cache[i] = (rns.0, n);
+        }
+        n
+    }
+
+    /// Resolves a prefix with the bindings in scope (for QName values).
+    fn resolve_prefix(&self, prefix: &str) -> Option<String> {
+        if prefix == "xml" {
+            return Some(xwire::XML_NS.to_string());
+        }
+        for &(p, u, e) in self.bindings.iter().rev() {
+            if &self.binding_text[p..u] == prefix {
+                return Some(self.binding_text[u..e].to_string());
+            }
+        }
+        (prefix.is_empty()).then(String::new)
+    }
+
+    fn validate_simple(&self, ty: SimpleTypeId, lexical: &str) -> Result<SimpleValue, String> {
+        // Fast path: an atomic type without facets of its own (the built-ins, and most
+        // element and attribute types) is its built-in's lexical space; parsing straight away
+        // saves the normalized copy.
+        let st = self.schema.simple_type(ty);
+        if let Variety::Atomic(b) = st.variety {
+            if facet_free(&st.facets) {
+                return b
+                    .parse_with(lexical, &|p| self.resolve_prefix(p))
+                    .map(|value| SimpleValue { value, member: ty })
+                    .map_err(|e| e.to_string());
+            }
+        }
+        self.schema
+            .validate_simple(ty, lexical, &|p| self.resolve_prefix(p))
+            .map_err(|e| e.to_string())
+    }
+
+    // ----- events ---------------------------------------------------------------------------
+
+    fn frame_mut(&mut self, depth: usize) -> &mut Frame {
+        if self.frames.len() <= depth {
+            self.frames.resize_with(depth + 1, Frame::default);
+        }
+        &mut self.frames[depth]
+    }
+
+    fn start(&mut self, tag: &StartTag<'_>, offset: u64) {
+        let schema = self.schema;
+        let d = self.depth;
+        self.saw_root = true;
+        self.attr_infos.clear();
+        // One pass over the attributes: namespace bindings, xsi:type, xsi:nil.
+        let bindings = self.bindings.len();
+        self.xsi_type_at = None;
+        self.xsi_nil_at = None;
+        for (i, a) in tag.attributes().enumerate() {
+            if a.is_namespace_decl() {
+                let prefix = if a.prefix().is_some() {
+                    a.local_name()
+                } else {
+                    ""
+                };
+                let p = self.binding_text.len();
+                self.binding_text.push_str(prefix);
+                let u = self.binding_text.len();
+                self.binding_text.push_str(a.value());
+                self.bindings.push((p, u, self.binding_text.len()));
+            } else if self.xsi.is_some() && Some(self.map_ns(a.ns(), a.namespace_uri())) == self.xsi
+            {
+                match a.local_name() {
+                    "type" => self.xsi_type_at = Some(i),
+                    "nil" => self.xsi_nil_at = Some(i),
+                    _ => {}
+                }
+            }
+        }
+        let ns = self.map_ns(tag.ns(), tag.namespace_uri());
+        let name = self.map_name(tag.name_id(), tag.ns(), ns, tag.local_name());
+        let label = Label {
+            schema,
+            name,
+            raw: tag.name(),
+        };
+
+        // What governs the element: from the parent.
+        let mut decl = None;
+        let mut mode = Mode::Typed;
+        let mut wildcard_strict = false;
+        if self.stopped {
+            mode = Mode::Skip;
+        } else if d == 0 {
+            match name.and_then(|n| schema.global_element(n)) {
+                Some(e) => decl = Some(e),
+                None => {
+                    if self.xsi_type_of(tag).is_some() {
+                        mode = Mode::Lax;
+                    } else {
+                        self.error(
+                            "cvc-elt.1",
+                            format!("no declaration found for the root element '{label}'"),
+                            offset,
+                        );
+                        mode = Mode::Skip;
+                    }
+                }
+            }
+        } else {
+            let p = d - 1;
+            self.frames[p].had_child = true;
+            let (pmode, pty, pnil) = {
+                let f = &self.frames[p];
+                (f.mode, f.ty, f.nil)
+            };
+            match pmode {
+                Mode::Skip => mode = Mode::Skip,
+                Mode::Lax => match name.and_then(|n| schema.global_element(n)) {
+                    Some(e) => decl = Some(e),
+                    None => mode = Mode::Lax,
+                },
+                Mode::Typed if pnil => {
+                    let plabel = self.frame_label(p);
+                    self.error(
+                        "cvc-elt.3.2.1",
+                        format!("element '{plabel}' is nil (xsi:nil=\"true\") and may not contain element '{label}'"),
+                        offset,
+                    );
+                    mode = Mode::Skip;
+                }
+                Mode::Typed => match pty {
+                    TypeId::Simple(_) => {
+                        let plabel = self.frame_label(p);
+                        self.error(
+                            "cvc-type.3.1.2",
+                            format!("element '{plabel}' has a simple type and may not contain element '{label}'"),
+                            offset,
+                        );
+                        mode = Mode::Skip;
+                    }
+                    TypeId::Complex(c) => match &schema.complex_type(c).content {
+                        ContentType::Empty => {
+                            let plabel = self.frame_label(p);
+                            self.error(
+                                "cvc-complex-type.2.1",
+                                format!("element '{plabel}' must be empty (its type has empty content) but contains element '{label}'"),
+                                offset,
+                            );
+                            mode = Mode::Skip;
+                        }
+                        ContentType::Simple(_) => {
+                            let plabel = self.frame_label(p);
+                            self.error(
+                                "cvc-complex-type.2.2",
+                                format!("element '{plabel}' has simple content and may not contain element '{label}'"),
+                                offset,
+                            );
+                            mode = Mode::Skip;
+                        }
+                        ContentType::Elements { .. } => match self.step_child(c, p, name, ns) {
+                            Some(Stepped::Element(e, status)) => {
+                                decl = Some(e);
+                                if status == MemberStatus::Blocked {
+                                    self.error(
+                                            "cvc-elt.4.3",
+                                            format!("element '{label}' may not substitute for the element expected here: the substitution is blocked"),
+                                            offset,
+                                        );
+                                }
+                            }
+                            Some(Stepped::Wildcard(process)) => match process {
+                                ProcessContents::Skip => mode = Mode::Skip,
+                                ProcessContents::Lax => {
+                                    decl = name.and_then(|n| schema.global_element(n));
+                                    if decl.is_none() {
+                                        mode = Mode::Lax;
+                                    }
+                                }
+                                ProcessContents::Strict => {
+                                    decl = name.and_then(|n| schema.global_element(n));
+                                    if decl.is_none() {
+                                        mode = Mode::Lax;
+                                        wildcard_strict = true;
+                                    }
+                                }
+                            },
+                            None => {
+                                self.content_error(c, p, &label, offset);
+                                self.frames[p].content_failed = true;
+                                mode = Mode::Skip;
+                            }
+                        },
+                    },
+                },
+            }
+        }
+
+        // The type: declared, then xsi:type.
+        let mut ty = decl.map(|e| schema.element(e).type_def);
+        if let Some(e) = decl {
+            if schema.element(e).is_abstract {
+                self.error(
+                    "cvc-elt.2",
+                    format!("element '{label}' is abstract and may not appear in a document"),
+                    offset,
+                );
+            }
+        }
+        if mode != Mode::Skip {
+            if let Some(xt) = self.xsi_type_of(tag) {
+                if let Some(t) = self.xsi_type(&xt, decl, ty, &label, offset) {
+                    ty = Some(t);
+                    mode = Mode::Typed;
+                }
+            }
+        }
+        if wildcard_strict && ty.is_none() {
+            self.error(
+                "cvc-complex-type.2.4.c",
+                format!(
+                    "no declaration found for element '{label}', which a strict wildcard requires"
+                ),
+                offset,
+            );
+            mode = Mode::Skip;
+        }
+        if mode == Mode::Typed && ty.is_none() {
+            mode = Mode::Lax;
+        }
+        let ty = ty.unwrap_or(TypeId::ANY_TYPE);
+        if mode == Mode::Typed {
+            if let TypeId::Complex(c) = ty {
+                if schema.complex_type(c).is_abstract {
+                    self.error(
+                        "cvc-type.2",
+                        format!(
+                            "element '{label}' has the abstract {}; use xsi:type to name a concrete type derived from it",
+                            complex_type_label(schema, c)
+                        ),
+                        offset,
+                    );
+                }
+            }
+        }
+
+        // xsi:nil.
+        let mut nil = false;
+        if mode == Mode::Typed {
+            nil = self.xsi_nil(tag, decl, &label, offset);
+        }
+
+        // Attributes.
+        if mode == Mode::Typed {
+            self.attributes(tag, ty, &label, offset);
+        } else if mode == Mode::Lax {
+            self.lax_attributes(tag, offset);
+        }
+        if self.options.schema_location_hints && mode != Mode::Skip {
+            self.collect_hints(tag);
+        }
+
+        // The frame.
+        let collect_text = mode == Mode::Typed
+            && !nil
+            && match ty {
+                TypeId::Simple(_) => true,
+                TypeId::Complex(c) => match &schema.complex_type(c).content {
+                    ContentType::Simple(_) => true,
+                    ContentType::Elements { mixed: true, .. } => decl
+                        .and_then(|e| schema.element(e).value_constraint.as_ref())
+                        .is_some(),
+                    _ => false,
+                },
+            };
+        let f = self.frame_mut(d);
+        f.mode = mode;
+        f.decl = decl;
+        f.ty = ty;
+        f.nil = nil;
+        f.text.clear();
+        f.collect_text = collect_text;
+        f.had_child = false;
+        f.content_failed = false;
+        f.offset = offset;
+        f.name = name;
+        f.raw.clear();
+        if name.is_none() {
+            f.raw.push_str(tag.name());
+        }
+        f.bindings = bindings;
+        if mode == Mode::Typed {
+            if let TypeId::Complex(c) = ty {
+                if let Some(m) = model_of(schema, &self.fallback, c) {
+                    m.start(&mut self.frames[d].state);
+                }
+            }
+        }
+        // Identity constraints.
+        let ics: &[crate::model::IdentityConstraintId] = match decl {
+            Some(e) if mode == Mode::Typed => &schema.element(e).identity_constraints,
+            _ => &[],
+        };
+        if self.identity.active() || !ics.is_empty() {
+            self.attr_keys.clear();
+            for (i, a) in tag.attributes().enumerate() {
+                if a.is_namespace_decl() {
+                    continue;
+                }
+                let ans = self.map_ns(a.ns(), a.namespace_uri());
+                let typed = self
+                    .attr_infos
+                    .iter()
+                    .find(|info| info.index == Some(i))
+                    .and_then(|info| info.value.as_ref());
+                let key = match typed {
+                    Some(v) => key_part(&v.value),
+                    None => (0, a.value().to_string()),
+                };
+                self.attr_keys.push((ans, a.local_name().to_string(), key));
+            }
+            let attrs: Vec<(NsId, &str, KeyPart)> = self
+                .attr_keys
+                .iter()
+                .map(|(n, l, k)| (*n, l.as_str(), k.clone()))
+                .collect();
+            let mut errs = std::mem::take(&mut self.id_errors);
+            self.identity.start(
+                schema,
+                d,
+                ns,
+                tag.local_name(),
+                ics,
+                &attrs,
+                offset,
+                &mut errs,
+            );
+            self.id_errors = errs;
+            self.flush_id_errors();
+        }
+        self.depth += 1;
+    }
+
+    fn lazy_frame_label(&self, depth: usize) -> Label<'s> {
+        let f = &self.frames[depth];
+        Label {
+            schema: self.schema,
+            name: f.name.or(f.decl.map(|e| self.schema.element(e).name)),
+            raw: "?",
+        }
+    }
+
+    fn frame_label(&self, depth: usize) -> String {
+        let f = &self.frames[depth];
+        match (f.name, f.decl) {
+            (Some(n), _) => self.schema.display_name(n),
+            (None, Some(e)) => self.schema.display_name(self.schema.element(e).name),
+            _ => f.raw.clone(),
+        }
+    }
+
+    fn step_child(
+        &mut self,
+        c: ComplexTypeId,
+        p: usize,
+        name: Option<NameId>,
+        ns: NsId,
+    ) -> Option<Stepped> {
+        let m = model_of(self.schema, &self.fallback, c)?;
+        let f = &mut self.frames[p];
+        match m.step(&mut f.state, name, ns)? {
+            Matched::Element { decl, status, .. } => Some(Stepped::Element(decl, status)),
+            Matched::Wildcard(w) => Some(Stepped::Wildcard(w.process)),
+        }
+    }
+
+    /// The names allowed next in the content of the element at `p`: full names (for
+    /// [`ValidationError::expected`]), the phrase for messages, and whether the content may
+    /// end. Names in the element's own namespace are shown by their local part.
+    fn expected_names(&mut self, c: ComplexTypeId, p: usize) -> (Vec<String>, String, bool) {
+        let schema = self.schema;
+        let Some(m) = model_of(schema, &self.fallback, c) else {
+            return (Vec::new(), String::new(), true);
+        };
+        let own_ns = self.frames[p].name.map(|n| schema.names.ns(n));
+        let mut out: Vec<Expected<'_>> = Vec::new();
+        m.expected(&self.frames[p].state, &mut out);
+        let mut full = Vec::with_capacity(out.len());
+        let mut short = Vec::with_capacity(out.len());
+        for e in &out {
+            match e {
+                Expected::Element(n) => {
+                    full.push(schema.display_name(*n));
+                    short.push(if Some(schema.names.ns(*n)) == own_ns {
+                        schema.names.local(*n).to_string()
+                    } else {
+                        schema.display_name(*n)
+                    });
+                }
+                Expected::Wildcard(w) => {
+                    let l = wildcard_label(schema, w);
+                    full.push(l.clone());
+                    short.push(l);
+                }
+            }
+        }
+        let phrase = match (out.as_slice(), short.as_slice()) {
+            ([], _) => String::new(),
+            ([Expected::Element(_)], [one]) => format!("'{one}'"),
+            ([Expected::Wildcard(_)], [one]) => one.clone(),
+            _ if short.len() > 12 => format!(
+                "one of {{{}, ... ({} more)}}",
+                short[..10].join(", "),
+                short.len() - 10
+            ),
+            _ => format!("one of {{{}}}", short.join(", ")),
+        };
+        (full, phrase, m.can_end(&self.frames[p].state))
+    }
+
+    fn content_error(
+        &mut self,
+        c: ComplexTypeId,
+        p: usize,
+        label: &dyn std::fmt::Display,
+        offset: u64,
+    ) {
+        let (expected, phrase, can_end) = self.expected_names(c, p);
+        let plabel = self.frame_label(p);
+        let message = if expected.is_empty() {
+            format!("element '{label}' is not allowed here: the content of '{plabel}' must end")
+        } else {
+            let also = if can_end {
+                " (or the end of the content)"
+            } else {
+                ""
+            };
+            format!("element '{label}' is not allowed here in '{plabel}': expected {phrase}{also}")
+        };
+        self.error_expecting("cvc-complex-type.2.4", message, expected, offset);
+    }
+
+    fn xsi_type_of(&mut self, tag: &StartTag<'_>) -> Option<String> {
+        let i = self.xsi_type_at?;
+        tag.attributes().nth(i).map(|a| a.value().to_string())
+    }
+
+    /// Resolves `xsi:type` and checks it against the declared type.
+    fn xsi_type(
+        &mut self,
+        value: &str,
+        decl: Option<ElementId>,
+        declared: Option<TypeId>,
+        label: &dyn std::fmt::Display,
+        offset: u64,
+    ) -> Option<TypeId> {
+        let schema = self.schema;
+        let qname = SimpleTypeId::builtin(Builtin::QName);
+        let v = match self.validate_simple(qname, value) {
+            Ok(v) => v,
+            Err(e) => {
+                self.error(
+                    "cvc-elt.4.1",
+                    format!("xsi:type on '{label}' is not a QName: {e}"),
+                    offset,
+                );
+                return None;
+            }
+        };
+        let crate::datatypes::Value::QName {
+            namespace, local, ..
+        } = &v.value
+        else {
+            return None;
+        };
+        let t = schema
+            .names
+            .lookup_namespace(namespace)
+            .and_then(|ns| schema.names.lookup(ns, local))
+            .and_then(|n| schema.global_type(n));
+        let Some(t) = t else {
+            self.error(
+                "cvc-elt.4.2",
+                format!(
+                    "xsi:type '{}' on element '{label}' names no type definition of the schema",
+                    value.trim()
+                ),
+                offset,
+            );
+            return None;
+        };
+        if let Some(dt) = declared {
+            let mut blocked = decl.map_or(DerivationSet::EMPTY, |e| schema.element(e).block);
+            if let TypeId::Complex(c) = dt {
+                blocked |= schema.complex_type(c).block;
+            }
+            if !schema.derives_from(t, dt, blocked) {
+                let why = if schema.derives_from(t, dt, DerivationSet::EMPTY) {
+                    "its derivation is blocked"
+                } else {
+                    "it does not derive from the declared type"
+                };
+                self.error(
+                    "cvc-elt.4.3",
+                    format!(
+                        "xsi:type '{}' may not be used on element '{label}': {why}",
+                        value.trim()
+                    ),
+                    offset,
+                );
+                return None;
+            }
+        }
+        Some(t)
+    }
+
+    fn xsi_nil(
+        &mut self,
+        tag: &StartTag<'_>,
+        decl: Option<ElementId>,
+        label: &dyn std::fmt::Display,
+        offset: u64,
+    ) -> bool {
+        let Some(a) = self.xsi_nil_at.and_then(|i| tag.attributes().nth(i)) else {
+            return false;
+        };
+        let v = a.value().trim();
+        let nil = match v {
+            "true" | "1" => true,
+            "false" | "0" => false,
+            _ => {
+                self.error(
+                    "cvc-datatype-valid",
+                    format!("xsi:nil on '{label}' must be a boolean, found '{v}'"),
+                    offset,
+                );
+                return false;
+            }
+        };
+        let Some(e) = decl else {
+            return false;
+        };
+        let ed = self.schema.element(e);
+        if !ed.nillable {
+            self.error(
+                "cvc-elt.3.1",
+                format!("element '{label}' is not nillable, so it may not have xsi:nil"),
+                offset,
+            );
+            return false;
+        }
+        if nil && ed.value_constraint.as_ref().is_some_and(|vc| vc.fixed) {
+            self.error(
+                "cvc-elt.3.2.2",
+                format!("element '{label}' has a fixed value, so it may not be nil"),
+                offset,
+            );
+        }
+        nil
+    }
+
+    fn record_id(
+        &mut self,
+        ty: SimpleTypeId,
+        v: &SimpleValue,
+        label: &dyn std::fmt::Display,
+        offset: u64,
+    ) {
+        let kind = id_kind(self.schema, v.member);
+        let kind = if kind == IdKind::None {
+            id_kind(self.schema, ty)
+        } else {
+            kind
+        };
+        if kind == IdKind::None {
+            return;
+        }
+        if let Some(dup) = self.ids.record(kind, &v.value, offset) {
+            self.error(
+                "cvc-id.2",
+                format!("the ID '{dup}' of {label} is not unique in the document"),
+                offset,
+            );
+        }
+    }
+
+    fn attributes(
+        &mut self,
+        tag: &StartTag<'_>,
+        ty: TypeId,
+        label: &dyn std::fmt::Display,
+        offset: u64,
+    ) {
+        let schema = self.schema;
+        let ct = match ty {
+            TypeId::Complex(c) => Some(schema.complex_type(c)),
+            TypeId::Simple(_) => None,
+        };
+        let uses = ct.map_or(&[][..], |ct| ct.attribute_uses.as_slice());
+        self.attr_seen.clear();
+        self.attr_seen.resize(uses.len(), false);
+        for (i, a) in tag.attributes().enumerate() {
+            if a.is_namespace_decl() {
+                continue;
+            }
+            let ans = self.map_ns(a.ns(), a.namespace_uri());
+            let aname = self.map_name(a.name_id(), a.ns(), ans, a.local_name());
+            if ans != NsId::UNKNOWN && Some(ans) == self.xsi {
+                self.xsi_attribute(i, a.local_name(), a.value(), aname, label, offset);
+                continue;
+            }
+            let alabel = Label {
+                schema,
+                name: aname,
+                raw: a.name(),
+            };
+            let found = match (aname, ty) {
+                (None, _) => None,
+                (Some(n), TypeId::Complex(c)) if uses.len() > 8 => self.find_use_indexed(c, n),
+                (Some(n), _) => uses.iter().position(|u| schema.attribute(u.decl).name == n),
+            };
+            if let Some(ui) = found {
+                self.attr_seen[ui] = true;
+                let u = &uses[ui];
+                let vc = u
+                    .value_constraint
+                    .as_ref()
+                    .or(schema.attribute(u.decl).value_constraint.as_ref());
+                self.attribute_value(i, u.decl, a.value(), vc, &alabel, label, offset);
+                continue;
+            }
+            let wildcard = ct.and_then(|ct| ct.attribute_wildcard.as_ref());
+            match wildcard {
+                Some(w) if w.allows(ans) => {
+                    let global = aname.and_then(|n| schema.global_attribute(n));
+                    match (w.process, global) {
+                        (ProcessContents::Skip, _) | (ProcessContents::Lax, None) => {
+                            self.attr_infos.push(AttributeInfo {
+                                index: Some(i),
+                                decl: None,
+                                value: None,
+                            })
+                        }
+                        (_, Some(g)) => {
+                            let vc = schema.attribute(g).value_constraint.as_ref();
+                            self.attribute_value(i, g, a.value(), vc, &alabel, label, offset);
+                        }
+                        (ProcessContents::Strict, None) => self.error(
+                            "cvc-complex-type.3.2.2",
+                            format!("attribute '{alabel}' on element '{label}' matches a strict wildcard but has no declaration"),
+                            offset,
+                        ),
+                    }
+                }
+                _ => {
+                    let c = if ct.is_some() {
+                        "cvc-complex-type.3.2.2"
+                    } else {
+                        "cvc-type.3.1.1"
+                    };
+                    self.error(
+                        c,
+                        format!("attribute '{alabel}' is not allowed on element '{label}'"),
+                        offset,
+                    );
+                }
+            }
+        }
+        for (ui, u) in uses.iter().enumerate() {
+            if self.attr_seen[ui] {
+                continue;
+            }
+            let d = schema.attribute(u.decl);
+            if u.required {
+                self.error(
+                    "cvc-complex-type.4",
+                    format!(
+                        "element '{label}' must have the attribute '{}'",
+                        schema.display_name(d.name)
+                    ),
+                    offset,
+                );
+                continue;
+            }
+            if let Some(vc) = u.value_constraint.as_ref().or(d.value_constraint.as_ref()) {
+                let value = self.validate_simple(d.type_def, &vc.lexical).ok();
+                self.attr_infos.push(AttributeInfo {
+                    index: None,
+                    decl: Some(u.decl),
+                    value,
+                });
+            }
+        }
+    }
+
+    /// The attribute use named `n` of a type with many: through a sorted index built on
+    /// first use (kept for the next documents).
+    fn find_use_indexed(&mut self, c: ComplexTypeId, n: NameId) -> Option<usize> {
+        let schema = self.schema;
+        if self.attr_index.len() <= c.index() {
+            self.attr_index.resize_with(c.index() + 1, || None);
+        }
+        let index = self.attr_index[c.index()].get_or_insert_with(|| {
+            let mut v: Vec<(NameId, usize)> = schema
+                .complex_type(c)
+                .attribute_uses
+                .iter()
+                .enumerate()
+                .map(|(i, u)| (schema.attribute(u.decl).name, i))
+                .collect();
+            v.sort();
+            v
+        });
+        let i = index.partition_point(|x| x.0 < n);
+        index.get(i).filter(|x| x.0 == n).map(|x| x.1)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn attribute_value(
+        &mut self,
+        index: usize,
+        decl: AttributeId,
+        lexical: &str,
+        vc: Option<&ValueConstraint>,
+        alabel: &dyn std::fmt::Display,
+        label: &dyn std::fmt::Display,
+        offset: u64,
+    ) {
+        let ty = self.schema.attribute(decl).type_def;
+        let value = match self.validate_simple(ty, lexical) {
+            Ok(v) => {
+                if let Some(vc) = vc.filter(|vc| vc.fixed) {
+                    if !self.fixed_matches(ty, vc, &v) {
+                        self.error(
+                            "cvc-au",
+                            format!(
+                                "attribute '{alabel}' of element '{label}' must have the fixed value '{}', found '{lexical}'",
+                                vc.lexical
+                            ),
+                            offset,
+                        );
+                    }
+                }
+                let what = AttrWhat(alabel);
+                self.record_id(ty, &v, &what, offset);
+                Some(v)
+            }
+            Err(e) => {
+                self.error(
+                    "cvc-attribute.3",
+                    format!("attribute '{alabel}' of element '{label}' is not valid: {e}"),
+                    offset,
+                );
+                None
+            }
+        };
+        self.attr_infos.push(AttributeInfo {
+            index: Some(index),
+            decl: Some(decl),
+            value,
+        });
+    }
+
+    fn fixed_matches(&self, ty: SimpleTypeId, vc: &ValueConstraint, v: &SimpleValue) -> bool {
+        if let Some(fixed) = &vc.value {
+            return same_value(fixed, &v.value);
+        }
+        match self.validate_simple(ty, &vc.lexical) {
+            Ok(f) => same_value(&f.value, &v.value),
+            Err(_) => false,
+        }
+    }
+
+    fn xsi_attribute(
+        &mut self,
+        index: usize,
+        local: &str,
+        value: &str,
+        aname: Option<NameId>,
+        label: &dyn std::fmt::Display,
+        offset: u64,
+    ) {
+        let schema = self.schema;
+        match aname.and_then(|n| schema.global_attribute(n)) {
+            Some(g) if matches!(local, "schemaLocation" | "noNamespaceSchemaLocation") => {
+                let v = self.validate_simple(schema.attribute(g).type_def, value);
+                if let Err(e) = &v {
+                    self.error(
+                        "cvc-attribute.3",
+                        format!("attribute 'xsi:{local}' of element '{label}' is not valid: {e}"),
+                        offset,
+                    );
+                }
+                self.attr_infos.push(AttributeInfo {
+                    index: Some(index),
+                    decl: Some(g),
+                    value: v.ok(),
+                });
+            }
+            Some(g) => self.attr_infos.push(AttributeInfo {
+                index: Some(index),
+                decl: Some(g),
+                value: None,
+            }),
+            None => self.error(
+                "cvc-complex-type.3.2.2",
+                format!(
+                    "attribute 'xsi:{local}' is not an attribute of the schema instance namespace"
+                ),
+                offset,
+            ),
+        }
+    }
+
+    fn lax_attributes(&mut self, tag: &StartTag<'_>, offset: u64) {
+        let schema = self.schema;
+        for (i, a) in tag.attributes().enumerate() {
+            if a.is_namespace_decl() {
+                continue;
+            }
+            let ans = self.map_ns(a.ns(), a.namespace_uri());
+            let aname = self.map_name(a.name_id(), a.ns(), ans, a.local_name());
+            if let Some(g) = aname.and_then(|n| schema.global_attribute(n)) {
+                if Some(ans) == self.xsi {
+                    continue;
+                }
+                let alabel = Label {
+                    schema,
+                    name: Some(schema.attribute(g).name),
+                    raw: "",
+                };
+                let vc = schema.attribute(g).value_constraint.as_ref();
+                self.attribute_value(i, g, a.value(), vc, &alabel, &tag.name(), offset);
+            }
+        }
+    }
+
+    fn collect_hints(&mut self, tag: &StartTag<'_>) {
+        // A document may repeat hints on every element: keep a bounded number.
+        const MAX_HINTS: usize = 1000;
+        for a in tag.attributes() {
+            if self.hints.len() >= MAX_HINTS {
+                return;
+            }
+            if a.namespace_uri() != XSI_NAMESPACE {
+                continue;
+            }
+            match a.local_name() {
+                "schemaLocation" => {
+                    let mut it = a.value().split_ascii_whitespace();
+                    while let (Some(ns), Some(loc)) = (it.next(), it.next()) {
+                        self.hints.push((ns.to_string(), loc.to_string()));
+                    }
+                }
+                "noNamespaceSchemaLocation" => {
+                    self.hints
+                        .push((String::new(), a.value().trim().to_string()));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn text(&mut self, text: &str, whitespace: bool, offset: u64) {
+        if self.depth == 0 {
+            return;
+        }
+        let schema = self.schema;
+        let d = self.depth - 1;
+        let f = &mut self.frames[d];
+        if f.mode != Mode::Typed {
+            return;
+        }
+        if f.collect_text {
+            f.text.push_str(text);
+            return;
+        }
+        if whitespace {
+            return;
+        }
+        if f.nil {
+            let label = self.frame_label(d);
+            self.error(
+                "cvc-elt.3.2.1",
+                format!("element '{label}' is nil (xsi:nil=\"true\") and may not contain text"),
+                offset,
+            );
+            return;
+        }
+        if let TypeId::Complex(c) = f.ty {
+            match &schema.complex_type(c).content {
+                ContentType::Empty => {
+                    let label = self.frame_label(d);
+                    self.error(
+                        "cvc-complex-type.2.1",
+                        format!("element '{label}' must be empty (its type has empty content) but contains text"),
+                        offset,
+                    );
+                }
+                ContentType::Elements { mixed: false, .. } => {
+                    let label = self.frame_label(d);
+                    let shown: String = text.trim().chars().take(20).collect();
+                    self.error(
+                        "cvc-complex-type.2.3",
+                        format!("element '{label}' may only contain elements (its type is element-only), found text '{shown}'"),
+                        offset,
+                    );
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn end(&mut self, offset: u64) {
+        if self.depth == 0 {
+            return;
+        }
+        let schema = self.schema;
+        let d = self.depth - 1;
+        self.end_value = None;
+        let (mode, ty, nil, decl, had_child) = {
+            let f = &self.frames[d];
+            (f.mode, f.ty, f.nil, f.decl, f.had_child)
+        };
+        let mut value_key = None;
+        if mode == Mode::Typed && !self.stopped {
+            let simple = match ty {
+                TypeId::Simple(s) => Some(s),
+                TypeId::Complex(c) => match &schema.complex_type(c).content {
+                    ContentType::Simple(s) => Some(*s),
+                    ContentType::Elements { .. } => {
+                        if !nil {
+                            let can_end = match model_of(schema, &self.fallback, c) {
+                                Some(m) => m.can_end(&self.frames[d].state),
+                                None => true,
+                            };
+                            if !can_end && !self.frames[d].content_failed {
+                                let (expected, phrase, _) = self.expected_names(c, d);
+                                let label = self.frame_label(d);
+                                let message = if expected.is_empty() {
+                                    format!("the content of element '{label}' is not complete")
+                                } else {
+                                    format!(
+                                        "the content of element '{label}' is not complete: expected {phrase}"
+                                    )
+                                };
+                                self.error_expecting(
+                                    "cvc-complex-type.2.4.b",
+                                    message,
+                                    expected,
+                                    offset,
+                                );
+                            }
+                            if self.frames[d].state.overflow {
+                                let label = self.frame_label(d);
+                                self.error(
+                                    "cvc-complex-type.2.4",
+                                    format!("the content model of element '{label}' is too ambiguous to validate"),
+                                    offset,
+                                );
+                            }
+                            self.mixed_fixed(d, decl, had_child, offset);
+                        }
+                        None
+                    }
+                    ContentType::Empty => None,
+                },
+            };
+            if let (Some(s), false, false) = (simple, nil, had_child) {
+                value_key = self.simple_end(d, s, decl, offset);
+            }
+        }
+        if self.identity.active() {
+            let mut errs = std::mem::take(&mut self.id_errors);
+            self.identity.end(schema, d, value_key, offset, &mut errs);
+            self.id_errors = errs;
+            self.flush_id_errors();
+        }
+        self.bindings.truncate(self.frames[d].bindings);
+        if let Some(&(_, _, e)) = self.bindings.last() {
+            self.binding_text.truncate(e);
+        } else {
+            self.binding_text.clear();
+        }
+        self.depth -= 1;
+        if self.depth == 0 && !self.stopped {
+            let unresolved: Vec<(String, u64)> = self
+                .ids
+                .unresolved()
+                .map(|(r, o)| (r.to_string(), o))
+                .collect();
+            for (r, o) in unresolved {
+                self.error(
+                    "cvc-id.1",
+                    format!("the IDREF '{r}' does not match any ID in the document"),
+                    o,
+                );
+            }
+        }
+    }
+
+    /// Validates the text of a simple-content element; returns its key for identity
+    /// constraints.
+    fn simple_end(
+        &mut self,
+        d: usize,
+        s: SimpleTypeId,
+        decl: Option<ElementId>,
+        offset: u64,
+    ) -> Option<KeyPart> {
+        let schema = self.schema;
+        let vc = decl.and_then(|e| schema.element(e).value_constraint.as_ref());
+        let text = std::mem::take(&mut self.frames[d].text);
+        let label = self.lazy_frame_label(d);
+        let lexical = if text.is_empty() {
+            vc.map_or("", |vc| vc.lexical.as_str())
+        } else {
+            text.as_str()
+        };
+        let result = self.validate_simple(s, lexical);
+        let key = match result {
+            Ok(v) => {
+                if let Some(vc) = vc.filter(|vc| vc.fixed && !text.is_empty()) {
+                    if !self.fixed_matches(s, vc, &v) {
+                        self.error(
+                            "cvc-elt.5.2.2.2.2",
+                            format!(
+                                "element '{label}' must have the fixed value '{}', found '{}'",
+                                vc.lexical,
+                                text.trim()
+                            ),
+                            offset,
+                        );
+                    }
+                }
+                let what = ElemWhat(&label);
+                self.record_id(s, &v, &what, offset);
+                // Only identity constraints need the key (a canonical string).
+                let k = self.identity.active().then(|| key_part(&v.value));
+                self.end_value = Some(v);
+                k
+            }
+            Err(e) => {
+                let start = self.frames[d].offset;
+                self.error(
+                    "cvc-datatype-valid",
+                    format!("the content of element '{label}' is not valid: {e}"),
+                    start,
+                );
+                None
+            }
+        };
+        self.frames[d].text = text;
+        key
+    }
+
+    /// A fixed value on an element of mixed content is compared as a string.
+    fn mixed_fixed(&mut self, d: usize, decl: Option<ElementId>, had_child: bool, offset: u64) {
+        let schema = self.schema;
+        let Some(vc) = decl.and_then(|e| schema.element(e).value_constraint.as_ref()) else {
+            return;
+        };
+        if !vc.fixed {
+            return;
+        }
+        let text = &self.frames[d].text;
+        if had_child || (!text.is_empty() && *text != vc.lexical) {
+            let label = self.frame_label(d);
+            self.error(
+                "cvc-elt.5.2.2.2.1",
+                format!(
+                    "element '{label}' must have the fixed value '{}'",
+                    vc.lexical
+                ),
+                offset,
+            );
+        }
+    }
+}
+
+/// Whether a simple type adds no facet to its built-in.
+fn facet_free(f: &Facets) -> bool {
+    f.white_space.is_none()
+        && f.length.is_none()
+        && f.min_length.is_none()
+        && f.max_length.is_none()
+        && f.total_digits.is_none()
+        && f.fraction_digits.is_none()
+        && f.min_inclusive.is_none()
+        && f.max_inclusive.is_none()
+        && f.min_exclusive.is_none()
+        && f.max_exclusive.is_none()
+        && f.enumeration.is_none()
+        && f.patterns.is_empty()
+}
+
+fn wildcard_label(schema: &Schema, w: &Wildcard) -> String {
+    use crate::model::NamespaceConstraint::*;
+    match &w.namespaces {
+        Any => "any element".to_string(),
+        Not(ns) => format!(
+            "any element not in namespace '{}'",
+            schema.names.namespace_uri(*ns)
+        ),
+        Set(set) => {
+            let list: Vec<String> = set
+                .iter()
+                .map(|ns| {
+                    if *ns == NsId::ABSENT {
+                        "no namespace".to_string()
+                    } else {
+                        format!("'{}'", schema.names.namespace_uri(*ns))
+                    }
+                })
+                .collect();
+            format!("any element in {}", list.join(" or "))
+        }
+    }
+}
+
+/// An [`xwire::Reader`] whose events come with their validation information.
+///
+/// ```
+/// use xwire_schema::model::Schema;
+/// use xwire_schema::validate::{Psvi, ValidatingReader, ValidationOptions, Validator};
+///
+/// let schema = Schema::builtins();
+/// let mut v = Validator::new(&schema, ValidationOptions::default());
+/// let mut r = ValidatingReader::new(&mut v, xwire::Reader::from_slice(b"<a/>"));
+/// loop {
+///     let (ev, psvi) = r.next().unwrap();
+///     if matches!(ev, xwire::Event::Eof) {
+///         break;
+///     }
+///     if let Psvi::End { value: Some(v), .. } = psvi {
+///         println!("typed value {:?}", v.value); // parsed once, here
+///     }
+/// }
+/// assert_eq!(r.errors().len(), 1);
+/// ```
+pub struct ValidatingReader<'r, 's> {
+    reader: Reader<'r>,
+    v: &'r mut Validator<'s>,
+}
+
+impl<'r, 's> ValidatingReader<'r, 's> {
+    /// Starts validating the document of `reader` (the validator's previous state is reset).
+    pub fn new(validator: &'r mut Validator<'s>, reader: Reader<'r>) -> ValidatingReader<'r, 's> {
+        validator.reset();
+        ValidatingReader {
+            reader,
+            v: validator,
+        }
+    }
+
+    /// The next event with its validation information. A document that is not well-formed
+    /// gives an error (also recorded in [`ValidatingReader::errors`]); validation errors do
+    /// not stop the reader.
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> Result<(Event<'_>, Psvi<'_>), ValidationError> {
+        self.resolve_locations();
+        let offset = match self.reader.peek() {
+            Ok(_) => self.reader.offset(),
+            Err(e) => return Err(self.not_well_formed(e)),
+        };
+        let ev = match self.reader.next() {
+            Ok(ev) => ev,
+            Err(e) => {
+                // Unreachable: peek succeeded; still, never panic.
+                let err = ValidationError {
+                    constraint: "well-formed",
+                    message: e.kind().to_string(),
+                    expected: Vec::new(),
+                    line: e.location().line,
+                    column: e.location().column,
+                    offset: e.location().offset,
+                };
+                return Err(err);
+            }
+        };
+        let v = &mut *self.v;
+        let psvi = match &ev {
+            Event::Start(tag) => {
+                v.start(tag, offset);
+                let f = &v.frames[v.depth - 1];
+                if f.mode == Mode::Skip {
+                    Psvi::None
+                } else {
+                    Psvi::Start {
+                        decl: f.decl,
+                        type_def: (f.mode == Mode::Typed).then_some(f.ty),
+                        nil: f.nil,
+                        attributes: &v.attr_infos,
+                    }
+                }
+            }
+            Event::End(_) => {
+                let d = v.depth;
+                v.end(offset);
+                match v.frames.get(d.wrapping_sub(1)) {
+                    Some(f) if f.mode != Mode::Skip => Psvi::End {
+                        decl: f.decl,
+                        type_def: (f.mode == Mode::Typed).then_some(f.ty),
+                        value: v.end_value.as_ref(),
+                    },
+                    _ => Psvi::None,
+                }
+            }
+            Event::Text(t) => {
+                if v.depth > 0 && v.frames[v.depth - 1].collect_text {
+                    let s = t.unescape();
+                    v.text(&s, false, offset);
+                } else {
+                    v.text(t.raw(), t.is_whitespace(), offset);
+                }
+                Psvi::None
+            }
+            Event::CData(c) => {
+                let s = c.text();
+                let ws = s.chars().all(|c| matches!(c, ' ' | '\t' | '\r' | '\n'));
+                v.text(&s, ws, offset);
+                Psvi::None
+            }
+            Event::Eof => {
+                if !v.saw_root {
+                    v.error(
+                        "well-formed",
+                        "the document has no root element".to_string(),
+                        offset,
+                    );
+                }
+                Psvi::None
+            }
+            _ => Psvi::None,
+        };
+        Ok((ev, psvi))
+    }
+
+    fn not_well_formed(&mut self, e: xwire::Error) -> ValidationError {
+        let loc = e.location();
+        let err = ValidationError {
+            constraint: "well-formed",
+            message: format!("the document is not well-formed: {}", e.kind()),
+            expected: Vec::new(),
+            line: loc.line,
+            column: loc.column,
+            offset: loc.offset,
+        };
+        let v = &mut *self.v;
+        if !v.errors.iter().any(|x| x.constraint == "well-formed") {
+            v.stopped = false;
+            v.errors.push(err.clone());
+            v.stopped = true;
+        }
+        err
+    }
+
+    /// Gives the new errors their line and column (in offset order, so the reader's line
+    /// tracker moves forward) and keeps the list in document order.
+    fn resolve_locations(&mut self) {
+        let v = &mut *self.v;
+        if v.resolved == v.errors.len() {
+            return;
+        }
+        let new = &mut v.errors[v.resolved..];
+        new.sort_by_key(|e| e.offset);
+        for e in new.iter_mut() {
+            if e.line == 0 {
+                let loc = self.reader.location_of(e.offset);
+                e.line = loc.line;
+                e.column = loc.column;
+            }
+        }
+        // Merge when the new ones start before the last old one (rare: IDREFs at the end,
+        // values reported at their start tag).
+        if v.resolved > 0 && v.errors[v.resolved].offset < v.errors[v.resolved - 1].offset {
+            v.errors.sort_by_key(|e| e.offset);
+        }
+        v.resolved = v.errors.len();
+    }
+
+    /// The errors found so far, in document order.
+    pub fn errors(&mut self) -> &[ValidationError] {
+        self.resolve_locations();
+        &self.v.errors
+    }
+
+    /// The underlying reader (for locations, namespaces in scope, ...).
+    pub fn reader(&mut self) -> &mut Reader<'r> {
+        &mut self.reader
+    }
+}
+
+/// Validates the document `bytes` against `schema`: `Ok` when it is valid, else every error
+/// found (up to [`ValidationOptions::max_errors`]), in document order.
+///
+/// ```
+/// use xwire_schema::model::Schema;
+/// use xwire_schema::validate::{validate_bytes, ValidationOptions};
+///
+/// let schema = Schema::builtins();
+/// let errors = validate_bytes(&schema, b"<a>", &ValidationOptions::default()).unwrap_err();
+/// assert_eq!(errors.last().unwrap().constraint, "well-formed");
+/// ```
+pub fn validate_bytes(
+    schema: &Schema,
+    bytes: &[u8],
+    options: &ValidationOptions,
+) -> Result<(), Vec<ValidationError>> {
+    Validator::new(schema, options.clone()).validate(bytes)
+}
