@@ -365,13 +365,9 @@ fn conformance_xsd(
             }
             quietly(|| xsd::run(&dir, &p, &options))
         }
-        // PLUG-IN POINT for xwire's processor: an `impl xsd::XsdProcessor` over
-        // `xwire_schema::model::Schema::load_with` and `xwire_schema::validate::validate_bytes`
-        // goes here once those APIs are on main.
         XsdProcessorKind::Xwire => {
-            return Err(Failure::usage(
-                "xwire: xwire's schema loader and validator are not available yet; use --processor xmllint",
-            ))
+            let p = xsd::xwire::XwireProcessor::new();
+            quietly(|| xsd::run(&dir, &p, &options))
         }
     }
     .map_err(|e| Failure::usage(format!("xwire: {e}")))?;

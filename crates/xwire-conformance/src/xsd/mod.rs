@@ -15,6 +15,7 @@
 
 pub mod catalog;
 pub mod xmllint;
+pub mod xwire;
 
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};

@@ -290,10 +290,14 @@ impl<'o> Loader<'o> {
         self.allocate();
         self.complete_all();
         self.check_all();
-        // The content models are compiled here (Unique Particle Attribution and Element
-        // Declarations Consistent are checked by the compiler in `validate/`):
-        // CONTENT-MODEL COMPILATION GOES HERE, over `self.s`, adding its errors to
-        // `self.errors`.
+        // The content models are compiled once here, so a loaded schema is ready to validate;
+        // the compiler checks Unique Particle Attribution and Element Declarations
+        // Consistent. It runs only on a schema without other errors: its input must be sound.
+        if self.errors.is_empty() {
+            if let Err(errors) = crate::validate::compile_content_models(&mut self.s) {
+                self.errors.extend(errors);
+            }
+        }
         if self.errors.is_empty() {
             Ok(self.s)
         } else {
