@@ -1749,7 +1749,8 @@ impl<'r, 's> ValidatingReader<'r, 's> {
         &self.v.errors
     }
 
-    /// The underlying reader (for locations, namespaces in scope, ...).
+    /// The underlying reader (for locations, namespaces in scope, ...). Advancing it
+    /// directly skips those events' validation.
     pub fn reader(&mut self) -> &mut Reader<'r> {
         &mut self.reader
     }
