@@ -76,7 +76,12 @@ fn is_float_lexical(s: &str) -> bool {
         Some(i) => (&s[..i], Some(&s[i + 1..])),
         None => (s, None),
     };
-    if Decimal::parse(mantissa).is_none() {
+    // The decimal lexical space, checked without building the decimal.
+    let body = mantissa.strip_prefix(['+', '-']).unwrap_or(mantissa);
+    let (int, frac) = body.split_once('.').unwrap_or((body, ""));
+    if (int.is_empty() && frac.is_empty())
+        || !int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit())
+    {
         return false;
     }
     match exp {

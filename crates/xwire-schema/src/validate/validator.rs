@@ -425,17 +425,22 @@ impl<'s> Validator<'s> {
         n
     }
 
-    /// Resolves a prefix with the bindings in scope (for QName values).
-    fn resolve_prefix(&self, prefix: &str) -> Option<String> {
+    /// The namespace a prefix is bound to in scope (`""` for none), borrowed.
+    fn prefix_uri(&self, prefix: &str) -> Option<&str> {
         if prefix == "xml" {
-            return Some(xwire::XML_NS.to_string());
+            return Some(xwire::XML_NS);
         }
         for &(p, u, e) in self.bindings.iter().rev() {
             if &self.binding_text[p..u] == prefix {
-                return Some(self.binding_text[u..e].to_string());
+                return Some(&self.binding_text[u..e]);
             }
         }
-        (prefix.is_empty()).then(String::new)
+        prefix.is_empty().then_some("")
+    }
+
+    /// Resolves a prefix with the bindings in scope (for QName values).
+    fn resolve_prefix(&self, prefix: &str) -> Option<String> {
+        self.prefix_uri(prefix).map(str::to_string)
     }
 
     fn validate_simple(&self, ty: SimpleTypeId, lexical: &str) -> Result<SimpleValue, String> {
@@ -513,7 +518,7 @@ impl<'s> Validator<'s> {
             match name.and_then(|n| schema.global_element(n)) {
                 Some(e) => decl = Some(e),
                 None => {
-                    if self.xsi_type_of(tag).is_some() {
+                    if self.xsi_type_at.is_some() {
                         mode = Mode::Lax;
                     } else {
                         self.error(
@@ -626,8 +631,8 @@ impl<'s> Validator<'s> {
             }
         }
         if mode != Mode::Skip {
-            if let Some(xt) = self.xsi_type_of(tag) {
-                if let Some(t) = self.xsi_type(&xt, decl, ty, &label, offset) {
+            if let Some(xt) = self.xsi_type_at.and_then(|i| tag.attributes().nth(i)) {
+                if let Some(t) = self.xsi_type(xt.value(), decl, ty, &label, offset) {
                     ty = Some(t);
                     mode = Mode::Typed;
                 }
@@ -858,11 +863,6 @@ impl<'s> Validator<'s> {
         self.error_expecting("cvc-complex-type.2.4", message, expected, offset);
     }
 
-    fn xsi_type_of(&mut self, tag: &StartTag<'_>) -> Option<String> {
-        let i = self.xsi_type_at?;
-        tag.attributes().nth(i).map(|a| a.value().to_string())
-    }
-
     /// Resolves `xsi:type` and checks it against the declared type.
     fn xsi_type(
         &mut self,
@@ -872,6 +872,37 @@ impl<'s> Validator<'s> {
         label: &dyn std::fmt::Display,
         offset: u64,
     ) -> Option<TypeId> {
+        let schema = self.schema;
+        // Fast path, no allocation: a well-formed QName with a bound prefix.
+        let trimmed = value.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'));
+        let (prefix, local) = trimmed.split_once(':').unwrap_or(("", trimmed));
+        let lexical_ok = xwire::chars::is_ncname(local)
+            && (prefix.is_empty() || xwire::chars::is_ncname(prefix));
+        let fast = if lexical_ok {
+            self.prefix_uri(prefix).map(|uri| {
+                schema
+                    .names
+                    .lookup_namespace(uri)
+                    .and_then(|ns| schema.names.lookup(ns, local))
+                    .and_then(|n| schema.global_type(n))
+            })
+        } else {
+            None
+        };
+        let t = match fast {
+            Some(t) => t,
+            None => self.xsi_type_slow(value, label, offset)?,
+        };
+        self.xsi_type_check(t, value, decl, declared, label, offset)
+    }
+
+    /// `xsi:type` through the QName datatype (for the error message of a bad value).
+    fn xsi_type_slow(
+        &mut self,
+        value: &str,
+        label: &dyn std::fmt::Display,
+        offset: u64,
+    ) -> Option<Option<TypeId>> {
         let schema = self.schema;
         let qname = SimpleTypeId::builtin(Builtin::QName);
         let v = match self.validate_simple(qname, value) {
@@ -891,11 +922,26 @@ impl<'s> Validator<'s> {
         else {
             return None;
         };
-        let t = schema
-            .names
-            .lookup_namespace(namespace)
-            .and_then(|ns| schema.names.lookup(ns, local))
-            .and_then(|n| schema.global_type(n));
+        Some(
+            schema
+                .names
+                .lookup_namespace(namespace)
+                .and_then(|ns| schema.names.lookup(ns, local))
+                .and_then(|n| schema.global_type(n)),
+        )
+    }
+
+    /// Checks a resolved `xsi:type` (`None`: names no type) against the declared type.
+    fn xsi_type_check(
+        &mut self,
+        t: Option<TypeId>,
+        value: &str,
+        decl: Option<ElementId>,
+        declared: Option<TypeId>,
+        label: &dyn std::fmt::Display,
+        offset: u64,
+    ) -> Option<TypeId> {
+        let schema = self.schema;
         let Some(t) = t else {
             self.error(
                 "cvc-elt.4.2",
@@ -1703,7 +1749,8 @@ impl<'r, 's> ValidatingReader<'r, 's> {
         &self.v.errors
     }
 
-    /// The underlying reader (for locations, namespaces in scope, ...).
+    /// The underlying reader (for locations, namespaces in scope, ...). Advancing it
+    /// directly skips those events' validation.
     pub fn reader(&mut self) -> &mut Reader<'r> {
         &mut self.reader
     }
