@@ -374,8 +374,7 @@ pub fn in_process() -> Vec<Peer> {
 /// parser, its whole-document one over `xmlReadMemory` and the walk of libxml2-dom.
 /// `bench --ops validate` also runs these (see [`beside_validating`] and the driver).
 pub const VALIDATE_BESIDE: &[(&str, &str, Op)] = &[
-    // xwire's validator (crate xwire-schema) is not a peer yet: when it is (see the marked
-    // place in rust.rs), its line is ("xwire", "xwire", Op::Parse).
+    ("xwire", "xwire", Op::Parse),
     ("libxml2-xsd", "libxml2-sax", Op::Push),
     ("libxml2-xsd-doc", "libxml2-dom", Op::Tree),
     ("xerces-sax2-validating", "xerces-sax2", Op::Push),

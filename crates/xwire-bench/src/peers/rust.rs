@@ -18,14 +18,8 @@ pub(super) fn peers() -> Vec<Peer> {
                 ];
                 // The tree and its XPath pipelines (xwire::tree).
                 ops.extend(super::models::tree_ops());
-                // XWIRE VALIDATE PEER GOES HERE, once crate xwire-schema is on main:
-                // (Op::Validate, prepare) where prepare loads
-                // `xwire_schema::model::Schema::load(setup.schema)` once (an error without a
-                // schema, as c::schema_path) and its runner calls
-                // `xwire_schema::validate::validate_bytes(&schema, doc, &options)`, returning
-                // the parse checksum (elements + attributes + text bytes, as `xwire` below)
-                // and an invalid document as an error. Then add ("xwire", "xwire", Op::Parse)
-                // to `VALIDATE_BESIDE` in peers/mod.rs.
+                // Validation in the same pass (crate xwire-schema), consuming the typed events.
+                ops.push((Op::Validate, Box::new(xwire_validate)));
                 ops
             }),
         },
@@ -71,6 +65,43 @@ pub(super) fn peers() -> Vec<Peer> {
             engine: Engine::InProcess(vec![(Op::Tree, simple(roxmltree))]),
         },
     ]
+}
+
+/// Loads the workload's schema once; the runner validates each document through a
+/// `ValidatingReader` (one pass: parse, validate, typed values) and returns the parse checksum.
+fn xwire_validate(setup: &super::Setup<'_>) -> Result<super::Runner, String> {
+    use xwire_schema::validate::{ValidatingReader, ValidationOptions, Validator};
+    let path = setup.schema.ok_or("this workload has no schema")?;
+    let schema = xwire_schema::model::Schema::load(path).map_err(err)?;
+    // The runner must be 'static and the validator borrows its schema: the schema (a few KB,
+    // loaded once per workload and worker) lives for the rest of the benchmark process.
+    let schema: &'static xwire_schema::model::Schema = Box::leak(Box::new(schema));
+    let mut validator = Validator::new(schema, ValidationOptions::default());
+    Ok(Box::new(move |doc: &[u8]| {
+        use xwire::Event;
+        let mut r = ValidatingReader::new(&mut validator, xwire::Reader::from_slice(doc));
+        let mut sum = 0u64;
+        loop {
+            let (ev, psvi) = r.next().map_err(err)?;
+            match ev {
+                Event::Start(t) => {
+                    sum += 1;
+                    for a in t.attributes() {
+                        sum += !a.is_namespace_decl() as u64;
+                    }
+                }
+                Event::Text(t) => sum += t.unescape().len() as u64,
+                Event::CData(c) => sum += c.raw().len() as u64,
+                Event::Eof => break,
+                _ => {}
+            }
+            black_box(psvi);
+        }
+        match r.errors().first() {
+            None => Ok(sum),
+            Some(e) => Err(err(e)),
+        }
+    }))
 }
 
 fn err(e: impl std::fmt::Display) -> String {
