@@ -15,6 +15,7 @@ mod canon;
 mod edit;
 mod fmt;
 mod report;
+mod schema;
 mod xpath;
 
 use xwire_bench::stats;
@@ -81,6 +82,11 @@ enum Command {
     /// Edit a document through XPath selections, copying every untouched byte as it is:
     /// delete nodes, set text and attribute values, insert or replace markup.
     Edit(edit::EditArgs),
+    /// Validate documents against an XML Schema 1.0 (exit code 1 when one is invalid, 2
+    /// when the schema does not load).
+    Validate(schema::ValidateArgs),
+    /// Load an XML Schema and summarise its components (exit code 1 when it is not valid).
+    Schema(schema::SchemaArgs),
     /// Run the benchmark suite against the peers found on this machine.
     Bench(bench::BenchArgs),
     /// Write a generated benchmark workload to a file.
@@ -162,6 +168,8 @@ fn main() -> ExitCode {
             verbose,
             ..
         } => conformance(suite, json, verbose),
+        Command::Validate(args) => schema::validate(&args),
+        Command::Schema(args) => schema::run(&args),
         Command::Bench(args) => bench::bench(args),
         Command::Gen(args) => bench::generate(args),
         Command::Completions { shell } => {

@@ -28,14 +28,15 @@ impl Schema {
             }
         };
         match (name, location) {
-            (Some(n), _) => self.short_name(n.index()),
+            (Some(n), _) => self.name_display(n),
             (None, Some(loc)) => format!("(anonymous, line {})", loc.line),
             (None, None) => "(anonymous)".to_string(),
         }
     }
 
-    fn short_name(&self, name_index: usize) -> String {
-        let name = super::NameId::from_index(name_index);
+    /// A name for people: `xs:local` in the XML Schema namespace, the bare local name when
+    /// unqualified or in the first target namespace, else `{uri}local`.
+    pub fn name_display(&self, name: super::NameId) -> String {
         let ns = self.names.ns(name);
         let local = self.names.local(name);
         if self.names.namespace_uri(ns) == XSD_NAMESPACE {
@@ -66,7 +67,7 @@ impl Schema {
 
     fn write_particle(&self, out: &mut String, p: &Particle, depth: usize) {
         match &p.term {
-            Term::Element(e) => out.push_str(&self.short_name(self.element(*e).name.index())),
+            Term::Element(e) => out.push_str(&self.name_display(self.element(*e).name)),
             Term::Wildcard(w) => out.push_str(&self.wildcard_display(w)),
             Term::Group(g) => {
                 let group = self.model_group(*g);
@@ -136,6 +137,9 @@ impl Schema {
             TypeId::Complex(c) => {
                 let ct = self.complex_type(c);
                 let mut out = match ct.derivation {
+                    super::Derivation::Restriction if ct.base == TypeId::ANY_TYPE => {
+                        "complex".to_string()
+                    }
                     super::Derivation::Extension => {
                         format!("extends {}", self.type_display(ct.base))
                     }
@@ -169,7 +173,7 @@ impl Schema {
                         .attribute_uses
                         .iter()
                         .map(|u| {
-                            let name = self.short_name(self.attribute(u.decl).name.index());
+                            let name = self.name_display(self.attribute(u.decl).name);
                             if u.required {
                                 name
                             } else {

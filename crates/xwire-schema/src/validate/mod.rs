@@ -5,10 +5,12 @@
 //! - `validator`: the streaming validator, one pass over the reader's events
 //!   ([`Validator`], [`ValidatingReader`], [`validate_bytes`]);
 //! - `errors`: [`ValidationError`] and [`ValidationOptions`];
+//! - `hints`: the `xsi:schemaLocation` hints of a document, for callers that follow them;
 //! - `ids`, `identity`: ID/IDREF and identity-constraint tables.
 
 pub mod automaton;
 mod errors;
+mod hints;
 mod identity;
 mod ids;
 mod validator;
@@ -19,4 +21,5 @@ mod tests;
 pub(crate) use automaton::compile_content_models;
 pub use automaton::{ContentModel, Expected, MatchState, Matched, MemberStatus};
 pub use errors::{ValidationError, ValidationOptions};
+pub use hints::{hinted_schema_paths, schema_location_hints};
 pub use validator::{validate_bytes, AttributeInfo, Psvi, ValidatingReader, Validator};
