@@ -68,27 +68,56 @@ fn valid_invalid_and_broken_schemas_have_their_exit_codes() {
     );
     let path = |f: &str| dir.join(f).to_string_lossy().into_owned();
 
-    let o = xwire(&["validate", "--schema", &path("orders.xsd"), &path("good.xml")]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = xwire(&[
+        "validate",
+        "--schema",
+        &path("orders.xsd"),
+        &path("good.xml"),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     assert!(String::from_utf8_lossy(&o.stdout).contains("good.xml: valid"));
 
-    let o = xwire(&["validate", "-s", &path("orders.xsd"), &path("good.xml"), &path("bad.xml")]);
+    let o = xwire(&[
+        "validate",
+        "-s",
+        &path("orders.xsd"),
+        &path("good.xml"),
+        &path("bad.xml"),
+    ]);
     assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8_lossy(&o.stderr);
     // The pattern and the bound, at line 2; the missing sku at line 3, naming what was expected.
-    assert!(err.contains("bad.xml:2:") && err.contains("123-ab"), "{err}");
+    assert!(
+        err.contains("bad.xml:2:") && err.contains("123-ab"),
+        "{err}"
+    );
     assert!(err.contains("'0'") || err.contains(" 0 "), "{err}");
     assert!(err.contains("bad.xml:3:") && err.contains("sku"), "{err}");
     assert!(err.contains("bad.xml: invalid (3 errors)"), "{err}");
 
-    let o = xwire(&["validate", "-s", &path("orders.xsd"), "--max-errors", "1", &path("bad.xml")]);
+    let o = xwire(&[
+        "validate",
+        "-s",
+        &path("orders.xsd"),
+        "--max-errors",
+        "1",
+        &path("bad.xml"),
+    ]);
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("(1 error, stopped at --max-errors)"));
 
     let o = xwire(&["validate", "-s", &path("broken.xsd"), &path("good.xml")]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("broken.xsd:1:") && err.contains("src-resolve"), "{err}");
+    assert!(
+        err.contains("broken.xsd:1:") && err.contains("src-resolve"),
+        "{err}"
+    );
 
     let o = xwire(&["validate", "-s", &path("orders.xsd"), &path("missing.xml")]);
     assert_eq!(o.status.code(), Some(2));
@@ -105,7 +134,12 @@ fn hints_are_followed_only_when_asked() {
     let doc = dir.join("hinted.xml").to_string_lossy().into_owned();
 
     let o = xwire(&["validate", "--use-hints", &doc]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 
     // Without --use-hints a schema is required.
     let o = xwire(&["validate", &doc]);
@@ -116,11 +150,28 @@ fn hints_are_followed_only_when_asked() {
 fn schema_summarises_components() {
     let dir = folder("summary", &[("orders.xsd", SCHEMA)]);
     let o = xwire(&["schema", &dir.join("orders.xsd").to_string_lossy()]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("target namespace  urn:orders"), "{out}");
-    assert!(out.contains("1 global elements (3 local), 2 complex types, 1 simple types"), "{out}");
-    assert!(out.contains("  Item: complex; (sku, qty)  (orders.xsd:11)"), "{out}");
-    assert!(out.contains("  Sku: restricts xs:string (pattern \\d{3}-[A-Z]{2})"), "{out}");
-    assert!(out.contains("  order: (anonymous, line 4)  (orders.xsd:3)"), "{out}");
+    assert!(
+        out.contains("1 global elements (3 local), 2 complex types, 1 simple types"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  Item: complex; (sku, qty)  (orders.xsd:11)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  Sku: restricts xs:string (pattern \\d{3}-[A-Z]{2})"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  order: (anonymous, line 4)  (orders.xsd:3)"),
+        "{out}"
+    );
 }
