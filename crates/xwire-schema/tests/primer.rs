@@ -159,10 +159,14 @@ fn mutated_purchase_orders_are_rejected_with_the_right_message() {
     let Some(dir) = primer() else { return };
     let schema = load(&dir.join("po.xsd"));
     // The Primer files have CR LF line ends; the mutations are written with LF.
-    let original = std::fs::read_to_string(dir.join("po.xml")).unwrap().replace("\r\n", "\n");
+    let original = std::fs::read_to_string(dir.join("po.xml"))
+        .unwrap()
+        .replace("\r\n", "\n");
     check(&schema, &original, PO);
 
     let schema = load(&dir.join("ipo.xsd"));
-    let original = std::fs::read_to_string(dir.join("ipo.xml")).unwrap().replace("\r\n", "\n");
+    let original = std::fs::read_to_string(dir.join("ipo.xml"))
+        .unwrap()
+        .replace("\r\n", "\n");
     check(&schema, &original, IPO);
 }
