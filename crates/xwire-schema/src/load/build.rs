@@ -19,6 +19,10 @@ use crate::model::{
 
 const XML_NAMESPACE: &str = "http://www.w3.org/XML/1998/namespace";
 
+/// Unions that expand to more member types than this are refused (validation tries the
+/// members in turn; nested shared unions would otherwise grow exponentially).
+const MAX_UNION_LEAVES: usize = 1000;
+
 /// Recursion guard for completing components (base chains, attribute groups, heads).
 const MAX_NESTING: usize = 200;
 
@@ -710,11 +714,40 @@ impl Loader<'_> {
                     }
                     kept.push(m);
                 }
+                let leaves: usize = kept.iter().map(|&m| self.union_leaves(m, 0)).sum();
+                if leaves > MAX_UNION_LEAVES {
+                    self.error(
+                        "schema-document",
+                        d,
+                        &child,
+                        format!("the union has too many member types once nested unions are expanded ({leaves})"),
+                    );
+                    kept.clear();
+                }
                 let st = &mut self.s.simple_types[id.index()];
                 st.variety = Variety::Union(kept);
                 st.base = TypeId::Simple(SimpleTypeId::ANY_SIMPLE_TYPE);
             }
             _ => {}
+        }
+    }
+
+    /// How many types a simple type expands to, itself and the members of unions counted
+    /// out (saturating past the limit): what validation may visit.
+    fn union_leaves(&self, t: SimpleTypeId, depth: usize) -> usize {
+        match &self.s.simple_type(t).variety {
+            Variety::Union(ms) if depth < 64 => {
+                let mut total = 1usize;
+                for &m in ms {
+                    total += self.union_leaves(m, depth + 1);
+                    if total > MAX_UNION_LEAVES {
+                        return MAX_UNION_LEAVES + 1;
+                    }
+                }
+                total
+            }
+            Variety::Union(_) => MAX_UNION_LEAVES + 1,
+            _ => 1,
         }
     }
 
@@ -1062,23 +1095,47 @@ impl Loader<'_> {
 
     /// Whether a particle can match nothing.
     pub(crate) fn emptiable(&self, p: &Particle, depth: usize) -> bool {
+        let mut memo = std::collections::HashMap::new();
+        self.emptiable_in(p, depth, &mut memo)
+    }
+
+    /// `emptiable` with each group's answer kept (shared groups are visited once; a group
+    /// met again while being visited counts as not emptiable).
+    fn emptiable_in(
+        &self,
+        p: &Particle,
+        depth: usize,
+        memo: &mut std::collections::HashMap<ModelGroupId, bool>,
+    ) -> bool {
         if p.min_occurs == 0 {
             return true;
         }
-        if depth > 200 {
+        if depth > MAX_NESTING {
             return true;
         }
         match &p.term {
             Term::Element(_) | Term::Wildcard(_) => false,
             Term::Group(g) => {
+                if let Some(&v) = memo.get(g) {
+                    return v;
+                }
+                memo.insert(*g, false);
                 let mg = self.s.model_group(*g);
-                match mg.compositor {
+                let v = match mg.compositor {
                     Compositor::Choice => {
                         mg.particles.is_empty()
-                            || mg.particles.iter().any(|q| self.emptiable(q, depth + 1))
+                            || mg
+                                .particles
+                                .iter()
+                                .any(|q| self.emptiable_in(q, depth + 1, memo))
                     }
-                    _ => mg.particles.iter().all(|q| self.emptiable(q, depth + 1)),
-                }
+                    _ => mg
+                        .particles
+                        .iter()
+                        .all(|q| self.emptiable_in(q, depth + 1, memo)),
+                };
+                memo.insert(*g, v);
+                v
             }
         }
     }

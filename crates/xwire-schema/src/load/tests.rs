@@ -621,3 +621,46 @@ fn primer_schemas_load() {
 
 const IPO: (usize, usize, usize) = (2, 9, 2);
 const PO1: (usize, usize, usize) = (2, 4, 1);
+
+#[test]
+fn pathological_schemas_finish() {
+    use std::fmt::Write;
+    let start = std::time::Instant::now();
+    // Long derivation chains (deeper than the completion guard).
+    let mut body = String::from(r#"<xs:complexType name="c0"><xs:sequence><xs:element name="e"/></xs:sequence></xs:complexType>
+<xs:simpleType name="s0"><xs:restriction base="xs:string"/></xs:simpleType>
+<xs:element name="h0"/>"#);
+    for i in 1..400 {
+        let _ = write!(
+            body,
+            r#"<xs:complexType name="c{i}"><xs:complexContent><xs:restriction base="c{}"><xs:sequence><xs:element name="e"/></xs:sequence></xs:restriction></xs:complexContent></xs:complexType>
+<xs:simpleType name="s{i}"><xs:restriction base="s{}"/></xs:simpleType>
+<xs:element name="h{i}" substitutionGroup="h{}"/>"#,
+            i - 1,
+            i - 1,
+            i - 1
+        );
+    }
+    let _ = load(&body);
+    eprintln!("chains {:?}", start.elapsed());
+    // Groups and unions shared at every level (exponential if expanded).
+    let mut body = String::new();
+    for i in 0..60 {
+        let _ = write!(
+            body,
+            r#"<xs:group name="g{i}"><xs:sequence><xs:group ref="g{j}"/><xs:group ref="g{j}" minOccurs="0"/></xs:sequence></xs:group>
+<xs:simpleType name="u{i}"><xs:union memberTypes="u{j} u{j}"/></xs:simpleType>"#,
+            j = i + 1
+        );
+    }
+    body.push_str(r#"<xs:group name="g60"><xs:sequence><xs:element name="x"/></xs:sequence></xs:group>
+<xs:simpleType name="u60"><xs:restriction base="xs:int"/></xs:simpleType>
+<xs:complexType name="b"><xs:group ref="g0"/></xs:complexType>
+<xs:complexType name="r"><xs:complexContent><xs:restriction base="b"><xs:group ref="g0"/></xs:restriction></xs:complexContent></xs:complexType>
+<xs:element name="v" type="u0" default="1"/>
+<xs:group name="loop"><xs:sequence><xs:group ref="loop"/><xs:group ref="loop"/></xs:sequence></xs:group>
+<xs:complexType name="lb"><xs:group ref="loop"/></xs:complexType>
+<xs:complexType name="lr"><xs:complexContent><xs:restriction base="lb"><xs:group ref="loop"/></xs:restriction></xs:complexContent></xs:complexType>"#);
+    assert!(load(&body).is_err());
+    assert!(start.elapsed().as_secs() < 30, "took {:?}", start.elapsed());
+}
