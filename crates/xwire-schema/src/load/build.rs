@@ -558,6 +558,14 @@ impl Loader<'_> {
         let Some(child) = node.xs_children().next().cloned() else {
             return;
         };
+        if src.original.is_some() && (child.local != "restriction" || child.attr("base").is_none()) {
+            self.error(
+                "src-redefine",
+                d,
+                &child,
+                "a type redefinition must restrict the type it redefines".into(),
+            );
+        }
         match child.local.as_str() {
             "restriction" => {
                 let base = self.base_of(d, &child, src, true);
@@ -781,6 +789,14 @@ impl Loader<'_> {
             .xs_children()
             .find(|c| c.local == "simpleContent" || c.local == "complexContent")
             .cloned();
+        if src.original.is_some() && content_node.is_none() {
+            self.error(
+                "src-redefine",
+                d,
+                &node,
+                "a type redefinition must derive from the type it redefines".into(),
+            );
+        }
         let Some(cn) = content_node else {
             // Shorthand: a restriction of anyType.
             let mixed = bool_attr(&node, "mixed");
@@ -923,7 +939,19 @@ impl Loader<'_> {
                 .map_or_else(|| bool_attr(&node, "mixed"), |_| bool_attr(&cn, "mixed"));
             let own = self.explicit_content(d, &der);
             if extension {
+                let explicit_mixed = cn.attr("mixed").is_some() || node.attr("mixed").is_some();
                 content = match (base_content, own) {
+                    (Some(ContentType::Elements { particle, mixed: false }), None)
+                        if mixed && explicit_mixed && base != TypeId::ANY_TYPE =>
+                    {
+                        self.error(
+                            "cos-ct-extends",
+                            d,
+                            &der,
+                            "an extension must be mixed if and only if its base is".into(),
+                        );
+                        ContentType::Elements { particle, mixed: false }
+                    }
                     (Some(bc), None) => bc,
                     (None, own) | (Some(ContentType::Empty), own) => self.content_from(own, mixed),
                     (Some(ContentType::Simple(_)), own) => {
@@ -1898,6 +1926,9 @@ impl Loader<'_> {
             self.redef_agroup = Some((self.s.attribute_group(id).name, AttributeGroupId(orig), 0));
         }
         let content = self.attr_content(src.doc, &src.node, "ag-props-correct");
+        if let Some((_, orig, 0)) = self.redef_agroup {
+            self.pending_agroup_restrictions.push((id, orig, src.doc, src.node.clone()));
+        }
         if let Some((_, _, count)) = self.redef_agroup {
             if count > 1 {
                 self.error(

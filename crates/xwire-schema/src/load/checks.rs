@@ -21,6 +21,7 @@ impl Loader<'_> {
         self.check_group_cycles();
         self.check_keyrefs();
         self.check_group_redefinitions();
+        self.check_agroup_redefinitions();
     }
 
     /// A group redefinition without a reference to itself must restrict the original
@@ -358,133 +359,13 @@ impl Loader<'_> {
         let TypeId::Complex(b) = ct.base else { return };
         let base = self.s.complex_type(b).clone();
         const C: &str = "derivation-ok-restriction";
-        for u in &ct.attribute_uses {
-            let decl = self.s.attribute(u.decl).clone();
-            let name = decl.name;
-            let found = base
-                .attribute_uses
-                .iter()
-                .find(|bu| self.s.attribute(bu.decl).name == name);
-            match found {
-                Some(bu) => {
-                    let bu = bu.clone();
-                    let bdecl = self.s.attribute(bu.decl).clone();
-                    if bu.required && !u.required {
-                        let shown = self.s.display_name(name);
-                        self.error(
-                            C,
-                            d,
-                            node,
-                            format!("attribute '{shown}' is required in the base type"),
-                        );
-                    }
-                    if !self.derives(
-                        TypeId::Simple(decl.type_def),
-                        TypeId::Simple(bdecl.type_def),
-                        DerivationSet::EMPTY,
-                        0,
-                    ) {
-                        let shown = self.s.display_name(name);
-                        self.error(
-                            C,
-                            d,
-                            node,
-                            format!(
-                                "the type of attribute '{shown}' does not derive from the base's"
-                            ),
-                        );
-                    }
-                    let bvc = bu
-                        .value_constraint
-                        .as_ref()
-                        .or(bdecl.value_constraint.as_ref());
-                    let vc = u
-                        .value_constraint
-                        .as_ref()
-                        .or(decl.value_constraint.as_ref());
-                    if let Some(bvc) = bvc.filter(|v| v.fixed) {
-                        let ok = vc.is_some_and(|v| {
-                            v.fixed
-                                && match (&v.value, &bvc.value) {
-                                    (Some(x), Some(y)) => crate::model::same_value_pub(x, y),
-                                    _ => v.lexical.trim() == bvc.lexical.trim(),
-                                }
-                        });
-                        if !ok {
-                            let shown = self.s.display_name(name);
-                            self.error(
-                                C,
-                                d,
-                                node,
-                                format!("attribute '{shown}' must keep the base's fixed value"),
-                            );
-                        }
-                    }
-                }
-                None => {
-                    let ns = self.s.names.ns(name);
-                    if !base
-                        .attribute_wildcard
-                        .as_ref()
-                        .is_some_and(|w| w.allows(ns))
-                    {
-                        let shown = self.s.display_name(name);
-                        self.error(
-                            C,
-                            d,
-                            node,
-                            format!("attribute '{shown}' is not allowed by the base type"),
-                        );
-                    }
-                }
-            }
-        }
-        for bu in &base.attribute_uses {
-            if bu.required {
-                let name = self.s.attribute(bu.decl).name;
-                if !ct
-                    .attribute_uses
-                    .iter()
-                    .any(|u| self.s.attribute(u.decl).name == name)
-                {
-                    let shown = self.s.display_name(name);
-                    self.error(
-                        C,
-                        d,
-                        node,
-                        format!("the required attribute '{shown}' of the base type is missing"),
-                    );
-                }
-            }
-        }
-        if let Some(w) = &ct.attribute_wildcard {
-            match &base.attribute_wildcard {
-                None => self.error(C, d, node, "the base type has no attribute wildcard".into()),
-                Some(bw) => {
-                    if !super::wildcard::subset(&w.namespaces, &bw.namespaces) {
-                        self.error(
-                            C,
-                            d,
-                            node,
-                            "the attribute wildcard is not a subset of the base's".into(),
-                        );
-                    }
-                    let rank = |p: ProcessContents| match p {
-                        ProcessContents::Skip => 0,
-                        ProcessContents::Lax => 1,
-                        ProcessContents::Strict => 2,
-                    };
-                    if rank(w.process) < rank(bw.process) {
-                        self.error(
-                            C,
-                            d,
-                            node,
-                            "the attribute wildcard's processContents is weaker than the base's"
-                                .into(),
-                        );
-                    }
-                }
-            }
+        for m in self.attributes_restrict(
+            &ct.attribute_uses,
+            ct.attribute_wildcard.as_ref(),
+            &base.attribute_uses,
+            base.attribute_wildcard.as_ref(),
+        ) {
+            self.error(C, d, node, m);
         }
         match (&ct.content, &base.content) {
             (ContentType::Empty, ContentType::Empty) => {}
@@ -538,6 +419,132 @@ impl Loader<'_> {
                         format!("the content model is not a restriction of the base's: {m}"),
                     );
                 }
+            }
+        }
+    }
+
+
+    /// The attribute clauses of Derivation Valid (Restriction, Complex) 2 to 4: messages for
+    /// what is wrong.
+    fn attributes_restrict(
+        &self,
+        uses: &[crate::model::AttributeUse],
+        wildcard: Option<&crate::model::Wildcard>,
+        base_uses: &[crate::model::AttributeUse],
+        base_wildcard: Option<&crate::model::Wildcard>,
+    ) -> Vec<String> {
+        let mut out = Vec::new();
+        for u in uses {
+            let decl = self.s.attribute(u.decl).clone();
+            let name = decl.name;
+            let found = base_uses
+                .iter()
+                .find(|bu| self.s.attribute(bu.decl).name == name);
+            match found {
+                Some(bu) => {
+                    let bu = bu.clone();
+                    let bdecl = self.s.attribute(bu.decl).clone();
+                    if bu.required && !u.required {
+                        let shown = self.s.display_name(name);
+                        out.push(
+                            format!("attribute '{shown}' is required in the base type"),
+                        );
+                    }
+                    if !self.derives(
+                        TypeId::Simple(decl.type_def),
+                        TypeId::Simple(bdecl.type_def),
+                        DerivationSet::EMPTY,
+                        0,
+                    ) {
+                        let shown = self.s.display_name(name);
+                        out.push(
+                            format!(
+                                "the type of attribute '{shown}' does not derive from the base's"
+                            ),
+                        );
+                    }
+                    let bvc = bu
+                        .value_constraint
+                        .as_ref()
+                        .or(bdecl.value_constraint.as_ref());
+                    let vc = u
+                        .value_constraint
+                        .as_ref()
+                        .or(decl.value_constraint.as_ref());
+                    if let Some(bvc) = bvc.filter(|v| v.fixed) {
+                        let ok = vc.is_some_and(|v| {
+                            v.fixed
+                                && match (&v.value, &bvc.value) {
+                                    (Some(x), Some(y)) => crate::model::same_value_pub(x, y),
+                                    _ => v.lexical.trim() == bvc.lexical.trim(),
+                                }
+                        });
+                        if !ok {
+                            let shown = self.s.display_name(name);
+                            out.push(format!("attribute '{shown}' must keep the base's fixed value"));
+                        }
+                    }
+                }
+                None => {
+                    let ns = self.s.names.ns(name);
+                    if !base_wildcard.is_some_and(|w| w.allows(ns))
+                    {
+                        let shown = self.s.display_name(name);
+                        out.push(
+                            format!("attribute '{shown}' is not allowed by the base type"),
+                        );
+                    }
+                }
+            }
+        }
+        for bu in base_uses {
+            if bu.required {
+                let name = self.s.attribute(bu.decl).name;
+                if !uses
+                    .iter()
+                    .any(|u| self.s.attribute(u.decl).name == name)
+                {
+                    let shown = self.s.display_name(name);
+                    out.push(format!("the required attribute '{shown}' of the base type is missing"));
+                }
+            }
+        }
+        if let Some(w) = wildcard {
+            match base_wildcard {
+                None => out.push("the base type has no attribute wildcard".into()),
+                Some(bw) => {
+                    if !super::wildcard::subset(&w.namespaces, &bw.namespaces) {
+                        out.push(
+                            "the attribute wildcard is not a subset of the base's".into(),
+                        );
+                    }
+                    let rank = |p: ProcessContents| match p {
+                        ProcessContents::Skip => 0,
+                        ProcessContents::Lax => 1,
+                        ProcessContents::Strict => 2,
+                    };
+                    if rank(w.process) < rank(bw.process) {
+                        out.push(
+                            "the attribute wildcard's processContents is weaker than the base's"
+                                .into(),
+                        );
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn check_agroup_redefinitions(&mut self) {
+        for (new, orig, d, node) in std::mem::take(&mut self.pending_agroup_restrictions) {
+            let (n, o) = (self.s.attribute_group(new).clone(), self.s.attribute_group(orig).clone());
+            for m in self.attributes_restrict(
+                &n.attribute_uses,
+                n.attribute_wildcard.as_ref(),
+                &o.attribute_uses,
+                o.attribute_wildcard.as_ref(),
+            ) {
+                self.error("src-redefine", d, &node, m);
             }
         }
     }

@@ -202,6 +202,8 @@ pub(crate) struct Loader<'o> {
     /// Group redefinitions without a self reference: (new, original, doc, node), to check
     /// as restrictions.
     pub pending_group_restrictions: Vec<(ModelGroupId, ModelGroupId, usize, Rc<XNode>)>,
+    /// The same for attribute group redefinitions (src-redefine.7.2.2).
+    pub pending_agroup_restrictions: Vec<(AttributeGroupId, AttributeGroupId, usize, Rc<XNode>)>,
     /// Keyrefs whose `refer` is resolved at the end.
     pub keyrefs: Vec<(crate::model::IdentityConstraintId, usize, Rc<XNode>)>,
     /// Complex type restrictions to check at the end: (type, doc, node).
@@ -240,6 +242,7 @@ impl<'o> Loader<'o> {
             redef_group: None,
             redef_agroup: None,
             pending_group_restrictions: Vec::new(),
+            pending_agroup_restrictions: Vec::new(),
             keyrefs: Vec::new(),
             restrictions: Vec::new(),
             documents_read: 0,

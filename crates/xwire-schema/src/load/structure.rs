@@ -327,11 +327,20 @@ fn check_ids<'a>(
 
 fn check_node<'a>(node: &'a XNode, ctx: Ctx, out: &mut Vec<Violation<'a>>) {
     if node.local == "appinfo" || node.local == "documentation" {
-        for (ns, local, _) in &node.attrs {
+        for (ns, local, value) in &node.attrs {
             if ns.is_empty() && local != "source" {
                 out.push(Violation {
                     node,
                     message: format!("xs:{} has no attribute '{local}'", node.local),
+                });
+            }
+            if ns == "http://www.w3.org/XML/1998/namespace"
+                && local == "lang"
+                && Builtin::Language.parse(value).is_err()
+            {
+                out.push(Violation {
+                    node,
+                    message: format!("xml:lang '{value}' is not a language"),
                 });
             }
         }
@@ -369,6 +378,12 @@ fn check_node<'a>(node: &'a XNode, ctx: Ctx, out: &mut Vec<Violation<'a>>) {
                 }
             }
         }
+    }
+    if node.local == "notation" && node.attr("public").is_none() && node.attr("system").is_none() {
+        out.push(Violation {
+            node,
+            message: "xs:notation needs a public or a system identifier".into(),
+        });
     }
     for r in required {
         if node.attr(r).is_none() {
