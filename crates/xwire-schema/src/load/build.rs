@@ -558,7 +558,8 @@ impl Loader<'_> {
         let Some(child) = node.xs_children().next().cloned() else {
             return;
         };
-        if src.original.is_some() && (child.local != "restriction" || child.attr("base").is_none()) {
+        if src.original.is_some() && (child.local != "restriction" || child.attr("base").is_none())
+        {
             self.error(
                 "src-redefine",
                 d,
@@ -941,16 +942,23 @@ impl Loader<'_> {
             if extension {
                 let explicit_mixed = cn.attr("mixed").is_some() || node.attr("mixed").is_some();
                 content = match (base_content, own) {
-                    (Some(ContentType::Elements { particle, mixed: false }), None)
-                        if mixed && explicit_mixed && base != TypeId::ANY_TYPE =>
-                    {
+                    (
+                        Some(ContentType::Elements {
+                            particle,
+                            mixed: false,
+                        }),
+                        None,
+                    ) if mixed && explicit_mixed && base != TypeId::ANY_TYPE => {
                         self.error(
                             "cos-ct-extends",
                             d,
                             &der,
                             "an extension must be mixed if and only if its base is".into(),
                         );
-                        ContentType::Elements { particle, mixed: false }
+                        ContentType::Elements {
+                            particle,
+                            mixed: false,
+                        }
                     }
                     (Some(bc), None) => bc,
                     (None, own) | (Some(ContentType::Empty), own) => self.content_from(own, mixed),
@@ -1927,7 +1935,8 @@ impl Loader<'_> {
         }
         let content = self.attr_content(src.doc, &src.node, "ag-props-correct");
         if let Some((_, orig, 0)) = self.redef_agroup {
-            self.pending_agroup_restrictions.push((id, orig, src.doc, src.node.clone()));
+            self.pending_agroup_restrictions
+                .push((id, orig, src.doc, src.node.clone()));
         }
         if let Some((_, _, count)) = self.redef_agroup {
             if count > 1 {

@@ -423,7 +423,6 @@ impl Loader<'_> {
         }
     }
 
-
     /// The attribute clauses of Derivation Valid (Restriction, Complex) 2 to 4: messages for
     /// what is wrong.
     fn attributes_restrict(
@@ -446,9 +445,7 @@ impl Loader<'_> {
                     let bdecl = self.s.attribute(bu.decl).clone();
                     if bu.required && !u.required {
                         let shown = self.s.display_name(name);
-                        out.push(
-                            format!("attribute '{shown}' is required in the base type"),
-                        );
+                        out.push(format!("attribute '{shown}' is required in the base type"));
                     }
                     if !self.derives(
                         TypeId::Simple(decl.type_def),
@@ -457,11 +454,9 @@ impl Loader<'_> {
                         0,
                     ) {
                         let shown = self.s.display_name(name);
-                        out.push(
-                            format!(
-                                "the type of attribute '{shown}' does not derive from the base's"
-                            ),
-                        );
+                        out.push(format!(
+                            "the type of attribute '{shown}' does not derive from the base's"
+                        ));
                     }
                     let bvc = bu
                         .value_constraint
@@ -481,18 +476,19 @@ impl Loader<'_> {
                         });
                         if !ok {
                             let shown = self.s.display_name(name);
-                            out.push(format!("attribute '{shown}' must keep the base's fixed value"));
+                            out.push(format!(
+                                "attribute '{shown}' must keep the base's fixed value"
+                            ));
                         }
                     }
                 }
                 None => {
                     let ns = self.s.names.ns(name);
-                    if !base_wildcard.is_some_and(|w| w.allows(ns))
-                    {
+                    if !base_wildcard.is_some_and(|w| w.allows(ns)) {
                         let shown = self.s.display_name(name);
-                        out.push(
-                            format!("attribute '{shown}' is not allowed by the base type"),
-                        );
+                        out.push(format!(
+                            "attribute '{shown}' is not allowed by the base type"
+                        ));
                     }
                 }
             }
@@ -500,12 +496,11 @@ impl Loader<'_> {
         for bu in base_uses {
             if bu.required {
                 let name = self.s.attribute(bu.decl).name;
-                if !uses
-                    .iter()
-                    .any(|u| self.s.attribute(u.decl).name == name)
-                {
+                if !uses.iter().any(|u| self.s.attribute(u.decl).name == name) {
                     let shown = self.s.display_name(name);
-                    out.push(format!("the required attribute '{shown}' of the base type is missing"));
+                    out.push(format!(
+                        "the required attribute '{shown}' of the base type is missing"
+                    ));
                 }
             }
         }
@@ -514,9 +509,7 @@ impl Loader<'_> {
                 None => out.push("the base type has no attribute wildcard".into()),
                 Some(bw) => {
                     if !super::wildcard::subset(&w.namespaces, &bw.namespaces) {
-                        out.push(
-                            "the attribute wildcard is not a subset of the base's".into(),
-                        );
+                        out.push("the attribute wildcard is not a subset of the base's".into());
                     }
                     let rank = |p: ProcessContents| match p {
                         ProcessContents::Skip => 0,
@@ -537,7 +530,10 @@ impl Loader<'_> {
 
     fn check_agroup_redefinitions(&mut self) {
         for (new, orig, d, node) in std::mem::take(&mut self.pending_agroup_restrictions) {
-            let (n, o) = (self.s.attribute_group(new).clone(), self.s.attribute_group(orig).clone());
+            let (n, o) = (
+                self.s.attribute_group(new).clone(),
+                self.s.attribute_group(orig).clone(),
+            );
             for m in self.attributes_restrict(
                 &n.attribute_uses,
                 n.attribute_wildcard.as_ref(),

@@ -627,9 +627,11 @@ fn pathological_schemas_finish() {
     use std::fmt::Write;
     let start = std::time::Instant::now();
     // Long derivation chains (deeper than the completion guard).
-    let mut body = String::from(r#"<xs:complexType name="c0"><xs:sequence><xs:element name="e"/></xs:sequence></xs:complexType>
+    let mut body = String::from(
+        r#"<xs:complexType name="c0"><xs:sequence><xs:element name="e"/></xs:sequence></xs:complexType>
 <xs:simpleType name="s0"><xs:restriction base="xs:string"/></xs:simpleType>
-<xs:element name="h0"/>"#);
+<xs:element name="h0"/>"#,
+    );
     for i in 1..400 {
         let _ = write!(
             body,
@@ -663,4 +665,80 @@ fn pathological_schemas_finish() {
 <xs:complexType name="lr"><xs:complexContent><xs:restriction base="lb"><xs:group ref="loop"/></xs:restriction></xs:complexContent></xs:complexType>"#);
     assert!(load(&body).is_err());
     assert!(start.elapsed().as_secs() < 30, "took {:?}", start.elapsed());
+}
+
+#[test]
+fn simple_content_and_notations() {
+    let s = ok(r#"<xs:complexType name="price">
+  <xs:simpleContent><xs:extension base="xs:decimal"><xs:attribute name="currency" type="xs:string"/></xs:extension></xs:simpleContent>
+</xs:complexType>
+<xs:complexType name="small">
+  <xs:simpleContent><xs:restriction base="price"><xs:maxInclusive value="100"/></xs:restriction></xs:simpleContent>
+</xs:complexType>"#);
+    let small = s.complex_type(complex(&s, "small"));
+    let ContentType::Simple(st) = small.content else {
+        panic!()
+    };
+    assert!(s.validate_simple(st, "99.5", &|_| None).is_ok());
+    assert!(s.validate_simple(st, "100.5", &|_| None).is_err());
+    assert_eq!(small.attribute_uses.len(), 1, "inherited from the base");
+    has(
+        r#"<xs:complexType name="t">
+  <xs:simpleContent><xs:restriction base="xs:string"/></xs:simpleContent></xs:complexType>"#,
+        "src-ct",
+        3,
+    );
+    has(r#"<xs:notation name="n"/>"#, "s4s", 2);
+    has(
+        r#"<xs:element name="a"><xs:annotation><xs:documentation xml:lang="">x</xs:documentation></xs:annotation></xs:element>"#,
+        "s4s",
+        2,
+    );
+    has(
+        r#"<xs:simpleType name="a" id="x"><xs:restriction base="xs:int"/></xs:simpleType>
+<xs:simpleType name="b" id="x"><xs:restriction base="xs:int"/></xs:simpleType>"#,
+        "s4s",
+        3,
+    );
+}
+
+#[test]
+fn redefine_errors() {
+    let dir = temp_dir("redefine");
+    std::fs::write(
+        dir.join("orig.xsd"),
+        format!(
+            r#"<xs:schema {XS}>
+<xs:attributeGroup name="ag"><xs:attribute name="a" use="required"/></xs:attributeGroup>
+<xs:group name="g"><xs:sequence><xs:element name="x" minOccurs="0"/></xs:sequence></xs:group>
+<xs:complexType name="t"/>
+</xs:schema>"#
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("main.xsd"),
+        format!(
+            r#"<xs:schema {XS}>
+<xs:redefine schemaLocation="orig.xsd">
+  <xs:attributeGroup name="ag"><xs:attribute name="b"/></xs:attributeGroup>
+  <xs:group name="g"><xs:sequence><xs:element name="y"/></xs:sequence></xs:group>
+  <xs:complexType name="t"><xs:sequence/></xs:complexType>
+  <xs:simpleType name="nothing"><xs:restriction base="xs:int"/></xs:simpleType>
+</xs:redefine>
+</xs:schema>"#
+        ),
+    )
+    .unwrap();
+    let errs = Schema::load(dir.join("main.xsd")).unwrap_err();
+    let mut lines: Vec<u32> = errs
+        .0
+        .iter()
+        .filter(|e| e.constraint == "src-redefine")
+        .filter_map(|e| e.position.map(|p| p.0))
+        .collect();
+    lines.sort();
+    lines.dedup();
+    assert_eq!(lines, vec![3, 4, 5, 6], "{errs}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
