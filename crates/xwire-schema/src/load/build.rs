@@ -602,6 +602,15 @@ impl Loader<'_> {
                         );
                         None
                     }
+                    (Some(TypeId::Simple(b)), None) if b == SimpleTypeId::ANY_SIMPLE_TYPE => {
+                        self.error(
+                            "st-props-correct",
+                            d,
+                            &child,
+                            "anySimpleType cannot be the base of a restriction".into(),
+                        );
+                        Some(b)
+                    }
                     (Some(TypeId::Simple(b)), None) => Some(b),
                     (None, Some(st)) => Some(self.anon_simple(d, &st)),
                     _ => None,

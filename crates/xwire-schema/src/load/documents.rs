@@ -73,7 +73,7 @@ impl Loader<'_> {
         let root = match document::read(bytes) {
             Ok(r) => r,
             Err((message, position)) => {
-                if via == Via::Root || via == Via::Redefine || via == Via::Include {
+                {
                     self.errors.push(SchemaError {
                         constraint: "schema-document",
                         message: format!("not a well-formed XML document: {message}"),
