@@ -610,6 +610,29 @@ fn primer_schemas_load() {
     assert_eq!(count(&po), (2, 4, 1));
     let ipo = Schema::load(primer.join("ipo.xsd")).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(count(&ipo), IPO);
+    let ns = ipo
+        .names()
+        .lookup_namespace("http://www.example.com/IPO")
+        .unwrap();
+    let ty = |local: &str| {
+        ipo.global_type(ipo.names().lookup(ns, local).unwrap())
+            .unwrap()
+    };
+    let none = crate::model::DerivationSet::EMPTY;
+    assert!(ipo.derives_from(ty("USAddress"), ty("Address"), none));
+    assert!(ipo.derives_from(ty("UKAddress"), ty("Address"), none));
+    let TypeId::Complex(us) = ty("USAddress") else {
+        panic!()
+    };
+    assert_eq!(ipo.complex_type(us).derivation, Derivation::Extension);
+    let TypeId::Simple(uk_postcode) = ty("UKPostcode") else {
+        panic!()
+    };
+    let TypeId::Simple(postcode) = ty("Postcode") else {
+        panic!()
+    };
+    assert_eq!(ipo.simple_type(uk_postcode).base, TypeId::Simple(postcode));
+    assert_eq!(ipo.simple_type(uk_postcode).facets.patterns.len(), 1);
     let po1 = Schema::load(primer.join("po1.xsd")).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(count(&po1), PO1);
     for i in 1..=6 {
