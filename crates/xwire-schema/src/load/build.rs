@@ -473,7 +473,9 @@ impl Loader<'_> {
                 &src.node,
                 "type definitions nested or derived too deeply".into(),
             );
-            return false;
+            // Not circular: the error is reported; the type stays as allocated.
+            self.type_state.insert(t, State::Done);
+            return true;
         }
         self.type_state.insert(t, State::InProgress);
         self.depth += 1;
@@ -1400,7 +1402,14 @@ impl Loader<'_> {
             return true;
         };
         if self.depth > MAX_NESTING {
-            return false;
+            self.error(
+                "schema-document",
+                src.doc,
+                &src.node,
+                "substitution groups nested too deeply".into(),
+            );
+            self.element_state.insert(id, State::Done);
+            return true;
         }
         self.element_state.insert(id, State::InProgress);
         self.depth += 1;

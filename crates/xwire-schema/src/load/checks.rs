@@ -547,53 +547,36 @@ impl Loader<'_> {
 
     fn check_group_cycles(&mut self) {
         // Named groups only: an edge g -> h when h occurs (transitively through anonymous
-        // groups) in g.
-        let named: Vec<ModelGroupId> = self.group_src.keys().copied().collect();
-        let mut edges: HashMap<ModelGroupId, Vec<ModelGroupId>> = HashMap::new();
-        for &g in &named {
-            let mut out = Vec::new();
+        // groups) in g. A group is circular when it is in a strongly connected component
+        // with another or refers to itself.
+        let mut named: Vec<ModelGroupId> = self.group_src.keys().copied().collect();
+        named.sort();
+        let index: HashMap<ModelGroupId, usize> =
+            named.iter().enumerate().map(|(i, &g)| (g, i)).collect();
+        let mut adj: Vec<Vec<usize>> = vec![Vec::new(); named.len()];
+        for (i, &g) in named.iter().enumerate() {
             let mut stack: Vec<ModelGroupId> = vec![g];
-            let mut seen = vec![g];
+            let mut seen = std::collections::HashSet::new();
+            seen.insert(g);
             while let Some(x) = stack.pop() {
                 for p in &self.s.model_group(x).particles {
                     if let Term::Group(h) = p.term {
-                        if self.group_src.contains_key(&h) {
-                            out.push(h);
-                        } else if !seen.contains(&h) {
-                            seen.push(h);
+                        if let Some(&j) = index.get(&h) {
+                            adj[i].push(j);
+                        } else if seen.insert(h) {
                             stack.push(h);
                         }
                     }
                 }
             }
-            edges.insert(g, out);
         }
-        let mut sorted = named.clone();
-        sorted.sort();
-        for g in sorted {
-            // Is g reachable from itself?
-            let mut stack = edges[&g].clone();
-            let mut seen = Vec::new();
-            let mut cyclic = false;
-            while let Some(x) = stack.pop() {
-                if x == g {
-                    cyclic = true;
-                    break;
-                }
-                if seen.contains(&x) {
-                    continue;
-                }
-                seen.push(x);
-                stack.extend(edges.get(&x).into_iter().flatten().copied());
-            }
-            if cyclic {
-                let loc = self.s.model_group(g).location;
-                self.error_at(
-                    "mg-props-correct",
-                    loc,
-                    "the model group refers to itself".into(),
-                );
-            }
+        for i in strongly_cyclic(&adj) {
+            let loc = self.s.model_group(named[i]).location;
+            self.error_at(
+                "mg-props-correct",
+                loc,
+                "the model group refers to itself".into(),
+            );
         }
     }
 
@@ -636,4 +619,65 @@ impl Loader<'_> {
             self.s.identity_constraints[id.index()].kind = IdentityKind::KeyRef(target);
         }
     }
+}
+
+/// The nodes of a directed graph that lie on a cycle (Tarjan's algorithm, iterative), in
+/// increasing order.
+pub(crate) fn strongly_cyclic(adj: &[Vec<usize>]) -> Vec<usize> {
+    const NONE: usize = usize::MAX;
+    let n = adj.len();
+    let mut index = vec![NONE; n];
+    let mut low = vec![0; n];
+    let mut on_stack = vec![false; n];
+    let mut stack = Vec::new();
+    let mut next = 0;
+    let mut cyclic = vec![false; n];
+    for root in 0..n {
+        if index[root] != NONE {
+            continue;
+        }
+        // (node, next edge to look at)
+        let mut work = vec![(root, 0usize)];
+        while let Some(&mut (v, ref mut e)) = work.last_mut() {
+            if *e == 0 && index[v] == NONE {
+                index[v] = next;
+                low[v] = next;
+                next += 1;
+                stack.push(v);
+                on_stack[v] = true;
+            }
+            if let Some(&w) = adj[v].get(*e) {
+                *e += 1;
+                if w == v {
+                    cyclic[v] = true;
+                }
+                if index[w] == NONE {
+                    work.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            work.pop();
+            if let Some(&(parent, _)) = work.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if low[v] == index[v] {
+                let mut members = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    members.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                if members.len() > 1 {
+                    for w in members {
+                        cyclic[w] = true;
+                    }
+                }
+            }
+        }
+    }
+    (0..n).filter(|&i| cyclic[i]).collect()
 }

@@ -765,3 +765,40 @@ fn redefine_errors() {
     assert_eq!(lines, vec![3, 4, 5, 6], "{errs}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn group_cycles_in_large_graphs() {
+    use std::fmt::Write;
+    // A long chain of groups (no cycle) and a long cycle: both found quickly.
+    let mut body = String::new();
+    for i in 0..3000 {
+        let _ = write!(
+            body,
+            r#"<xs:group name="g{i}"><xs:sequence><xs:element name="e"/><xs:group ref="g{}" minOccurs="0"/></xs:sequence></xs:group>"#,
+            i + 1
+        );
+    }
+    body.push_str(
+        r#"<xs:group name="g3000"><xs:sequence><xs:element name="e"/></xs:sequence></xs:group>"#,
+    );
+    let start = std::time::Instant::now();
+    ok(&body);
+    let cyclic = body.replace(
+        r#"<xs:group name="g3000"><xs:sequence><xs:element name="e"/></xs:sequence></xs:group>"#,
+        r#"<xs:group name="g3000"><xs:sequence><xs:group ref="g0"/></xs:sequence></xs:group>"#,
+    );
+    let errs = load(&cyclic).unwrap_err();
+    // Every group of the cycle, up to the error limit.
+    assert_eq!(
+        errs.0
+            .iter()
+            .filter(|e| e.constraint == "mg-props-correct")
+            .count(),
+        1000
+    );
+    assert!(start.elapsed().as_secs() < 20, "took {:?}", start.elapsed());
+    assert_eq!(
+        super::checks::strongly_cyclic(&[vec![1], vec![0], vec![2], vec![]]),
+        vec![0, 1, 2]
+    );
+}
