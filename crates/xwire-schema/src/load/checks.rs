@@ -299,10 +299,12 @@ impl Loader<'_> {
         let mut subs = Vec::with_capacity(n);
         for i in 0..n {
             let mut out = vec![ElementId::from_index(i)];
+            let mut seen = std::collections::HashSet::new();
+            seen.insert(ElementId::from_index(i));
             let mut k = 0;
             while k < out.len() {
                 for &m in &members[out[k].index()] {
-                    if !out.contains(&m) {
+                    if seen.insert(m) {
                         out.push(m);
                     }
                 }
