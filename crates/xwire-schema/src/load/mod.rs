@@ -13,7 +13,15 @@
 //!
 //! The loader goes on after an error to report more; nothing it reads can make it panic,
 //! loop or allocate without bound (nesting is limited, occurrence bounds saturate, every
-//! recursion over components is guarded against cycles).
+//! recursion over components is guarded against cycles, shared groups and unions are not
+//! expanded exponentially).
+//!
+//! Not checked here: Unique Particle Attribution and Element Declarations Consistent (the
+//! content-model compiler in `validate/` checks them). Known simplifications: the rcase rules
+//! are those of XSD 1.0 as written (no special case for blocked substitution groups); a
+//! reference to a missing component is always an error (no deferral to validation time);
+//! the `xml:` attributes are declared on first use when no document of the XML namespace is
+//! loaded (its usual location is on the network).
 
 mod build;
 mod catalog;
