@@ -280,9 +280,28 @@ impl Loader<'_> {
                     }
                 },
                 "enumeration" => match self.s.validate_simple(base, value, &resolve) {
-                    Ok(v) => own_enum
-                        .get_or_insert_with(Vec::new)
-                        .push((v.value, value.to_string())),
+                    Ok(v) => {
+                        if let (
+                            Some(Builtin::Notation),
+                            Value::QName {
+                                namespace, local, ..
+                            },
+                        ) = (atomic.map(Builtin::primitive), &v.value)
+                        {
+                            let declared = self
+                                .s
+                                .names
+                                .lookup_namespace(namespace)
+                                .and_then(|ns| self.s.names.lookup(ns, local))
+                                .is_some_and(|n| self.s.global_notations.contains_key(&n));
+                            if !declared {
+                                fail!("enumeration value '{value}' does not name a notation");
+                            }
+                        }
+                        own_enum
+                            .get_or_insert_with(Vec::new)
+                            .push((v.value, value.to_string()))
+                    }
                     Err(e) => fail!(
                         "enumeration value '{value}' is not valid for the base type: {}",
                         e.message()

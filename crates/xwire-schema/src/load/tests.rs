@@ -713,6 +713,13 @@ fn simple_content_and_notations() {
     );
     has(r#"<xs:notation name="n"/>"#, "s4s", 2);
     has(
+        r#"<xs:notation name="png" public="image/png"/>
+<xs:simpleType name="pic"><xs:restriction base="xs:NOTATION">
+<xs:enumeration value="png"/><xs:enumeration value="jpeg"/></xs:restriction></xs:simpleType>"#,
+        "enumeration-valid-restriction",
+        4,
+    );
+    has(
         r#"<xs:element name="a"><xs:annotation><xs:documentation xml:lang="">x</xs:documentation></xs:annotation></xs:element>"#,
         "s4s",
         2,
