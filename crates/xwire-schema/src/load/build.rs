@@ -354,7 +354,7 @@ impl Loader<'_> {
     }
 
     /// Whether document `d` may refer to components in namespace `ns` (src-resolve.4).
-    fn visible(&mut self, d: usize, node: &XNode, name: NameId) -> bool {
+    pub(crate) fn visible(&mut self, d: usize, node: &XNode, name: NameId) -> bool {
         let ns = self.s.names.ns(name);
         let doc = &self.docs[d];
         let uri = self.s.names.namespace_uri(ns);

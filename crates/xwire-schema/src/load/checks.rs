@@ -590,6 +590,9 @@ impl Loader<'_> {
             let Some(name) = self.qname(d, &node, r) else {
                 continue;
             };
+            if !self.visible(d, &node, name) {
+                continue;
+            }
             let Some(&target) = self.s.global_identity_constraints.get(&name) else {
                 let shown = self.s.display_name(name);
                 self.error(
