@@ -211,7 +211,11 @@ impl Loader<'_> {
                                     fail!("minLength {n} is less than the base's {}", b.value);
                                 }
                             }
-                            own_minmax_length = true;
+                            // With length in the same step only when it restates the
+                            // base's (Part 2, length-minLength-maxLength 1.2).
+                            let restated = bt.facets.length.is_none()
+                                && bt.facets.min_length.as_ref().is_some_and(|b| b.value == n);
+                            own_minmax_length |= !restated;
                             f.min_length = Some(FacetValue { value: n, fixed });
                         }
                         _ => {
@@ -220,7 +224,9 @@ impl Loader<'_> {
                                     fail!("maxLength {n} is greater than the base's {}", b.value);
                                 }
                             }
-                            own_minmax_length = true;
+                            let restated = bt.facets.length.is_none()
+                                && bt.facets.max_length.as_ref().is_some_and(|b| b.value == n);
+                            own_minmax_length |= !restated;
                             f.max_length = Some(FacetValue { value: n, fixed });
                         }
                     }
