@@ -19,6 +19,10 @@ use crate::model::{
 
 const XML_NAMESPACE: &str = "http://www.w3.org/XML/1998/namespace";
 
+/// Unions that expand to more member types than this are refused (validation tries the
+/// members in turn; nested shared unions would otherwise grow exponentially).
+const MAX_UNION_LEAVES: usize = 1000;
+
 /// Recursion guard for completing components (base chains, attribute groups, heads).
 const MAX_NESTING: usize = 200;
 
@@ -350,7 +354,7 @@ impl Loader<'_> {
     }
 
     /// Whether document `d` may refer to components in namespace `ns` (src-resolve.4).
-    fn visible(&mut self, d: usize, node: &XNode, name: NameId) -> bool {
+    pub(crate) fn visible(&mut self, d: usize, node: &XNode, name: NameId) -> bool {
         let ns = self.s.names.ns(name);
         let doc = &self.docs[d];
         let uri = self.s.names.namespace_uri(ns);
@@ -469,7 +473,9 @@ impl Loader<'_> {
                 &src.node,
                 "type definitions nested or derived too deeply".into(),
             );
-            return false;
+            // Not circular: the error is reported; the type stays as allocated.
+            self.type_state.insert(t, State::Done);
+            return true;
         }
         self.type_state.insert(t, State::InProgress);
         self.depth += 1;
@@ -554,6 +560,15 @@ impl Loader<'_> {
         let Some(child) = node.xs_children().next().cloned() else {
             return;
         };
+        if src.original.is_some() && (child.local != "restriction" || child.attr("base").is_none())
+        {
+            self.error(
+                "src-redefine",
+                d,
+                &child,
+                "a type redefinition must restrict the type it redefines".into(),
+            );
+        }
         match child.local.as_str() {
             "restriction" => {
                 let base = self.base_of(d, &child, src, true);
@@ -588,6 +603,15 @@ impl Loader<'_> {
                             "the base of a simple type must be a simple type".into(),
                         );
                         None
+                    }
+                    (Some(TypeId::Simple(b)), None) if b == SimpleTypeId::ANY_SIMPLE_TYPE => {
+                        self.error(
+                            "st-props-correct",
+                            d,
+                            &child,
+                            "anySimpleType cannot be the base of a restriction".into(),
+                        );
+                        Some(b)
                     }
                     (Some(TypeId::Simple(b)), None) => Some(b),
                     (None, Some(st)) => Some(self.anon_simple(d, &st)),
@@ -710,11 +734,40 @@ impl Loader<'_> {
                     }
                     kept.push(m);
                 }
+                let leaves: usize = kept.iter().map(|&m| self.union_leaves(m, 0)).sum();
+                if leaves > MAX_UNION_LEAVES {
+                    self.error(
+                        "schema-document",
+                        d,
+                        &child,
+                        format!("the union has too many member types once nested unions are expanded ({leaves})"),
+                    );
+                    kept.clear();
+                }
                 let st = &mut self.s.simple_types[id.index()];
                 st.variety = Variety::Union(kept);
                 st.base = TypeId::Simple(SimpleTypeId::ANY_SIMPLE_TYPE);
             }
             _ => {}
+        }
+    }
+
+    /// How many types a simple type expands to, itself and the members of unions counted
+    /// out (saturating past the limit): what validation may visit.
+    fn union_leaves(&self, t: SimpleTypeId, depth: usize) -> usize {
+        match &self.s.simple_type(t).variety {
+            Variety::Union(ms) if depth < 64 => {
+                let mut total = 1usize;
+                for &m in ms {
+                    total += self.union_leaves(m, depth + 1);
+                    if total > MAX_UNION_LEAVES {
+                        return MAX_UNION_LEAVES + 1;
+                    }
+                }
+                total
+            }
+            Variety::Union(_) => MAX_UNION_LEAVES + 1,
+            _ => 1,
         }
     }
 
@@ -748,6 +801,14 @@ impl Loader<'_> {
             .xs_children()
             .find(|c| c.local == "simpleContent" || c.local == "complexContent")
             .cloned();
+        if src.original.is_some() && content_node.is_none() {
+            self.error(
+                "src-redefine",
+                d,
+                &node,
+                "a type redefinition must derive from the type it redefines".into(),
+            );
+        }
         let Some(cn) = content_node else {
             // Shorthand: a restriction of anyType.
             let mixed = bool_attr(&node, "mixed");
@@ -890,7 +951,26 @@ impl Loader<'_> {
                 .map_or_else(|| bool_attr(&node, "mixed"), |_| bool_attr(&cn, "mixed"));
             let own = self.explicit_content(d, &der);
             if extension {
+                let explicit_mixed = cn.attr("mixed").is_some() || node.attr("mixed").is_some();
                 content = match (base_content, own) {
+                    (
+                        Some(ContentType::Elements {
+                            particle,
+                            mixed: false,
+                        }),
+                        None,
+                    ) if mixed && explicit_mixed && base != TypeId::ANY_TYPE => {
+                        self.error(
+                            "cos-ct-extends",
+                            d,
+                            &der,
+                            "an extension must be mixed if and only if its base is".into(),
+                        );
+                        ContentType::Elements {
+                            particle,
+                            mixed: false,
+                        }
+                    }
                     (Some(bc), None) => bc,
                     (None, own) | (Some(ContentType::Empty), own) => self.content_from(own, mixed),
                     (Some(ContentType::Simple(_)), own) => {
@@ -1062,23 +1142,47 @@ impl Loader<'_> {
 
     /// Whether a particle can match nothing.
     pub(crate) fn emptiable(&self, p: &Particle, depth: usize) -> bool {
+        let mut memo = std::collections::HashMap::new();
+        self.emptiable_in(p, depth, &mut memo)
+    }
+
+    /// `emptiable` with each group's answer kept (shared groups are visited once; a group
+    /// met again while being visited counts as not emptiable).
+    fn emptiable_in(
+        &self,
+        p: &Particle,
+        depth: usize,
+        memo: &mut std::collections::HashMap<ModelGroupId, bool>,
+    ) -> bool {
         if p.min_occurs == 0 {
             return true;
         }
-        if depth > 200 {
+        if depth > MAX_NESTING {
             return true;
         }
         match &p.term {
             Term::Element(_) | Term::Wildcard(_) => false,
             Term::Group(g) => {
+                if let Some(&v) = memo.get(g) {
+                    return v;
+                }
+                memo.insert(*g, false);
                 let mg = self.s.model_group(*g);
-                match mg.compositor {
+                let v = match mg.compositor {
                     Compositor::Choice => {
                         mg.particles.is_empty()
-                            || mg.particles.iter().any(|q| self.emptiable(q, depth + 1))
+                            || mg
+                                .particles
+                                .iter()
+                                .any(|q| self.emptiable_in(q, depth + 1, memo))
                     }
-                    _ => mg.particles.iter().all(|q| self.emptiable(q, depth + 1)),
-                }
+                    _ => mg
+                        .particles
+                        .iter()
+                        .all(|q| self.emptiable_in(q, depth + 1, memo)),
+                };
+                memo.insert(*g, v);
+                v
             }
         }
     }
@@ -1298,7 +1402,14 @@ impl Loader<'_> {
             return true;
         };
         if self.depth > MAX_NESTING {
-            return false;
+            self.error(
+                "schema-document",
+                src.doc,
+                &src.node,
+                "substitution groups nested too deeply".into(),
+            );
+            self.element_state.insert(id, State::Done);
+            return true;
         }
         self.element_state.insert(id, State::InProgress);
         self.depth += 1;
@@ -1841,6 +1952,10 @@ impl Loader<'_> {
             self.redef_agroup = Some((self.s.attribute_group(id).name, AttributeGroupId(orig), 0));
         }
         let content = self.attr_content(src.doc, &src.node, "ag-props-correct");
+        if let Some((_, orig, 0)) = self.redef_agroup {
+            self.pending_agroup_restrictions
+                .push((id, orig, src.doc, src.node.clone()));
+        }
         if let Some((_, _, count)) = self.redef_agroup {
             if count > 1 {
                 self.error(

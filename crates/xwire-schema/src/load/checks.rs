@@ -21,6 +21,7 @@ impl Loader<'_> {
         self.check_group_cycles();
         self.check_keyrefs();
         self.check_group_redefinitions();
+        self.check_agroup_redefinitions();
     }
 
     /// A group redefinition without a reference to itself must restrict the original
@@ -298,10 +299,12 @@ impl Loader<'_> {
         let mut subs = Vec::with_capacity(n);
         for i in 0..n {
             let mut out = vec![ElementId::from_index(i)];
+            let mut seen = std::collections::HashSet::new();
+            seen.insert(ElementId::from_index(i));
             let mut k = 0;
             while k < out.len() {
                 for &m in &members[out[k].index()] {
-                    if !out.contains(&m) {
+                    if seen.insert(m) {
                         out.push(m);
                     }
                 }
@@ -358,133 +361,13 @@ impl Loader<'_> {
         let TypeId::Complex(b) = ct.base else { return };
         let base = self.s.complex_type(b).clone();
         const C: &str = "derivation-ok-restriction";
-        for u in &ct.attribute_uses {
-            let decl = self.s.attribute(u.decl).clone();
-            let name = decl.name;
-            let found = base
-                .attribute_uses
-                .iter()
-                .find(|bu| self.s.attribute(bu.decl).name == name);
-            match found {
-                Some(bu) => {
-                    let bu = bu.clone();
-                    let bdecl = self.s.attribute(bu.decl).clone();
-                    if bu.required && !u.required {
-                        let shown = self.s.display_name(name);
-                        self.error(
-                            C,
-                            d,
-                            node,
-                            format!("attribute '{shown}' is required in the base type"),
-                        );
-                    }
-                    if !self.derives(
-                        TypeId::Simple(decl.type_def),
-                        TypeId::Simple(bdecl.type_def),
-                        DerivationSet::EMPTY,
-                        0,
-                    ) {
-                        let shown = self.s.display_name(name);
-                        self.error(
-                            C,
-                            d,
-                            node,
-                            format!(
-                                "the type of attribute '{shown}' does not derive from the base's"
-                            ),
-                        );
-                    }
-                    let bvc = bu
-                        .value_constraint
-                        .as_ref()
-                        .or(bdecl.value_constraint.as_ref());
-                    let vc = u
-                        .value_constraint
-                        .as_ref()
-                        .or(decl.value_constraint.as_ref());
-                    if let Some(bvc) = bvc.filter(|v| v.fixed) {
-                        let ok = vc.is_some_and(|v| {
-                            v.fixed
-                                && match (&v.value, &bvc.value) {
-                                    (Some(x), Some(y)) => crate::model::same_value(x, y),
-                                    _ => v.lexical.trim() == bvc.lexical.trim(),
-                                }
-                        });
-                        if !ok {
-                            let shown = self.s.display_name(name);
-                            self.error(
-                                C,
-                                d,
-                                node,
-                                format!("attribute '{shown}' must keep the base's fixed value"),
-                            );
-                        }
-                    }
-                }
-                None => {
-                    let ns = self.s.names.ns(name);
-                    if !base
-                        .attribute_wildcard
-                        .as_ref()
-                        .is_some_and(|w| w.allows(ns))
-                    {
-                        let shown = self.s.display_name(name);
-                        self.error(
-                            C,
-                            d,
-                            node,
-                            format!("attribute '{shown}' is not allowed by the base type"),
-                        );
-                    }
-                }
-            }
-        }
-        for bu in &base.attribute_uses {
-            if bu.required {
-                let name = self.s.attribute(bu.decl).name;
-                if !ct
-                    .attribute_uses
-                    .iter()
-                    .any(|u| self.s.attribute(u.decl).name == name)
-                {
-                    let shown = self.s.display_name(name);
-                    self.error(
-                        C,
-                        d,
-                        node,
-                        format!("the required attribute '{shown}' of the base type is missing"),
-                    );
-                }
-            }
-        }
-        if let Some(w) = &ct.attribute_wildcard {
-            match &base.attribute_wildcard {
-                None => self.error(C, d, node, "the base type has no attribute wildcard".into()),
-                Some(bw) => {
-                    if !super::wildcard::subset(&w.namespaces, &bw.namespaces) {
-                        self.error(
-                            C,
-                            d,
-                            node,
-                            "the attribute wildcard is not a subset of the base's".into(),
-                        );
-                    }
-                    let rank = |p: ProcessContents| match p {
-                        ProcessContents::Skip => 0,
-                        ProcessContents::Lax => 1,
-                        ProcessContents::Strict => 2,
-                    };
-                    if rank(w.process) < rank(bw.process) {
-                        self.error(
-                            C,
-                            d,
-                            node,
-                            "the attribute wildcard's processContents is weaker than the base's"
-                                .into(),
-                        );
-                    }
-                }
-            }
+        for m in self.attributes_restrict(
+            &ct.attribute_uses,
+            ct.attribute_wildcard.as_ref(),
+            &base.attribute_uses,
+            base.attribute_wildcard.as_ref(),
+        ) {
+            self.error(C, d, node, m);
         }
         match (&ct.content, &base.content) {
             (ContentType::Empty, ContentType::Empty) => {}
@@ -542,55 +425,160 @@ impl Loader<'_> {
         }
     }
 
+    /// The attribute clauses of Derivation Valid (Restriction, Complex) 2 to 4: messages for
+    /// what is wrong.
+    fn attributes_restrict(
+        &self,
+        uses: &[crate::model::AttributeUse],
+        wildcard: Option<&crate::model::Wildcard>,
+        base_uses: &[crate::model::AttributeUse],
+        base_wildcard: Option<&crate::model::Wildcard>,
+    ) -> Vec<String> {
+        let mut out = Vec::new();
+        for u in uses {
+            let decl = self.s.attribute(u.decl).clone();
+            let name = decl.name;
+            let found = base_uses
+                .iter()
+                .find(|bu| self.s.attribute(bu.decl).name == name);
+            match found {
+                Some(bu) => {
+                    let bu = bu.clone();
+                    let bdecl = self.s.attribute(bu.decl).clone();
+                    if bu.required && !u.required {
+                        let shown = self.s.display_name(name);
+                        out.push(format!("attribute '{shown}' is required in the base type"));
+                    }
+                    if !self.derives(
+                        TypeId::Simple(decl.type_def),
+                        TypeId::Simple(bdecl.type_def),
+                        DerivationSet::EMPTY,
+                        0,
+                    ) {
+                        let shown = self.s.display_name(name);
+                        out.push(format!(
+                            "the type of attribute '{shown}' does not derive from the base's"
+                        ));
+                    }
+                    let bvc = bu
+                        .value_constraint
+                        .as_ref()
+                        .or(bdecl.value_constraint.as_ref());
+                    let vc = u
+                        .value_constraint
+                        .as_ref()
+                        .or(decl.value_constraint.as_ref());
+                    if let Some(bvc) = bvc.filter(|v| v.fixed) {
+                        let ok = vc.is_some_and(|v| {
+                            v.fixed
+                                && match (&v.value, &bvc.value) {
+                                    (Some(x), Some(y)) => crate::model::same_value(x, y),
+                                    _ => v.lexical.trim() == bvc.lexical.trim(),
+                                }
+                        });
+                        if !ok {
+                            let shown = self.s.display_name(name);
+                            out.push(format!(
+                                "attribute '{shown}' must keep the base's fixed value"
+                            ));
+                        }
+                    }
+                }
+                None => {
+                    let ns = self.s.names.ns(name);
+                    if !base_wildcard.is_some_and(|w| w.allows(ns)) {
+                        let shown = self.s.display_name(name);
+                        out.push(format!(
+                            "attribute '{shown}' is not allowed by the base type"
+                        ));
+                    }
+                }
+            }
+        }
+        for bu in base_uses {
+            if bu.required {
+                let name = self.s.attribute(bu.decl).name;
+                if !uses.iter().any(|u| self.s.attribute(u.decl).name == name) {
+                    let shown = self.s.display_name(name);
+                    out.push(format!(
+                        "the required attribute '{shown}' of the base type is missing"
+                    ));
+                }
+            }
+        }
+        if let Some(w) = wildcard {
+            match base_wildcard {
+                None => out.push("the base type has no attribute wildcard".into()),
+                Some(bw) => {
+                    if !super::wildcard::subset(&w.namespaces, &bw.namespaces) {
+                        out.push("the attribute wildcard is not a subset of the base's".into());
+                    }
+                    let rank = |p: ProcessContents| match p {
+                        ProcessContents::Skip => 0,
+                        ProcessContents::Lax => 1,
+                        ProcessContents::Strict => 2,
+                    };
+                    if rank(w.process) < rank(bw.process) {
+                        out.push(
+                            "the attribute wildcard's processContents is weaker than the base's"
+                                .into(),
+                        );
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn check_agroup_redefinitions(&mut self) {
+        for (new, orig, d, node) in std::mem::take(&mut self.pending_agroup_restrictions) {
+            let (n, o) = (
+                self.s.attribute_group(new).clone(),
+                self.s.attribute_group(orig).clone(),
+            );
+            for m in self.attributes_restrict(
+                &n.attribute_uses,
+                n.attribute_wildcard.as_ref(),
+                &o.attribute_uses,
+                o.attribute_wildcard.as_ref(),
+            ) {
+                self.error("src-redefine", d, &node, m);
+            }
+        }
+    }
+
     fn check_group_cycles(&mut self) {
         // Named groups only: an edge g -> h when h occurs (transitively through anonymous
-        // groups) in g.
-        let named: Vec<ModelGroupId> = self.group_src.keys().copied().collect();
-        let mut edges: HashMap<ModelGroupId, Vec<ModelGroupId>> = HashMap::new();
-        for &g in &named {
-            let mut out = Vec::new();
+        // groups) in g. A group is circular when it is in a strongly connected component
+        // with another or refers to itself.
+        let mut named: Vec<ModelGroupId> = self.group_src.keys().copied().collect();
+        named.sort();
+        let index: HashMap<ModelGroupId, usize> =
+            named.iter().enumerate().map(|(i, &g)| (g, i)).collect();
+        let mut adj: Vec<Vec<usize>> = vec![Vec::new(); named.len()];
+        for (i, &g) in named.iter().enumerate() {
             let mut stack: Vec<ModelGroupId> = vec![g];
-            let mut seen = vec![g];
+            let mut seen = std::collections::HashSet::new();
+            seen.insert(g);
             while let Some(x) = stack.pop() {
                 for p in &self.s.model_group(x).particles {
                     if let Term::Group(h) = p.term {
-                        if self.group_src.contains_key(&h) {
-                            out.push(h);
-                        } else if !seen.contains(&h) {
-                            seen.push(h);
+                        if let Some(&j) = index.get(&h) {
+                            adj[i].push(j);
+                        } else if seen.insert(h) {
                             stack.push(h);
                         }
                     }
                 }
             }
-            edges.insert(g, out);
         }
-        let mut sorted = named.clone();
-        sorted.sort();
-        for g in sorted {
-            // Is g reachable from itself?
-            let mut stack = edges[&g].clone();
-            let mut seen = Vec::new();
-            let mut cyclic = false;
-            while let Some(x) = stack.pop() {
-                if x == g {
-                    cyclic = true;
-                    break;
-                }
-                if seen.contains(&x) {
-                    continue;
-                }
-                seen.push(x);
-                stack.extend(edges.get(&x).into_iter().flatten().copied());
-            }
-            if cyclic {
-                let loc = self.s.model_group(g).location;
-                self.error_at(
-                    "mg-props-correct",
-                    loc,
-                    "the model group refers to itself".into(),
-                );
-            }
+        for i in strongly_cyclic(&adj) {
+            let loc = self.s.model_group(named[i]).location;
+            self.error_at(
+                "mg-props-correct",
+                loc,
+                "the model group refers to itself".into(),
+            );
         }
     }
 
@@ -602,6 +590,9 @@ impl Loader<'_> {
             let Some(name) = self.qname(d, &node, r) else {
                 continue;
             };
+            if !self.visible(d, &node, name) {
+                continue;
+            }
             let Some(&target) = self.s.global_identity_constraints.get(&name) else {
                 let shown = self.s.display_name(name);
                 self.error(
@@ -633,4 +624,65 @@ impl Loader<'_> {
             self.s.identity_constraints[id.index()].kind = IdentityKind::KeyRef(target);
         }
     }
+}
+
+/// The nodes of a directed graph that lie on a cycle (Tarjan's algorithm, iterative), in
+/// increasing order.
+pub(crate) fn strongly_cyclic(adj: &[Vec<usize>]) -> Vec<usize> {
+    const NONE: usize = usize::MAX;
+    let n = adj.len();
+    let mut index = vec![NONE; n];
+    let mut low = vec![0; n];
+    let mut on_stack = vec![false; n];
+    let mut stack = Vec::new();
+    let mut next = 0;
+    let mut cyclic = vec![false; n];
+    for root in 0..n {
+        if index[root] != NONE {
+            continue;
+        }
+        // (node, next edge to look at)
+        let mut work = vec![(root, 0usize)];
+        while let Some(&mut (v, ref mut e)) = work.last_mut() {
+            if *e == 0 && index[v] == NONE {
+                index[v] = next;
+                low[v] = next;
+                next += 1;
+                stack.push(v);
+                on_stack[v] = true;
+            }
+            if let Some(&w) = adj[v].get(*e) {
+                *e += 1;
+                if w == v {
+                    cyclic[v] = true;
+                }
+                if index[w] == NONE {
+                    work.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            work.pop();
+            if let Some(&(parent, _)) = work.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if low[v] == index[v] {
+                let mut members = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    members.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                if members.len() > 1 {
+                    for w in members {
+                        cyclic[w] = true;
+                    }
+                }
+            }
+        }
+    }
+    (0..n).filter(|&i| cyclic[i]).collect()
 }

@@ -151,10 +151,13 @@ fn convert(
     node
 }
 
-/// Byte offsets to 1-based line and column (in characters).
+/// Byte offsets to 1-based line and column (in characters). Offsets asked in increasing
+/// order (document order) cost only the characters between them, also on one long line.
 pub(crate) struct LineIndex<'a> {
     bytes: &'a [u8],
     starts: Vec<usize>,
+    /// The last answer: byte offset and its 0-based column in characters.
+    last: std::cell::Cell<(usize, usize)>,
 }
 
 impl<'a> LineIndex<'a> {
@@ -165,16 +168,33 @@ impl<'a> LineIndex<'a> {
                 starts.push(i + 1);
             }
         }
-        LineIndex { bytes, starts }
+        LineIndex {
+            bytes,
+            starts,
+            last: std::cell::Cell::new((0, 0)),
+        }
     }
 
     pub fn locate(&self, offset: usize) -> (u32, u32) {
         let offset = offset.min(self.bytes.len());
         let line = self.starts.partition_point(|&s| s <= offset).max(1);
         let start = self.starts[line - 1];
-        let col = String::from_utf8_lossy(&self.bytes[start..offset])
-            .chars()
-            .count();
-        (line as u32, col as u32 + 1)
+        let (last_offset, last_col) = self.last.get();
+        let (from, col0) = if last_offset >= start && last_offset <= offset {
+            (last_offset, last_col)
+        } else {
+            (start, 0)
+        };
+        let col = col0 + chars_in(&self.bytes[from..offset]);
+        self.last.set((offset, col));
+        (
+            u32::try_from(line).unwrap_or(u32::MAX),
+            u32::try_from(col + 1).unwrap_or(u32::MAX),
+        )
     }
+}
+
+/// Characters in UTF-8 bytes (bytes that do not continue a sequence).
+fn chars_in(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| (b & 0xC0) != 0x80).count()
 }

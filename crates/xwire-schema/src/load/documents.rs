@@ -73,14 +73,13 @@ impl Loader<'_> {
         let root = match document::read(bytes) {
             Ok(r) => r,
             Err((message, position)) => {
-                if via == Via::Root || via == Via::Redefine || via == Via::Include {
-                    self.errors.push(SchemaError {
-                        constraint: "schema-document",
-                        message: format!("not a well-formed XML document: {message}"),
-                        file: Some(path),
-                        position,
-                    });
-                }
+                // A document that is found but is not XML is an error (a missing one is not).
+                self.errors.push(SchemaError {
+                    constraint: "schema-document",
+                    message: format!("not a well-formed XML document: {message}"),
+                    file: Some(path),
+                    position,
+                });
                 return None;
             }
         };

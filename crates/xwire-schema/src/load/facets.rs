@@ -211,7 +211,11 @@ impl Loader<'_> {
                                     fail!("minLength {n} is less than the base's {}", b.value);
                                 }
                             }
-                            own_minmax_length = true;
+                            // With length in the same step only when it restates the
+                            // base's (Part 2, length-minLength-maxLength 1.2).
+                            let restated = bt.facets.length.is_none()
+                                && bt.facets.min_length.as_ref().is_some_and(|b| b.value == n);
+                            own_minmax_length |= !restated;
                             f.min_length = Some(FacetValue { value: n, fixed });
                         }
                         _ => {
@@ -220,7 +224,9 @@ impl Loader<'_> {
                                     fail!("maxLength {n} is greater than the base's {}", b.value);
                                 }
                             }
-                            own_minmax_length = true;
+                            let restated = bt.facets.length.is_none()
+                                && bt.facets.max_length.as_ref().is_some_and(|b| b.value == n);
+                            own_minmax_length |= !restated;
                             f.max_length = Some(FacetValue { value: n, fixed });
                         }
                     }
@@ -280,9 +286,28 @@ impl Loader<'_> {
                     }
                 },
                 "enumeration" => match self.s.validate_simple(base, value, &resolve) {
-                    Ok(v) => own_enum
-                        .get_or_insert_with(Vec::new)
-                        .push((v.value, value.to_string())),
+                    Ok(v) => {
+                        if let (
+                            Some(Builtin::Notation),
+                            Value::QName {
+                                namespace, local, ..
+                            },
+                        ) = (atomic.map(Builtin::primitive), &v.value)
+                        {
+                            let declared = self
+                                .s
+                                .names
+                                .lookup_namespace(namespace)
+                                .and_then(|ns| self.s.names.lookup(ns, local))
+                                .is_some_and(|n| self.s.global_notations.contains_key(&n));
+                            if !declared {
+                                fail!("enumeration value '{value}' does not name a notation");
+                            }
+                        }
+                        own_enum
+                            .get_or_insert_with(Vec::new)
+                            .push((v.value, value.to_string()))
+                    }
                     Err(e) => fail!(
                         "enumeration value '{value}' is not valid for the base type: {}",
                         e.message()

@@ -13,7 +13,15 @@
 //!
 //! The loader goes on after an error to report more; nothing it reads can make it panic,
 //! loop or allocate without bound (nesting is limited, occurrence bounds saturate, every
-//! recursion over components is guarded against cycles).
+//! recursion over components is guarded against cycles, shared groups and unions are not
+//! expanded exponentially).
+//!
+//! Not checked here: Unique Particle Attribution and Element Declarations Consistent (the
+//! content-model compiler in `validate/` checks them). Known simplifications: the rcase rules
+//! are those of XSD 1.0 as written (no special case for blocked substitution groups); a
+//! reference to a missing component is always an error (no deferral to validation time);
+//! the `xml:` attributes are declared on first use when no document of the XML namespace is
+//! loaded (its usual location is on the network).
 
 mod build;
 mod catalog;
@@ -202,6 +210,8 @@ pub(crate) struct Loader<'o> {
     /// Group redefinitions without a self reference: (new, original, doc, node), to check
     /// as restrictions.
     pub pending_group_restrictions: Vec<(ModelGroupId, ModelGroupId, usize, Rc<XNode>)>,
+    /// The same for attribute group redefinitions (src-redefine.7.2.2).
+    pub pending_agroup_restrictions: Vec<(AttributeGroupId, AttributeGroupId, usize, Rc<XNode>)>,
     /// Keyrefs whose `refer` is resolved at the end.
     pub keyrefs: Vec<(crate::model::IdentityConstraintId, usize, Rc<XNode>)>,
     /// Complex type restrictions to check at the end: (type, doc, node).
@@ -240,6 +250,7 @@ impl<'o> Loader<'o> {
             redef_group: None,
             redef_agroup: None,
             pending_group_restrictions: Vec::new(),
+            pending_agroup_restrictions: Vec::new(),
             keyrefs: Vec::new(),
             restrictions: Vec::new(),
             documents_read: 0,

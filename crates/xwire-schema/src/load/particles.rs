@@ -109,7 +109,16 @@ impl Loader<'_> {
                     .substitutions
                     .get(e.index())
                     .map_or(&[][..], |v| v.as_slice());
-                if self.s.element(*e).global && subs.len() > 1 {
+                let decl = self.s.element(*e);
+                let subs: Vec<ElementId> = if decl.block.contains(DerivationSet::SUBSTITUTION) {
+                    vec![*e]
+                } else {
+                    subs.iter()
+                        .copied()
+                        .filter(|&m| self.reachable_unblocked(m, *e))
+                        .collect()
+                };
+                if decl.global && subs.len() > 1 {
                     let kids = subs.iter().map(|&m| N::Elem(1, Some(1), m)).collect();
                     N::Group(min, max, Compositor::Choice, kids)
                 } else {
@@ -138,6 +147,31 @@ impl Loader<'_> {
                 N::Group(min, max, mg.compositor, kids)
             }
         })
+    }
+
+    /// Whether `member` reaches `head` through substitution group heads none of which (in
+    /// between) blocks substitution.
+    fn reachable_unblocked(&self, member: ElementId, head: ElementId) -> bool {
+        let mut x = member;
+        for _ in 0..MAX_DEPTH {
+            if x == head {
+                return true;
+            }
+            if x != member
+                && self
+                    .s
+                    .element(x)
+                    .block
+                    .contains(DerivationSet::SUBSTITUTION)
+            {
+                return false;
+            }
+            match self.s.element(x).substitution_group {
+                Some(h) => x = h,
+                None => return false,
+            }
+        }
+        false
     }
 
     /// Whether particle `r` is a valid restriction of `b`; `Err` says why not.

@@ -327,11 +327,20 @@ fn check_ids<'a>(
 
 fn check_node<'a>(node: &'a XNode, ctx: Ctx, out: &mut Vec<Violation<'a>>) {
     if node.local == "appinfo" || node.local == "documentation" {
-        for (ns, local, _) in &node.attrs {
+        for (ns, local, value) in &node.attrs {
             if ns.is_empty() && local != "source" {
                 out.push(Violation {
                     node,
                     message: format!("xs:{} has no attribute '{local}'", node.local),
+                });
+            }
+            if ns == "http://www.w3.org/XML/1998/namespace"
+                && local == "lang"
+                && Builtin::Language.parse(value).is_err()
+            {
+                out.push(Violation {
+                    node,
+                    message: format!("xml:lang '{value}' is not a language"),
                 });
             }
         }
@@ -369,6 +378,12 @@ fn check_node<'a>(node: &'a XNode, ctx: Ctx, out: &mut Vec<Violation<'a>>) {
                 }
             }
         }
+    }
+    if node.local == "notation" && node.attr("public").is_none() && node.attr("system").is_none() {
+        out.push(Violation {
+            node,
+            message: "xs:notation needs a public or a system identifier".into(),
+        });
     }
     for r in required {
         if node.attr(r).is_none() {
@@ -493,61 +508,77 @@ impl Pattern {
         }
     }
 
-    /// The positions reachable after matching from each of `starts`.
-    fn advance(&self, names: &[&str], starts: Vec<bool>) -> Vec<bool> {
+    /// Adds this pattern to a Thompson automaton: (start, end) states.
+    fn build<'p>(&'p self, nfa: &mut Vec<Vec<(Option<&'p str>, usize)>>) -> (usize, usize) {
+        let state = |nfa: &mut Vec<Vec<(Option<&'p str>, usize)>>| {
+            nfa.push(Vec::new());
+            nfa.len() - 1
+        };
+        let (s, e) = (state(nfa), state(nfa));
         match self {
-            Pattern::Name(n) => {
-                let mut out = vec![false; names.len() + 1];
-                for (i, &s) in starts.iter().enumerate() {
-                    if s && i < names.len() && names[i] == n {
-                        out[i + 1] = true;
-                    }
+            Pattern::Name(n) => nfa[s].push((Some(n.as_str()), e)),
+            Pattern::Seq(items) => {
+                let mut cur = s;
+                for item in items {
+                    let (a, b) = item.build(nfa);
+                    nfa[cur].push((None, a));
+                    cur = b;
                 }
-                out
+                nfa[cur].push((None, e));
             }
-            Pattern::Seq(items) => items.iter().fold(starts, |acc, p| p.advance(names, acc)),
             Pattern::Alt(alts) => {
-                let mut out = vec![false; names.len() + 1];
                 for a in alts {
-                    for (o, r) in out.iter_mut().zip(a.advance(names, starts.clone())) {
-                        *o |= r;
-                    }
+                    let (x, y) = a.build(nfa);
+                    nfa[s].push((None, x));
+                    nfa[y].push((None, e));
                 }
-                out
             }
-            Pattern::Opt(p) => {
-                let mut out = p.advance(names, starts.clone());
-                for (o, s) in out.iter_mut().zip(starts) {
-                    *o |= s;
-                }
-                out
-            }
-            Pattern::Star(p) => {
-                let mut all = starts.clone();
-                let mut frontier = starts;
-                loop {
-                    let next = p.advance(names, frontier);
-                    let mut changed = false;
-                    let mut new_frontier = vec![false; names.len() + 1];
-                    for i in 0..next.len() {
-                        if next[i] && !all[i] {
-                            all[i] = true;
-                            new_frontier[i] = true;
-                            changed = true;
-                        }
-                    }
-                    if !changed {
-                        return all;
-                    }
-                    frontier = new_frontier;
+            Pattern::Opt(p) | Pattern::Star(p) => {
+                let (x, y) = p.build(nfa);
+                nfa[s].push((None, x));
+                nfa[y].push((None, e));
+                nfa[s].push((None, e));
+                if matches!(self, Pattern::Star(_)) {
+                    nfa[y].push((None, x));
                 }
             }
         }
+        (s, e)
     }
 
+    /// Whether the names match the whole pattern (an automaton simulation: linear in the
+    /// number of children).
     fn matches_all(&self, names: &[&str]) -> bool {
-        let mut starts = vec![false; names.len() + 1];
-        starts[0] = true;
-        self.advance(names, starts)[names.len()]
+        let mut nfa = Vec::new();
+        let (start, end) = self.build(&mut nfa);
+        let closure = |set: &mut Vec<bool>, nfa: &Vec<Vec<(Option<&str>, usize)>>| {
+            let mut stack: Vec<usize> = (0..set.len()).filter(|&i| set[i]).collect();
+            while let Some(x) = stack.pop() {
+                for &(label, t) in &nfa[x] {
+                    if label.is_none() && !set[t] {
+                        set[t] = true;
+                        stack.push(t);
+                    }
+                }
+            }
+        };
+        let mut cur = vec![false; nfa.len()];
+        cur[start] = true;
+        closure(&mut cur, &nfa);
+        for name in names {
+            let mut next = vec![false; nfa.len()];
+            for (x, on) in cur.iter().enumerate() {
+                if *on {
+                    for &(label, t) in &nfa[x] {
+                        if label == Some(name) {
+                            next[t] = true;
+                        }
+                    }
+                }
+            }
+            closure(&mut next, &nfa);
+            cur = next;
+        }
+        cur[end]
     }
 }

@@ -610,6 +610,29 @@ fn primer_schemas_load() {
     assert_eq!(count(&po), (2, 4, 1));
     let ipo = Schema::load(primer.join("ipo.xsd")).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(count(&ipo), IPO);
+    let ns = ipo
+        .names()
+        .lookup_namespace("http://www.example.com/IPO")
+        .unwrap();
+    let ty = |local: &str| {
+        ipo.global_type(ipo.names().lookup(ns, local).unwrap())
+            .unwrap()
+    };
+    let none = crate::model::DerivationSet::EMPTY;
+    assert!(ipo.derives_from(ty("USAddress"), ty("Address"), none));
+    assert!(ipo.derives_from(ty("UKAddress"), ty("Address"), none));
+    let TypeId::Complex(us) = ty("USAddress") else {
+        panic!()
+    };
+    assert_eq!(ipo.complex_type(us).derivation, Derivation::Extension);
+    let TypeId::Simple(uk_postcode) = ty("UKPostcode") else {
+        panic!()
+    };
+    let TypeId::Simple(postcode) = ty("Postcode") else {
+        panic!()
+    };
+    assert_eq!(ipo.simple_type(uk_postcode).base, TypeId::Simple(postcode));
+    assert_eq!(ipo.simple_type(uk_postcode).facets.patterns.len(), 1);
     let po1 = Schema::load(primer.join("po1.xsd")).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(count(&po1), PO1);
     for i in 1..=6 {
@@ -621,3 +644,168 @@ fn primer_schemas_load() {
 
 const IPO: (usize, usize, usize) = (2, 9, 2);
 const PO1: (usize, usize, usize) = (2, 4, 1);
+
+#[test]
+fn pathological_schemas_finish() {
+    use std::fmt::Write;
+    let start = std::time::Instant::now();
+    // Long derivation chains (deeper than the completion guard).
+    let mut body = String::from(
+        r#"<xs:complexType name="c0"><xs:sequence><xs:element name="e"/></xs:sequence></xs:complexType>
+<xs:simpleType name="s0"><xs:restriction base="xs:string"/></xs:simpleType>
+<xs:element name="h0"/>"#,
+    );
+    for i in 1..400 {
+        let _ = write!(
+            body,
+            r#"<xs:complexType name="c{i}"><xs:complexContent><xs:restriction base="c{}"><xs:sequence><xs:element name="e"/></xs:sequence></xs:restriction></xs:complexContent></xs:complexType>
+<xs:simpleType name="s{i}"><xs:restriction base="s{}"/></xs:simpleType>
+<xs:element name="h{i}" substitutionGroup="h{}"/>"#,
+            i - 1,
+            i - 1,
+            i - 1
+        );
+    }
+    let _ = load(&body);
+    eprintln!("chains {:?}", start.elapsed());
+    // Groups and unions shared at every level (exponential if expanded).
+    let mut body = String::new();
+    for i in 0..60 {
+        let _ = write!(
+            body,
+            r#"<xs:group name="g{i}"><xs:sequence><xs:group ref="g{j}"/><xs:group ref="g{j}" minOccurs="0"/></xs:sequence></xs:group>
+<xs:simpleType name="u{i}"><xs:union memberTypes="u{j} u{j}"/></xs:simpleType>"#,
+            j = i + 1
+        );
+    }
+    body.push_str(r#"<xs:group name="g60"><xs:sequence><xs:element name="x"/></xs:sequence></xs:group>
+<xs:simpleType name="u60"><xs:restriction base="xs:int"/></xs:simpleType>
+<xs:complexType name="b"><xs:group ref="g0"/></xs:complexType>
+<xs:complexType name="r"><xs:complexContent><xs:restriction base="b"><xs:group ref="g0"/></xs:restriction></xs:complexContent></xs:complexType>
+<xs:element name="v" type="u0" default="1"/>
+<xs:group name="loop"><xs:sequence><xs:group ref="loop"/><xs:group ref="loop"/></xs:sequence></xs:group>
+<xs:complexType name="lb"><xs:group ref="loop"/></xs:complexType>
+<xs:complexType name="lr"><xs:complexContent><xs:restriction base="lb"><xs:group ref="loop"/></xs:restriction></xs:complexContent></xs:complexType>"#);
+    assert!(load(&body).is_err());
+    assert!(start.elapsed().as_secs() < 30, "took {:?}", start.elapsed());
+}
+
+#[test]
+fn simple_content_and_notations() {
+    let s = ok(r#"<xs:complexType name="price">
+  <xs:simpleContent><xs:extension base="xs:decimal"><xs:attribute name="currency" type="xs:string"/></xs:extension></xs:simpleContent>
+</xs:complexType>
+<xs:complexType name="small">
+  <xs:simpleContent><xs:restriction base="price"><xs:maxInclusive value="100"/></xs:restriction></xs:simpleContent>
+</xs:complexType>"#);
+    let small = s.complex_type(complex(&s, "small"));
+    let ContentType::Simple(st) = small.content else {
+        panic!()
+    };
+    assert!(s.validate_simple(st, "99.5", &|_| None).is_ok());
+    assert!(s.validate_simple(st, "100.5", &|_| None).is_err());
+    assert_eq!(small.attribute_uses.len(), 1, "inherited from the base");
+    has(
+        r#"<xs:complexType name="t">
+  <xs:simpleContent><xs:restriction base="xs:string"/></xs:simpleContent></xs:complexType>"#,
+        "src-ct",
+        3,
+    );
+    has(r#"<xs:notation name="n"/>"#, "s4s", 2);
+    has(
+        r#"<xs:notation name="png" public="image/png"/>
+<xs:simpleType name="pic"><xs:restriction base="xs:NOTATION">
+<xs:enumeration value="png"/><xs:enumeration value="jpeg"/></xs:restriction></xs:simpleType>"#,
+        "enumeration-valid-restriction",
+        4,
+    );
+    has(
+        r#"<xs:element name="a"><xs:annotation><xs:documentation xml:lang="">x</xs:documentation></xs:annotation></xs:element>"#,
+        "s4s",
+        2,
+    );
+    has(
+        r#"<xs:simpleType name="a" id="x"><xs:restriction base="xs:int"/></xs:simpleType>
+<xs:simpleType name="b" id="x"><xs:restriction base="xs:int"/></xs:simpleType>"#,
+        "s4s",
+        3,
+    );
+}
+
+#[test]
+fn redefine_errors() {
+    let dir = temp_dir("redefine");
+    std::fs::write(
+        dir.join("orig.xsd"),
+        format!(
+            r#"<xs:schema {XS}>
+<xs:attributeGroup name="ag"><xs:attribute name="a" use="required"/></xs:attributeGroup>
+<xs:group name="g"><xs:sequence><xs:element name="x" minOccurs="0"/></xs:sequence></xs:group>
+<xs:complexType name="t"/>
+</xs:schema>"#
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("main.xsd"),
+        format!(
+            r#"<xs:schema {XS}>
+<xs:redefine schemaLocation="orig.xsd">
+  <xs:attributeGroup name="ag"><xs:attribute name="b"/></xs:attributeGroup>
+  <xs:group name="g"><xs:sequence><xs:element name="y"/></xs:sequence></xs:group>
+  <xs:complexType name="t"><xs:sequence/></xs:complexType>
+  <xs:simpleType name="nothing"><xs:restriction base="xs:int"/></xs:simpleType>
+</xs:redefine>
+</xs:schema>"#
+        ),
+    )
+    .unwrap();
+    let errs = Schema::load(dir.join("main.xsd")).unwrap_err();
+    let mut lines: Vec<u32> = errs
+        .0
+        .iter()
+        .filter(|e| e.constraint == "src-redefine")
+        .filter_map(|e| e.position.map(|p| p.0))
+        .collect();
+    lines.sort();
+    lines.dedup();
+    assert_eq!(lines, vec![3, 4, 5, 6], "{errs}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn group_cycles_in_large_graphs() {
+    use std::fmt::Write;
+    // A long chain of groups (no cycle) and a long cycle: both found quickly.
+    let mut body = String::new();
+    for i in 0..3000 {
+        let _ = write!(
+            body,
+            r#"<xs:group name="g{i}"><xs:sequence><xs:element name="e"/><xs:group ref="g{}" minOccurs="0"/></xs:sequence></xs:group>"#,
+            i + 1
+        );
+    }
+    body.push_str(
+        r#"<xs:group name="g3000"><xs:sequence><xs:element name="e"/></xs:sequence></xs:group>"#,
+    );
+    let start = std::time::Instant::now();
+    ok(&body);
+    let cyclic = body.replace(
+        r#"<xs:group name="g3000"><xs:sequence><xs:element name="e"/></xs:sequence></xs:group>"#,
+        r#"<xs:group name="g3000"><xs:sequence><xs:group ref="g0"/></xs:sequence></xs:group>"#,
+    );
+    let errs = load(&cyclic).unwrap_err();
+    // Every group of the cycle, up to the error limit.
+    assert_eq!(
+        errs.0
+            .iter()
+            .filter(|e| e.constraint == "mg-props-correct")
+            .count(),
+        1000
+    );
+    assert!(start.elapsed().as_secs() < 20, "took {:?}", start.elapsed());
+    assert_eq!(
+        super::checks::strongly_cyclic(&[vec![1], vec![0], vec![2], vec![]]),
+        vec![0, 1, 2]
+    );
+}
