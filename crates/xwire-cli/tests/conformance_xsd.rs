@@ -98,7 +98,18 @@ fn xwire_processor_runs_a_set() {
         "msMeta/Group_w3c.xml",
     ]);
     let out = String::from_utf8_lossy(&o.stdout);
-    assert_eq!(o.status.code(), Some(0), "{out}{}", String::from_utf8_lossy(&o.stderr));
-    assert!(out.contains("xsd schema tests: 218 passed, 0 failed, 0 skipped"), "{out}");
-    assert!(out.contains("xsd instance tests: 126 passed, 0 failed, 0 skipped"), "{out}");
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        out.contains("xsd schema tests: 218 passed, 0 failed, 0 skipped"),
+        "{out}"
+    );
+    assert!(
+        out.contains("xsd instance tests: 126 passed, 0 failed, 0 skipped"),
+        "{out}"
+    );
 }

@@ -60,6 +60,59 @@ impl XNode {
         found
     }
 
+    /// Whether the `vc:` attributes of the versioning namespace (conditional inclusion, XSD 1.1
+    /// section 4.2.1, which XSD 1.0 processors are encouraged to honour) leave this element
+    /// out of a 1.0 schema: `minVersion` above 1.0, `maxVersion` at or below it, a type or
+    /// facet in `typeAvailable` / `facetAvailable` that 1.0 lacks, or all of those in
+    /// `typeUnavailable` / `facetUnavailable` present.
+    pub fn excluded_by_version_control(&self) -> bool {
+        const VC: &str = "http://www.w3.org/2007/XMLSchema-versioning";
+        const FACETS: [&str; 12] = [
+            "length",
+            "minLength",
+            "maxLength",
+            "pattern",
+            "enumeration",
+            "whiteSpace",
+            "maxInclusive",
+            "maxExclusive",
+            "minInclusive",
+            "minExclusive",
+            "totalDigits",
+            "fractionDigits",
+        ];
+        let version = |v: &str| v.trim().parse::<f64>().ok();
+        // A QName list: each name available in XSD 1.0?
+        let available = |names: &str, facets: bool| -> Vec<bool> {
+            names
+                .split_ascii_whitespace()
+                .map(|q| {
+                    let (prefix, local) = q.split_once(':').unwrap_or(("", q));
+                    let in_xs = self.resolve_prefix(prefix) == Some(crate::model::XSD_NAMESPACE);
+                    in_xs
+                        && if facets {
+                            FACETS.contains(&local)
+                        } else {
+                            local == "anyType"
+                                || crate::datatypes::Builtin::from_name(local).is_some()
+                        }
+                })
+                .collect()
+        };
+        self.attrs
+            .iter()
+            .filter(|(ns, _, _)| ns == VC)
+            .any(|(_, local, value)| match local.as_str() {
+                "minVersion" => version(value).is_some_and(|v| v > 1.0),
+                "maxVersion" => version(value).is_some_and(|v| v <= 1.0),
+                "typeAvailable" => !available(value, false).iter().all(|&a| a),
+                "typeUnavailable" => available(value, false).iter().all(|&a| a),
+                "facetAvailable" => !available(value, true).iter().all(|&a| a),
+                "facetUnavailable" => available(value, true).iter().all(|&a| a),
+                _ => false,
+            })
+    }
+
     /// Whether this is `xs:<local>`.
     pub fn is_xs(&self, local: &str) -> bool {
         self.ns == crate::model::XSD_NAMESPACE && self.local == local
@@ -138,6 +191,9 @@ fn convert(
         match doc.kind(c) {
             NodeKind::Element => {
                 let child = convert(doc, c, lines, &scope);
+                if child.excluded_by_version_control() {
+                    continue;
+                }
                 node.deep_text.push_str(&child.deep_text);
                 node.children.push(Rc::new(child));
             }

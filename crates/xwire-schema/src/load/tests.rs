@@ -809,3 +809,31 @@ fn group_cycles_in_large_graphs() {
         vec![0, 1, 2]
     );
 }
+
+#[test]
+fn version_control_attributes_select_what_xsd_1_0_sees() {
+    let vc = r#"xmlns:vc="http://www.w3.org/2007/XMLSchema-versioning""#;
+    let s = ok(&format!(
+        r#"<xs:element name="a" {vc}>
+             <xs:complexType>
+               <xs:attribute name="x"/>
+               <xs:assert test="@x > 3" vc:minVersion="1.1"/>
+               <xs:attribute name="y" type="xs:error" vc:typeAvailable="xs:error"/>
+               <xs:attribute name="y" type="xs:int" vc:typeUnavailable="xs:error"/>
+               <xs:attribute name="z" type="xs:int" vc:maxVersion="1.0"/>
+               <xs:attribute name="w" type="xs:int" vc:minVersion="1.0" vc:facetAvailable="xs:pattern"/>
+             </xs:complexType>
+           </xs:element>"#
+    ));
+    let a = s.global_element(name(&s, "a")).unwrap();
+    let TypeId::Complex(ct) = s.element(a).type_def else {
+        panic!("complex")
+    };
+    let attrs: Vec<&str> = s
+        .complex_type(ct)
+        .attribute_uses
+        .iter()
+        .map(|u| s.names().local(s.attribute(u.decl).name))
+        .collect();
+    assert_eq!(attrs, ["x", "y", "w"]);
+}
