@@ -1,6 +1,21 @@
-//! XML Schema 1.0 (Second Edition) for xwire (issue 5, in progress).
+//! XML Schema 1.0 (Second Edition) for xwire: schema loading into an immutable component
+//! model, and a one-pass streaming validator with typed values.
 //!
-//! The plan, so the pieces fit (see `docs/architecture.md`, "XML Schema"):
+//! ```
+//! use xwire_schema::model::Schema;
+//! use xwire_schema::validate::{ValidationOptions, Validator};
+//!
+//! let schema = Schema::parse_str(r#"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">
+//!   <xs:element name="qty" type="xs:positiveInteger"/></xs:schema>"#, &Default::default())?;
+//! let mut validator = Validator::new(&schema, ValidationOptions::default()); // reuse it
+//! assert!(validator.validate(b"<qty>3</qty>").is_ok());
+//! let errors = validator.validate(b"<qty>0</qty>").unwrap_err();
+//! assert_eq!((errors[0].line, errors[0].column), (1, 1));
+//! assert_eq!(errors[0].constraint, "cvc-datatype-valid");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! The modules (see `docs/architecture.md`, "XML Schema"):
 //!
 //! - `datatypes/`: every built-in datatype of XML Schema Part 2 with its lexical space, value
 //!   space, canonical form and the facets that apply to it;
