@@ -104,7 +104,9 @@ const FRAGMENTS: &[&str] = &[
 /// delete, and a fragment to insert there.
 pub fn mutate(data: &[u8]) -> Option<String> {
     let (&pick, mut ops) = data.split_first()?;
-    let mut text = REAL_SCHEMAS[pick as usize % REAL_SCHEMAS.len()].as_bytes().to_vec();
+    let mut text = REAL_SCHEMAS[pick as usize % REAL_SCHEMAS.len()]
+        .as_bytes()
+        .to_vec();
     while let [a, b, del, frag, rest @ ..] = ops {
         let at = usize::from(u16::from_le_bytes([*a, *b])) % (text.len() + 1);
         let end = (at + usize::from(*del % 64)).min(text.len());
@@ -120,7 +122,11 @@ pub fn mutate(data: &[u8]) -> Option<String> {
 pub fn schema_mutate(data: &[u8]) {
     let Some(text) = mutate(data) else { return };
     if let Ok(schema) = Schema::parse_str(&text, &load_options()) {
-        for doc in [&b"<purchaseOrder orderDate='1999-10-20'><shipTo/></purchaseOrder>"[..], b"<e/>", b"<r><r/></r>"] {
+        for doc in [
+            &b"<purchaseOrder orderDate='1999-10-20'><shipTo/></purchaseOrder>"[..],
+            b"<e/>",
+            b"<r><r/></r>",
+        ] {
             let _ = Validator::new(&schema, ValidationOptions::default()).validate(doc);
         }
     }
@@ -202,7 +208,11 @@ pub fn xsd_regex(data: &[u8]) {
             assert_eq!(p.as_str(), pattern);
         }
         Err(e) => {
-            assert!(e.position() <= pattern.len(), "{pattern:?}: {}", e.position());
+            assert!(
+                e.position() <= pattern.len(),
+                "{pattern:?}: {}",
+                e.position()
+            );
             let _ = e.to_string();
         }
     }
