@@ -55,7 +55,7 @@ pub const REAL_SCHEMAS: &[&str] = &[
 ];
 
 /// Fragments an edit inserts: the vocabulary of schema documents.
-const FRAGMENTS: &[&str] = &[
+pub const FRAGMENTS: &[&str] = &[
     "<xs:element name=\"e\" type=\"xs:string\"/>",
     "<xs:element ref=\"e\"/>",
     "<xs:element name=\"r\"><xs:complexType><xs:sequence><xs:element ref=\"r\" minOccurs=\"0\"/></xs:sequence></xs:complexType></xs:element>",

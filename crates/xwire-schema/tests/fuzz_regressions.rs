@@ -47,7 +47,7 @@ fn schema_mutate_over_the_seeds() {
     for pick in 0..bodies::REAL_SCHEMAS.len() as u8 {
         bodies::schema_mutate(&[pick]);
         // A few edits at the start, the middle and the end, with every fragment.
-        for frag in 0..=255u8 {
+        for frag in 0..bodies::FRAGMENTS.len() as u8 {
             bodies::schema_mutate(&[
                 pick, 0, 0, 0, frag, 0x80, 0x03, 7, frag, 0xff, 0xff, 0, frag,
             ]);
@@ -87,6 +87,9 @@ fn simple_value_over_the_seeds() {
 #[test]
 fn counted_repeat_of_a_large_class_is_bounded() {
     bodies::xsd_regex(&input("xsd_regex-dot-repeated-10000.bin"));
+    // Found again after the fix, under a loaded machine: `(\.\d*){0,4068}` is refused in
+    // about 0.2 s (release), 1 s with the fuzzer's sanitizer.
+    bodies::xsd_regex(&input("xsd_regex-repeated-group-4068.bin"));
     use xwire_schema::regex::Pattern;
     let p = Pattern::compile(".{0,10000}x").unwrap();
     assert!(p.is_match(&format!("{}x", "y".repeat(9999))));
