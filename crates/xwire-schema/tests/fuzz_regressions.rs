@@ -101,10 +101,9 @@ fn counted_repeat_of_a_large_class_is_bounded() {
         r"\w{0,1000}",
         ".{0,100000}x",
     ] {
-        let t = std::time::Instant::now();
+        // Refused by the compiled-size bound (how fast is for the fuzzer to watch; timings
+        // stay out of tests).
         let e = Pattern::compile(big).unwrap_err();
         assert!(e.message().contains("too large"), "{big}: {e}");
-        // Generous, for unoptimized builds on a busy machine.
-        assert!(t.elapsed().as_secs() < 20, "{big}: {:?}", t.elapsed());
     }
 }
