@@ -82,16 +82,31 @@ impl WhiteSpace {
     /// assert_eq!(WhiteSpace::Collapse.normalize(" a  b"), "a b");
     /// ```
     pub fn normalize(self, s: &str) -> std::borrow::Cow<'_, str> {
-        let ctl = |b: &u8| matches!(b, b'\t' | b'\n' | b'\r');
+        let b = s.as_bytes();
         let clean = match self {
             WhiteSpace::Preserve => true,
-            WhiteSpace::Replace => !s.as_bytes().iter().any(ctl),
+            WhiteSpace::Replace => !b.iter().any(|b| matches!(b, b'\t' | b'\n' | b'\r')),
             WhiteSpace::Collapse => {
-                let b = s.as_bytes();
-                !b.iter().any(ctl)
-                    && !b.starts_with(b" ")
-                    && !b.ends_with(b" ")
-                    && !b.windows(2).any(|w| w == b"  ")
+                // One pass: no control whitespace, no leading, trailing or double space.
+                let mut prev_space = true;
+                let mut ok = true;
+                for &c in b {
+                    match c {
+                        b'\t' | b'\n' | b'\r' => {
+                            ok = false;
+                            break;
+                        }
+                        b' ' => {
+                            if prev_space {
+                                ok = false;
+                                break;
+                            }
+                            prev_space = true;
+                        }
+                        _ => prev_space = false,
+                    }
+                }
+                ok && !(prev_space && !b.is_empty())
             }
         };
         if clean {

@@ -68,29 +68,42 @@ fn bounds(ty: Builtin) -> (Option<i128>, Option<i128>) {
 }
 
 /// `float`/`double` lexical space: a decimal with an optional exponent, `INF`, `-INF`, `NaN`.
+/// One pass over the bytes.
 fn is_float_lexical(s: &str) -> bool {
     if matches!(s, "INF" | "-INF" | "NaN") {
         return true;
     }
-    let (mantissa, exp) = match s.find(['e', 'E']) {
-        Some(i) => (&s[..i], Some(&s[i + 1..])),
-        None => (s, None),
-    };
-    // The decimal lexical space, checked without building the decimal.
-    let body = mantissa.strip_prefix(['+', '-']).unwrap_or(mantissa);
-    let (int, frac) = body.split_once('.').unwrap_or((body, ""));
-    if (int.is_empty() && frac.is_empty())
-        || !int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit())
-    {
-        return false;
+    let b = s.as_bytes();
+    let mut i = 0;
+    if matches!(b.first(), Some(b'+' | b'-')) {
+        i = 1;
     }
-    match exp {
-        None => true,
-        Some(e) => {
-            let d = e.strip_prefix(['+', '-']).unwrap_or(e);
-            !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())
+    let mut digits = 0;
+    while i < b.len() && b[i].is_ascii_digit() {
+        i += 1;
+        digits += 1;
+    }
+    if i < b.len() && b[i] == b'.' {
+        i += 1;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+            digits += 1;
         }
     }
+    if digits == 0 {
+        return false;
+    }
+    if i == b.len() {
+        return true;
+    }
+    if !matches!(b[i], b'e' | b'E') {
+        return false;
+    }
+    i += 1;
+    if matches!(b.get(i), Some(b'+' | b'-')) {
+        i += 1;
+    }
+    i < b.len() && b[i..].iter().all(u8::is_ascii_digit)
 }
 
 /// `language`: `[a-zA-Z]{1,8}(-[a-zA-Z0-9]{1,8})*`.
@@ -202,13 +215,13 @@ pub(crate) fn parse_normalized(
             let d = Decimal::parse_integer(s)
                 .ok_or_else(|| err("expected digits with an optional sign"))?;
             let (lo, hi) = bounds(ty);
-            if lo.is_some_and(|lo| d < Decimal::from_i128(lo)) {
+            if lo.is_some_and(|lo| d.cmp_i128(lo) == Ordering::Less) {
                 return Err(err(&format!(
                     "below the minimum {}",
                     lo.unwrap_or_default()
                 )));
             }
-            if hi.is_some_and(|hi| d > Decimal::from_i128(hi)) {
+            if hi.is_some_and(|hi| d.cmp_i128(hi) == Ordering::Greater) {
                 return Err(err(&format!(
                     "above the maximum {}",
                     hi.unwrap_or_default()

@@ -73,13 +73,13 @@ impl Schema {
         let st = self.simple_type(ty);
         match &st.variety {
             Variety::Atomic(b) => {
-                let normalized = self.white_space(ty).apply(lexical);
+                let normalized = self.white_space(ty).normalize(lexical);
                 let value = b.parse_with(&normalized, resolve)?;
                 check_facets(&st.facets, &normalized, &value)?;
                 Ok(SimpleValue { value, member: ty })
             }
             Variety::List(item) => {
-                let normalized = WhiteSpace::Collapse.apply(lexical);
+                let normalized = WhiteSpace::Collapse.normalize(lexical);
                 let mut items = Vec::new();
                 if !normalized.is_empty() {
                     for token in normalized.split(' ') {
@@ -105,7 +105,7 @@ impl Schema {
                         names.join(", ")
                     )));
                 };
-                let normalized = self.white_space(ty).apply(lexical);
+                let normalized = self.white_space(ty).normalize(lexical);
                 check_facets(&st.facets, &normalized, &v.value)?;
                 Ok(v)
             }
@@ -171,27 +171,21 @@ fn check_facets(facets: &Facets, normalized: &str, value: &Value) -> Result<(), 
             )));
         }
     }
-    let checks = [
-        facets.length.as_ref().map(|f| Facet::Length(f.value)),
-        facets
-            .min_length
-            .as_ref()
-            .map(|f| Facet::MinLength(f.value)),
-        facets
-            .max_length
-            .as_ref()
-            .map(|f| Facet::MaxLength(f.value)),
-        facets
-            .total_digits
-            .as_ref()
-            .map(|f| Facet::TotalDigits(f.value)),
-        facets
-            .fraction_digits
-            .as_ref()
-            .map(|f| Facet::FractionDigits(f.value)),
-    ];
-    for facet in checks.into_iter().flatten() {
-        facet.check(value)?;
+    // Each facet checked in place (no table of facets built per value).
+    if let Some(f) = &facets.length {
+        Facet::Length(f.value).check(value)?;
+    }
+    if let Some(f) = &facets.min_length {
+        Facet::MinLength(f.value).check(value)?;
+    }
+    if let Some(f) = &facets.max_length {
+        Facet::MaxLength(f.value).check(value)?;
+    }
+    if let Some(f) = &facets.total_digits {
+        Facet::TotalDigits(f.value).check(value)?;
+    }
+    if let Some(f) = &facets.fraction_digits {
+        Facet::FractionDigits(f.value).check(value)?;
     }
     let bounds = [
         (

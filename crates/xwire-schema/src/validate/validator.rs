@@ -156,6 +156,9 @@ pub struct Validator<'s> {
     /// Sorted attribute-use names of complex types with many uses, by type, built lazily.
     attr_index: Vec<Option<Vec<(NameId, usize)>>>,
     attr_keys: Vec<(NsId, String, KeyPart)>,
+    /// Resolved `xsi:type` values: (value, namespace of its prefix, type), kept from document
+    /// to document (the schema does not change).
+    xsi_type_cache: Vec<(String, String, Option<TypeId>)>,
     end_value: Option<SimpleValue>,
     hints: Vec<(String, String)>,
     buffers: Option<ReaderBuffers>,
@@ -229,6 +232,9 @@ impl std::fmt::Display for ElemWhat<'_> {
     }
 }
 
+/// How many distinct `xsi:type` resolutions a validator keeps.
+const XSI_TYPE_CACHE: usize = 32;
+
 const NS_UNSEEN: NsId = NsId(u32::MAX - 1);
 
 impl<'s> Validator<'s> {
@@ -257,6 +263,7 @@ impl<'s> Validator<'s> {
             xsi_nil_at: None,
             attr_index: Vec::new(),
             attr_keys: Vec::new(),
+            xsi_type_cache: Vec::new(),
             end_value: None,
             hints: Vec::new(),
             buffers: None,
@@ -449,7 +456,9 @@ impl<'s> Validator<'s> {
         // saves the normalized copy.
         let st = self.schema.simple_type(ty);
         if let Variety::Atomic(b) = st.variety {
-            if facet_free(&st.facets) {
+            // A built-in's own facets (the bounds of the integer types, ...) are the ones its
+            // lexical check already enforces.
+            if ty.index() < Builtin::ALL.len() || facet_free(&st.facets) {
                 return b
                     .parse_with(lexical, &|p| self.resolve_prefix(p))
                     .map(|value| SimpleValue { value, member: ty })
@@ -875,19 +884,42 @@ impl<'s> Validator<'s> {
         let schema = self.schema;
         // Fast path, no allocation: a well-formed QName with a bound prefix.
         let trimmed = value.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'));
-        let (prefix, local) = trimmed.split_once(':').unwrap_or(("", trimmed));
-        let lexical_ok = xwire::chars::is_ncname(local)
-            && (prefix.is_empty() || xwire::chars::is_ncname(prefix));
-        let fast = if lexical_ok {
-            self.prefix_uri(prefix).map(|uri| {
-                schema
-                    .names
-                    .lookup_namespace(uri)
-                    .and_then(|ns| schema.names.lookup(ns, local))
-                    .and_then(|n| schema.global_type(n))
-            })
-        } else {
-            None
+        let (prefix, local) = match trimmed.bytes().position(|b| b == b':') {
+            Some(i) => (&trimmed[..i], &trimmed[i + 1..]),
+            None => ("", trimmed),
+        };
+        // Resolved before (the common case: every item of an array typed the same way):
+        // from the cache, keyed by the value and the namespace its prefix is bound to here.
+        let cached = self.prefix_uri(prefix).and_then(|uri| {
+            self.xsi_type_cache
+                .iter()
+                .find(|(v, u, _)| v == trimmed && u == uri)
+                .map(|&(_, _, t)| t)
+        });
+        let fast = match cached {
+            Some(t) => Some(t),
+            None => {
+                let lexical_ok = xwire::chars::is_ncname(local)
+                    && (prefix.is_empty() || xwire::chars::is_ncname(prefix));
+                let resolved = if lexical_ok {
+                    self.prefix_uri(prefix).map(|uri| {
+                        let t = schema
+                            .names
+                            .lookup_namespace(uri)
+                            .and_then(|ns| schema.names.lookup(ns, local))
+                            .and_then(|n| schema.global_type(n));
+                        (uri.to_string(), t)
+                    })
+                } else {
+                    None
+                };
+                resolved.map(|(uri, t)| {
+                    if self.xsi_type_cache.len() < XSI_TYPE_CACHE {
+                        self.xsi_type_cache.push((trimmed.to_string(), uri, t));
+                    }
+                    t
+                })
+            }
         };
         let t = match fast {
             Some(t) => t,
@@ -1721,11 +1753,16 @@ impl<'r, 's> ValidatingReader<'r, 's> {
 
     /// Gives the new errors their line and column (in offset order, so the reader's line
     /// tracker moves forward) and keeps the list in document order.
+    #[inline]
     fn resolve_locations(&mut self) {
-        let v = &mut *self.v;
-        if v.resolved == v.errors.len() {
-            return;
+        if self.v.resolved != self.v.errors.len() {
+            self.resolve_new_locations();
         }
+    }
+
+    #[cold]
+    fn resolve_new_locations(&mut self) {
+        let v = &mut *self.v;
         let new = &mut v.errors[v.resolved..];
         new.sort_by_key(|e| e.offset);
         for e in new.iter_mut() {
