@@ -118,6 +118,41 @@ fn is_language(s: &str) -> bool {
     ok(first, true) && parts.all(|p| ok(p, false))
 }
 
+/// The lexical check of the string types (`string`, `token`, `NCName`, `anyURI`, ...):
+/// `None` for the other types.
+fn string_check(ty: Builtin, s: &str) -> Option<Result<(), &'static str>> {
+    let ok = |b: bool, why: &'static str| Some(if b { Ok(()) } else { Err(why) });
+    match ty {
+        Builtin::AnySimpleType
+        | Builtin::String
+        | Builtin::NormalizedString
+        | Builtin::Token
+        | Builtin::AnyUri => ok(
+            chars::is_xml_text(s),
+            "contains a character that is not allowed in XML",
+        ),
+        Builtin::Language => ok(is_language(s), "not a language tag"),
+        Builtin::NmToken => ok(chars::is_nmtoken(s), "not an XML Nmtoken"),
+        Builtin::Name => ok(chars::is_name(s), "not an XML Name"),
+        Builtin::NcName | Builtin::Id | Builtin::IdRef | Builtin::Entity => {
+            ok(chars::is_ncname(s), "not an NCName")
+        }
+        _ => None,
+    }
+}
+
+pub(crate) fn string_lexical(ty: Builtin, s: &str) -> Result<(), DatatypeError> {
+    match string_check(ty, s) {
+        Some(Err(why)) => Err(DatatypeError::lexical(ty, s, why)),
+        _ => Ok(()),
+    }
+}
+
+/// Whether values of this built-in are strings.
+pub(crate) fn is_string_type(ty: Builtin) -> bool {
+    string_check(ty, "").is_some()
+}
+
 pub(crate) fn parse_normalized(
     ty: Builtin,
     s: &str,
@@ -141,24 +176,17 @@ pub(crate) fn parse_normalized(
         | Builtin::String
         | Builtin::NormalizedString
         | Builtin::Token
-        | Builtin::AnyUri => {
-            if !chars::is_xml_text(s) {
-                return Err(err("contains a character that is not allowed in XML"));
-            }
+        | Builtin::AnyUri
+        | Builtin::Language
+        | Builtin::NmToken
+        | Builtin::Name
+        | Builtin::NcName
+        | Builtin::Id
+        | Builtin::IdRef
+        | Builtin::Entity => {
+            string_lexical(ty, s)?;
             Ok(Value::String(s.to_owned()))
         }
-        Builtin::Language => is_language(s)
-            .then(|| Value::String(s.to_owned()))
-            .ok_or_else(|| err("not a language tag")),
-        Builtin::NmToken => chars::is_nmtoken(s)
-            .then(|| Value::String(s.to_owned()))
-            .ok_or_else(|| err("not an XML Nmtoken")),
-        Builtin::Name => chars::is_name(s)
-            .then(|| Value::String(s.to_owned()))
-            .ok_or_else(|| err("not an XML Name")),
-        Builtin::NcName | Builtin::Id | Builtin::IdRef | Builtin::Entity => chars::is_ncname(s)
-            .then(|| Value::String(s.to_owned()))
-            .ok_or_else(|| err("not an NCName")),
         Builtin::Boolean => match s {
             "true" | "1" => Ok(Value::Bool(true)),
             "false" | "0" => Ok(Value::Bool(false)),

@@ -57,7 +57,19 @@ impl Schema {
         lexical: &str,
         resolve: &dyn Fn(&str) -> Option<String>,
     ) -> Result<SimpleValue, DatatypeError> {
-        self.validate_at(ty, lexical, resolve, 0)
+        self.validate_at(ty, lexical, resolve, 0, &mut None)
+    }
+
+    /// [`Schema::validate_simple`], building a string value in `spare`'s allocation when
+    /// there is one (taken only then).
+    pub(crate) fn validate_simple_reusing(
+        &self,
+        ty: SimpleTypeId,
+        lexical: &str,
+        resolve: &dyn Fn(&str) -> Option<String>,
+        spare: &mut Option<String>,
+    ) -> Result<SimpleValue, DatatypeError> {
+        self.validate_at(ty, lexical, resolve, 0, spare)
     }
 
     fn validate_at(
@@ -66,6 +78,7 @@ impl Schema {
         lexical: &str,
         resolve: &dyn Fn(&str) -> Option<String>,
         depth: usize,
+        spare: &mut Option<String>,
     ) -> Result<SimpleValue, DatatypeError> {
         if depth > MAX_DEPTH {
             return Err(DatatypeError::new("simple types nested too deeply"));
@@ -73,8 +86,13 @@ impl Schema {
         let st = self.simple_type(ty);
         match &st.variety {
             Variety::Atomic(b) => {
-                let normalized = self.white_space(ty).normalize(lexical);
-                let value = b.parse_with(&normalized, resolve)?;
+                let ws = self.white_space(ty);
+                let value = b.parse_reusing(ws, lexical, resolve, spare)?;
+                // A string value is its normalized lexical form.
+                let normalized = match &value {
+                    Value::String(s) => std::borrow::Cow::Borrowed(s.as_str()),
+                    _ => ws.normalize(lexical),
+                };
                 check_facets(&st.facets, &normalized, &value)?;
                 Ok(SimpleValue { value, member: ty })
             }
@@ -83,7 +101,10 @@ impl Schema {
                 let mut items = Vec::new();
                 if !normalized.is_empty() {
                     for token in normalized.split(' ') {
-                        items.push(self.validate_at(*item, token, resolve, depth + 1)?.value);
+                        items.push(
+                            self.validate_at(*item, token, resolve, depth + 1, &mut None)?
+                                .value,
+                        );
                     }
                 }
                 let value = Value::List(items);
@@ -93,7 +114,7 @@ impl Schema {
             Variety::Union(members) => {
                 let mut found = None;
                 for &m in members {
-                    if let Ok(v) = self.validate_at(m, lexical, resolve, depth + 1) {
+                    if let Ok(v) = self.validate_at(m, lexical, resolve, depth + 1, spare) {
                         found = Some(v);
                         break;
                     }

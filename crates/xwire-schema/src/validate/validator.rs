@@ -159,6 +159,8 @@ pub struct Validator<'s> {
     /// Resolved `xsi:type` values: (value, namespace of its prefix, type), kept from document
     /// to document (the schema does not change).
     xsi_type_cache: Vec<(String, String, Option<TypeId>)>,
+    /// Allocations of the string values dropped, for the next ones.
+    string_pool: std::cell::RefCell<Vec<String>>,
     end_value: Option<SimpleValue>,
     hints: Vec<(String, String)>,
     buffers: Option<ReaderBuffers>,
@@ -235,6 +237,9 @@ impl std::fmt::Display for ElemWhat<'_> {
 /// How many distinct `xsi:type` resolutions a validator keeps.
 const XSI_TYPE_CACHE: usize = 32;
 
+/// How many string allocations a validator keeps for reuse.
+const STRING_POOL: usize = 64;
+
 const NS_UNSEEN: NsId = NsId(u32::MAX - 1);
 
 impl<'s> Validator<'s> {
@@ -264,6 +269,7 @@ impl<'s> Validator<'s> {
             attr_index: Vec::new(),
             attr_keys: Vec::new(),
             xsi_type_cache: Vec::new(),
+            string_pool: std::cell::RefCell::new(Vec::new()),
             end_value: None,
             hints: Vec::new(),
             buffers: None,
@@ -459,15 +465,55 @@ impl<'s> Validator<'s> {
             // A built-in's own facets (the bounds of the integer types, ...) are the ones its
             // lexical check already enforces.
             if ty.index() < Builtin::ALL.len() || facet_free(&st.facets) {
-                return b
-                    .parse_with(lexical, &|p| self.resolve_prefix(p))
+                let mut spare = if is_string_like(b) {
+                    self.string_pool.borrow_mut().pop()
+                } else {
+                    None
+                };
+                let r = b
+                    .parse_reusing(
+                        b.white_space(),
+                        lexical,
+                        &|p| self.resolve_prefix(p),
+                        &mut spare,
+                    )
                     .map(|value| SimpleValue { value, member: ty })
                     .map_err(|e| e.to_string());
+                self.unused_spare(spare);
+                return r;
             }
         }
-        self.schema
-            .validate_simple(ty, lexical, &|p| self.resolve_prefix(p))
-            .map_err(|e| e.to_string())
+        let mut spare = match st.variety {
+            Variety::Atomic(b) if is_string_like(b) => self.string_pool.borrow_mut().pop(),
+            _ => None,
+        };
+        let r = self
+            .schema
+            .validate_simple_reusing(ty, lexical, &|p| self.resolve_prefix(p), &mut spare)
+            .map_err(|e| e.to_string());
+        self.unused_spare(spare);
+        r
+    }
+
+    fn unused_spare(&self, spare: Option<String>) {
+        if let Some(s) = spare {
+            self.string_pool.borrow_mut().push(s);
+        }
+    }
+
+    /// Keeps the allocation of a dropped value's string for the next string value.
+    #[inline]
+    fn recycle(&self, v: Option<SimpleValue>) {
+        if let Some(SimpleValue {
+            value: crate::datatypes::Value::String(s),
+            ..
+        }) = v
+        {
+            let mut pool = self.string_pool.borrow_mut();
+            if pool.len() < STRING_POOL {
+                pool.push(s);
+            }
+        }
     }
 
     // ----- events ---------------------------------------------------------------------------
@@ -483,7 +529,11 @@ impl<'s> Validator<'s> {
         let schema = self.schema;
         let d = self.depth;
         self.saw_root = true;
-        self.attr_infos.clear();
+        let mut infos = std::mem::take(&mut self.attr_infos);
+        for info in infos.drain(..) {
+            self.recycle(info.value);
+        }
+        self.attr_infos = infos;
         // One pass over the attributes: namespace bindings, xsi:type, xsi:nil.
         let bindings = self.bindings.len();
         self.xsi_type_at = None;
@@ -1413,7 +1463,8 @@ impl<'s> Validator<'s> {
         }
         let schema = self.schema;
         let d = self.depth - 1;
-        self.end_value = None;
+        let old = self.end_value.take();
+        self.recycle(old);
         let (mode, ty, nil, decl, had_child) = {
             let f = &self.frames[d];
             (f.mode, f.ty, f.nil, f.decl, f.had_child)
@@ -1572,6 +1623,25 @@ impl<'s> Validator<'s> {
             );
         }
     }
+}
+
+/// Whether values of this built-in are strings.
+fn is_string_like(b: Builtin) -> bool {
+    matches!(
+        b,
+        Builtin::AnySimpleType
+            | Builtin::String
+            | Builtin::NormalizedString
+            | Builtin::Token
+            | Builtin::AnyUri
+            | Builtin::Language
+            | Builtin::NmToken
+            | Builtin::Name
+            | Builtin::NcName
+            | Builtin::Id
+            | Builtin::IdRef
+            | Builtin::Entity
+    )
 }
 
 /// Whether a simple type adds no facet to its built-in.
