@@ -140,7 +140,7 @@ impl WhiteSpace {
                         _ => prev_space = false,
                     }
                 }
-                ok && !(prev_space && !b.is_empty())
+                ok && (b.is_empty() || !prev_space)
             }
         };
         if clean {
