@@ -128,7 +128,10 @@ fn string_check(ty: Builtin, s: &str) -> Option<Result<(), &'static str>> {
         | Builtin::NormalizedString
         | Builtin::Token
         | Builtin::AnyUri => ok(
-            chars::is_xml_text(s),
+            // ASCII without control characters first, a byte at a time.
+            s.bytes()
+                .all(|b| (0x20..0x80).contains(&b) || matches!(b, b'\t' | b'\n' | b'\r'))
+                || chars::is_xml_text(s),
             "contains a character that is not allowed in XML",
         ),
         Builtin::Language => ok(is_language(s), "not a language tag"),

@@ -529,11 +529,9 @@ impl<'s> Validator<'s> {
         let schema = self.schema;
         let d = self.depth;
         self.saw_root = true;
-        let mut infos = std::mem::take(&mut self.attr_infos);
-        for info in infos.drain(..) {
+        while let Some(info) = self.attr_infos.pop() {
             self.recycle(info.value);
         }
-        self.attr_infos = infos;
         // One pass over the attributes: namespace bindings, xsi:type, xsi:nil.
         let bindings = self.bindings.len();
         self.xsi_type_at = None;
