@@ -263,6 +263,19 @@ impl Decimal {
             })
     }
 
+    /// The value as an `i64`, when it is an integer of at most 18 digits (always fits).
+    pub(crate) fn small_integer(&self) -> Option<i64> {
+        let d = self.digits.as_slice();
+        if self.scale != 0 || d.len() > 18 {
+            return None;
+        }
+        let mut m: i64 = 0;
+        for &c in d {
+            m = m * 10 + i64::from(c - b'0');
+        }
+        Some(if self.neg { -m } else { m })
+    }
+
     /// Compares with an `i128` without building a decimal.
     pub(crate) fn cmp_i128(&self, v: i128) -> Ordering {
         if self.digits.len() <= 37 {

@@ -246,13 +246,17 @@ pub(crate) fn parse_normalized(
             let d = Decimal::parse_integer(s)
                 .ok_or_else(|| err("expected digits with an optional sign"))?;
             let (lo, hi) = bounds(ty);
-            if lo.is_some_and(|lo| d.cmp_i128(lo) == Ordering::Less) {
+            let cmp = |bound: i128| match d.small_integer() {
+                Some(v) => i128::from(v).cmp(&bound),
+                None => d.cmp_i128(bound),
+            };
+            if lo.is_some_and(|lo| cmp(lo) == Ordering::Less) {
                 return Err(err(&format!(
                     "below the minimum {}",
                     lo.unwrap_or_default()
                 )));
             }
-            if hi.is_some_and(|hi| d.cmp_i128(hi) == Ordering::Greater) {
+            if hi.is_some_and(|hi| cmp(hi) == Ordering::Greater) {
                 return Err(err(&format!(
                     "above the maximum {}",
                     hi.unwrap_or_default()
