@@ -11,9 +11,75 @@ use std::fmt;
 pub struct Decimal {
     neg: bool,
     /// ASCII digits of the unscaled integer, most significant first.
-    digits: Vec<u8>,
+    digits: Digits,
     /// How many of the (implicitly zero-padded) trailing digits are after the point.
     scale: u32,
+}
+
+/// Digits kept inline up to `INLINE` of them (no allocation for the numbers of everyday
+/// documents), on the heap beyond.
+#[derive(Clone)]
+enum Digits {
+    Inline { len: u8, buf: [u8; INLINE] },
+    Heap(Box<[u8]>),
+}
+
+const INLINE: usize = 22;
+
+impl Digits {
+    fn from_parts(a: &[u8], b: &[u8]) -> Digits {
+        let n = a.len() + b.len();
+        if n <= INLINE {
+            let mut buf = [0u8; INLINE];
+            buf[..a.len()].copy_from_slice(a);
+            buf[a.len()..n].copy_from_slice(b);
+            Digits::Inline { len: n as u8, buf }
+        } else {
+            let mut v = Vec::with_capacity(n);
+            v.extend_from_slice(a);
+            v.extend_from_slice(b);
+            Digits::Heap(v.into_boxed_slice())
+        }
+    }
+
+    fn as_slice(&self) -> &[u8] {
+        match self {
+            Digits::Inline { len, buf } => &buf[..*len as usize],
+            Digits::Heap(v) => v,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.as_slice().len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.as_slice().is_empty()
+    }
+
+    fn split_at(&self, mid: usize) -> (&[u8], &[u8]) {
+        self.as_slice().split_at(mid)
+    }
+}
+
+impl PartialEq for Digits {
+    fn eq(&self, other: &Digits) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for Digits {}
+
+impl std::hash::Hash for Digits {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_slice().hash(state)
+    }
+}
+
+impl fmt::Debug for Digits {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_slice(), f)
+    }
 }
 
 impl Decimal {
@@ -21,22 +87,54 @@ impl Decimal {
     pub fn zero() -> Decimal {
         Decimal {
             neg: false,
-            digits: Vec::new(),
+            digits: Digits::from_parts(&[], &[]),
             scale: 0,
         }
     }
 
-    fn normalized(neg: bool, mut digits: Vec<u8>, mut scale: u32) -> Decimal {
-        while scale > 0 && digits.last() == Some(&b'0') {
-            digits.pop();
+    fn normalized(neg: bool, digits: &[u8], scale: u32) -> Decimal {
+        Decimal::normalized_parts(neg, digits, &[], scale)
+    }
+
+    /// The decimal whose digits are `a` then `b`, the last `scale` of them after the point.
+    fn normalized_parts(neg: bool, mut a: &[u8], mut b: &[u8], mut scale: u32) -> Decimal {
+        // Trailing zeros of the fraction.
+        while scale > 0 {
+            let last = if let Some((&l, rest)) = b.split_last() {
+                if l != b'0' {
+                    break;
+                }
+                b = rest;
+                l
+            } else if let Some((&l, rest)) = a.split_last() {
+                if l != b'0' {
+                    break;
+                }
+                a = rest;
+                l
+            } else {
+                break;
+            };
+            debug_assert_eq!(last, b'0');
             scale -= 1;
         }
-        let lead = digits.iter().take_while(|&&d| d == b'0').count();
-        digits.drain(..lead);
-        if digits.is_empty() {
+        // Leading zeros.
+        while let Some((&b'0', rest)) = a.split_first() {
+            a = rest;
+        }
+        if a.is_empty() {
+            while let Some((&b'0', rest)) = b.split_first() {
+                b = rest;
+            }
+        }
+        if a.is_empty() && b.is_empty() {
             return Decimal::zero();
         }
-        Decimal { neg, digits, scale }
+        Decimal {
+            neg,
+            digits: Digits::from_parts(a, b),
+            scale,
+        }
     }
 
     /// Parses the `decimal` lexical space: `(\+|-)?([0-9]+(\.[0-9]*)?|\.[0-9]+)`.
@@ -46,8 +144,8 @@ impl Decimal {
             Some(b'+') => (false, &s[1..]),
             _ => (false, s),
         };
-        let (int, frac) = match rest.split_once('.') {
-            Some((i, f)) => (i, f),
+        let (int, frac) = match rest.bytes().position(|b| b == b'.') {
+            Some(i) => (&rest[..i], &rest[i + 1..]),
             None => (rest, ""),
         };
         if int.is_empty() && frac.is_empty() {
@@ -56,11 +154,13 @@ impl Decimal {
         if !int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit()) {
             return None;
         }
-        let mut digits = Vec::with_capacity(int.len() + frac.len());
-        digits.extend_from_slice(int.as_bytes());
-        digits.extend_from_slice(frac.as_bytes());
         let scale = u32::try_from(frac.len()).ok()?;
-        Some(Decimal::normalized(neg, digits, scale))
+        Some(Decimal::normalized_parts(
+            neg,
+            int.as_bytes(),
+            frac.as_bytes(),
+            scale,
+        ))
     }
 
     /// Parses the `integer` lexical space: `(\+|-)?[0-9]+`.
@@ -75,7 +175,7 @@ impl Decimal {
     /// The decimal of an `i128`.
     pub fn from_i128(v: i128) -> Decimal {
         let digits = v.unsigned_abs().to_string().into_bytes();
-        Decimal::normalized(v < 0, digits, 0)
+        Decimal::normalized(v < 0, &digits, 0)
     }
 
     /// The value as an `i128`, when it is an integer that fits.
@@ -84,7 +184,7 @@ impl Decimal {
             return None;
         }
         let mut v: i128 = 0;
-        for &d in &self.digits {
+        for &d in self.digits.as_slice() {
             let d = i128::from(d - b'0');
             v = v.checked_mul(10)?;
             v = if self.neg {
@@ -130,20 +230,72 @@ impl Decimal {
             (i.to_vec(), f.to_vec())
         } else {
             let mut f = vec![b'0'; scale - self.digits.len()];
-            f.extend_from_slice(&self.digits);
+            f.extend_from_slice(self.digits.as_slice());
             (Vec::new(), f)
         }
     }
 
+    /// The integer digits (possibly empty, meaning 0) and the number of leading zeros the
+    /// fraction has before `digits`' own fraction digits; borrowed, no allocation.
+    fn parts(&self) -> (&[u8], usize, &[u8]) {
+        let scale = self.scale as usize;
+        if self.digits.len() > scale {
+            let (i, f) = self.digits.split_at(self.digits.len() - scale);
+            (i, 0, f)
+        } else {
+            (&[], scale - self.digits.len(), self.digits.as_slice())
+        }
+    }
+
     fn cmp_magnitude(&self, other: &Decimal) -> Ordering {
-        let (ai, af) = self.split();
-        let (bi, bf) = other.split();
+        let (ai, az, af) = self.parts();
+        let (bi, bz, bf) = other.parts();
         // Normalized: no leading zeros in the integer parts, no trailing zeros in fractions,
-        // so a longer integer part is larger and fractions compare lexicographically.
+        // so a longer integer part is larger and fractions compare lexicographically (the
+        // fraction is `az` zeros then `af`).
         ai.len()
             .cmp(&bi.len())
-            .then_with(|| ai.cmp(&bi))
-            .then_with(|| af.cmp(&bf))
+            .then_with(|| ai.cmp(bi))
+            .then_with(|| {
+                let a = std::iter::repeat(b'0').take(az).chain(af.iter().copied());
+                let b = std::iter::repeat(b'0').take(bz).chain(bf.iter().copied());
+                a.cmp(b)
+            })
+    }
+
+    /// The value as an `i64`, when it is an integer of at most 18 digits (always fits).
+    pub(crate) fn small_integer(&self) -> Option<i64> {
+        let d = self.digits.as_slice();
+        if self.scale != 0 || d.len() > 18 {
+            return None;
+        }
+        let mut m: i64 = 0;
+        for &c in d {
+            m = m * 10 + i64::from(c - b'0');
+        }
+        Some(if self.neg { -m } else { m })
+    }
+
+    /// Compares with an `i128` without building a decimal.
+    pub(crate) fn cmp_i128(&self, v: i128) -> Ordering {
+        if self.digits.len() <= 37 {
+            // |self| < 10^37 fits an i128 (scaled part truncated toward zero, then the
+            // fraction breaks ties).
+            let (int, _, frac) = self.parts();
+            let mut m: i128 = 0;
+            for &d in int {
+                m = m * 10 + i128::from(d - b'0');
+            }
+            let x = if self.neg { -m } else { m };
+            return x.cmp(&v).then(if frac.is_empty() || self.scale == 0 {
+                Ordering::Equal
+            } else if self.neg {
+                Ordering::Less
+            } else {
+                Ordering::Greater
+            });
+        }
+        self.cmp(&Decimal::from_i128(v))
     }
 
     /// The canonical representation of `decimal`: a point with at least one digit on each

@@ -72,6 +72,40 @@ impl WhiteSpace {
         }
     }
 
+    /// The stronger of two normalizations (`collapse` over `replace` over `preserve`).
+    pub(crate) fn stronger(self, other: WhiteSpace) -> WhiteSpace {
+        let rank = |w: WhiteSpace| match w {
+            WhiteSpace::Preserve => 0,
+            WhiteSpace::Replace => 1,
+            WhiteSpace::Collapse => 2,
+        };
+        if rank(other) > rank(self) {
+            other
+        } else {
+            self
+        }
+    }
+
+    /// [`WhiteSpace::apply`], appending to `out`.
+    pub(crate) fn apply_into(self, s: &str, out: &mut String) {
+        match self {
+            WhiteSpace::Preserve => out.push_str(s),
+            WhiteSpace::Replace => out.extend(s.chars().map(|c| match c {
+                '\t' | '\n' | '\r' => ' ',
+                c => c,
+            })),
+            WhiteSpace::Collapse => {
+                let start = out.len();
+                for word in s.split([' ', '\t', '\n', '\r']).filter(|w| !w.is_empty()) {
+                    if out.len() > start {
+                        out.push(' ');
+                    }
+                    out.push_str(word);
+                }
+            }
+        }
+    }
+
     /// Like [`WhiteSpace::apply`], but borrows `s` when it is already normalized (no
     /// allocation for the common case of values without stray whitespace).
     ///
@@ -82,16 +116,31 @@ impl WhiteSpace {
     /// assert_eq!(WhiteSpace::Collapse.normalize(" a  b"), "a b");
     /// ```
     pub fn normalize(self, s: &str) -> std::borrow::Cow<'_, str> {
-        let ctl = |b: &u8| matches!(b, b'\t' | b'\n' | b'\r');
+        let b = s.as_bytes();
         let clean = match self {
             WhiteSpace::Preserve => true,
-            WhiteSpace::Replace => !s.as_bytes().iter().any(ctl),
+            WhiteSpace::Replace => !b.iter().any(|b| matches!(b, b'\t' | b'\n' | b'\r')),
             WhiteSpace::Collapse => {
-                let b = s.as_bytes();
-                !b.iter().any(ctl)
-                    && !b.starts_with(b" ")
-                    && !b.ends_with(b" ")
-                    && !b.windows(2).any(|w| w == b"  ")
+                // One pass: no control whitespace, no leading, trailing or double space.
+                let mut prev_space = true;
+                let mut ok = true;
+                for &c in b {
+                    match c {
+                        b'\t' | b'\n' | b'\r' => {
+                            ok = false;
+                            break;
+                        }
+                        b' ' => {
+                            if prev_space {
+                                ok = false;
+                                break;
+                            }
+                            prev_space = true;
+                        }
+                        _ => prev_space = false,
+                    }
+                }
+                ok && (b.is_empty() || !prev_space)
             }
         };
         if clean {
@@ -304,6 +353,37 @@ impl Builtin {
         resolve: &dyn Fn(&str) -> Option<String>,
     ) -> Result<Value, DatatypeError> {
         let s = self.white_space().normalize(lexical);
+        value::parse_normalized(self, &s, resolve)
+    }
+}
+
+impl Builtin {
+    /// [`Builtin::parse_with`] after whitespace `ws` (the type's, at least as strong as the
+    /// built-in's), building a string value in `spare`'s allocation when there is one (taken
+    /// only then): no allocation for strings, even when the whitespace changes them.
+    pub(crate) fn parse_reusing(
+        self,
+        ws: WhiteSpace,
+        lexical: &str,
+        resolve: &dyn Fn(&str) -> Option<String>,
+        spare: &mut Option<String>,
+    ) -> Result<Value, DatatypeError> {
+        let ws = ws.stronger(self.white_space());
+        if let Some(mut buf) = spare.take() {
+            if value::is_string_type(self) {
+                buf.clear();
+                ws.apply_into(lexical, &mut buf);
+                return match value::string_lexical(self, &buf) {
+                    Ok(()) => Ok(Value::String(buf)),
+                    Err(e) => {
+                        *spare = Some(buf);
+                        Err(e)
+                    }
+                };
+            }
+            *spare = Some(buf);
+        }
+        let s = ws.normalize(lexical);
         value::parse_normalized(self, &s, resolve)
     }
 }

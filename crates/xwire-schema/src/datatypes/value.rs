@@ -68,29 +68,42 @@ fn bounds(ty: Builtin) -> (Option<i128>, Option<i128>) {
 }
 
 /// `float`/`double` lexical space: a decimal with an optional exponent, `INF`, `-INF`, `NaN`.
+/// One pass over the bytes.
 fn is_float_lexical(s: &str) -> bool {
     if matches!(s, "INF" | "-INF" | "NaN") {
         return true;
     }
-    let (mantissa, exp) = match s.find(['e', 'E']) {
-        Some(i) => (&s[..i], Some(&s[i + 1..])),
-        None => (s, None),
-    };
-    // The decimal lexical space, checked without building the decimal.
-    let body = mantissa.strip_prefix(['+', '-']).unwrap_or(mantissa);
-    let (int, frac) = body.split_once('.').unwrap_or((body, ""));
-    if (int.is_empty() && frac.is_empty())
-        || !int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit())
-    {
-        return false;
+    let b = s.as_bytes();
+    let mut i = 0;
+    if matches!(b.first(), Some(b'+' | b'-')) {
+        i = 1;
     }
-    match exp {
-        None => true,
-        Some(e) => {
-            let d = e.strip_prefix(['+', '-']).unwrap_or(e);
-            !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())
+    let mut digits = 0;
+    while i < b.len() && b[i].is_ascii_digit() {
+        i += 1;
+        digits += 1;
+    }
+    if i < b.len() && b[i] == b'.' {
+        i += 1;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+            digits += 1;
         }
     }
+    if digits == 0 {
+        return false;
+    }
+    if i == b.len() {
+        return true;
+    }
+    if !matches!(b[i], b'e' | b'E') {
+        return false;
+    }
+    i += 1;
+    if matches!(b.get(i), Some(b'+' | b'-')) {
+        i += 1;
+    }
+    i < b.len() && b[i..].iter().all(u8::is_ascii_digit)
 }
 
 /// `language`: `[a-zA-Z]{1,8}(-[a-zA-Z0-9]{1,8})*`.
@@ -103,6 +116,44 @@ fn is_language(s: &str) -> bool {
                 .all(|b| b.is_ascii_alphabetic() || (!alpha_only && b.is_ascii_digit()))
     };
     ok(first, true) && parts.all(|p| ok(p, false))
+}
+
+/// The lexical check of the string types (`string`, `token`, `NCName`, `anyURI`, ...):
+/// `None` for the other types.
+fn string_check(ty: Builtin, s: &str) -> Option<Result<(), &'static str>> {
+    let ok = |b: bool, why: &'static str| Some(if b { Ok(()) } else { Err(why) });
+    match ty {
+        Builtin::AnySimpleType
+        | Builtin::String
+        | Builtin::NormalizedString
+        | Builtin::Token
+        | Builtin::AnyUri => ok(
+            // ASCII without control characters first, a byte at a time.
+            s.bytes()
+                .all(|b| (0x20..0x80).contains(&b) || matches!(b, b'\t' | b'\n' | b'\r'))
+                || chars::is_xml_text(s),
+            "contains a character that is not allowed in XML",
+        ),
+        Builtin::Language => ok(is_language(s), "not a language tag"),
+        Builtin::NmToken => ok(chars::is_nmtoken(s), "not an XML Nmtoken"),
+        Builtin::Name => ok(chars::is_name(s), "not an XML Name"),
+        Builtin::NcName | Builtin::Id | Builtin::IdRef | Builtin::Entity => {
+            ok(chars::is_ncname(s), "not an NCName")
+        }
+        _ => None,
+    }
+}
+
+pub(crate) fn string_lexical(ty: Builtin, s: &str) -> Result<(), DatatypeError> {
+    match string_check(ty, s) {
+        Some(Err(why)) => Err(DatatypeError::lexical(ty, s, why)),
+        _ => Ok(()),
+    }
+}
+
+/// Whether values of this built-in are strings.
+pub(crate) fn is_string_type(ty: Builtin) -> bool {
+    string_check(ty, "").is_some()
 }
 
 pub(crate) fn parse_normalized(
@@ -128,24 +179,17 @@ pub(crate) fn parse_normalized(
         | Builtin::String
         | Builtin::NormalizedString
         | Builtin::Token
-        | Builtin::AnyUri => {
-            if !chars::is_xml_text(s) {
-                return Err(err("contains a character that is not allowed in XML"));
-            }
+        | Builtin::AnyUri
+        | Builtin::Language
+        | Builtin::NmToken
+        | Builtin::Name
+        | Builtin::NcName
+        | Builtin::Id
+        | Builtin::IdRef
+        | Builtin::Entity => {
+            string_lexical(ty, s)?;
             Ok(Value::String(s.to_owned()))
         }
-        Builtin::Language => is_language(s)
-            .then(|| Value::String(s.to_owned()))
-            .ok_or_else(|| err("not a language tag")),
-        Builtin::NmToken => chars::is_nmtoken(s)
-            .then(|| Value::String(s.to_owned()))
-            .ok_or_else(|| err("not an XML Nmtoken")),
-        Builtin::Name => chars::is_name(s)
-            .then(|| Value::String(s.to_owned()))
-            .ok_or_else(|| err("not an XML Name")),
-        Builtin::NcName | Builtin::Id | Builtin::IdRef | Builtin::Entity => chars::is_ncname(s)
-            .then(|| Value::String(s.to_owned()))
-            .ok_or_else(|| err("not an NCName")),
         Builtin::Boolean => match s {
             "true" | "1" => Ok(Value::Bool(true)),
             "false" | "0" => Ok(Value::Bool(false)),
@@ -202,13 +246,17 @@ pub(crate) fn parse_normalized(
             let d = Decimal::parse_integer(s)
                 .ok_or_else(|| err("expected digits with an optional sign"))?;
             let (lo, hi) = bounds(ty);
-            if lo.is_some_and(|lo| d < Decimal::from_i128(lo)) {
+            let cmp = |bound: i128| match d.small_integer() {
+                Some(v) => i128::from(v).cmp(&bound),
+                None => d.cmp_i128(bound),
+            };
+            if lo.is_some_and(|lo| cmp(lo) == Ordering::Less) {
                 return Err(err(&format!(
                     "below the minimum {}",
                     lo.unwrap_or_default()
                 )));
             }
-            if hi.is_some_and(|hi| d > Decimal::from_i128(hi)) {
+            if hi.is_some_and(|hi| cmp(hi) == Ordering::Greater) {
                 return Err(err(&format!(
                     "above the maximum {}",
                     hi.unwrap_or_default()

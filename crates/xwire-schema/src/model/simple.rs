@@ -57,7 +57,19 @@ impl Schema {
         lexical: &str,
         resolve: &dyn Fn(&str) -> Option<String>,
     ) -> Result<SimpleValue, DatatypeError> {
-        self.validate_at(ty, lexical, resolve, 0)
+        self.validate_at(ty, lexical, resolve, 0, &mut None)
+    }
+
+    /// [`Schema::validate_simple`], building a string value in `spare`'s allocation when
+    /// there is one (taken only then).
+    pub(crate) fn validate_simple_reusing(
+        &self,
+        ty: SimpleTypeId,
+        lexical: &str,
+        resolve: &dyn Fn(&str) -> Option<String>,
+        spare: &mut Option<String>,
+    ) -> Result<SimpleValue, DatatypeError> {
+        self.validate_at(ty, lexical, resolve, 0, spare)
     }
 
     fn validate_at(
@@ -66,6 +78,7 @@ impl Schema {
         lexical: &str,
         resolve: &dyn Fn(&str) -> Option<String>,
         depth: usize,
+        spare: &mut Option<String>,
     ) -> Result<SimpleValue, DatatypeError> {
         if depth > MAX_DEPTH {
             return Err(DatatypeError::new("simple types nested too deeply"));
@@ -73,17 +86,25 @@ impl Schema {
         let st = self.simple_type(ty);
         match &st.variety {
             Variety::Atomic(b) => {
-                let normalized = self.white_space(ty).apply(lexical);
-                let value = b.parse_with(&normalized, resolve)?;
+                let ws = self.white_space(ty);
+                let value = b.parse_reusing(ws, lexical, resolve, spare)?;
+                // A string value is its normalized lexical form.
+                let normalized = match &value {
+                    Value::String(s) => std::borrow::Cow::Borrowed(s.as_str()),
+                    _ => ws.normalize(lexical),
+                };
                 check_facets(&st.facets, &normalized, &value)?;
                 Ok(SimpleValue { value, member: ty })
             }
             Variety::List(item) => {
-                let normalized = WhiteSpace::Collapse.apply(lexical);
+                let normalized = WhiteSpace::Collapse.normalize(lexical);
                 let mut items = Vec::new();
                 if !normalized.is_empty() {
                     for token in normalized.split(' ') {
-                        items.push(self.validate_at(*item, token, resolve, depth + 1)?.value);
+                        items.push(
+                            self.validate_at(*item, token, resolve, depth + 1, &mut None)?
+                                .value,
+                        );
                     }
                 }
                 let value = Value::List(items);
@@ -93,7 +114,7 @@ impl Schema {
             Variety::Union(members) => {
                 let mut found = None;
                 for &m in members {
-                    if let Ok(v) = self.validate_at(m, lexical, resolve, depth + 1) {
+                    if let Ok(v) = self.validate_at(m, lexical, resolve, depth + 1, spare) {
                         found = Some(v);
                         break;
                     }
@@ -105,7 +126,7 @@ impl Schema {
                         names.join(", ")
                     )));
                 };
-                let normalized = self.white_space(ty).apply(lexical);
+                let normalized = self.white_space(ty).normalize(lexical);
                 check_facets(&st.facets, &normalized, &v.value)?;
                 Ok(v)
             }
@@ -171,27 +192,21 @@ fn check_facets(facets: &Facets, normalized: &str, value: &Value) -> Result<(), 
             )));
         }
     }
-    let checks = [
-        facets.length.as_ref().map(|f| Facet::Length(f.value)),
-        facets
-            .min_length
-            .as_ref()
-            .map(|f| Facet::MinLength(f.value)),
-        facets
-            .max_length
-            .as_ref()
-            .map(|f| Facet::MaxLength(f.value)),
-        facets
-            .total_digits
-            .as_ref()
-            .map(|f| Facet::TotalDigits(f.value)),
-        facets
-            .fraction_digits
-            .as_ref()
-            .map(|f| Facet::FractionDigits(f.value)),
-    ];
-    for facet in checks.into_iter().flatten() {
-        facet.check(value)?;
+    // Each facet checked in place (no table of facets built per value).
+    if let Some(f) = &facets.length {
+        Facet::Length(f.value).check(value)?;
+    }
+    if let Some(f) = &facets.min_length {
+        Facet::MinLength(f.value).check(value)?;
+    }
+    if let Some(f) = &facets.max_length {
+        Facet::MaxLength(f.value).check(value)?;
+    }
+    if let Some(f) = &facets.total_digits {
+        Facet::TotalDigits(f.value).check(value)?;
+    }
+    if let Some(f) = &facets.fraction_digits {
+        Facet::FractionDigits(f.value).check(value)?;
     }
     let bounds = [
         (

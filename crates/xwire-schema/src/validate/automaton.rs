@@ -335,6 +335,25 @@ impl Glushkov {
 
     fn step(&self, st: &mut MatchState, name: Option<NameId>, ns: NsId) -> Option<Matched<'_>> {
         let w = 1 + self.counters.len();
+        // Fast path: one configuration without counters (the usual deterministic case) and
+        // one element particle for the name: move in place.
+        if w == 1 && st.cur.len() == 1 {
+            if let Some(n) = name {
+                let state = &self.states[self.rep[st.cur[0] as usize] as usize];
+                let lo = state.by_name.partition_point(|m| m.0 < n);
+                let hits = &state.by_name[lo..];
+                if let Some(m) = hits.first().filter(|m| m.0 == n) {
+                    if hits.get(1).map_or(true, |m2| m2.0 != n) {
+                        st.cur[0] = self.transitions[m.1 as usize].target;
+                        return Some(Matched::Element {
+                            decl: m.2,
+                            particle: m.3,
+                            status: m.4,
+                        });
+                    }
+                }
+            }
+        }
         st.next.clear();
         let mut matched = None;
         let mut i = 0;

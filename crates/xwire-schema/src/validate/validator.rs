@@ -156,6 +156,11 @@ pub struct Validator<'s> {
     /// Sorted attribute-use names of complex types with many uses, by type, built lazily.
     attr_index: Vec<Option<Vec<(NameId, usize)>>>,
     attr_keys: Vec<(NsId, String, KeyPart)>,
+    /// Resolved `xsi:type` values: (value, namespace of its prefix, type), kept from document
+    /// to document (the schema does not change).
+    xsi_type_cache: Vec<(String, String, Option<TypeId>)>,
+    /// Allocations of the string values dropped, for the next ones.
+    string_pool: std::cell::RefCell<Vec<String>>,
     end_value: Option<SimpleValue>,
     hints: Vec<(String, String)>,
     buffers: Option<ReaderBuffers>,
@@ -229,6 +234,12 @@ impl std::fmt::Display for ElemWhat<'_> {
     }
 }
 
+/// How many distinct `xsi:type` resolutions a validator keeps.
+const XSI_TYPE_CACHE: usize = 32;
+
+/// How many string allocations a validator keeps for reuse.
+const STRING_POOL: usize = 64;
+
 const NS_UNSEEN: NsId = NsId(u32::MAX - 1);
 
 impl<'s> Validator<'s> {
@@ -257,6 +268,8 @@ impl<'s> Validator<'s> {
             xsi_nil_at: None,
             attr_index: Vec::new(),
             attr_keys: Vec::new(),
+            xsi_type_cache: Vec::new(),
+            string_pool: std::cell::RefCell::new(Vec::new()),
             end_value: None,
             hints: Vec::new(),
             buffers: None,
@@ -449,16 +462,58 @@ impl<'s> Validator<'s> {
         // saves the normalized copy.
         let st = self.schema.simple_type(ty);
         if let Variety::Atomic(b) = st.variety {
-            if facet_free(&st.facets) {
-                return b
-                    .parse_with(lexical, &|p| self.resolve_prefix(p))
+            // A built-in's own facets (the bounds of the integer types, ...) are the ones its
+            // lexical check already enforces.
+            if ty.index() < Builtin::ALL.len() || facet_free(&st.facets) {
+                let mut spare = if is_string_like(b) {
+                    self.string_pool.borrow_mut().pop()
+                } else {
+                    None
+                };
+                let r = b
+                    .parse_reusing(
+                        b.white_space(),
+                        lexical,
+                        &|p| self.resolve_prefix(p),
+                        &mut spare,
+                    )
                     .map(|value| SimpleValue { value, member: ty })
                     .map_err(|e| e.to_string());
+                self.unused_spare(spare);
+                return r;
             }
         }
-        self.schema
-            .validate_simple(ty, lexical, &|p| self.resolve_prefix(p))
-            .map_err(|e| e.to_string())
+        let mut spare = match st.variety {
+            Variety::Atomic(b) if is_string_like(b) => self.string_pool.borrow_mut().pop(),
+            _ => None,
+        };
+        let r = self
+            .schema
+            .validate_simple_reusing(ty, lexical, &|p| self.resolve_prefix(p), &mut spare)
+            .map_err(|e| e.to_string());
+        self.unused_spare(spare);
+        r
+    }
+
+    fn unused_spare(&self, spare: Option<String>) {
+        if let Some(s) = spare {
+            self.string_pool.borrow_mut().push(s);
+        }
+    }
+
+    /// Keeps the allocation of a dropped value's string for the next string value.
+    #[inline]
+    fn recycle(&self, v: Option<SimpleValue>) {
+        if let Some(SimpleValue {
+            value: crate::datatypes::Value::String(s),
+            ..
+        }) = v
+        {
+            let mut pool = self.string_pool.borrow_mut();
+            if pool.len() < STRING_POOL {
+                pool.push(s);
+            }
+        }
     }
 
     // ----- events ---------------------------------------------------------------------------
@@ -474,7 +529,9 @@ impl<'s> Validator<'s> {
         let schema = self.schema;
         let d = self.depth;
         self.saw_root = true;
-        self.attr_infos.clear();
+        while let Some(info) = self.attr_infos.pop() {
+            self.recycle(info.value);
+        }
         // One pass over the attributes: namespace bindings, xsi:type, xsi:nil.
         let bindings = self.bindings.len();
         self.xsi_type_at = None;
@@ -875,19 +932,42 @@ impl<'s> Validator<'s> {
         let schema = self.schema;
         // Fast path, no allocation: a well-formed QName with a bound prefix.
         let trimmed = value.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'));
-        let (prefix, local) = trimmed.split_once(':').unwrap_or(("", trimmed));
-        let lexical_ok = xwire::chars::is_ncname(local)
-            && (prefix.is_empty() || xwire::chars::is_ncname(prefix));
-        let fast = if lexical_ok {
-            self.prefix_uri(prefix).map(|uri| {
-                schema
-                    .names
-                    .lookup_namespace(uri)
-                    .and_then(|ns| schema.names.lookup(ns, local))
-                    .and_then(|n| schema.global_type(n))
-            })
-        } else {
-            None
+        let (prefix, local) = match trimmed.bytes().position(|b| b == b':') {
+            Some(i) => (&trimmed[..i], &trimmed[i + 1..]),
+            None => ("", trimmed),
+        };
+        // Resolved before (the common case: every item of an array typed the same way):
+        // from the cache, keyed by the value and the namespace its prefix is bound to here.
+        let cached = self.prefix_uri(prefix).and_then(|uri| {
+            self.xsi_type_cache
+                .iter()
+                .find(|(v, u, _)| v == trimmed && u == uri)
+                .map(|&(_, _, t)| t)
+        });
+        let fast = match cached {
+            Some(t) => Some(t),
+            None => {
+                let lexical_ok = xwire::chars::is_ncname(local)
+                    && (prefix.is_empty() || xwire::chars::is_ncname(prefix));
+                let resolved = if lexical_ok {
+                    self.prefix_uri(prefix).map(|uri| {
+                        let t = schema
+                            .names
+                            .lookup_namespace(uri)
+                            .and_then(|ns| schema.names.lookup(ns, local))
+                            .and_then(|n| schema.global_type(n));
+                        (uri.to_string(), t)
+                    })
+                } else {
+                    None
+                };
+                resolved.map(|(uri, t)| {
+                    if self.xsi_type_cache.len() < XSI_TYPE_CACHE {
+                        self.xsi_type_cache.push((trimmed.to_string(), uri, t));
+                    }
+                    t
+                })
+            }
         };
         let t = match fast {
             Some(t) => t,
@@ -1381,7 +1461,8 @@ impl<'s> Validator<'s> {
         }
         let schema = self.schema;
         let d = self.depth - 1;
-        self.end_value = None;
+        let old = self.end_value.take();
+        self.recycle(old);
         let (mode, ty, nil, decl, had_child) = {
             let f = &self.frames[d];
             (f.mode, f.ty, f.nil, f.decl, f.had_child)
@@ -1540,6 +1621,25 @@ impl<'s> Validator<'s> {
             );
         }
     }
+}
+
+/// Whether values of this built-in are strings.
+fn is_string_like(b: Builtin) -> bool {
+    matches!(
+        b,
+        Builtin::AnySimpleType
+            | Builtin::String
+            | Builtin::NormalizedString
+            | Builtin::Token
+            | Builtin::AnyUri
+            | Builtin::Language
+            | Builtin::NmToken
+            | Builtin::Name
+            | Builtin::NcName
+            | Builtin::Id
+            | Builtin::IdRef
+            | Builtin::Entity
+    )
 }
 
 /// Whether a simple type adds no facet to its built-in.
@@ -1721,11 +1821,16 @@ impl<'r, 's> ValidatingReader<'r, 's> {
 
     /// Gives the new errors their line and column (in offset order, so the reader's line
     /// tracker moves forward) and keeps the list in document order.
+    #[inline]
     fn resolve_locations(&mut self) {
-        let v = &mut *self.v;
-        if v.resolved == v.errors.len() {
-            return;
+        if self.v.resolved != self.v.errors.len() {
+            self.resolve_new_locations();
         }
+    }
+
+    #[cold]
+    fn resolve_new_locations(&mut self) {
+        let v = &mut *self.v;
         let new = &mut v.errors[v.resolved..];
         new.sort_by_key(|e| e.offset);
         for e in new.iter_mut() {

@@ -1,0 +1,48 @@
+//! Validates a document many times through a `ValidatingReader` (as the benchmark's validate
+//! peer does), for profiling: `validate_loop SCHEMA DOC [ROUNDS]`. With `--parse`, only parses.
+
+use std::time::Instant;
+
+use xwire_schema::model::Schema;
+use xwire_schema::validate::{ValidatingReader, ValidationOptions, Validator};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let parse_only = args.iter().any(|a| a == "--parse");
+    let args: Vec<&String> = args.iter().filter(|a| *a != "--parse").collect();
+    let schema = Schema::load(args[0]).expect("schema");
+    let doc = std::fs::read(args[1]).expect("document");
+    let rounds: usize = args.get(2).map_or(1000, |s| s.parse().expect("rounds"));
+    let mut v = Validator::new(&schema, ValidationOptions::default());
+    let start = Instant::now();
+    let mut sum = 0u64;
+    for _ in 0..rounds {
+        if parse_only {
+            let mut r = xwire::Reader::from_slice(&doc);
+            loop {
+                match r.next().expect("well-formed") {
+                    xwire::Event::Eof => break,
+                    xwire::Event::Start(t) => sum += t.attributes().count() as u64,
+                    _ => sum += 1,
+                }
+            }
+            continue;
+        }
+        let mut r = ValidatingReader::new(&mut v, xwire::Reader::from_slice(&doc));
+        loop {
+            let (ev, psvi) = r.next().expect("well-formed");
+            if matches!(ev, xwire::Event::Eof) {
+                break;
+            }
+            sum += matches!(
+                std::hint::black_box(psvi),
+                xwire_schema::validate::Psvi::Start { .. }
+            ) as u64;
+        }
+        if let Some(e) = r.errors().first() {
+            panic!("invalid: {e}");
+        }
+    }
+    let per = start.elapsed() / rounds as u32;
+    println!("{per:?} per document ({sum})");
+}
