@@ -42,6 +42,10 @@ pub(crate) fn key_part(v: &Value) -> KeyPart {
             }
         }
         Value::Integer(d) => d.canonical_integer(),
+        // QNames are equal by namespace and local name, whatever their prefixes.
+        Value::QName {
+            namespace, local, ..
+        } => format!("{{{namespace}}}{local}"),
         _ => v.canonical(),
     };
     (class, text)

@@ -799,6 +799,16 @@ impl<'s> Validator<'s> {
                 };
                 self.attr_keys.push((ans, a.local_name().to_string(), key));
             }
+            // Attributes added from a default or fixed value take part as well (3.11.4: fields
+            // evaluate over the post-validation infoset).
+            for info in self.attr_infos.iter().filter(|info| info.index.is_none()) {
+                if let (Some(decl), Some(v)) = (info.decl, &info.value) {
+                    let name = schema.attribute(decl).name;
+                    let (ans, local) = (schema.names.ns(name), schema.names.local(name));
+                    self.attr_keys
+                        .push((ans, local.to_string(), key_part(&v.value)));
+                }
+            }
             let attrs: Vec<(NsId, &str, KeyPart)> = self
                 .attr_keys
                 .iter()
