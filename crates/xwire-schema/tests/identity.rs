@@ -58,3 +58,26 @@ fn qname_fields_compare_resolved_names() {
     let dangling = r#"<root xmlns:p="urn:a" xmlns:q="urn:b"><key>p:x</key><ref>q:x</ref></root>"#;
     assert_eq!(constraints(&s, dangling), ["cvc-identity-constraint.4.3"]);
 }
+
+#[test]
+fn a_field_selecting_two_elements_is_an_error_even_without_simple_values() {
+    let s = schema(
+        r#"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">
+  <xs:element name="root">
+    <xs:complexType><xs:sequence><xs:element ref="uid" maxOccurs="unbounded"/></xs:sequence></xs:complexType>
+    <xs:unique name="u"><xs:selector xpath="uid"/><xs:field xpath="pid"/></xs:unique>
+  </xs:element>
+  <xs:element name="uid">
+    <xs:complexType><xs:sequence><xs:element name="pid" maxOccurs="unbounded"/></xs:sequence></xs:complexType>
+  </xs:element>
+</xs:schema>"#,
+    );
+    assert_eq!(
+        constraints(&s, "<root><uid><pid>a</pid></uid></root>"),
+        Vec::<&str>::new()
+    );
+    assert_eq!(
+        constraints(&s, "<root><uid><pid>a</pid><pid>b</pid></uid></root>"),
+        ["cvc-identity-constraint.3"]
+    );
+}

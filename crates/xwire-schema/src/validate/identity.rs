@@ -67,6 +67,9 @@ struct Target {
     scope: usize,
     depth: usize,
     values: Vec<Option<KeyPart>>,
+    /// Per field, whether a node was already selected (with or without a value): a field
+    /// selecting two nodes is an error even when they have no simple value.
+    selected: Vec<bool>,
     offset: u64,
 }
 
@@ -177,6 +180,7 @@ impl Identity {
                     scope: si,
                     depth,
                     values: vec![None; c.fields.len()],
+                    selected: vec![false; c.fields.len()],
                     offset,
                 });
             }
@@ -200,8 +204,10 @@ impl Identity {
                         Some(test) => {
                             for (ans, alocal, key) in attrs {
                                 if test_matches(test, *ans, alocal) {
+                                    let again =
+                                        std::mem::replace(&mut self.targets[ti].selected[fi], true);
                                     let slot = &mut self.targets[ti].values[fi];
-                                    if slot.is_some() {
+                                    if again {
                                         errors.push((
                                             "cvc-identity-constraint.3",
                                             format!(
@@ -240,10 +246,11 @@ impl Identity {
                 break;
             }
             let c = self.captures.pop().expect("checked");
-            if let Some(v) = &value {
-                let t = &mut self.targets[c.target];
+            let t = &mut self.targets[c.target];
+            let again = std::mem::replace(&mut t.selected[c.field], true);
+            if again || value.is_some() {
                 let ic = schema.identity_constraint(self.scopes[t.scope].ic);
-                if t.values[c.field].is_some() {
+                if again {
                     errors.push((
                         "cvc-identity-constraint.3",
                         format!(
@@ -254,7 +261,9 @@ impl Identity {
                         offset,
                     ));
                 }
-                t.values[c.field] = Some(v.clone());
+                if let Some(v) = &value {
+                    t.values[c.field] = Some(v.clone());
+                }
             }
         }
         while let Some(t) = self.targets.last() {
