@@ -68,7 +68,7 @@ fn a_field_selecting_two_elements_is_an_error_even_without_simple_values() {
     <xs:unique name="u"><xs:selector xpath="uid"/><xs:field xpath="pid"/></xs:unique>
   </xs:element>
   <xs:element name="uid">
-    <xs:complexType><xs:sequence><xs:element name="pid" maxOccurs="unbounded"/></xs:sequence></xs:complexType>
+    <xs:complexType><xs:sequence><xs:element name="pid" type="xs:string" maxOccurs="unbounded"/></xs:sequence></xs:complexType>
   </xs:element>
 </xs:schema>"#,
     );
@@ -78,6 +78,42 @@ fn a_field_selecting_two_elements_is_an_error_even_without_simple_values() {
     );
     assert_eq!(
         constraints(&s, "<root><uid><pid>a</pid><pid>b</pid></uid></root>"),
+        ["cvc-identity-constraint.3"]
+    );
+}
+
+#[test]
+fn a_field_must_select_an_element_with_a_simple_type() {
+    let s = schema(
+        r#"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">
+  <xs:element name="root">
+    <xs:complexType><xs:sequence><xs:element ref="uid" maxOccurs="unbounded"/></xs:sequence></xs:complexType>
+    <xs:key name="k"><xs:selector xpath="uid"/><xs:field xpath="*"/></xs:key>
+  </xs:element>
+  <xs:element name="uid">
+    <xs:complexType><xs:choice>
+      <xs:element name="text" type="xs:string"/>
+      <xs:element name="priced"><xs:complexType><xs:simpleContent>
+        <xs:extension base="xs:decimal"><xs:attribute name="cur" type="xs:string"/></xs:extension>
+      </xs:simpleContent></xs:complexType></xs:element>
+      <xs:element name="any"/>
+      <xs:element name="nested"><xs:complexType><xs:sequence>
+        <xs:element name="x" type="xs:string"/>
+      </xs:sequence></xs:complexType></xs:element>
+    </xs:choice></xs:complexType>
+  </xs:element>
+</xs:schema>"#,
+    );
+    // Simple types and simple content are fine.
+    let ok = r#"<root><uid><text>a</text></uid><uid><priced cur="EUR">1.5</priced></uid></root>"#;
+    assert_eq!(constraints(&s, ok), Vec::<&str>::new());
+    // anyType (no type given) and element-only content are not simple.
+    assert_eq!(
+        constraints(&s, "<root><uid><any>a</any></uid></root>"),
+        ["cvc-identity-constraint.3"]
+    );
+    assert_eq!(
+        constraints(&s, "<root><uid><nested><x>a</x></nested></uid></root>"),
         ["cvc-identity-constraint.3"]
     );
 }

@@ -70,6 +70,9 @@ struct Target {
     /// Per field, whether a node was already selected (with or without a value): a field
     /// selecting two nodes is an error even when they have no simple value.
     selected: Vec<bool>,
+    /// A field already broke cvc-identity-constraint.3 for this node: it takes no further
+    /// part (no second "missing value" error, no entry in the table).
+    faulted: bool,
     offset: u64,
 }
 
@@ -181,6 +184,7 @@ impl Identity {
                     depth,
                     values: vec![None; c.fields.len()],
                     selected: vec![false; c.fields.len()],
+                    faulted: false,
                     offset,
                 });
             }
@@ -235,6 +239,7 @@ impl Identity {
         schema: &Schema,
         depth: usize,
         value: Option<KeyPart>,
+        simple_typed: bool,
         offset: u64,
         errors: &mut Vec<IdError>,
     ) {
@@ -248,9 +253,23 @@ impl Identity {
             let c = self.captures.pop().expect("checked");
             let t = &mut self.targets[c.target];
             let again = std::mem::replace(&mut t.selected[c.field], true);
+            if !simple_typed {
+                t.faulted = true;
+                let ic = schema.identity_constraint(self.scopes[t.scope].ic);
+                errors.push((
+                    "cvc-identity-constraint.3",
+                    format!(
+                        "the field '{}' of identity constraint '{}' selects an element without a simple type",
+                        ic.fields[c.field].1,
+                        schema.display_name(ic.name)
+                    ),
+                    offset,
+                ));
+            }
             if again || value.is_some() {
                 let ic = schema.identity_constraint(self.scopes[t.scope].ic);
                 if again {
+                    t.faulted = true;
                     errors.push((
                         "cvc-identity-constraint.3",
                         format!(
@@ -274,6 +293,9 @@ impl Identity {
             let scope = &mut self.scopes[t.scope];
             let ic = schema.identity_constraint(scope.ic);
             let name = schema.display_name(ic.name);
+            if t.faulted {
+                continue;
+            }
             if t.values.iter().any(Option::is_none) {
                 if ic.kind == IdentityKind::Key {
                     errors.push((

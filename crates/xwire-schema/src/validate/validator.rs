@@ -1526,8 +1526,18 @@ impl<'s> Validator<'s> {
             }
         }
         if self.identity.active() {
+            // A field may only select an element with a simple type or simple content
+            // (cvc-identity-constraint.3); elements not assessed are not judged.
+            let simple_typed = mode != Mode::Typed
+                || match ty {
+                    TypeId::Simple(_) => true,
+                    TypeId::Complex(c) => {
+                        matches!(schema.complex_type(c).content, ContentType::Simple(_))
+                    }
+                };
             let mut errs = std::mem::take(&mut self.id_errors);
-            self.identity.end(schema, d, value_key, offset, &mut errs);
+            self.identity
+                .end(schema, d, value_key, simple_typed, offset, &mut errs);
             self.id_errors = errs;
             self.flush_id_errors();
         }
