@@ -1983,6 +1983,33 @@ impl<'a> Reader<'a> {
         Ok(self.event())
     }
 
+    /// Reads the next event, like [`Reader::next`], with the byte offset of its start (what
+    /// [`Reader::offset`] would say after it, which the borrow of the event does not allow).
+    ///
+    /// ```
+    /// use xwire::{Event, Reader};
+    ///
+    /// let mut r = Reader::from_slice(b"<a>hi</a>");
+    /// let mut starts = Vec::new();
+    /// loop {
+    ///     let (offset, ev) = r.next_with_offset().unwrap();
+    ///     if matches!(ev, Event::Eof) {
+    ///         break;
+    ///     }
+    ///     starts.push(offset);
+    /// }
+    /// assert_eq!(starts, [0, 3, 5]);
+    /// ```
+    #[inline]
+    pub fn next_with_offset(&mut self) -> Result<(u64, Event<'_>)> {
+        if self.st.peeked {
+            self.st.peeked = false;
+        } else {
+            self.advance()?;
+        }
+        Ok((self.st.tok_start, self.event()))
+    }
+
     /// Returns the next event without consuming it: the following [`Reader::next`] returns it
     /// again.
     pub fn peek(&mut self) -> Result<Event<'_>> {

@@ -169,7 +169,9 @@ impl Decimal {
         if body.is_empty() || !body.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
-        Decimal::parse(s)
+        // Digits only: no point to look for nor fraction to trim.
+        let neg = s.as_bytes()[0] == b'-';
+        Some(Decimal::normalized_parts(neg, body.as_bytes(), b"", 0))
     }
 
     /// The decimal of an `i128`.

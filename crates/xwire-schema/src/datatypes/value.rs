@@ -246,7 +246,8 @@ pub(crate) fn parse_normalized(
             let d = Decimal::parse_integer(s)
                 .ok_or_else(|| err("expected digits with an optional sign"))?;
             let (lo, hi) = bounds(ty);
-            let cmp = |bound: i128| match d.small_integer() {
+            let small = d.small_integer();
+            let cmp = |bound: i128| match small {
                 Some(v) => i128::from(v).cmp(&bound),
                 None => d.cmp_i128(bound),
             };

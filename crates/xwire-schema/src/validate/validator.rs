@@ -159,6 +159,11 @@ pub struct Validator<'s> {
     /// Resolved `xsi:type` values: (value, namespace of its prefix, type), kept from document
     /// to document (the schema does not change).
     xsi_type_cache: Vec<(String, String, Option<TypeId>)>,
+    /// The entry of `xsi_type_cache` the last `xsi:type` used, with the `binding_gen` it was
+    /// resolved under (the same value under the same bindings needs no lookup).
+    xsi_type_last: Option<(u64, usize)>,
+    /// Changes whenever the namespace bindings in scope may have changed.
+    binding_gen: u64,
     /// Allocations of the string values dropped, for the next ones.
     string_pool: std::cell::RefCell<Vec<String>>,
     end_value: Option<SimpleValue>,
@@ -269,6 +274,8 @@ impl<'s> Validator<'s> {
             attr_index: Vec::new(),
             attr_keys: Vec::new(),
             xsi_type_cache: Vec::new(),
+            xsi_type_last: None,
+            binding_gen: 0,
             string_pool: std::cell::RefCell::new(Vec::new()),
             end_value: None,
             hints: Vec::new(),
@@ -348,6 +355,7 @@ impl<'s> Validator<'s> {
         self.name_cache.clear();
         self.bindings.clear();
         self.binding_text.clear();
+        self.binding_gen = self.binding_gen.wrapping_add(1);
         self.ids.clear();
         self.identity.clear();
         self.id_errors.clear();
@@ -548,6 +556,7 @@ impl<'s> Validator<'s> {
                 let u = self.binding_text.len();
                 self.binding_text.push_str(a.value());
                 self.bindings.push((p, u, self.binding_text.len()));
+                self.binding_gen = self.binding_gen.wrapping_add(1);
             } else if self.xsi.is_some() && Some(self.map_ns(a.ns(), a.namespace_uri())) == self.xsi
             {
                 match a.local_name() {
@@ -948,12 +957,22 @@ impl<'s> Validator<'s> {
         };
         // Resolved before (the common case: every item of an array typed the same way):
         // from the cache, keyed by the value and the namespace its prefix is bound to here.
-        let cached = self.prefix_uri(prefix).and_then(|uri| {
-            self.xsi_type_cache
-                .iter()
-                .find(|(v, u, _)| v == trimmed && u == uri)
-                .map(|&(_, _, t)| t)
-        });
+        let cached = match self.xsi_type_last {
+            Some((g, i)) if g == self.binding_gen && self.xsi_type_cache[i].0 == trimmed => {
+                Some(self.xsi_type_cache[i].2)
+            }
+            _ => {
+                let found = self.prefix_uri(prefix).and_then(|uri| {
+                    self.xsi_type_cache
+                        .iter()
+                        .position(|(v, u, _)| v == trimmed && u == uri)
+                });
+                found.map(|i| {
+                    self.xsi_type_last = Some((self.binding_gen, i));
+                    self.xsi_type_cache[i].2
+                })
+            }
+        };
         let fast = match cached {
             Some(t) => Some(t),
             None => {
@@ -973,6 +992,7 @@ impl<'s> Validator<'s> {
                 };
                 resolved.map(|(uri, t)| {
                     if self.xsi_type_cache.len() < XSI_TYPE_CACHE {
+                        self.xsi_type_last = Some((self.binding_gen, self.xsi_type_cache.len()));
                         self.xsi_type_cache.push((trimmed.to_string(), uri, t));
                     }
                     t
@@ -1541,7 +1561,10 @@ impl<'s> Validator<'s> {
             self.id_errors = errs;
             self.flush_id_errors();
         }
-        self.bindings.truncate(self.frames[d].bindings);
+        if self.bindings.len() != self.frames[d].bindings {
+            self.bindings.truncate(self.frames[d].bindings);
+            self.binding_gen = self.binding_gen.wrapping_add(1);
+        }
         if let Some(&(_, _, e)) = self.bindings.last() {
             self.binding_text.truncate(e);
         } else {
@@ -1743,26 +1766,11 @@ impl<'r, 's> ValidatingReader<'r, 's> {
     #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Result<(Event<'_>, Psvi<'_>), ValidationError> {
         self.resolve_locations();
-        let offset = match self.reader.peek() {
-            Ok(_) => self.reader.offset(),
-            Err(e) => return Err(self.not_well_formed(e)),
-        };
-        let ev = match self.reader.next() {
-            Ok(ev) => ev,
-            Err(e) => {
-                // Unreachable: peek succeeded; still, never panic.
-                let err = ValidationError {
-                    constraint: "well-formed",
-                    message: e.kind().to_string(),
-                    expected: Vec::new(),
-                    line: e.location().line,
-                    column: e.location().column,
-                    offset: e.location().offset,
-                };
-                return Err(err);
-            }
-        };
         let v = &mut *self.v;
+        let (offset, ev) = match self.reader.next_with_offset() {
+            Ok(x) => x,
+            Err(e) => return Err(Self::not_well_formed(v, e)),
+        };
         let psvi = match &ev {
             Event::Start(tag) => {
                 v.start(tag, offset);
@@ -1820,7 +1828,8 @@ impl<'r, 's> ValidatingReader<'r, 's> {
         Ok((ev, psvi))
     }
 
-    fn not_well_formed(&mut self, e: xwire::Error) -> ValidationError {
+    #[cold]
+    fn not_well_formed(v: &mut Validator<'s>, e: xwire::Error) -> ValidationError {
         let loc = e.location();
         let err = ValidationError {
             constraint: "well-formed",
@@ -1830,7 +1839,6 @@ impl<'r, 's> ValidatingReader<'r, 's> {
             column: loc.column,
             offset: loc.offset,
         };
-        let v = &mut *self.v;
         if !v.errors.iter().any(|x| x.constraint == "well-formed") {
             v.stopped = false;
             v.errors.push(err.clone());
