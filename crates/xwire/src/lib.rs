@@ -35,6 +35,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod binary;
 pub mod c14n;
 pub mod chars;
 mod decl;

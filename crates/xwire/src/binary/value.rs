@@ -1,0 +1,578 @@
+//! Typed values: one value of a primitive type ([`Value`]), a run of them ([`Array`]), and
+//! their text forms (`docs/binary-format.md`, "The text form of typed values").
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
+use super::format::PrimitiveType;
+
+/// One typed value, as a leaf element holds it. Strings and bytes borrow.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Value<'a> {
+    /// `i8`.
+    I8(i8),
+    /// `i16`.
+    I16(i16),
+    /// `i32`.
+    I32(i32),
+    /// `i64`.
+    I64(i64),
+    /// `u8`.
+    U8(u8),
+    /// `u16`.
+    U16(u16),
+    /// `u32`.
+    U32(u32),
+    /// `u64`.
+    U64(u64),
+    /// `f32`.
+    F32(f32),
+    /// `f64`.
+    F64(f64),
+    /// `bool`.
+    Bool(bool),
+    /// A string.
+    String(&'a str),
+    /// Bytes (base64 in text).
+    Bytes(&'a [u8]),
+}
+
+/// A packed run of values of one fixed-width type, as an array element holds it. Borrowed when
+/// the reader could view the encoded bytes in place (matching byte order, aligned), owned
+/// otherwise.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Array<'a> {
+    /// `i8` values.
+    I8(Cow<'a, [i8]>),
+    /// `i16` values.
+    I16(Cow<'a, [i16]>),
+    /// `i32` values.
+    I32(Cow<'a, [i32]>),
+    /// `i64` values.
+    I64(Cow<'a, [i64]>),
+    /// `u8` values.
+    U8(Cow<'a, [u8]>),
+    /// `u16` values.
+    U16(Cow<'a, [u16]>),
+    /// `u32` values.
+    U32(Cow<'a, [u32]>),
+    /// `u64` values.
+    U64(Cow<'a, [u64]>),
+    /// `f32` values.
+    F32(Cow<'a, [f32]>),
+    /// `f64` values.
+    F64(Cow<'a, [f64]>),
+    /// `bool` values.
+    Bool(Cow<'a, [bool]>),
+}
+
+impl Value<'_> {
+    /// The value's type.
+    pub fn primitive_type(&self) -> PrimitiveType {
+        match self {
+            Value::I8(_) => PrimitiveType::I8,
+            Value::I16(_) => PrimitiveType::I16,
+            Value::I32(_) => PrimitiveType::I32,
+            Value::I64(_) => PrimitiveType::I64,
+            Value::U8(_) => PrimitiveType::U8,
+            Value::U16(_) => PrimitiveType::U16,
+            Value::U32(_) => PrimitiveType::U32,
+            Value::U64(_) => PrimitiveType::U64,
+            Value::F32(_) => PrimitiveType::F32,
+            Value::F64(_) => PrimitiveType::F64,
+            Value::Bool(_) => PrimitiveType::Bool,
+            Value::String(_) => PrimitiveType::String,
+            Value::Bytes(_) => PrimitiveType::Bytes,
+        }
+    }
+
+    /// Appends the value's text form (the lexical form the decoder writes).
+    ///
+    /// ```
+    /// use xwire::binary::Value;
+    /// let mut s = String::new();
+    /// Value::F64(2.5).write_text(&mut s);
+    /// s.push(' ');
+    /// Value::F64(f64::NEG_INFINITY).write_text(&mut s);
+    /// assert_eq!(s, "2.5 -INF");
+    /// ```
+    pub fn write_text(&self, out: &mut String) {
+        match *self {
+            Value::I8(v) => push_int(out, v),
+            Value::I16(v) => push_int(out, v),
+            Value::I32(v) => push_int(out, v),
+            Value::I64(v) => push_int(out, v),
+            Value::U8(v) => push_int(out, v),
+            Value::U16(v) => push_int(out, v),
+            Value::U32(v) => push_int(out, v),
+            Value::U64(v) => push_int(out, v),
+            Value::F32(v) => push_float(out, v, v.is_nan(), v.is_infinite(), v < 0.0),
+            Value::F64(v) => push_float(out, v, v.is_nan(), v.is_infinite(), v < 0.0),
+            Value::Bool(v) => out.push_str(if v { "true" } else { "false" }),
+            Value::String(s) => out.push_str(s),
+            Value::Bytes(b) => push_base64(out, b),
+        }
+    }
+
+    /// Parses the text form of a value of type `ty`, after collapsing white space around it
+    /// (strings are taken as they are). Accepts what XML Schema accepts for the matching
+    /// built-in type (`+7`, `007`, `1E3`, `INF`, `1`/`0` for booleans).
+    ///
+    /// ```
+    /// use xwire::binary::{PrimitiveType, Value};
+    /// assert_eq!(Value::parse(PrimitiveType::I32, " +007 "), Ok(Value::I32(7)));
+    /// assert_eq!(Value::parse(PrimitiveType::F64, "INF"), Ok(Value::F64(f64::INFINITY)));
+    /// assert!(Value::parse(PrimitiveType::U8, "256").is_err());
+    /// ```
+    pub fn parse(ty: PrimitiveType, text: &str) -> Result<Value<'_>, ValueError> {
+        if ty == PrimitiveType::String {
+            return Ok(Value::String(text));
+        }
+        let s = text.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'));
+        let bad = || ValueError {
+            ty,
+            text: s.chars().take(64).collect(),
+        };
+        Ok(match ty {
+            PrimitiveType::I8 => Value::I8(parse_int(s).ok_or_else(bad)?),
+            PrimitiveType::I16 => Value::I16(parse_int(s).ok_or_else(bad)?),
+            PrimitiveType::I32 => Value::I32(parse_int(s).ok_or_else(bad)?),
+            PrimitiveType::I64 => Value::I64(parse_int(s).ok_or_else(bad)?),
+            PrimitiveType::U8 => Value::U8(parse_int(s).ok_or_else(bad)?),
+            PrimitiveType::U16 => Value::U16(parse_int(s).ok_or_else(bad)?),
+            PrimitiveType::U32 => Value::U32(parse_int(s).ok_or_else(bad)?),
+            PrimitiveType::U64 => Value::U64(parse_int(s).ok_or_else(bad)?),
+            PrimitiveType::F32 => Value::F32(parse_float(s).ok_or_else(bad)?),
+            PrimitiveType::F64 => Value::F64(parse_float(s).ok_or_else(bad)?),
+            PrimitiveType::Bool => Value::Bool(match s {
+                "true" | "1" => true,
+                "false" | "0" => false,
+                _ => return Err(bad()),
+            }),
+            PrimitiveType::Bytes => return Err(bad()), // see `parse_base64`: it allocates
+            PrimitiveType::String => unreachable!("handled above"),
+        })
+    }
+}
+
+/// A text that is not a value of the expected type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValueError {
+    /// The type expected.
+    pub ty: PrimitiveType,
+    /// The text found (its first 64 characters).
+    pub text: String,
+}
+
+impl std::fmt::Display for ValueError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "'{}' is not a valid {} value", self.text, self.ty.name())
+    }
+}
+
+impl std::error::Error for ValueError {}
+
+fn push_int(out: &mut String, v: impl std::fmt::Display) {
+    let _ = write!(out, "{v}");
+}
+
+fn push_float(out: &mut String, v: impl std::fmt::Debug, nan: bool, inf: bool, neg: bool) {
+    if nan {
+        out.push_str("NaN");
+    } else if inf {
+        out.push_str(if neg { "-INF" } else { "INF" });
+    } else {
+        // `{:?}` writes the shortest digits that read back to the same value.
+        let _ = write!(out, "{v:?}");
+    }
+}
+
+/// An integer in XML Schema's lexical form: optional sign, decimal digits (leading zeros
+/// allowed).
+fn parse_int<T: std::str::FromStr>(s: &str) -> Option<T> {
+    let (signed, body) = match s.as_bytes().first() {
+        Some(b'-') => (s, &s[1..]),
+        Some(b'+') => (&s[1..], &s[1..]),
+        _ => (s, s),
+    };
+    if body.is_empty() || !body.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    signed.parse().ok()
+}
+
+/// A float in XML Schema's lexical form (`1.5`, `-1E3`, `.5`, `INF`, `-INF`, `NaN`; not
+/// Rust's `inf`, `infinity`, `nan`).
+fn parse_float<T: std::str::FromStr + From<f32>>(s: &str) -> Option<T> {
+    match s {
+        "INF" | "+INF" => return Some(T::from(f32::INFINITY)),
+        "-INF" => return Some(T::from(f32::NEG_INFINITY)),
+        "NaN" => return Some(T::from(f32::NAN)),
+        _ => {}
+    }
+    // Rust's parser accepts words XML Schema does not; allow only digits, sign, point, exponent.
+    if s.is_empty()
+        || !s
+            .bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'+' | b'-' | b'.' | b'e' | b'E'))
+    {
+        return None;
+    }
+    s.parse().ok()
+}
+
+const BASE64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/// Appends `bytes` in base64 with padding, no line breaks.
+pub fn push_base64(out: &mut String, bytes: &[u8]) {
+    out.reserve(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk.len();
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let w = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= n {
+                out.push(BASE64[(w >> (18 - 6 * i)) as usize & 63] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+}
+
+/// Decodes base64 text (white space anywhere is ignored, as `xs:base64Binary` allows).
+///
+/// ```
+/// assert_eq!(xwire::binary::parse_base64("aGk=").unwrap(), b"hi");
+/// ```
+pub fn parse_base64(text: &str) -> Result<Vec<u8>, ValueError> {
+    let bad = || ValueError {
+        ty: PrimitiveType::Bytes,
+        text: text.chars().take(64).collect(),
+    };
+    let mut out = Vec::with_capacity(text.len() / 4 * 3);
+    let (mut acc, mut bits, mut pad) = (0u32, 0u32, 0usize);
+    for b in text.bytes() {
+        let v = match b {
+            b'A'..=b'Z' => b - b'A',
+            b'a'..=b'z' => b - b'a' + 26,
+            b'0'..=b'9' => b - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            b'=' => {
+                pad += 1;
+                continue;
+            }
+            b' ' | b'\t' | b'\r' | b'\n' => continue,
+            _ => return Err(bad()),
+        };
+        if pad > 0 {
+            return Err(bad()); // data after padding
+        }
+        acc = (acc << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    // Whole quanta only: 0 leftover bits, or 2 (one pad) or 4 (two pads) zero bits.
+    let ok = match (bits, pad) {
+        (0, 0) => true,
+        (4, 2) | (2, 1) => acc == 0,
+        _ => false,
+    };
+    if ok {
+        Ok(out)
+    } else {
+        Err(bad())
+    }
+}
+
+/// A native number type that arrays can hold: lets callers ask for `&[f64]` and friends
+/// generically ([`Array::as_slice`]).
+pub trait Primitive: Copy + 'static {
+    /// The type code of this Rust type.
+    const TYPE: PrimitiveType;
+    /// The values of `array` if it holds this type.
+    fn slice<'s>(array: &'s Array<'_>) -> Option<&'s [Self]>;
+}
+
+macro_rules! primitive {
+    ($($t:ty => $variant:ident),*) => {$(
+        impl Primitive for $t {
+            const TYPE: PrimitiveType = PrimitiveType::$variant;
+            fn slice<'s>(array: &'s Array<'_>) -> Option<&'s [$t]> {
+                match array {
+                    Array::$variant(v) => Some(v),
+                    _ => None,
+                }
+            }
+        }
+    )*};
+}
+
+primitive!(i8 => I8, i16 => I16, i32 => I32, i64 => I64, u8 => U8, u16 => U16, u32 => U32,
+    u64 => U64, f32 => F32, f64 => F64, bool => Bool);
+
+impl Array<'_> {
+    /// The type of the values.
+    pub fn primitive_type(&self) -> PrimitiveType {
+        match self {
+            Array::I8(_) => PrimitiveType::I8,
+            Array::I16(_) => PrimitiveType::I16,
+            Array::I32(_) => PrimitiveType::I32,
+            Array::I64(_) => PrimitiveType::I64,
+            Array::U8(_) => PrimitiveType::U8,
+            Array::U16(_) => PrimitiveType::U16,
+            Array::U32(_) => PrimitiveType::U32,
+            Array::U64(_) => PrimitiveType::U64,
+            Array::F32(_) => PrimitiveType::F32,
+            Array::F64(_) => PrimitiveType::F64,
+            Array::Bool(_) => PrimitiveType::Bool,
+        }
+    }
+
+    /// The number of values.
+    pub fn len(&self) -> usize {
+        match self {
+            Array::I8(v) => v.len(),
+            Array::I16(v) => v.len(),
+            Array::I32(v) => v.len(),
+            Array::I64(v) => v.len(),
+            Array::U8(v) => v.len(),
+            Array::U16(v) => v.len(),
+            Array::U32(v) => v.len(),
+            Array::U64(v) => v.len(),
+            Array::F32(v) => v.len(),
+            Array::F64(v) => v.len(),
+            Array::Bool(v) => v.len(),
+        }
+    }
+
+    /// Whether there are no values.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The values as a slice of `T`, if they are of that type.
+    ///
+    /// ```
+    /// use std::borrow::Cow;
+    /// use xwire::binary::Array;
+    /// let a = Array::F64(Cow::Borrowed(&[1.5, 2.5]));
+    /// assert_eq!(a.as_slice::<f64>(), Some(&[1.5, 2.5][..]));
+    /// assert_eq!(a.as_slice::<i32>(), None);
+    /// ```
+    pub fn as_slice<T: Primitive>(&self) -> Option<&[T]> {
+        T::slice(self)
+    }
+
+    /// Value `i` (panics when out of range, like indexing).
+    pub fn get(&self, i: usize) -> Value<'static> {
+        match self {
+            Array::I8(v) => Value::I8(v[i]),
+            Array::I16(v) => Value::I16(v[i]),
+            Array::I32(v) => Value::I32(v[i]),
+            Array::I64(v) => Value::I64(v[i]),
+            Array::U8(v) => Value::U8(v[i]),
+            Array::U16(v) => Value::U16(v[i]),
+            Array::U32(v) => Value::U32(v[i]),
+            Array::U64(v) => Value::U64(v[i]),
+            Array::F32(v) => Value::F32(v[i]),
+            Array::F64(v) => Value::F64(v[i]),
+            Array::Bool(v) => Value::Bool(v[i]),
+        }
+    }
+
+    /// Appends the values' text form, separated by single spaces.
+    ///
+    /// ```
+    /// use std::borrow::Cow;
+    /// use xwire::binary::Array;
+    /// let mut s = String::new();
+    /// Array::I32(Cow::Borrowed(&[1, -2, 3])).write_text(&mut s);
+    /// assert_eq!(s, "1 -2 3");
+    /// ```
+    pub fn write_text(&self, out: &mut String) {
+        for i in 0..self.len() {
+            if i > 0 {
+                out.push(' ');
+            }
+            self.get(i).write_text(out);
+        }
+    }
+
+    /// Parses a white-space separated list of values of the fixed-width type `ty`.
+    ///
+    /// ```
+    /// use xwire::binary::{Array, PrimitiveType};
+    /// let a = Array::parse(PrimitiveType::F64, " 1.5\n2 ").unwrap();
+    /// assert_eq!(a.as_slice::<f64>(), Some(&[1.5, 2.0][..]));
+    /// ```
+    pub fn parse(ty: PrimitiveType, text: &str) -> Result<Array<'static>, ValueError> {
+        fn collect<T: Clone>(
+            text: &str,
+            ty: PrimitiveType,
+            f: impl Fn(Value<'_>) -> Option<T>,
+        ) -> Result<Cow<'static, [T]>, ValueError> {
+            text.split([' ', '\t', '\n', '\r'])
+                .filter(|s| !s.is_empty())
+                .map(|s| Value::parse(ty, s).map(|v| f(v).expect("parse gives the type asked")))
+                .collect::<Result<Vec<T>, _>>()
+                .map(Cow::Owned)
+        }
+        use PrimitiveType as P;
+        Ok(match ty {
+            P::I8 => Array::I8(collect(text, ty, |v| {
+                if let Value::I8(x) = v {
+                    Some(x)
+                } else {
+                    None
+                }
+            })?),
+            P::I16 => Array::I16(collect(text, ty, |v| {
+                if let Value::I16(x) = v {
+                    Some(x)
+                } else {
+                    None
+                }
+            })?),
+            P::I32 => Array::I32(collect(text, ty, |v| {
+                if let Value::I32(x) = v {
+                    Some(x)
+                } else {
+                    None
+                }
+            })?),
+            P::I64 => Array::I64(collect(text, ty, |v| {
+                if let Value::I64(x) = v {
+                    Some(x)
+                } else {
+                    None
+                }
+            })?),
+            P::U8 => Array::U8(collect(text, ty, |v| {
+                if let Value::U8(x) = v {
+                    Some(x)
+                } else {
+                    None
+                }
+            })?),
+            P::U16 => Array::U16(collect(text, ty, |v| {
+                if let Value::U16(x) = v {
+                    Some(x)
+                } else {
+                    None
+                }
+            })?),
+            P::U32 => Array::U32(collect(text, ty, |v| {
+                if let Value::U32(x) = v {
+                    Some(x)
+                } else {
+                    None
+                }
+            })?),
+            P::U64 => Array::U64(collect(text, ty, |v| {
+                if let Value::U64(x) = v {
+                    Some(x)
+                } else {
+                    None
+                }
+            })?),
+            P::F32 => Array::F32(collect(text, ty, |v| {
+                if let Value::F32(x) = v {
+                    Some(x)
+                } else {
+                    None
+                }
+            })?),
+            P::F64 => Array::F64(collect(text, ty, |v| {
+                if let Value::F64(x) = v {
+                    Some(x)
+                } else {
+                    None
+                }
+            })?),
+            P::Bool => Array::Bool(collect(text, ty, |v| {
+                if let Value::Bool(x) = v {
+                    Some(x)
+                } else {
+                    None
+                }
+            })?),
+            P::String | P::Bytes => {
+                return Err(ValueError {
+                    ty,
+                    text: "arrays hold fixed-width types only".into(),
+                })
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floats_print_shortest_and_read_back() {
+        for v in [
+            0.1,
+            1.5,
+            1e16,
+            1.2345678901234568e17,
+            -0.0,
+            2.5e-5,
+            f64::MIN_POSITIVE,
+            f64::MAX,
+        ] {
+            let mut s = String::new();
+            Value::F64(v).write_text(&mut s);
+            assert_eq!(
+                Value::parse(PrimitiveType::F64, &s),
+                Ok(Value::F64(v)),
+                "{s}"
+            );
+        }
+        let mut s = String::new();
+        Value::F32(0.1).write_text(&mut s);
+        assert_eq!(s, "0.1");
+    }
+
+    #[test]
+    fn words_rust_accepts_but_xsd_does_not_are_errors() {
+        for t in ["inf", "infinity", "nan", "", "1.5x", "0x10"] {
+            assert!(Value::parse(PrimitiveType::F64, t).is_err(), "{t}");
+        }
+        for t in ["", "+", "-", "1.0", "+-1", "1 2"] {
+            assert!(Value::parse(PrimitiveType::I64, t).is_err(), "{t}");
+        }
+        assert!(Value::parse(PrimitiveType::I8, "128").is_err());
+        assert_eq!(Value::parse(PrimitiveType::I8, "-128"), Ok(Value::I8(-128)));
+        assert!(Value::parse(PrimitiveType::U32, "-1").is_err());
+        assert_eq!(
+            Value::parse(PrimitiveType::Bool, "1"),
+            Ok(Value::Bool(true))
+        );
+    }
+
+    #[test]
+    fn base64_round_trips_and_rejects_bad_input() {
+        for n in 0..10 {
+            let bytes: Vec<u8> = (0..n).map(|i| (i * 37 + 200) as u8).collect();
+            let mut s = String::new();
+            push_base64(&mut s, &bytes);
+            assert_eq!(parse_base64(&s).unwrap(), bytes, "{s}");
+        }
+        for bad in ["a", "ab=c", "a!==", "aGk", "aGl="] {
+            assert!(parse_base64(bad).is_err(), "{bad}");
+        }
+        assert_eq!(parse_base64(" aG\nk= ").unwrap(), b"hi");
+    }
+}
