@@ -301,6 +301,8 @@ pub trait Primitive: Copy + 'static {
     const TYPE: PrimitiveType;
     /// The values of `array` if it holds this type.
     fn slice<'s>(array: &'s Array<'_>) -> Option<&'s [Self]>;
+    /// The array of these values.
+    fn wrap(values: Cow<'_, [Self]>) -> Array<'_>;
 }
 
 macro_rules! primitive {
@@ -312,6 +314,9 @@ macro_rules! primitive {
                     Array::$variant(v) => Some(v),
                     _ => None,
                 }
+            }
+            fn wrap(values: Cow<'_, [$t]>) -> Array<'_> {
+                Array::$variant(values)
             }
         }
     )*};
@@ -335,6 +340,26 @@ impl Array<'_> {
             Array::F32(_) => PrimitiveType::F32,
             Array::F64(_) => PrimitiveType::F64,
             Array::Bool(_) => PrimitiveType::Bool,
+        }
+    }
+
+    /// The same values, owned (copied if they were borrowed).
+    pub fn into_owned(self) -> Array<'static> {
+        fn own<T: Clone>(c: Cow<'_, [T]>) -> Cow<'static, [T]> {
+            Cow::Owned(c.into_owned())
+        }
+        match self {
+            Array::I8(v) => Array::I8(own(v)),
+            Array::I16(v) => Array::I16(own(v)),
+            Array::I32(v) => Array::I32(own(v)),
+            Array::I64(v) => Array::I64(own(v)),
+            Array::U8(v) => Array::U8(own(v)),
+            Array::U16(v) => Array::U16(own(v)),
+            Array::U32(v) => Array::U32(own(v)),
+            Array::U64(v) => Array::U64(own(v)),
+            Array::F32(v) => Array::F32(own(v)),
+            Array::F64(v) => Array::F64(own(v)),
+            Array::Bool(v) => Array::Bool(own(v)),
         }
     }
 
