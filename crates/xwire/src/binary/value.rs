@@ -301,6 +301,14 @@ pub trait Primitive: Copy + 'static {
     const TYPE: PrimitiveType;
     /// The values of `array` if it holds this type.
     fn slice<'s>(array: &'s Array<'_>) -> Option<&'s [Self]>;
+    /// `values` as an array that borrows them.
+    ///
+    /// ```
+    /// use xwire::binary::{Primitive, PrimitiveType};
+    /// let a = f32::array(&[1.0, 2.0]);
+    /// assert_eq!((a.primitive_type(), a.len()), (PrimitiveType::F32, 2));
+    /// ```
+    fn array(values: &[Self]) -> Array<'_>;
 }
 
 macro_rules! primitive {
@@ -312,6 +320,9 @@ macro_rules! primitive {
                     Array::$variant(v) => Some(v),
                     _ => None,
                 }
+            }
+            fn array(values: &[$t]) -> Array<'_> {
+                Array::$variant(Cow::Borrowed(values))
             }
         }
     )*};
