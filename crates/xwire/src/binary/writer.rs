@@ -397,7 +397,7 @@ impl<W: Write> BinaryWriter<W> {
         self.close_text();
         self.flush_start()?;
         let open = self.stack.pop().expect("checked");
-        if let Patch::Frame { kind, .. } = &mut self.patches[open.frame] {
+        if let Some(Patch::Frame { kind, .. }) = self.patches.get_mut(open.frame) {
             *kind = match open.content {
                 Content::Leaf => FrameKind::Leaf,
                 Content::Array => FrameKind::Array,
@@ -611,7 +611,7 @@ impl<W: Write> BinaryWriter<W> {
     /// the document) holds those and this frame's head.
     fn close_frame(&mut self, patch: usize, start: usize, extra: u64) {
         let n = (self.body.len() - start) as u64 + extra;
-        if let Patch::Frame { size, .. } = &mut self.patches[patch] {
+        if let Some(Patch::Frame { size, .. }) = self.patches.get_mut(patch) {
             *size = n;
         }
         let outside = extra + 1 + varint_len(n) as u64;
@@ -635,6 +635,11 @@ impl<W: Write> BinaryWriter<W> {
         let attrs = std::mem::take(&mut self.attrs);
         let result = self.write_head(&spec, &attrs);
         self.attrs = attrs;
+        if result.is_err() {
+            // Still pending: a caller that goes on gets the error again, not a frame-less
+            // element.
+            self.pending = Some(spec);
+        }
         result
     }
 

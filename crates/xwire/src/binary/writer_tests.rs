@@ -389,6 +389,13 @@ fn malformed_output_is_refused() {
         matches!(&e, WriteError::UndeclaredPrefix(p) if p == "p"),
         "{e}"
     );
+    let e = doc_error(|w| {
+        w.start_element("p:a")?;
+        w.text("x").unwrap_err();
+        w.end_element().unwrap_err();
+        w.end_element()
+    });
+    assert!(matches!(e, WriteError::UndeclaredPrefix(_)), "{e}");
     let e = doc_error(|w| w.start_element("1a"));
     assert!(matches!(e, WriteError::InvalidName(..)), "{e}");
     let e = doc_error(|w| w.start_element_ns("urn:x", "a:b", None));
