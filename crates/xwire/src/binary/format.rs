@@ -10,6 +10,46 @@ pub const HEADER_LEN: usize = 10;
 /// The byte-order bit of a frame prefix (set: big-endian contents).
 pub const BIG_ENDIAN_BIT: u8 = 0x80;
 
+/// The byte order of the fixed-width numbers in a frame (the E bit of its prefix).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ByteOrder {
+    /// Least significant byte first (E = 0).
+    Little,
+    /// Most significant byte first (E = 1).
+    Big,
+}
+
+impl ByteOrder {
+    /// The byte order of the machine this code runs on.
+    ///
+    /// ```
+    /// use xwire::binary::ByteOrder;
+    /// assert_eq!(ByteOrder::NATIVE == ByteOrder::Big, cfg!(target_endian = "big"));
+    /// ```
+    pub const NATIVE: ByteOrder = if cfg!(target_endian = "big") {
+        ByteOrder::Big
+    } else {
+        ByteOrder::Little
+    };
+
+    /// The byte order a frame prefix declares.
+    pub fn of_prefix(prefix: u8) -> ByteOrder {
+        if prefix & BIG_ENDIAN_BIT != 0 {
+            ByteOrder::Big
+        } else {
+            ByteOrder::Little
+        }
+    }
+
+    /// The E bit to set in frame prefixes of this order.
+    pub fn prefix_bit(self) -> u8 {
+        match self {
+            ByteOrder::Little => 0,
+            ByteOrder::Big => BIG_ENDIAN_BIT,
+        }
+    }
+}
+
 /// Whether `bytes` start like a binary XML file (the magic number), as opposed to text XML.
 ///
 /// ```

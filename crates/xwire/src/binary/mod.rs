@@ -1,11 +1,23 @@
 //! Binary XML: a typed data model encoded as nested frames with packed arrays
 //! (`docs/binary-format.md`), transcodable to and from text XML.
+//!
+//! Writing: [`BinaryWriter`] has the methods of the text
+//! [`Writer`](crate::writer::Writer) (both implement [`XmlSink`](crate::writer::XmlSink)) plus
+//! typed values and arrays; [`encode_events`] transcodes a text document, typing elements
+//! through a [`Typing`] ([`XsiTyping`], [`MapTyping`]).
 
+mod encode;
 mod format;
 mod value;
+mod writer;
 
+pub use encode::{
+    encode_events, EncodeError, MapTyping, MapTypingBuilder, Namespaces, TypedContent, Typing,
+    XsiTyping,
+};
 pub use format::{
-    is_binary, read_varint, varint_len, write_varint, FrameKind, PrimitiveType, VarintError,
-    BIG_ENDIAN_BIT, HEADER_LEN, MAGIC, VERSION,
+    is_binary, read_varint, varint_len, write_varint, ByteOrder, FrameKind, PrimitiveType,
+    VarintError, BIG_ENDIAN_BIT, HEADER_LEN, MAGIC, VERSION,
 };
 pub use value::{parse_base64, push_base64, Array, Primitive, Value, ValueError};
+pub use writer::BinaryWriter;

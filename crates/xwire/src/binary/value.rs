@@ -303,6 +303,16 @@ pub trait Primitive: Copy + 'static {
     fn slice<'s>(array: &'s Array<'_>) -> Option<&'s [Self]>;
     /// The array of these values.
     fn wrap(values: Cow<'_, [Self]>) -> Array<'_>;
+    /// `values` as an array that borrows them.
+    ///
+    /// ```
+    /// use xwire::binary::{Primitive, PrimitiveType};
+    /// let a = f32::array(&[1.0, 2.0]);
+    /// assert_eq!((a.primitive_type(), a.len()), (PrimitiveType::F32, 2));
+    /// ```
+    fn array(values: &[Self]) -> Array<'_> {
+        Self::wrap(Cow::Borrowed(values))
+    }
 }
 
 macro_rules! primitive {

@@ -30,15 +30,20 @@
 //! ```
 
 mod escape;
+mod scope;
+mod sink;
 
 use std::fmt;
 use std::io::{self, Write};
 use std::ops::Range;
 
+use crate::binary::{Array, Value};
 use crate::chars;
 use crate::event::Event;
-use crate::reader::{XMLNS_NS, XML_NS};
-use escape::{check_chars, escape_into, Context};
+pub(crate) use escape::check_chars;
+use escape::{escape_into, Context};
+pub(crate) use scope::NsScope;
+pub use sink::XmlSink;
 
 /// Why the writer refused an operation. After an error the output may be incomplete.
 #[derive(Debug)]
@@ -73,6 +78,12 @@ pub enum WriteError {
     /// A declaration the Namespaces recommendation forbids (rebinding `xml` or `xmlns`,
     /// binding their URIs to another prefix, or a prefix to the empty URI).
     ReservedNamespace(String),
+    /// Typed content (a value or an array) mixed with other content, or where no element
+    /// can hold it (binary writer).
+    TypedContent(&'static str),
+    /// Something the binary format cannot hold: an entity reference the reader did not
+    /// expand (its name).
+    Unencodable(String),
 }
 
 impl fmt::Display for WriteError {
@@ -104,6 +115,11 @@ impl fmt::Display for WriteError {
             WriteError::DuplicateAttribute(n) => write!(f, "duplicate attribute '{n}'"),
             WriteError::UndeclaredPrefix(p) => write!(f, "the prefix '{p}' is not declared"),
             WriteError::ReservedNamespace(why) => write!(f, "{why}"),
+            WriteError::TypedContent(why) => write!(f, "{why}"),
+            WriteError::Unencodable(name) => write!(
+                f,
+                "the entity reference '&{name};' was not expanded and cannot be encoded in binary"
+            ),
         }
     }
 }
@@ -188,7 +204,7 @@ struct Open {
 
 /// How an element's or attribute's name was given.
 #[derive(Clone)]
-enum NameSpec {
+pub(crate) enum NameSpec {
     /// A qualified name as written: (prefix, local) in `pend`.
     QName(Range<usize>, Range<usize>),
     /// A namespace URI, local name and preferred prefix, in `pend`.
@@ -199,9 +215,9 @@ enum NameSpec {
     },
 }
 
-struct PendingAttr {
-    name: NameSpec,
-    value: Range<usize>,
+pub(crate) struct PendingAttr {
+    pub(crate) name: NameSpec,
+    pub(crate) value: Range<usize>,
 }
 
 /// A streaming XML writer over any [`Write`] sink. See the [module documentation](self).
@@ -213,8 +229,8 @@ pub struct Writer<W: Write> {
     stack: Vec<Open>,
     /// Qualified names of open elements.
     names: String,
-    /// (prefix, URI) bindings in scope, innermost last; `""` is the default namespace.
-    bindings: Vec<(String, String)>,
+    /// The namespace bindings in scope.
+    scope: NsScope,
     /// The start tag being built, if any: its name and attributes, strings in `pend`.
     pending: Option<NameSpec>,
     attrs: Vec<PendingAttr>,
@@ -222,7 +238,6 @@ pub struct Writer<W: Write> {
     /// Resolved qualified names of the pending tag's attributes, and their spans.
     qnames: String,
     done: Vec<Range<usize>>,
-    generated: u32,
 }
 
 const FLUSH_AT: usize = 64 * 1024;
@@ -243,16 +258,12 @@ impl<W: Write> Writer<W> {
             place: Place::Start,
             stack: Vec::new(),
             names: String::new(),
-            bindings: vec![
-                ("xml".to_string(), XML_NS.to_string()),
-                (String::new(), String::new()),
-            ],
+            scope: NsScope::new(),
             pending: None,
             attrs: Vec::new(),
             pend: String::new(),
             qnames: String::new(),
             done: Vec::new(),
-            generated: 0,
         }
     }
 
@@ -439,26 +450,8 @@ impl<W: Write> Writer<W> {
         if !prefix.is_empty() {
             check_ncname("prefix", prefix)?;
         }
-        self.check_binding(prefix, uri)?;
-        let mark = self.stack.last().map_or(2, |o| o.mark);
-        let inherited = self.bindings[..mark].iter().rev().find(|b| b.0 == prefix);
-        if inherited.is_some_and(|b| b.1 == uri)
-            && self.bindings[mark..].iter().all(|b| b.0 != prefix)
-        {
-            return Ok(());
-        }
-        if let Some(b) = self.bindings[mark..].iter().find(|b| b.0 == prefix) {
-            if b.1 == uri {
-                return Ok(());
-            }
-            return Err(WriteError::DuplicateAttribute(if prefix.is_empty() {
-                "xmlns".into()
-            } else {
-                format!("xmlns:{prefix}")
-            }));
-        }
-        self.bindings.push((prefix.to_string(), uri.to_string()));
-        Ok(())
+        let mark = self.stack.last().map_or(scope::BASE, |o| o.mark);
+        self.scope.namespace(mark, prefix, uri)
     }
 
     /// Writes character data, escaped.
@@ -522,10 +515,7 @@ impl<W: Write> Writer<W> {
 
     /// Writes a comment.
     pub fn comment(&mut self, text: &str) -> Result<()> {
-        if text.contains("--") || text.ends_with('-') {
-            return Err(WriteError::InvalidComment);
-        }
-        check_chars(text)?;
+        check_comment(text)?;
         self.misc_start()?;
         self.buf.extend_from_slice(b"<!--");
         self.buf.extend_from_slice(text.as_bytes());
@@ -535,18 +525,7 @@ impl<W: Write> Writer<W> {
 
     /// Writes a processing instruction.
     pub fn processing_instruction(&mut self, target: &str, data: &str) -> Result<()> {
-        if !chars::is_name(target) {
-            return Err(WriteError::InvalidName("PI target", target.into()));
-        }
-        if target.eq_ignore_ascii_case("xml") {
-            return Err(WriteError::InvalidPi(format!(
-                "the target '{target}' is reserved"
-            )));
-        }
-        if data.contains("?>") {
-            return Err(WriteError::InvalidPi("the data contains '?>'".into()));
-        }
-        check_chars(data)?;
+        check_pi(target, data)?;
         self.misc_start()?;
         self.buf.extend_from_slice(b"<?");
         self.buf.extend_from_slice(target.as_bytes());
@@ -575,6 +554,32 @@ impl<W: Write> Writer<W> {
         Ok(())
     }
 
+    /// Writes a typed value as its text form (`docs/binary-format.md`), escaped, so the
+    /// same code writes text or binary XML ([`XmlSink`]).
+    ///
+    /// ```
+    /// use xwire::binary::Value;
+    /// use xwire::writer::Writer;
+    /// let mut w = Writer::new(Vec::new());
+    /// w.start_element("t")?;
+    /// w.value(Value::F64(2.5))?;
+    /// w.end_element()?;
+    /// assert_eq!(w.finish()?, b"<t>2.5</t>");
+    /// # Ok::<(), xwire::writer::WriteError>(())
+    /// ```
+    pub fn value(&mut self, value: Value<'_>) -> Result<()> {
+        let mut s = String::new();
+        value.write_text(&mut s);
+        self.text(&s)
+    }
+
+    /// Writes an array as its text form: the values separated by single spaces.
+    pub fn array(&mut self, array: &Array<'_>) -> Result<()> {
+        let mut s = String::new();
+        array.write_text(&mut s);
+        self.text(&s)
+    }
+
     /// Ends the innermost open element.
     pub fn end_element(&mut self) -> Result<()> {
         if self.stack.is_empty() {
@@ -594,7 +599,7 @@ impl<W: Write> Writer<W> {
         }
         let open = self.stack.pop().expect("checked");
         self.names.truncate(open.name.start);
-        self.bindings.truncate(open.mark);
+        self.scope.truncate(open.mark);
         if self.stack.is_empty() {
             self.place = Place::Epilog;
         }
@@ -692,25 +697,6 @@ impl<W: Write> Writer<W> {
         Ok(())
     }
 
-    fn check_binding(&self, prefix: &str, uri: &str) -> Result<()> {
-        let err = |m: &str| Err(WriteError::ReservedNamespace(m.to_string()));
-        match prefix {
-            "xmlns" => return err("the prefix 'xmlns' cannot be declared"),
-            "xml" if uri != XML_NS => {
-                return err("the prefix 'xml' can only be bound to its own namespace")
-            }
-            "xml" => return Ok(()),
-            _ => {}
-        }
-        if uri == XML_NS || uri == XMLNS_NS {
-            return err("the xml and xmlns namespaces cannot be bound to another prefix");
-        }
-        if !prefix.is_empty() && uri.is_empty() {
-            return err("a prefix cannot be bound to the empty namespace name in XML 1.0");
-        }
-        check_chars(uri)
-    }
-
     /// Before a new start tag: flush the parent's pending start tag, place checks, indent.
     fn open_start(&mut self) -> Result<()> {
         match self.place {
@@ -733,7 +719,7 @@ impl<W: Write> Writer<W> {
                 }
             }
         }
-        let mark = self.bindings.len();
+        let mark = self.scope.len();
         let preserve = self.stack.last().is_some_and(|o| o.preserve);
         self.stack.push(Open {
             name: 0..0,
@@ -834,7 +820,7 @@ impl<W: Write> Writer<W> {
             let uri = if p.is_empty() {
                 ""
             } else {
-                self.lookup(p).unwrap_or("")
+                self.scope.lookup(p).unwrap_or("")
             };
             (uri, local)
         };
@@ -861,7 +847,7 @@ impl<W: Write> Writer<W> {
         let qname = &self.names[name];
         self.buf.push(b'<');
         self.buf.extend_from_slice(qname.as_bytes());
-        for (p, u) in &self.bindings[mark..] {
+        for (p, u) in self.scope.declared(mark) {
             self.buf
                 .extend_from_slice(if p.is_empty() { b" xmlns" } else { b" xmlns:" });
             self.buf.extend_from_slice(p.as_bytes());
@@ -896,15 +882,6 @@ impl<W: Write> Writer<W> {
         Ok(())
     }
 
-    /// The URI bound to `prefix` in scope.
-    fn lookup(&self, prefix: &str) -> Option<&str> {
-        self.bindings
-            .iter()
-            .rev()
-            .find(|b| b.0 == prefix)
-            .map(|b| b.1.as_str())
-    }
-
     /// The qualified name to write for a name spec, declaring a namespace if repairing needs
     /// one (on the element whose bindings start at `mark`). `used`: spans of `into` holding
     /// the attribute names resolved on this tag so far.
@@ -920,7 +897,7 @@ impl<W: Write> Writer<W> {
             NameSpec::QName(p, l) => {
                 let (p, l) = (&self.pend[p.clone()], &self.pend[l.clone()]);
                 if !p.is_empty() {
-                    if self.lookup(p).is_none() {
+                    if self.scope.lookup(p).is_none() {
                         return Err(WriteError::UndeclaredPrefix(p.to_string()));
                     }
                     into.push_str(p);
@@ -930,88 +907,28 @@ impl<W: Write> Writer<W> {
                 Ok(())
             }
             NameSpec::Ns { uri, local, prefix } => {
-                let uri = self.pend[uri.clone()].to_string();
-                let local = self.pend[local.clone()].to_string();
-                let wanted = prefix.as_ref().map(|p| self.pend[p.clone()].to_string());
-                let qualify = |into: &mut String, p: &str| {
-                    if !p.is_empty() {
-                        into.push_str(p);
-                        into.push(':');
-                    }
-                    into.push_str(&local);
-                    Ok(())
-                };
-                // No namespace: unprefixed, with the default namespace undone for elements.
-                if uri.is_empty() {
-                    if element && self.lookup("").is_some_and(|d| !d.is_empty()) {
-                        self.declare("", "", mark)?;
-                    }
-                    return qualify(into, "");
-                }
-                let bound = |w: &Writer<W>, p: &str| {
-                    w.lookup(p) == Some(uri.as_str()) && (element || !p.is_empty())
-                };
-                if let Some(p) = wanted.as_deref().filter(|p| bound(self, p)) {
-                    return qualify(into, p);
-                }
-                if element && wanted.is_none() && bound(self, "") {
-                    return qualify(into, "");
-                }
-                // Any prefix in scope bound to the URI and not shadowed.
-                let found = self
-                    .bindings
-                    .iter()
-                    .rev()
-                    .map(|b| b.0.as_str())
-                    .find(|p| (element || !p.is_empty()) && bound(self, p))
-                    .map(str::to_string);
-                if let Some(p) = found {
-                    return qualify(into, &p);
-                }
-                if !self.config.repair_namespaces {
-                    return Err(WriteError::UndeclaredPrefix(wanted.unwrap_or_default()));
-                }
-                let p = match wanted {
-                    // Not a prefix this tag declares already, nor (for an attribute) one a
-                    // name of this tag uses: redeclaring that would change the name.
-                    Some(p)
-                        if self.bindings[mark..].iter().all(|b| b.0 != p)
-                            && (element
-                                || !(self.is_element_prefix(&p)
-                                    || used.iter().any(|r| prefix_of(&into[r.clone()]) == p))) =>
-                    {
-                        p
-                    }
-                    None if element && self.bindings[mark..].iter().all(|b| !b.0.is_empty()) => {
-                        String::new()
-                    }
-                    _ => loop {
-                        self.generated += 1;
-                        let p = format!("ns{}", self.generated);
-                        if self.lookup(&p).is_none() {
-                            break p;
-                        }
+                let (uri, local) = (&self.pend[uri.clone()], &self.pend[local.clone()]);
+                let wanted = prefix.as_ref().map(|p| &self.pend[p.clone()]);
+                let open = self.stack.last().expect("a start tag is being resolved");
+                let element_prefix = prefix_of(&self.names[open.name.clone()]);
+                let p = self.scope.resolve_ns(
+                    uri,
+                    wanted,
+                    element,
+                    mark,
+                    self.config.repair_namespaces,
+                    |p| {
+                        element_prefix == p || used.iter().any(|r| prefix_of(&into[r.clone()]) == p)
                     },
-                };
-                self.declare(&p, &uri, mark)?;
-                qualify(into, &p)
+                )?;
+                if !p.is_empty() {
+                    into.push_str(&p);
+                    into.push(':');
+                }
+                into.push_str(local);
+                Ok(())
             }
         }
-    }
-
-    /// Whether `prefix` is the prefix of the element whose start tag is being resolved.
-    fn is_element_prefix(&self, prefix: &str) -> bool {
-        let open = self.stack.last().expect("a start tag is being resolved");
-        prefix_of(&self.names[open.name.clone()]) == prefix
-    }
-
-    fn declare(&mut self, prefix: &str, uri: &str, mark: usize) -> Result<()> {
-        self.check_binding(prefix, uri)?;
-        if self.bindings[mark..].iter().any(|b| b.0 == prefix) {
-            return Err(WriteError::DuplicateAttribute(format!("xmlns:{prefix}")));
-        }
-        self.bindings.push((prefix.to_string(), uri.to_string()));
-        Ok(())
     }
 
     fn maybe_flush(&mut self) -> Result<()> {
@@ -1023,14 +940,39 @@ impl<W: Write> Writer<W> {
     }
 }
 
+/// Checks a comment's text: XML characters, no `--`, no final `-`.
+pub(crate) fn check_comment(text: &str) -> Result<()> {
+    if text.contains("--") || text.ends_with('-') {
+        return Err(WriteError::InvalidComment);
+    }
+    check_chars(text)
+}
+
+/// Checks a processing instruction: the target is a Name other than `xml`, the data holds no
+/// `?>`, both are XML characters.
+pub(crate) fn check_pi(target: &str, data: &str) -> Result<()> {
+    if !chars::is_name(target) {
+        return Err(WriteError::InvalidName("PI target", target.into()));
+    }
+    if target.eq_ignore_ascii_case("xml") {
+        return Err(WriteError::InvalidPi(format!(
+            "the target '{target}' is reserved"
+        )));
+    }
+    if data.contains("?>") {
+        return Err(WriteError::InvalidPi("the data contains '?>'".into()));
+    }
+    check_chars(data)
+}
+
 /// The prefix of a QName (`""`: none).
-fn prefix_of(qname: &str) -> &str {
+pub(crate) fn prefix_of(qname: &str) -> &str {
     qname.split_once(':').map_or("", |(p, _)| p)
 }
 
 /// Splits a QName into (prefix, local); `None` if it is not one. ASCII names (nearly all)
 /// are checked in one pass over the bytes.
-fn split_qname(q: &str) -> Option<(&str, &str)> {
+pub(crate) fn split_qname(q: &str) -> Option<(&str, &str)> {
     let b = q.as_bytes();
     let mut colon = None;
     let mut ascii = true;
@@ -1066,7 +1008,7 @@ fn split_qname(q: &str) -> Option<(&str, &str)> {
     Some(q.split_once(':').unwrap_or(("", q)))
 }
 
-fn check_ncname(what: &'static str, s: &str) -> Result<()> {
+pub(crate) fn check_ncname(what: &'static str, s: &str) -> Result<()> {
     if chars::is_ncname(s) {
         Ok(())
     } else {
@@ -1075,7 +1017,7 @@ fn check_ncname(what: &'static str, s: &str) -> Result<()> {
 }
 
 /// Checks the local name and, when given, the prefix of a namespaced name.
-fn check_ns_name(what: &'static str, local: &str, prefix: Option<&str>) -> Result<()> {
+pub(crate) fn check_ns_name(what: &'static str, local: &str, prefix: Option<&str>) -> Result<()> {
     check_ncname(what, local)?;
     prefix.map_or(Ok(()), |p| check_ncname("prefix", p))
 }

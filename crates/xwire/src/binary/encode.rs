@@ -1,0 +1,426 @@
+//! Text to binary: [`encode_events`] copies a [`Reader`]'s events into a [`BinaryWriter`],
+//! making the elements a [`Typing`] names LEAF or ARRAY frames.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::io::Write;
+
+use super::format::PrimitiveType;
+use super::value::{parse_base64, Array, Value, ValueError};
+use super::writer::BinaryWriter;
+use crate::error::{Error, Location};
+use crate::event::{Event, StartTag};
+use crate::reader::Reader;
+use crate::writer::{NsScope, WriteError};
+
+const XSI_NS: &str = "http://www.w3.org/2001/XMLSchema-instance";
+const XSD_NS: &str = "http://www.w3.org/2001/XMLSchema";
+
+/// How an element's content is encoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TypedContent {
+    /// One value of the type (a LEAF frame).
+    Leaf(PrimitiveType),
+    /// A white-space separated list of values of a fixed-width type (an ARRAY frame).
+    Array(PrimitiveType),
+}
+
+/// The namespace bindings in scope at a start tag (its own declarations included), for
+/// resolving QNames in attribute values such as `xsi:type`.
+pub struct Namespaces<'a> {
+    bindings: &'a [(String, String)],
+}
+
+impl<'a> Namespaces<'a> {
+    pub(crate) fn of(scope: &'a NsScope) -> Namespaces<'a> {
+        Namespaces {
+            bindings: scope.all(),
+        }
+    }
+
+    /// The namespace URI bound to `prefix` (`""`: the default namespace); `None` when it is
+    /// unbound (or the default namespace is undeclared).
+    pub fn uri(&self, prefix: &str) -> Option<&'a str> {
+        let b = self.bindings.iter().rev().find(|b| b.0 == prefix)?;
+        (!b.1.is_empty()).then_some(b.1.as_str())
+    }
+}
+
+/// Decides which elements hold typed content. Called for every start tag, with the element's
+/// namespace URI (`""`: none) and local name, the tag (for its attributes) and the namespace
+/// bindings in scope.
+///
+/// ```
+/// use xwire::binary::{encode_events, Namespaces, PrimitiveType, TypedContent, Typing};
+/// use xwire::StartTag;
+///
+/// /// Every element named `n` holds an `i64`.
+/// struct Numbers;
+/// impl Typing for Numbers {
+///     fn element_type(&mut self, _: &str, local: &str, _: &StartTag<'_>, _: &Namespaces<'_>)
+///         -> Option<TypedContent> {
+///         (local == "n").then_some(TypedContent::Leaf(PrimitiveType::I64))
+///     }
+/// }
+/// let mut reader = xwire::Reader::from_slice(b"<r><n> 42 </n></r>");
+/// let bytes = encode_events(&mut reader, &mut Numbers, Vec::new())?;
+/// assert!(bytes.ends_with(&42i64.to_ne_bytes()));
+/// # Ok::<(), xwire::binary::EncodeError>(())
+/// ```
+pub trait Typing {
+    /// The typed content of this element, `None` for ordinary content.
+    fn element_type(
+        &mut self,
+        ns_uri: &str,
+        local: &str,
+        tag: &StartTag<'_>,
+        namespaces: &Namespaces<'_>,
+    ) -> Option<TypedContent>;
+}
+
+/// Types elements by their `xsi:type` attribute naming an XML Schema built-in type with a
+/// fixed-size value space: `byte`..`long` (i8..i64), `unsignedByte`..`unsignedLong` (u8..u64),
+/// `float`, `double`, `boolean`, `string`, `normalizedString`, `token` (strings) and
+/// `base64Binary` (bytes). Unbounded types (`integer`, `decimal`, ...) and all others stay
+/// text.
+///
+/// ```
+/// use xwire::binary::{encode_events, XsiTyping};
+/// let xml = br#"<t xmlns:xs="http://www.w3.org/2001/XMLSchema"
+///     xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:type="xs:double">2.5</t>"#;
+/// let bytes = encode_events(&mut xwire::Reader::from_slice(xml), &mut XsiTyping, Vec::new())?;
+/// assert!(bytes.ends_with(&2.5f64.to_ne_bytes()));
+/// # Ok::<(), xwire::binary::EncodeError>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct XsiTyping;
+
+impl Typing for XsiTyping {
+    fn element_type(
+        &mut self,
+        _: &str,
+        _: &str,
+        tag: &StartTag<'_>,
+        namespaces: &Namespaces<'_>,
+    ) -> Option<TypedContent> {
+        let qname = tag.attribute_ns(XSI_NS, "type")?.trim_matches(is_xml_space);
+        let (prefix, local) = qname.split_once(':').unwrap_or(("", qname));
+        if namespaces.uri(prefix)? != XSD_NS {
+            return None;
+        }
+        use PrimitiveType as P;
+        Some(TypedContent::Leaf(match local {
+            "byte" => P::I8,
+            "short" => P::I16,
+            "int" => P::I32,
+            "long" => P::I64,
+            "unsignedByte" => P::U8,
+            "unsignedShort" => P::U16,
+            "unsignedInt" => P::U32,
+            "unsignedLong" => P::U64,
+            "float" => P::F32,
+            "double" => P::F64,
+            "boolean" => P::Bool,
+            "string" | "normalizedString" | "token" => P::String,
+            "base64Binary" => P::Bytes,
+            _ => return None,
+        }))
+    }
+}
+
+/// Types elements from a map of (namespace URI, local name) to content, built with
+/// [`MapTyping::builder`].
+///
+/// ```
+/// use xwire::binary::{encode_events, MapTyping, PrimitiveType};
+/// let mut typing = MapTyping::builder()
+///     .leaf("urn:x", "v", PrimitiveType::F64)
+///     .array("urn:x", "samples", PrimitiveType::I32)
+///     .build();
+/// let xml = br#"<a xmlns="urn:x"><v>2.5</v><samples>1 2 3</samples></a>"#;
+/// encode_events(&mut xwire::Reader::from_slice(xml), &mut typing, Vec::new())?;
+/// # Ok::<(), xwire::binary::EncodeError>(())
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct MapTyping {
+    /// Namespace URI, then local name.
+    map: HashMap<String, HashMap<String, TypedContent>>,
+}
+
+impl MapTyping {
+    /// A builder for an empty map.
+    pub fn builder() -> MapTypingBuilder {
+        MapTypingBuilder {
+            typing: MapTyping::default(),
+        }
+    }
+
+    /// The content of the element (`ns_uri`, `local`), if the map has it.
+    pub fn get(&self, ns_uri: &str, local: &str) -> Option<TypedContent> {
+        self.map.get(ns_uri)?.get(local).copied()
+    }
+}
+
+impl Typing for MapTyping {
+    fn element_type(
+        &mut self,
+        ns_uri: &str,
+        local: &str,
+        _: &StartTag<'_>,
+        _: &Namespaces<'_>,
+    ) -> Option<TypedContent> {
+        self.get(ns_uri, local)
+    }
+}
+
+/// Builds a [`MapTyping`].
+#[derive(Clone, Debug)]
+pub struct MapTypingBuilder {
+    typing: MapTyping,
+}
+
+impl MapTypingBuilder {
+    /// Elements (`ns_uri`, `local`) hold one value of type `ty`.
+    pub fn leaf(self, ns_uri: &str, local: &str, ty: PrimitiveType) -> MapTypingBuilder {
+        self.content(ns_uri, local, TypedContent::Leaf(ty))
+    }
+
+    /// Elements (`ns_uri`, `local`) hold a list of values of the fixed-width type `ty`
+    /// (a string or bytes type makes encoding such an element fail).
+    pub fn array(self, ns_uri: &str, local: &str, ty: PrimitiveType) -> MapTypingBuilder {
+        self.content(ns_uri, local, TypedContent::Array(ty))
+    }
+
+    /// Elements (`ns_uri`, `local`) hold `content`.
+    pub fn content(mut self, ns_uri: &str, local: &str, content: TypedContent) -> MapTypingBuilder {
+        self.typing
+            .map
+            .entry(ns_uri.to_string())
+            .or_default()
+            .insert(local.to_string(), content);
+        self
+    }
+
+    /// The map.
+    pub fn build(self) -> MapTyping {
+        self.typing
+    }
+}
+
+/// Why a document could not be encoded.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum EncodeError {
+    /// The text document is not well-formed (or could not be read).
+    Read(Error),
+    /// The writer refused an event (an unexpanded entity reference, or writing failed).
+    Write {
+        /// What the writer said.
+        error: WriteError,
+        /// Where the event starts.
+        location: Location,
+    },
+    /// A typed element's text is not a value of its type.
+    Value {
+        /// The element's qualified name.
+        element: String,
+        /// The type and the text.
+        error: ValueError,
+        /// Where its start tag is.
+        location: Location,
+    },
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EncodeError::Read(e) => write!(f, "{e}"),
+            EncodeError::Write { error, location } => write!(f, "{location}: {error}"),
+            EncodeError::Value {
+                element,
+                error,
+                location,
+            } => write!(f, "{location}: element '{element}': {error}"),
+        }
+    }
+}
+
+impl std::error::Error for EncodeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            EncodeError::Read(e) => Some(e),
+            EncodeError::Write { error, .. } => Some(error),
+            EncodeError::Value { error, .. } => Some(error),
+        }
+    }
+}
+
+/// Transcodes the document `reader` reads to binary XML (in the machine's byte order) and
+/// returns `out`. Elements that `typing` types become LEAF or ARRAY frames: their text (and
+/// CDATA) content is parsed as the type, with white space around values collapsed (string
+/// leaves take the text as it is); text that does not parse is an error naming the element.
+/// A typed element that turns out to hold child elements, comments or PIs is encoded as an
+/// ordinary element instead (its children may be typed themselves). Everything else is copied
+/// as [`BinaryWriter::write_event`] does: defaulted attributes kept, the doctype dropped.
+///
+/// ```
+/// use xwire::binary::{encode_events, MapTyping, PrimitiveType};
+/// let typing = &mut MapTyping::builder().leaf("", "n", PrimitiveType::U8).build();
+/// let err = encode_events(&mut xwire::Reader::from_slice(b"<r>\n<n>300</n></r>"), typing, Vec::new())
+///     .unwrap_err();
+/// assert_eq!(err.to_string(), "2:1: element 'n': '300' is not a valid u8 value");
+/// ```
+pub fn encode_events<W: Write>(
+    reader: &mut Reader<'_>,
+    typing: &mut dyn Typing,
+    out: W,
+) -> Result<W, EncodeError> {
+    let mut enc = Encoder {
+        w: BinaryWriter::new(out),
+        typed: None,
+        text: String::new(),
+        pieces: Vec::new(),
+    };
+    loop {
+        let (offset, result, eof) = {
+            let (offset, event) = reader.next_with_offset().map_err(EncodeError::Read)?;
+            let eof = matches!(event, Event::Eof);
+            (offset, enc.event(offset, &event, typing), eof)
+        };
+        match result {
+            Ok(()) if eof => break,
+            Ok(()) => {}
+            Err(Failure::Write(error)) => {
+                let location = reader.location_of(offset);
+                return Err(EncodeError::Write { error, location });
+            }
+            Err(Failure::Value(element, error, at)) => {
+                let location = reader.location_of(at);
+                return Err(EncodeError::Value {
+                    element,
+                    error,
+                    location,
+                });
+            }
+        }
+    }
+    enc.w.finish().map_err(|error| EncodeError::Write {
+        error,
+        location: reader.location(),
+    })
+}
+
+/// A typed element whose content is being collected.
+struct Typed {
+    content: TypedContent,
+    name: String,
+    /// Offset of its start tag.
+    offset: u64,
+}
+
+enum Failure {
+    Write(WriteError),
+    /// Element name, error, offset of its start tag.
+    Value(String, ValueError, u64),
+}
+
+impl From<WriteError> for Failure {
+    fn from(e: WriteError) -> Failure {
+        Failure::Write(e)
+    }
+}
+
+struct Encoder<W: Write> {
+    w: BinaryWriter<W>,
+    /// The innermost open element, when it is typed and has had only text so far.
+    typed: Option<Typed>,
+    /// Its text and CDATA so far, concatenated.
+    text: String,
+    /// Where each piece of `text` ends, and whether it was CDATA (to replay them).
+    pieces: Vec<(usize, bool)>,
+}
+
+impl<W: Write> Encoder<W> {
+    fn event(
+        &mut self,
+        offset: u64,
+        event: &Event<'_>,
+        typing: &mut dyn Typing,
+    ) -> Result<(), Failure> {
+        match event {
+            Event::Text(t) if self.typed.is_some() => self.collect(&t.unescape(), false),
+            Event::CData(c) if self.typed.is_some() => self.collect(&c.text(), true),
+            Event::End(_) => {
+                if let Some(typed) = self.typed.take() {
+                    self.write_typed(typed)?;
+                }
+                self.w.end_element()?;
+            }
+            Event::Start(tag) => {
+                self.fall_back()?;
+                self.w.write_event(event)?;
+                let namespaces = Namespaces::of(self.w.scope());
+                let content =
+                    typing.element_type(tag.namespace_uri(), tag.local_name(), tag, &namespaces);
+                if let Some(content) = content {
+                    self.typed = Some(Typed {
+                        content,
+                        name: tag.name().to_string(),
+                        offset,
+                    });
+                }
+            }
+            _ => {
+                self.fall_back()?;
+                self.w.write_event(event)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn collect(&mut self, text: &str, cdata: bool) {
+        self.text.push_str(text);
+        self.pieces.push((self.text.len(), cdata));
+    }
+
+    /// The typed element has other content: write what was collected as it came.
+    fn fall_back(&mut self) -> Result<(), WriteError> {
+        if self.typed.take().is_none() {
+            return Ok(());
+        }
+        let mut start = 0;
+        for &(end, cdata) in &self.pieces {
+            let piece = &self.text[start..end];
+            if cdata {
+                self.w.cdata(piece)?;
+            } else {
+                self.w.text(piece)?;
+            }
+            start = end;
+        }
+        self.text.clear();
+        self.pieces.clear();
+        Ok(())
+    }
+
+    fn write_typed(&mut self, typed: Typed) -> Result<(), Failure> {
+        let text = std::mem::take(&mut self.text);
+        self.pieces.clear();
+        let fail = |e: ValueError| Failure::Value(typed.name.clone(), e, typed.offset);
+        match typed.content {
+            TypedContent::Leaf(PrimitiveType::Bytes) => {
+                let bytes = parse_base64(&text).map_err(fail)?;
+                self.w.value(Value::Bytes(&bytes))?;
+            }
+            TypedContent::Leaf(ty) => self.w.value(Value::parse(ty, &text).map_err(fail)?)?,
+            TypedContent::Array(ty) => self.w.array(&Array::parse(ty, &text).map_err(fail)?)?,
+        }
+        self.text = text;
+        self.text.clear();
+        Ok(())
+    }
+}
+
+fn is_xml_space(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\r')
+}

@@ -1,0 +1,137 @@
+//! [`XmlSink`]: the methods the text [`Writer`] and the
+//! [`BinaryWriter`](crate::binary::BinaryWriter) share, so an application picks the encoding
+//! in one place and writes documents through generic code.
+
+use std::io::Write;
+
+use super::{WriteError, Writer};
+use crate::binary::{Array, BinaryWriter, Value};
+use crate::event::Event;
+
+/// Something that writes an XML document: the text [`Writer`] or the binary
+/// [`BinaryWriter`]. Each method behaves as the inherent method of the same name.
+///
+/// ```
+/// use xwire::binary::{BinaryWriter, Value};
+/// use xwire::writer::{WriteError, Writer, XmlSink};
+///
+/// fn point(w: &mut impl XmlSink) -> Result<(), WriteError> {
+///     w.start_element("point")?;
+///     w.attribute("unit", "m")?;
+///     w.value(Value::F64(2.5))?;
+///     w.end_element()
+/// }
+///
+/// let mut text = Writer::new(Vec::new());
+/// point(&mut text)?;
+/// assert_eq!(text.finish()?, br#"<point unit="m">2.5</point>"#);
+///
+/// let mut binary = BinaryWriter::new(Vec::new());
+/// point(&mut binary)?;
+/// assert!(xwire::binary::is_binary(&binary.finish()?));
+/// # Ok::<(), WriteError>(())
+/// ```
+pub trait XmlSink {
+    /// Starts an element named by a qualified name as written.
+    fn start_element(&mut self, qname: &str) -> Result<(), WriteError>;
+    /// Starts an element by namespace URI, local name and preferred prefix.
+    fn start_element_ns(
+        &mut self,
+        uri: &str,
+        local: &str,
+        prefix: Option<&str>,
+    ) -> Result<(), WriteError>;
+    /// Adds an attribute by qualified name to the element just started.
+    fn attribute(&mut self, qname: &str, value: &str) -> Result<(), WriteError>;
+    /// Adds an attribute by namespace URI, local name and preferred prefix.
+    fn attribute_ns(
+        &mut self,
+        uri: &str,
+        local: &str,
+        prefix: Option<&str>,
+        value: &str,
+    ) -> Result<(), WriteError>;
+    /// Declares a namespace on the element just started (`None`: the default namespace).
+    fn namespace(&mut self, prefix: Option<&str>, uri: &str) -> Result<(), WriteError>;
+    /// Writes character data.
+    fn text(&mut self, text: &str) -> Result<(), WriteError>;
+    /// Writes a CDATA section.
+    fn cdata(&mut self, text: &str) -> Result<(), WriteError>;
+    /// Writes a comment.
+    fn comment(&mut self, text: &str) -> Result<(), WriteError>;
+    /// Writes a processing instruction.
+    fn processing_instruction(&mut self, target: &str, data: &str) -> Result<(), WriteError>;
+    /// Ends the innermost open element.
+    fn end_element(&mut self) -> Result<(), WriteError>;
+    /// Copies an event read by [`crate::Reader`].
+    fn write_event(&mut self, event: &Event<'_>) -> Result<(), WriteError>;
+    /// Writes a typed value as the content of the open element.
+    fn value(&mut self, value: Value<'_>) -> Result<(), WriteError>;
+    /// Writes an array of values as the content of the open element.
+    fn array(&mut self, array: &Array<'_>) -> Result<(), WriteError>;
+}
+
+/// Implements the trait by calling the inherent methods of the same names.
+macro_rules! delegate {
+    ($ty:ident) => {
+        impl<W: Write> XmlSink for $ty<W> {
+            fn start_element(&mut self, qname: &str) -> Result<(), WriteError> {
+                $ty::start_element(self, qname)
+            }
+            fn start_element_ns(
+                &mut self,
+                uri: &str,
+                local: &str,
+                prefix: Option<&str>,
+            ) -> Result<(), WriteError> {
+                $ty::start_element_ns(self, uri, local, prefix)
+            }
+            fn attribute(&mut self, qname: &str, value: &str) -> Result<(), WriteError> {
+                $ty::attribute(self, qname, value)
+            }
+            fn attribute_ns(
+                &mut self,
+                uri: &str,
+                local: &str,
+                prefix: Option<&str>,
+                value: &str,
+            ) -> Result<(), WriteError> {
+                $ty::attribute_ns(self, uri, local, prefix, value)
+            }
+            fn namespace(&mut self, prefix: Option<&str>, uri: &str) -> Result<(), WriteError> {
+                $ty::namespace(self, prefix, uri)
+            }
+            fn text(&mut self, text: &str) -> Result<(), WriteError> {
+                $ty::text(self, text)
+            }
+            fn cdata(&mut self, text: &str) -> Result<(), WriteError> {
+                $ty::cdata(self, text)
+            }
+            fn comment(&mut self, text: &str) -> Result<(), WriteError> {
+                $ty::comment(self, text)
+            }
+            fn processing_instruction(
+                &mut self,
+                target: &str,
+                data: &str,
+            ) -> Result<(), WriteError> {
+                $ty::processing_instruction(self, target, data)
+            }
+            fn end_element(&mut self) -> Result<(), WriteError> {
+                $ty::end_element(self)
+            }
+            fn write_event(&mut self, event: &Event<'_>) -> Result<(), WriteError> {
+                $ty::write_event(self, event)
+            }
+            fn value(&mut self, value: Value<'_>) -> Result<(), WriteError> {
+                $ty::value(self, value)
+            }
+            fn array(&mut self, array: &Array<'_>) -> Result<(), WriteError> {
+                $ty::array(self, array)
+            }
+        }
+    };
+}
+
+delegate!(Writer);
+delegate!(BinaryWriter);
