@@ -373,6 +373,24 @@ impl Array<'_> {
         }
     }
 
+    /// Whether the values are viewed in place (borrowed from the input), not copied.
+    pub fn is_borrowed(&self) -> bool {
+        matches!(
+            self,
+            Array::I8(Cow::Borrowed(_))
+                | Array::I16(Cow::Borrowed(_))
+                | Array::I32(Cow::Borrowed(_))
+                | Array::I64(Cow::Borrowed(_))
+                | Array::U8(Cow::Borrowed(_))
+                | Array::U16(Cow::Borrowed(_))
+                | Array::U32(Cow::Borrowed(_))
+                | Array::U64(Cow::Borrowed(_))
+                | Array::F32(Cow::Borrowed(_))
+                | Array::F64(Cow::Borrowed(_))
+                | Array::Bool(Cow::Borrowed(_))
+        )
+    }
+
     /// The number of values.
     pub fn len(&self) -> usize {
         match self {
