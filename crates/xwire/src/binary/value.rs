@@ -301,6 +301,8 @@ pub trait Primitive: Copy + 'static {
     const TYPE: PrimitiveType;
     /// The values of `array` if it holds this type.
     fn slice<'s>(array: &'s Array<'_>) -> Option<&'s [Self]>;
+    /// The values of `array`, taken out of it, if it holds this type.
+    fn from_array(array: Array<'_>) -> Option<Cow<'_, [Self]>>;
 }
 
 macro_rules! primitive {
@@ -308,6 +310,12 @@ macro_rules! primitive {
         impl Primitive for $t {
             const TYPE: PrimitiveType = PrimitiveType::$variant;
             fn slice<'s>(array: &'s Array<'_>) -> Option<&'s [$t]> {
+                match array {
+                    Array::$variant(v) => Some(v),
+                    _ => None,
+                }
+            }
+            fn from_array(array: Array<'_>) -> Option<Cow<'_, [$t]>> {
                 match array {
                     Array::$variant(v) => Some(v),
                     _ => None,
