@@ -427,6 +427,8 @@ impl Canonicalizer {
 
     fn run<W: Write>(&mut self, reader: &mut Reader<'_>, out: &mut W) -> Result<(), C14nError> {
         let mut place = Place::Before;
+        // Binary input reports text as character data (`Text::raw` is not markup).
+        let markup = !reader.is_binary();
         loop {
             let bad_uri = match reader.next()? {
                 Event::Start(tag) => {
@@ -446,7 +448,7 @@ impl Canonicalizer {
                     None
                 }
                 Event::Text(t) if place == Place::Inside => {
-                    if t.is_plain() {
+                    if t.is_plain() && markup {
                         // Nothing was expanded or normalised, so no `&`, `<` or CR can be there.
                         escape_gt(&mut self.buf, t.raw().as_bytes());
                     } else {

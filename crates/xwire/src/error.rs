@@ -110,6 +110,9 @@ pub enum ErrorKind {
     /// index needs UTF-8 input whose every node lies in the document's own bytes); the string
     /// says what.
     Unsupported(String),
+    /// Binary XML (`docs/binary-format.md`) that breaks a rule of the format; the string says
+    /// what (a size past its frame, a reference out of range, a reserved kind, ...).
+    Binary(String),
 }
 
 impl fmt::Display for ErrorKind {
@@ -139,6 +142,7 @@ impl fmt::Display for ErrorKind {
             ErrorKind::Resolver(m) => write!(f, "cannot load external entity: {m}"),
             ErrorKind::Io(m) => write!(f, "I/O error: {m}"),
             ErrorKind::Unsupported(m) => write!(f, "unsupported: {m}"),
+            ErrorKind::Binary(m) => write!(f, "binary XML: {m}"),
         }
     }
 }

@@ -117,7 +117,12 @@ pub(crate) fn view<'r>(data: &'r [u8], st: &'r State, dtd: &'r Dtd) -> Event<'r>
         TokenKind::Start => Event::Start(StartTag { data, st }),
         TokenKind::End => Event::End(EndTag { st }),
         TokenKind::Text => Event::Text(Text {
-            raw: slice(st.a),
+            // In the scratch buffer: the text form of a binary typed value.
+            raw: if st.a.scratch {
+                &st.scratch[st.a.start..st.a.end]
+            } else {
+                slice(st.a)
+            },
             flags: st.flags,
             dtd,
         }),
@@ -168,7 +173,13 @@ impl<'r> StartTag<'r> {
     /// The qualified name as written (`soap:Envelope`).
     #[inline]
     pub fn name(&self) -> &'r str {
-        str_of(&self.data[self.st.a.start..self.st.a.end])
+        let a = self.st.a;
+        if a.scratch {
+            // Composed from a prefix and a local name (binary input).
+            &self.st.scratch[a.start..a.end]
+        } else {
+            str_of(&self.data[a.start..a.end])
+        }
     }
 
     /// The prefix, if the name has one.
@@ -459,6 +470,7 @@ pub struct Text<'r> {
 
 impl<'r> Text<'r> {
     /// The text as it appears in the input (references not expanded, line ends not normalised).
+    /// For binary input, the character data itself (what [`Text::unescape`] returns).
     #[inline]
     pub fn raw(&self) -> &'r str {
         self.raw

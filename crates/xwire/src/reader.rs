@@ -14,6 +14,10 @@
 use std::io::Read;
 use std::sync::Arc;
 
+use std::borrow::Cow;
+
+use crate::binary::decode::Decoder;
+use crate::binary::{self, Primitive, Typed};
 use crate::chars;
 use crate::decl::{self, DeclKind, XmlDecl};
 use crate::dtd::{self, Class, Dtd, DtdParser, Expansion};
@@ -209,7 +213,7 @@ fn read_some(r: &mut dyn Read, buf: &mut [u8]) -> std::result::Result<usize, Err
 // ----- state --------------------------------------------------------------------------------
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Phase {
+pub(crate) enum Phase {
     /// Nothing read yet: the XML declaration may come.
     Start,
     /// Before the root element.
@@ -233,11 +237,11 @@ struct EntFrame {
 }
 
 #[derive(Clone, Copy)]
-struct Open {
+pub(crate) struct Open {
     pub(crate) qname: Id,
     pub(crate) ns: NsId,
     /// Length of `bindings` before this element's declarations.
-    bindings: u32,
+    pub(crate) bindings: u32,
 }
 
 /// Per interned qualified name: where its prefix ends and its cached namespace resolution.
@@ -330,22 +334,22 @@ impl Default for StateBufs {
 
 /// Everything the reader tracks besides its input and DTD.
 pub(crate) struct State {
-    config: Config,
-    pos: usize,
+    pub(crate) config: Config,
+    pub(crate) pos: usize,
     frames: Vec<EntFrame>,
-    phase: Phase,
+    pub(crate) phase: Phase,
     doc_start: u64,
     xml_decl: Option<XmlDecl>,
     standalone: bool,
-    stack: Vec<Open>,
+    pub(crate) stack: Vec<Open>,
     pub(crate) names: Interner,
     pub(crate) qmeta: Vec<QMeta>,
     pub(crate) uris: Interner,
-    bindings: Vec<(Id, NsId)>,
-    epoch: u32,
+    pub(crate) bindings: Vec<(Id, NsId)>,
+    pub(crate) epoch: u32,
     // The current token.
     pub(crate) kind: TokenKind,
-    tok_start: u64,
+    pub(crate) tok_start: u64,
     pub(crate) a: Span,
     pub(crate) b: Span,
     pub(crate) flags: u8,
@@ -357,7 +361,7 @@ pub(crate) struct State {
     pub(crate) scratch: String,
     pub(crate) doctype: Option<crate::event::DoctypeInfo>,
     expansion: Expansion,
-    peeked: bool,
+    pub(crate) peeked: bool,
     lines: LineTracker,
     /// An error found before parsing started (encoding), reported by the first `next`.
     early: Option<(usize, ErrorKind)>,
@@ -429,6 +433,8 @@ pub struct Reader<'a> {
     resolver: Option<Box<dyn Resolver + 'a>>,
     /// The error that stopped the reader, returned again by every later call.
     failed: Option<Error>,
+    /// The cursor over the binary encoding, when the input is binary XML.
+    binary: Option<Box<Decoder>>,
 }
 
 impl<'a> Reader<'a> {
@@ -449,6 +455,10 @@ impl<'a> Reader<'a> {
         let r = self;
         r.input.slice = bytes;
         r.input.eof = true;
+        if binary::is_binary(bytes) {
+            r.binary = Some(Box::default());
+            return;
+        }
         match input::detect(&bytes[..bytes.len().min(DETECT_WINDOW)]) {
             Ok(Enc::Utf8 { bom }) => r.st.pos = bom,
             Ok(enc) => {
@@ -465,6 +475,9 @@ impl<'a> Reader<'a> {
 
     /// A reader that pulls the document from `read` in chunks, holding only a window of it in
     /// memory (plus the longest token, bounded by [`Limits::max_text_length`]).
+    ///
+    /// Binary XML (recognised by its magic number) is read into memory whole first: its frames
+    /// can be skipped and its arrays viewed in place only over the complete file.
     pub fn from_reader<R: Read + 'a>(read: R, config: Config) -> Reader<'a> {
         let chunk = config.chunk_size.max(64);
         let mut r = Reader::empty(config);
@@ -490,6 +503,19 @@ impl<'a> Reader<'a> {
                     return r;
                 }
             }
+        }
+        if binary::is_binary(&head) {
+            let mut read = stream.read;
+            let mut head = head;
+            if !eof {
+                if let Err(e) = read.read_to_end(&mut head) {
+                    r.fail_early(head.len(), ErrorKind::Io(e.to_string()));
+                }
+            }
+            r.input.buf = head;
+            r.input.eof = true;
+            r.binary = Some(Box::default());
+            return r;
         }
         match input::detect(&head[..head.len().min(DETECT_WINDOW)]) {
             Ok(Enc::Utf8 { bom }) => {
@@ -582,6 +608,7 @@ impl<'a> Reader<'a> {
             st,
             resolver: None,
             failed: None,
+            binary: None,
         }
     }
 
@@ -867,6 +894,34 @@ impl State {
             }
         }
         Ok(id)
+    }
+
+    /// Interns a qualified name known to be valid (the binary decoder checked its parts),
+    /// whose prefix is its first `prefix_len` bytes (0: none).
+    pub(crate) fn intern_split(&mut self, qname: &str, prefix_len: usize) -> Id {
+        let id = self.names.intern_next(qname);
+        if (id.0 as usize) < self.qmeta.len() {
+            return id;
+        }
+        let prefix = if prefix_len > 0 && self.config.namespaces {
+            self.names.intern(&qname[..prefix_len])
+        } else {
+            NO_PREFIX
+        };
+        while self.qmeta.len() < self.names.len() {
+            self.qmeta.push(QMeta {
+                prefix_len: 0,
+                prefix: NO_PREFIX,
+                epoch: 0,
+                ns: NsId::NONE,
+            });
+        }
+        if prefix != NO_PREFIX {
+            let m = &mut self.qmeta[id.0 as usize];
+            m.prefix_len = prefix_len as u32;
+            m.prefix = prefix;
+        }
+        id
     }
 
     fn lookup_prefix(&self, prefix: Id) -> Option<NsId> {
@@ -1472,7 +1527,7 @@ impl State {
         Ok(StepR::Token)
     }
 
-    fn pop_element(&mut self) {
+    pub(crate) fn pop_element(&mut self) {
         if let Some(o) = self.stack.pop() {
             if self.bindings.len() > o.bindings as usize {
                 self.bindings.truncate(o.bindings as usize);
@@ -2027,6 +2082,9 @@ impl<'a> Reader<'a> {
 
     #[inline]
     fn advance(&mut self) -> Result<()> {
+        if self.binary.is_some() {
+            return self.advance_binary();
+        }
         if self.failed.is_some() || self.st.early.is_some() {
             return self.advance_cold();
         }
@@ -2042,6 +2100,30 @@ impl<'a> Reader<'a> {
         self.st.kind = TokenKind::Eof;
         self.failed = Some(e.clone());
         e
+    }
+
+    /// One event of binary input (`binary/decode.rs`).
+    #[inline(never)]
+    fn advance_binary(&mut self) -> Result<()> {
+        if let Some(e) = &self.failed {
+            return Err(e.clone());
+        }
+        if let Some((at, k)) = self.st.early.take() {
+            let e = self.error_at_doc(at as u64, k);
+            return Err(self.halt(e));
+        }
+        let Reader {
+            input, st, binary, ..
+        } = self;
+        let decoder = binary.as_mut().expect("binary input");
+        match decoder.advance(input.data(), st) {
+            Ok(()) => Ok(()),
+            Err(fail) => {
+                let (at, kind) = *fail;
+                let e = self.error_at_doc(at as u64, kind);
+                Err(self.halt(e))
+            }
+        }
     }
 
     #[cold]
@@ -2352,6 +2434,14 @@ impl<'a> Reader<'a> {
     /// Line and column of a byte offset in the document. Offsets before the window a streaming
     /// reader still holds are answered as the start of that window.
     pub fn location_of(&mut self, offset: u64) -> Location {
+        if self.binary.is_some() {
+            // Binary input has no lines: one line, a column per byte.
+            return Location {
+                offset,
+                line: 1,
+                column: offset + 1,
+            };
+        }
         let data = self.input.data();
         let base = self.input.base;
         if offset < self.st.lines.offset {
@@ -2391,6 +2481,75 @@ impl<'a> Reader<'a> {
     /// Byte offset of the start of the current event.
     pub fn offset(&self) -> u64 {
         self.st.tok_start
+    }
+
+    // ----- binary input -----------------------------------------------------------------------
+
+    /// Whether the reader reads binary XML (`docs/binary-format.md`): the input started with
+    /// [`binary::MAGIC`]. Events are the same as for the text form of the document; see
+    /// [`Reader::typed_content`] for what only binary input has.
+    pub fn is_binary(&self) -> bool {
+        self.binary.is_some()
+    }
+
+    /// The typed content of a LEAF or ARRAY element of binary input, called right after its
+    /// [`Event::Start`] (before reading or peeking further): the value, or the values viewed
+    /// in place when their byte order is the machine's and they are aligned in memory (else
+    /// copied). The cursor then skips the text event that would have carried the content's
+    /// text form: the next event is the element's end. `None` for text input, for other
+    /// elements, and once the content was read.
+    ///
+    /// ```
+    /// use xwire::binary::{Typed, Value};
+    /// use xwire::{Event, Reader};
+    /// // <v>2.5</v> with v a LEAF of type f64 (little-endian).
+    /// let mut file = b"\x89XWB\r\n\x1a\n\x01\x00".to_vec();
+    /// file.extend([0x01, 0x12, 0x01, 0x01, b'v', 0x03, 0x0D, 0x00, 0x00, 0x00, 0x00, 0x0A]);
+    /// file.extend(2.5f64.to_le_bytes());
+    /// let mut r = Reader::from_slice(&file);
+    /// assert!(matches!(r.next()?, Event::Start(t) if t.name() == "v"));
+    /// assert_eq!(r.typed_content()?, Some(Typed::Value(Value::F64(2.5))));
+    /// assert!(matches!(r.next()?, Event::End(_)));
+    /// # Ok::<(), xwire::Error>(())
+    /// ```
+    pub fn typed_content(&mut self) -> Result<Option<Typed<'_>>> {
+        self.take_typed(None)
+    }
+
+    /// Like [`Reader::typed_content`] for an ARRAY element of values of type `T`: its values,
+    /// `None` (and the content left unread) for anything else.
+    ///
+    /// ```
+    /// use std::borrow::Cow;
+    /// use xwire::{Event, Reader};
+    /// // <a>1 2</a> with a an ARRAY of i32, little-endian, values at offset 24 (aligned).
+    /// let mut file = b"\x89XWB\r\n\x1a\n\x01\x00".to_vec();
+    /// file.extend([0x01, 0x17, 0x01, 0x01, b'a', 0x04, 0x12, 0x00, 0x00, 0x00, 0x00, 0x03, 0x02, 0x00]);
+    /// file.extend([1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0]);
+    /// let mut r = Reader::from_slice(&file);
+    /// r.next()?;
+    /// let values = r.array::<i32>()?.unwrap();
+    /// assert_eq!(&*values, &[1, 2]);
+    /// # Ok::<(), xwire::Error>(())
+    /// ```
+    pub fn array<T: Primitive>(&mut self) -> Result<Option<Cow<'_, [T]>>> {
+        Ok(match self.take_typed(Some(T::TYPE))? {
+            Some(Typed::Array(a)) => T::from_array(a),
+            _ => None,
+        })
+    }
+
+    fn take_typed(&mut self, want: Option<binary::PrimitiveType>) -> Result<Option<Typed<'_>>> {
+        if let Some(e) = &self.failed {
+            return Err(e.clone());
+        }
+        let Reader {
+            input, st, binary, ..
+        } = self;
+        Ok(match binary.as_mut() {
+            Some(d) => d.take_typed(input.data(), st, want),
+            None => None,
+        })
     }
 
     // ----- document information ---------------------------------------------------------------
@@ -2473,7 +2632,7 @@ impl<'a> Reader<'a> {
     /// input (not transcoded, not a stream). Only then do the offsets of [`Reader::offset`],
     /// [`Reader::bytes_read`] and the name spans of the current start tag index the input.
     pub(crate) fn spans_index_input(&self) -> bool {
-        !self.input.owned && self.input.stream.is_none()
+        !self.input.owned && self.input.stream.is_none() && self.binary.is_none()
     }
 
     /// Whether the current token comes from an entity's replacement text rather than from

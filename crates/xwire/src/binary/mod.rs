@@ -6,11 +6,14 @@
 //! typed values and arrays; [`encode_events`] transcodes a text document, typing elements
 //! through a [`Typing`] ([`XsiTyping`], [`MapTyping`]).
 
+pub(crate) mod decode;
 mod encode;
 mod format;
+mod to_text;
 mod value;
 mod writer;
 
+pub use decode::Typed;
 pub use encode::{
     encode_events, EncodeError, MapTyping, MapTypingBuilder, Namespaces, TypedContent, Typing,
     XsiTyping,
@@ -19,5 +22,6 @@ pub use format::{
     is_binary, read_varint, varint_len, write_varint, ByteOrder, FrameKind, PrimitiveType,
     VarintError, BIG_ENDIAN_BIT, HEADER_LEN, MAGIC, VERSION,
 };
+pub use to_text::{decode_to_text, DecodeError};
 pub use value::{parse_base64, push_base64, Array, Primitive, Value, ValueError};
 pub use writer::BinaryWriter;

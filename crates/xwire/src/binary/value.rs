@@ -313,6 +313,8 @@ pub trait Primitive: Copy + 'static {
     fn array(values: &[Self]) -> Array<'_> {
         Self::wrap(Cow::Borrowed(values))
     }
+    /// The values of `array`, taken out of it, if it holds this type.
+    fn from_array(array: Array<'_>) -> Option<Cow<'_, [Self]>>;
 }
 
 macro_rules! primitive {
@@ -327,6 +329,12 @@ macro_rules! primitive {
             }
             fn wrap(values: Cow<'_, [$t]>) -> Array<'_> {
                 Array::$variant(values)
+            }
+            fn from_array(array: Array<'_>) -> Option<Cow<'_, [$t]>> {
+                match array {
+                    Array::$variant(v) => Some(v),
+                    _ => None,
+                }
             }
         }
     )*};

@@ -101,6 +101,13 @@ pub(super) fn build<'a>(ix: &mut Index<'a>, doc: &'a [u8], config: &Config) -> c
 
 impl Builder<'_, '_> {
     fn run(&mut self, r: &mut Reader<'_>, sc: &mut Scratch) -> crate::Result<()> {
+        if r.is_binary() {
+            return Err(self.unsupported(
+                r,
+                0,
+                "the token index reads text XML only; decode binary XML to text first (binary::decode_to_text), or build a tree::Document",
+            ));
+        }
         if !r.spans_index_input() {
             return Err(self.unsupported(
                 r,
