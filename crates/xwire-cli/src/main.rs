@@ -11,6 +11,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 mod bench;
+mod binary;
 mod canon;
 mod edit;
 mod fmt;
@@ -87,6 +88,12 @@ enum Command {
     Validate(schema::ValidateArgs),
     /// Load an XML Schema and summarise its components (exit code 1 when it is not valid).
     Schema(schema::SchemaArgs),
+    /// Encode a text XML document as binary XML (typed by a schema, `--type` or `xsi:type`).
+    Encode(binary::EncodeArgs),
+    /// Decode a binary XML document to text XML.
+    Decode(binary::DecodeArgs),
+    /// Dump a binary XML document element by element, with frame offsets and typed content.
+    Inspect(binary::InspectArgs),
     /// Run the benchmark suite against the peers found on this machine.
     Bench(bench::BenchArgs),
     /// Write a generated benchmark workload to a file.
@@ -170,6 +177,9 @@ fn main() -> ExitCode {
         } => conformance(suite, json, verbose),
         Command::Validate(args) => schema::validate(&args),
         Command::Schema(args) => schema::run(&args),
+        Command::Encode(args) => binary::encode(&args),
+        Command::Decode(args) => binary::decode(&args),
+        Command::Inspect(args) => binary::inspect(&args),
         Command::Bench(args) => bench::bench(args),
         Command::Gen(args) => bench::generate(args),
         Command::Completions { shell } => {

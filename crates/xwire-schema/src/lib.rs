@@ -30,6 +30,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod binary;
 pub mod datatypes;
 pub mod load;
 pub mod model;

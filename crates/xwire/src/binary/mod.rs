@@ -9,6 +9,7 @@
 pub(crate) mod decode;
 mod encode;
 mod format;
+mod model;
 mod to_text;
 mod value;
 mod writer;
@@ -22,6 +23,7 @@ pub use format::{
     is_binary, read_varint, varint_len, write_varint, ByteOrder, FrameKind, PrimitiveType,
     VarintError, BIG_ENDIAN_BIT, HEADER_LEN, MAGIC, VERSION,
 };
+pub use model::{Children, Document, Kind, NodeId};
 pub use to_text::{decode_to_text, DecodeError};
 pub use value::{parse_base64, push_base64, Array, Primitive, Value, ValueError};
 pub use writer::BinaryWriter;

@@ -1,0 +1,699 @@
+//! The typed data model: the XML data model (elements, attributes, namespace declarations,
+//! text, CDATA, comments, PIs) plus **leaf** elements holding one typed value and **array**
+//! elements holding a packed `Vec` of one primitive type.
+//!
+//! Nodes live in one arena and link to their first child and next sibling, so appending is
+//! O(1) and walking allocates nothing; names and strings live in one string arena; arrays are
+//! plain `Vec`s handed out as slices. A document writes itself to any [`XmlSink`] (the text
+//! [`crate::writer::Writer`] or the binary [`super::BinaryWriter`]) and reads itself from any
+//! [`Reader`] (text or binary input, typed content taken from binary leaves and arrays).
+//!
+//! ```
+//! use xwire::binary::{Document, Value};
+//! let mut doc = Document::new();
+//! let data = doc.append_element(doc.root(), "", "data");
+//! doc.append_leaf(data, "", "count", Value::I32(3));
+//! doc.append_array(data, "", "values", vec![1.5f64, 2.5, 4.0]);
+//! let values = doc.children(data).nth(1).unwrap();
+//! assert_eq!(doc.array_of::<f64>(values), Some(&[1.5, 2.5, 4.0][..]));
+//! let mut w = xwire::writer::Writer::new(Vec::new());
+//! doc.write(&mut w).unwrap();
+//! assert_eq!(
+//!     String::from_utf8(w.finish().unwrap()).unwrap(),
+//!     "<data><count>3</count><values>1.5 2.5 4.0</values></data>"
+//! );
+//! ```
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+use super::value::{Array, Primitive, Value};
+use crate::error::Result;
+use crate::event::Event;
+use crate::reader::Reader;
+use crate::writer::{WriteError, XmlSink};
+
+/// A node of a [`Document`]: an index into its arena.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(u32);
+
+impl NodeId {
+    /// The arena index.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// What a node of a [`Document`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// The document node, parent of the root element and top-level comments and PIs.
+    Document,
+    /// An element with child nodes.
+    Element,
+    /// An element holding one typed value.
+    Leaf,
+    /// An element holding an array of one primitive type.
+    Array,
+    /// Character data.
+    Text,
+    /// A CDATA section.
+    CData,
+    /// A comment.
+    Comment,
+    /// A processing instruction.
+    Pi,
+}
+
+const NONE: u32 = u32::MAX;
+
+type Span = Range<u32>;
+
+#[derive(Clone, Debug)]
+struct Name {
+    prefix: Span,
+    local: Span,
+    ns: Span,
+}
+
+#[derive(Clone, Debug)]
+struct Attr {
+    name: Name,
+    value: Span,
+}
+
+#[derive(Clone, Debug)]
+enum Stored {
+    /// Numbers and booleans.
+    Scalar(Value<'static>),
+    /// A string in the arena.
+    Str(Span),
+    /// Bytes in the byte arena.
+    Bytes(Range<usize>),
+}
+
+#[derive(Clone, Debug)]
+#[allow(clippy::enum_variant_names)] // `CData` is the XML name, not a suffix
+enum Data {
+    Document,
+    Element {
+        name: Name,
+        /// (prefix, uri) declarations in order; an empty prefix is the default namespace.
+        decls: Vec<(Span, Span)>,
+        attrs: Vec<Attr>,
+        content: Content,
+    },
+    Text(Span),
+    CData(Span),
+    Comment(Span),
+    Pi(Span, Span),
+}
+
+#[derive(Clone, Debug)]
+enum Content {
+    Children,
+    Leaf(Stored),
+    Array(Array<'static>),
+}
+
+#[derive(Clone, Debug)]
+struct Node {
+    data: Data,
+    parent: u32,
+    first_child: u32,
+    last_child: u32,
+    next_sibling: u32,
+}
+
+/// A typed XML document in an arena (see the [module documentation](self)).
+#[derive(Clone, Debug)]
+pub struct Document {
+    nodes: Vec<Node>,
+    text: String,
+    bytes: Vec<u8>,
+}
+
+impl Default for Document {
+    fn default() -> Self {
+        Document::new()
+    }
+}
+
+impl Document {
+    /// An empty document (just the document node).
+    pub fn new() -> Document {
+        Document {
+            nodes: vec![Node {
+                data: Data::Document,
+                parent: NONE,
+                first_child: NONE,
+                last_child: NONE,
+                next_sibling: NONE,
+            }],
+            text: String::new(),
+            bytes: Vec::new(),
+        }
+    }
+
+    /// The document node.
+    pub fn root(&self) -> NodeId {
+        NodeId(0)
+    }
+
+    /// The root element, once appended.
+    pub fn root_element(&self) -> Option<NodeId> {
+        self.children(self.root())
+            .find(|&n| matches!(self.kind(n), Kind::Element | Kind::Leaf | Kind::Array))
+    }
+
+    /// The number of nodes, the document node included.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether the document has only its document node.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.len() == 1
+    }
+
+    // ----- building -----------------------------------------------------------------------
+
+    fn span(&mut self, s: &str) -> Span {
+        let start = self.text.len() as u32;
+        self.text.push_str(s);
+        start..self.text.len() as u32
+    }
+
+    fn name(&mut self, prefix: &str, local: &str, ns: &str) -> Name {
+        Name {
+            prefix: self.span(prefix),
+            local: self.span(local),
+            ns: self.span(ns),
+        }
+    }
+
+    fn push(&mut self, parent: NodeId, data: Data) -> NodeId {
+        let id = self.nodes.len() as u32;
+        assert!(
+            id != NONE,
+            "a binary::Document holds at most 2^32 - 1 nodes"
+        );
+        self.nodes.push(Node {
+            data,
+            parent: parent.0,
+            first_child: NONE,
+            last_child: NONE,
+            next_sibling: NONE,
+        });
+        let p = &mut self.nodes[parent.index()];
+        let last = std::mem::replace(&mut p.last_child, id);
+        if last == NONE {
+            p.first_child = id;
+        } else {
+            self.nodes[last as usize].next_sibling = id;
+        }
+        NodeId(id)
+    }
+
+    fn element(&mut self, parent: NodeId, ns: &str, qname: &str, content: Content) -> NodeId {
+        let (prefix, local) = qname.split_once(':').unwrap_or(("", qname));
+        let name = self.name(prefix, local, ns);
+        self.push(
+            parent,
+            Data::Element {
+                name,
+                decls: Vec::new(),
+                attrs: Vec::new(),
+                content,
+            },
+        )
+    }
+
+    /// Appends an element named `qname` (`p:local` or `local`) in namespace `ns` (`""` for
+    /// none). Names are not checked here; the writer checks them when the document is written.
+    pub fn append_element(&mut self, parent: NodeId, ns: &str, qname: &str) -> NodeId {
+        self.element(parent, ns, qname, Content::Children)
+    }
+
+    /// Appends a leaf element holding `value`.
+    pub fn append_leaf(
+        &mut self,
+        parent: NodeId,
+        ns: &str,
+        qname: &str,
+        value: Value<'_>,
+    ) -> NodeId {
+        let stored = self.store(value);
+        self.element(parent, ns, qname, Content::Leaf(stored))
+    }
+
+    fn store(&mut self, value: Value<'_>) -> Stored {
+        match value {
+            Value::String(s) => Stored::Str(self.span(s)),
+            Value::Bytes(b) => {
+                let start = self.bytes.len();
+                self.bytes.extend_from_slice(b);
+                Stored::Bytes(start..self.bytes.len())
+            }
+            Value::I8(v) => Stored::Scalar(Value::I8(v)),
+            Value::I16(v) => Stored::Scalar(Value::I16(v)),
+            Value::I32(v) => Stored::Scalar(Value::I32(v)),
+            Value::I64(v) => Stored::Scalar(Value::I64(v)),
+            Value::U8(v) => Stored::Scalar(Value::U8(v)),
+            Value::U16(v) => Stored::Scalar(Value::U16(v)),
+            Value::U32(v) => Stored::Scalar(Value::U32(v)),
+            Value::U64(v) => Stored::Scalar(Value::U64(v)),
+            Value::F32(v) => Stored::Scalar(Value::F32(v)),
+            Value::F64(v) => Stored::Scalar(Value::F64(v)),
+            Value::Bool(v) => Stored::Scalar(Value::Bool(v)),
+        }
+    }
+
+    /// Appends an array element holding `values` (moved in, not copied).
+    pub fn append_array<T: Primitive>(
+        &mut self,
+        parent: NodeId,
+        ns: &str,
+        qname: &str,
+        values: Vec<T>,
+    ) -> NodeId {
+        self.append_array_value(parent, ns, qname, T::wrap(Cow::Owned(values)))
+    }
+
+    /// Appends an array element holding `array` (made owned).
+    pub fn append_array_value(
+        &mut self,
+        parent: NodeId,
+        ns: &str,
+        qname: &str,
+        array: Array<'_>,
+    ) -> NodeId {
+        self.element(parent, ns, qname, Content::Array(array.into_owned()))
+    }
+
+    /// Declares a namespace on element `el`: `prefix` (`""` for the default namespace) bound
+    /// to `uri` (`""` undeclares the default namespace).
+    pub fn declare_namespace(&mut self, el: NodeId, prefix: &str, uri: &str) {
+        let d = (self.span(prefix), self.span(uri));
+        if let Data::Element { decls, .. } = &mut self.nodes[el.index()].data {
+            decls.push(d);
+        } else {
+            panic!("declare_namespace on a node that is not an element");
+        }
+    }
+
+    /// Adds an attribute named `qname` in namespace `ns` to element `el`.
+    pub fn set_attribute(&mut self, el: NodeId, ns: &str, qname: &str, value: &str) {
+        let (prefix, local) = qname.split_once(':').unwrap_or(("", qname));
+        let a = Attr {
+            name: self.name(prefix, local, ns),
+            value: self.span(value),
+        };
+        if let Data::Element { attrs, .. } = &mut self.nodes[el.index()].data {
+            attrs.push(a);
+        } else {
+            panic!("set_attribute on a node that is not an element");
+        }
+    }
+
+    /// Appends character data.
+    pub fn append_text(&mut self, parent: NodeId, text: &str) -> NodeId {
+        let s = self.span(text);
+        self.push(parent, Data::Text(s))
+    }
+
+    /// Appends a CDATA section.
+    pub fn append_cdata(&mut self, parent: NodeId, text: &str) -> NodeId {
+        let s = self.span(text);
+        self.push(parent, Data::CData(s))
+    }
+
+    /// Appends a comment.
+    pub fn append_comment(&mut self, parent: NodeId, text: &str) -> NodeId {
+        let s = self.span(text);
+        self.push(parent, Data::Comment(s))
+    }
+
+    /// Appends a processing instruction.
+    pub fn append_pi(&mut self, parent: NodeId, target: &str, data: &str) -> NodeId {
+        let (t, d) = (self.span(target), self.span(data));
+        self.push(parent, Data::Pi(t, d))
+    }
+
+    // ----- walking ------------------------------------------------------------------------
+
+    fn s(&self, s: &Span) -> &str {
+        &self.text[s.start as usize..s.end as usize]
+    }
+
+    /// What node `n` is.
+    pub fn kind(&self, n: NodeId) -> Kind {
+        match &self.nodes[n.index()].data {
+            Data::Document => Kind::Document,
+            Data::Element { content, .. } => match content {
+                Content::Children => Kind::Element,
+                Content::Leaf(_) => Kind::Leaf,
+                Content::Array(_) => Kind::Array,
+            },
+            Data::Text(_) => Kind::Text,
+            Data::CData(_) => Kind::CData,
+            Data::Comment(_) => Kind::Comment,
+            Data::Pi(..) => Kind::Pi,
+        }
+    }
+
+    /// The parent of `n` (`None` for the document node).
+    pub fn parent(&self, n: NodeId) -> Option<NodeId> {
+        let p = self.nodes[n.index()].parent;
+        (p != NONE).then_some(NodeId(p))
+    }
+
+    /// The children of `n`, in document order.
+    pub fn children(&self, n: NodeId) -> Children<'_> {
+        Children {
+            doc: self,
+            next: self.nodes[n.index()].first_child,
+        }
+    }
+
+    fn element_name(&self, n: NodeId) -> Option<&Name> {
+        match &self.nodes[n.index()].data {
+            Data::Element { name, .. } => Some(name),
+            _ => None,
+        }
+    }
+
+    /// The local name of an element (`""` for other nodes).
+    pub fn local_name(&self, n: NodeId) -> &str {
+        self.element_name(n).map_or("", |name| self.s(&name.local))
+    }
+
+    /// The prefix of an element's name (`""` for none).
+    pub fn prefix(&self, n: NodeId) -> &str {
+        self.element_name(n).map_or("", |name| self.s(&name.prefix))
+    }
+
+    /// The namespace URI of an element (`""` for none).
+    pub fn namespace_uri(&self, n: NodeId) -> &str {
+        self.element_name(n).map_or("", |name| self.s(&name.ns))
+    }
+
+    /// The namespace declarations of an element: (prefix, uri), `""` prefix for the default.
+    pub fn namespaces(&self, n: NodeId) -> impl Iterator<Item = (&str, &str)> + '_ {
+        let decls: &[(Span, Span)] = match &self.nodes[n.index()].data {
+            Data::Element { decls, .. } => decls,
+            _ => &[],
+        };
+        decls.iter().map(|(p, u)| (self.s(p), self.s(u)))
+    }
+
+    /// The attributes of an element: (namespace URI, prefix, local name, value).
+    pub fn attributes(&self, n: NodeId) -> impl Iterator<Item = (&str, &str, &str, &str)> + '_ {
+        let attrs: &[Attr] = match &self.nodes[n.index()].data {
+            Data::Element { attrs, .. } => attrs,
+            _ => &[],
+        };
+        attrs.iter().map(|a| {
+            (
+                self.s(&a.name.ns),
+                self.s(&a.name.prefix),
+                self.s(&a.name.local),
+                self.s(&a.value),
+            )
+        })
+    }
+
+    /// The value of the attribute `local` in namespace `ns` of element `n`.
+    pub fn attribute(&self, n: NodeId, ns: &str, local: &str) -> Option<&str> {
+        self.attributes(n)
+            .find(|a| a.0 == ns && a.2 == local)
+            .map(|a| a.3)
+    }
+
+    /// The text of a text, CDATA or comment node, the data of a PI (`""` otherwise).
+    pub fn text(&self, n: NodeId) -> &str {
+        match &self.nodes[n.index()].data {
+            Data::Text(s) | Data::CData(s) | Data::Comment(s) | Data::Pi(_, s) => self.s(s),
+            _ => "",
+        }
+    }
+
+    /// The target of a PI (`""` otherwise).
+    pub fn pi_target(&self, n: NodeId) -> &str {
+        match &self.nodes[n.index()].data {
+            Data::Pi(t, _) => self.s(t),
+            _ => "",
+        }
+    }
+
+    /// The value of a leaf element.
+    pub fn value(&self, n: NodeId) -> Option<Value<'_>> {
+        match &self.nodes[n.index()].data {
+            Data::Element {
+                content: Content::Leaf(v),
+                ..
+            } => Some(match v {
+                Stored::Scalar(v) => *v,
+                Stored::Str(s) => Value::String(self.s(s)),
+                Stored::Bytes(r) => Value::Bytes(&self.bytes[r.clone()]),
+            }),
+            _ => None,
+        }
+    }
+
+    /// The values of an array element.
+    pub fn array(&self, n: NodeId) -> Option<&Array<'static>> {
+        match &self.nodes[n.index()].data {
+            Data::Element {
+                content: Content::Array(a),
+                ..
+            } => Some(a),
+            _ => None,
+        }
+    }
+
+    /// The values of an array element as a slice of `T`, if it holds that type.
+    pub fn array_of<T: Primitive>(&self, n: NodeId) -> Option<&[T]> {
+        self.array(n).and_then(|a| a.as_slice::<T>())
+    }
+
+    // ----- writing and reading ------------------------------------------------------------
+
+    /// Writes the document to a text or binary writer (the caller calls its `finish`).
+    /// Namespace declarations are written as stored and names by their prefix, so a document
+    /// read from a file writes back the same names and declarations.
+    pub fn write<S: XmlSink + ?Sized>(&self, sink: &mut S) -> std::result::Result<(), WriteError> {
+        let mut qname = String::new();
+        // An explicit stack instead of recursion: depth is only bounded by memory.
+        let mut stack: Vec<u32> = Vec::new();
+        let mut next = self.nodes[0].first_child;
+        loop {
+            while next == NONE {
+                let Some(done) = stack.pop() else {
+                    return Ok(());
+                };
+                sink.end_element()?;
+                next = self.nodes[done as usize].next_sibling;
+            }
+            let id = next;
+            let node = &self.nodes[id as usize];
+            next = node.next_sibling;
+            match &node.data {
+                Data::Document => {}
+                Data::Text(s) => sink.text(self.s(s))?,
+                Data::CData(s) => sink.cdata(self.s(s))?,
+                Data::Comment(s) => sink.comment(self.s(s))?,
+                Data::Pi(t, d) => sink.processing_instruction(self.s(t), self.s(d))?,
+                Data::Element {
+                    name,
+                    decls,
+                    attrs,
+                    content,
+                } => {
+                    qualified(&mut qname, self.s(&name.prefix), self.s(&name.local));
+                    sink.start_element(&qname)?;
+                    for (p, u) in decls {
+                        let p = self.s(p);
+                        sink.namespace((!p.is_empty()).then_some(p), self.s(u))?;
+                    }
+                    for a in attrs {
+                        qualified(&mut qname, self.s(&a.name.prefix), self.s(&a.name.local));
+                        sink.attribute(&qname, self.s(&a.value))?;
+                    }
+                    match content {
+                        Content::Children => {
+                            stack.push(id);
+                            next = node.first_child;
+                            continue;
+                        }
+                        Content::Leaf(_) => sink.value(self.value(NodeId(id)).expect("a leaf"))?,
+                        Content::Array(a) => sink.array(a)?,
+                    }
+                    sink.end_element()?;
+                }
+            }
+        }
+    }
+
+    /// Reads a whole document from `reader` (text or binary input). Binary leaves and arrays
+    /// become typed nodes; text input gives untyped elements (type it while encoding, see
+    /// [`super::encode_events`]). Doctypes are dropped and defaulted attributes kept, as in
+    /// the binary format.
+    pub fn read(reader: &mut Reader<'_>) -> Result<Document> {
+        let mut doc = Document::new();
+        let mut open = vec![doc.root()];
+        loop {
+            let (parent, kind) = {
+                let parent = *open.last().expect("the document node stays");
+                (parent, reader.peek()?.kind())
+            };
+            use crate::event::TokenKind as K;
+            match kind {
+                K::Eof => return Ok(doc),
+                K::Start => {
+                    let el = {
+                        let Event::Start(t) = reader.next()? else {
+                            unreachable!("peeked a start tag")
+                        };
+                        let el = doc.append_element(parent, t.namespace_uri(), t.name());
+                        for a in t.attributes() {
+                            if a.is_namespace_decl() {
+                                let p = a.name().strip_prefix("xmlns:").unwrap_or("");
+                                doc.declare_namespace(el, p, a.value());
+                            } else {
+                                doc.set_attribute(el, a.namespace_uri(), a.name(), a.value());
+                            }
+                        }
+                        el
+                    };
+                    match reader.typed_content()? {
+                        Some(super::Typed::Value(v)) => {
+                            let stored = doc.store(v);
+                            doc.set_content(el, Content::Leaf(stored));
+                        }
+                        Some(super::Typed::Array(a)) => {
+                            doc.set_content(el, Content::Array(a.into_owned()));
+                        }
+                        None => {
+                            open.push(el);
+                            continue;
+                        }
+                    }
+                    // Typed content consumed: the end tag follows.
+                    reader.next()?;
+                }
+                K::End => {
+                    reader.next()?;
+                    open.pop();
+                }
+                K::Text | K::CData | K::Comment | K::Pi => match reader.next()? {
+                    Event::Text(t) => {
+                        if open.len() > 1 {
+                            doc.append_text(parent, &t.unescape());
+                        }
+                    }
+                    Event::CData(c) => {
+                        doc.append_cdata(parent, &c.text());
+                    }
+                    Event::Comment(c) => {
+                        doc.append_comment(parent, &c.text());
+                    }
+                    Event::Pi(p) => {
+                        doc.append_pi(parent, p.target(), &p.data());
+                    }
+                    _ => unreachable!("peeked"),
+                },
+                K::Doctype | K::SkippedEntity => {
+                    let ev = reader.next()?;
+                    if let Event::SkippedEntity(e) = ev {
+                        return Err(crate::error::Error::new(
+                            crate::error::ErrorKind::Unsupported(format!(
+                                "the entity '{}' was not read and cannot be represented",
+                                e.name()
+                            )),
+                            Default::default(),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+
+    fn set_content(&mut self, el: NodeId, c: Content) {
+        if let Data::Element { content, .. } = &mut self.nodes[el.index()].data {
+            *content = c;
+        }
+    }
+}
+
+fn qualified(out: &mut String, prefix: &str, local: &str) {
+    out.clear();
+    if !prefix.is_empty() {
+        out.push_str(prefix);
+        out.push(':');
+    }
+    out.push_str(local);
+}
+
+/// The children of a node, in document order.
+#[derive(Clone)]
+pub struct Children<'d> {
+    doc: &'d Document,
+    next: u32,
+}
+
+impl Iterator for Children<'_> {
+    type Item = NodeId;
+
+    fn next(&mut self) -> Option<NodeId> {
+        if self.next == NONE {
+            return None;
+        }
+        let id = self.next;
+        self.next = self.doc.nodes[id as usize].next_sibling;
+        Some(NodeId(id))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn building_and_walking() {
+        let mut doc = Document::new();
+        doc.append_comment(doc.root(), " top ");
+        let r = doc.append_element(doc.root(), "urn:x", "x:r");
+        doc.declare_namespace(r, "x", "urn:x");
+        doc.set_attribute(r, "", "n", "1");
+        doc.append_text(r, "hi");
+        let leaf = doc.append_leaf(r, "", "s", Value::String("str"));
+        let b = doc.append_leaf(r, "", "b", Value::Bytes(b"\x00\x01"));
+        let arr = doc.append_array(r, "", "a", vec![1i32, 2, 3]);
+        doc.append_pi(r, "t", "d");
+        assert_eq!(doc.root_element(), Some(r));
+        assert_eq!(doc.kind(r), Kind::Element);
+        assert_eq!(
+            (doc.prefix(r), doc.local_name(r), doc.namespace_uri(r)),
+            ("x", "r", "urn:x")
+        );
+        assert_eq!(doc.namespaces(r).collect::<Vec<_>>(), [("x", "urn:x")]);
+        assert_eq!(doc.attribute(r, "", "n"), Some("1"));
+        let kinds: Vec<Kind> = doc.children(r).map(|n| doc.kind(n)).collect();
+        assert_eq!(
+            kinds,
+            [Kind::Text, Kind::Leaf, Kind::Leaf, Kind::Array, Kind::Pi]
+        );
+        assert_eq!(doc.value(leaf), Some(Value::String("str")));
+        assert_eq!(doc.value(b), Some(Value::Bytes(b"\x00\x01")));
+        assert_eq!(doc.array_of::<i32>(arr), Some(&[1, 2, 3][..]));
+        assert_eq!(doc.array_of::<f64>(arr), None);
+        assert_eq!(doc.parent(arr), Some(r));
+        let mut w = crate::writer::Writer::new(Vec::new());
+        doc.write(&mut w).unwrap();
+        assert_eq!(
+            String::from_utf8(w.finish().unwrap()).unwrap(),
+            r#"<!-- top --><x:r xmlns:x="urn:x" n="1">hi<s>str</s><b>AAE=</b><a>1 2 3</a><?t d?></x:r>"#
+        );
+    }
+}
