@@ -383,6 +383,15 @@ impl Builtin {
             }
             *spare = Some(buf);
         }
+        if ws == WhiteSpace::Collapse && value::rejects_inner_space(self) {
+            // Collapsing only trims a value that parses: any whitespace left inside fails.
+            // So parse the trimmed slice first; only a failure needs the collapsed copy (for
+            // the message, which quotes it).
+            let t = lexical.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'));
+            if let Ok(v) = value::parse_normalized(self, t, resolve) {
+                return Ok(v);
+            }
+        }
         let s = ws.normalize(lexical);
         value::parse_normalized(self, &s, resolve)
     }

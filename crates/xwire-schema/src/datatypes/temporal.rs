@@ -106,11 +106,33 @@ fn from_astronomical(year: i64) -> i64 {
 }
 
 fn two_digits(s: &str) -> Option<u8> {
-    if s.len() == 2 && s.bytes().all(|b| b.is_ascii_digit()) {
-        s.parse().ok()
-    } else {
-        None
+    digits2(s.as_bytes())
+}
+
+fn digits2(b: &[u8]) -> Option<u8> {
+    match *b {
+        [a @ b'0'..=b'9', b @ b'0'..=b'9'] => Some((a - b'0') * 10 + (b - b'0')),
+        _ => None,
     }
+}
+
+/// The digits of `YYYY-MM-DD` with a four-digit year other than 0000, the common shape of a
+/// date, read at fixed positions (anything else goes the general way).
+fn fixed_date(s: &str) -> Option<(i64, u8, u8)> {
+    let b = s.as_bytes();
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return None;
+    }
+    let mut year = 0i64;
+    for &c in &b[..4] {
+        if !c.is_ascii_digit() {
+            return None;
+        }
+        year = year * 10 + i64::from(c - b'0');
+    }
+    let month = digits2(&b[5..7])?;
+    let day = digits2(&b[8..10])?;
+    (year != 0).then_some((year, month, day))
 }
 
 /// The largest year magnitude accepted, so that day and second arithmetic cannot overflow.
@@ -230,6 +252,10 @@ impl DateTime {
     }
 
     fn parse_date(&mut self, s: &str) -> Result<(), &'static str> {
+        if let Some((y, m, d)) = fixed_date(s) {
+            (self.year, self.month, self.day) = (y, m, d);
+            return Ok(());
+        }
         let mut it = s.rsplitn(3, '-');
         let (d, m, y) = (it.next(), it.next(), it.next());
         let (Some(d), Some(m), Some(y)) = (d, m, y) else {

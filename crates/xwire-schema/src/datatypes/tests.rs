@@ -555,3 +555,56 @@ mod properties {
         format!("{}{i}.{f}", if v < 0 { "-" } else { "" })
     }
 }
+
+#[test]
+fn trimmed_parse_shortcut_covers_only_types_without_inner_space() {
+    for &t in Builtin::ALL {
+        if t.derives_from(Builtin::Integer) {
+            assert!(value::rejects_inner_space(t), "{t}");
+        }
+    }
+    // Whitespace inside fails for these, so trimming is all the collapsing a valid value
+    // needs; outside whitespace is dropped.
+    for (t, inner) in [
+        (Builtin::Int, "1 2"),
+        (Builtin::Decimal, "1. 5"),
+        (Builtin::Double, "1e 5"),
+        (Builtin::Boolean, "tr ue"),
+        (Builtin::Date, "2001-01- 01"),
+        (Builtin::DateTime, "2001-01-01T10:00:00 Z"),
+        (Builtin::Time, "10:00:00. 5"),
+        (Builtin::GYear, "20 01"),
+    ] {
+        assert!(value::rejects_inner_space(t), "{t}");
+        assert!(t.parse(inner).is_err(), "{t} {inner:?}");
+        assert!(t.parse(&inner.replace(' ', "")).is_ok(), "{t} {inner:?}");
+        let padded = format!("\n {}\t", inner.replace(' ', ""));
+        let reusing = |s: &str| t.parse_reusing(WhiteSpace::Collapse, s, &|_| None, &mut None);
+        assert_eq!(reusing(&padded), t.parse(&inner.replace(' ', "")), "{t}");
+        assert_eq!(reusing(&format!(" {inner}\n")), t.parse(inner), "{t}");
+    }
+}
+
+#[test]
+fn fixed_width_dates_parse_as_the_general_way() {
+    for s in [
+        "2001-02-28",
+        "2000-02-29",
+        "0001-01-01",
+        "9999-12-31",
+        "2026-04-23Z",
+    ] {
+        let v = Builtin::Date.parse(s).unwrap();
+        assert_eq!(v.canonical(), s);
+    }
+    for s in [
+        "0000-01-01",
+        "2001-02-29",
+        "2001-13-01",
+        "2001-00-10",
+        "2001-1-01",
+        "２001-01-01",
+    ] {
+        assert!(Builtin::Date.parse(s).is_err(), "{s}");
+    }
+}

@@ -640,6 +640,9 @@ pub struct Schema {
     /// The compiled content model of each complex type with element content, by
     /// [`ComplexTypeId`] (`crate::validate::compile_content_models` fills it).
     pub(crate) content_models: Vec<Option<crate::validate::ContentModel>>,
+    /// How the validator checks the values of each simple type, by [`SimpleTypeId`] (filled
+    /// with the content models).
+    pub(crate) value_plans: Vec<crate::validate::ValuePlan>,
 }
 
 impl Schema {
@@ -667,6 +670,7 @@ impl Schema {
             substitutions: Vec::new(),
             target_namespaces: Vec::new(),
             content_models: Vec::new(),
+            value_plans: Vec::new(),
         };
         let xs = s.names.namespace(XSD_NAMESPACE);
         for &b in Builtin::ALL {

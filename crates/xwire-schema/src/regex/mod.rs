@@ -27,6 +27,7 @@
 //! ```
 
 mod blocks;
+mod dfa;
 mod parse;
 mod translate;
 
@@ -40,6 +41,8 @@ use std::fmt;
 pub struct Pattern {
     source: String,
     regex: regex::Regex,
+    /// The same expression as a full DFA, when small enough (faster per value).
+    dfa: Option<dfa::WholeDfa>,
 }
 
 impl Pattern {
@@ -63,13 +66,17 @@ impl Pattern {
             })?;
         Ok(Pattern {
             source: pattern.to_string(),
+            dfa: dfa::WholeDfa::build(&translated),
             regex,
         })
     }
 
     /// Whether the whole of `value` matches the pattern.
     pub fn is_match(&self, value: &str) -> bool {
-        self.regex.is_match(value)
+        match &self.dfa {
+            Some(d) => d.is_match(value),
+            None => self.regex.is_match(value),
+        }
     }
 
     /// The pattern as written in the schema.

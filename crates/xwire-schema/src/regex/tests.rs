@@ -170,6 +170,32 @@ fn table_of_matches() {
 }
 
 #[test]
+fn full_dfa_agrees_with_the_regex() {
+    let mut with_dfa = 0;
+    for (pattern, yes, no) in CASES {
+        let re = compile(pattern);
+        let Some(dfa) = &re.dfa else { continue };
+        with_dfa += 1;
+        for v in yes
+            .iter()
+            .chain(no.iter())
+            .chain(["", "a", "\u{e9}", "12-AB"].iter())
+        {
+            assert_eq!(
+                dfa.is_match(v),
+                re.regex.is_match(v),
+                "{pattern:?} on {v:?}"
+            );
+        }
+    }
+    assert!(
+        with_dfa > CASES.len() / 2,
+        "{with_dfa} of {} with a DFA",
+        CASES.len()
+    );
+}
+
+#[test]
 fn table_of_errors() {
     for (pattern, pos) in ERRORS {
         match Pattern::compile(pattern) {

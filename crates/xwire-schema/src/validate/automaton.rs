@@ -1387,10 +1387,12 @@ pub(crate) fn complex_type_label(schema: &Schema, id: ComplexTypeId) -> String {
 
 /// Compiles the content model of every complex type with element content and stores them in
 /// the schema; reports `cos-nonambig`, `cos-element-consistent` and `cos-all-limited`
-/// violations. The loader calls this once, at its end.
+/// violations. The loader calls this once, at its end. The value plans of the simple types
+/// are made here too (module `value_plan`).
 pub(crate) fn compile_content_models(schema: &mut Schema) -> Result<(), Vec<SchemaError>> {
     let (models, errors) = compile_every(schema);
     schema.content_models = models;
+    schema.value_plans = super::value_plan::plans(schema);
     if errors.is_empty() {
         Ok(())
     } else {

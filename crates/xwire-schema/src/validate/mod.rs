@@ -6,7 +6,8 @@
 //!   ([`Validator`], [`ValidatingReader`], [`validate_bytes`]);
 //! - `errors`: [`ValidationError`] and [`ValidationOptions`];
 //! - `hints`: the `xsi:schemaLocation` hints of a document, for callers that follow them;
-//! - `ids`, `identity`: ID/IDREF and identity-constraint tables.
+//! - `ids`, `identity`: ID/IDREF and identity-constraint tables;
+//! - `value_plan`: how the values of each simple type are checked, decided once per schema.
 
 pub mod automaton;
 mod errors;
@@ -14,6 +15,7 @@ mod hints;
 mod identity;
 mod ids;
 mod validator;
+mod value_plan;
 
 #[cfg(test)]
 mod tests;
@@ -23,3 +25,4 @@ pub use automaton::{ContentModel, Expected, MatchState, Matched, MemberStatus};
 pub use errors::{ValidationError, ValidationOptions};
 pub use hints::{hinted_schema_paths, schema_location_hints};
 pub use validator::{validate_bytes, AttributeInfo, Psvi, ValidatingReader, Validator};
+pub(crate) use value_plan::ValuePlan;

@@ -12,12 +12,13 @@ use super::automaton::{
 };
 use super::errors::{ValidationError, ValidationOptions};
 use super::identity::{key_part, IdError, Identity, KeyPart};
-use super::ids::{id_kind, IdKind, IdTable};
-use crate::datatypes::Builtin;
+use super::ids::{IdKind, IdTable};
+use super::value_plan::{Check, ValuePlan};
+use crate::datatypes::{Builtin, Value};
 use crate::model::{
-    same_value, AttributeId, ComplexTypeId, ContentType, DerivationSet, ElementId, Facets, NameId,
-    NsId, ProcessContents, Schema, SimpleTypeId, SimpleValue, TypeId, ValueConstraint, Variety,
-    Wildcard, XSI_NAMESPACE,
+    same_value, AttributeId, ComplexTypeId, ContentType, DerivationSet, ElementId, NameId, NsId,
+    ProcessContents, Schema, SimpleTypeId, SimpleValue, TypeId, ValueConstraint, Variety, Wildcard,
+    XSI_NAMESPACE,
 };
 
 /// How an element is assessed.
@@ -464,33 +465,61 @@ impl<'s> Validator<'s> {
         self.prefix_uri(prefix).map(str::to_string)
     }
 
+    /// How values of `ty` are checked (the general way for a schema without plans).
+    #[inline]
+    fn plan(&self, ty: SimpleTypeId) -> ValuePlan {
+        self.schema
+            .value_plans
+            .get(ty.index())
+            .copied()
+            .unwrap_or(ValuePlan::GENERAL)
+    }
+
     fn validate_simple(&self, ty: SimpleTypeId, lexical: &str) -> Result<SimpleValue, String> {
-        // Fast path: an atomic type without facets of its own (the built-ins, and most
-        // element and attribute types) is its built-in's lexical space; parsing straight away
-        // saves the normalized copy.
-        let st = self.schema.simple_type(ty);
-        if let Variety::Atomic(b) = st.variety {
-            // A built-in's own facets (the bounds of the integer types, ...) are the ones its
-            // lexical check already enforces.
-            if ty.index() < Builtin::ALL.len() || facet_free(&st.facets) {
-                let mut spare = if is_string_like(b) {
-                    self.string_pool.borrow_mut().pop()
-                } else {
-                    None
-                };
-                let r = b
-                    .parse_reusing(
-                        b.white_space(),
-                        lexical,
-                        &|p| self.resolve_prefix(p),
-                        &mut spare,
-                    )
-                    .map(|value| SimpleValue { value, member: ty })
-                    .map_err(|e| e.to_string());
-                self.unused_spare(spare);
-                return r;
+        match self.plan(ty).check {
+            Check::Builtin(b) => self.parse_builtin(b, ty, lexical),
+            Check::IntRange { builtin, lo, hi } => {
+                let v = self.parse_builtin(builtin, ty, lexical)?;
+                match &v.value {
+                    Value::Integer(d) if d.small_integer().is_some_and(|x| lo <= x && x <= hi) => {
+                        Ok(v)
+                    }
+                    // Out of range (or too large to tell here): the general way says why.
+                    _ => self.validate_general(ty, lexical),
+                }
             }
+            Check::General => self.validate_general(ty, lexical),
         }
+    }
+
+    /// A value of a type that is its built-in's lexical space: parsed straight away (no
+    /// normalized copy).
+    fn parse_builtin(
+        &self,
+        b: Builtin,
+        ty: SimpleTypeId,
+        lexical: &str,
+    ) -> Result<SimpleValue, String> {
+        let mut spare = if is_string_like(b) {
+            self.string_pool.borrow_mut().pop()
+        } else {
+            None
+        };
+        let r = b
+            .parse_reusing(
+                b.white_space(),
+                lexical,
+                &|p| self.resolve_prefix(p),
+                &mut spare,
+            )
+            .map(|value| SimpleValue { value, member: ty })
+            .map_err(|e| e.to_string());
+        self.unused_spare(spare);
+        r
+    }
+
+    fn validate_general(&self, ty: SimpleTypeId, lexical: &str) -> Result<SimpleValue, String> {
+        let st = self.schema.simple_type(ty);
         let mut spare = match st.variety {
             Variety::Atomic(b) if is_string_like(b) => self.string_pool.borrow_mut().pop(),
             _ => None,
@@ -1133,6 +1162,7 @@ impl<'s> Validator<'s> {
         nil
     }
 
+    #[inline]
     fn record_id(
         &mut self,
         ty: SimpleTypeId,
@@ -1140,15 +1170,22 @@ impl<'s> Validator<'s> {
         label: &dyn std::fmt::Display,
         offset: u64,
     ) {
-        let kind = id_kind(self.schema, v.member);
-        let kind = if kind == IdKind::None {
-            id_kind(self.schema, ty)
-        } else {
-            kind
+        let kind = match self.plan(v.member).id {
+            IdKind::None => self.plan(ty).id,
+            kind => kind,
         };
-        if kind == IdKind::None {
-            return;
+        if kind != IdKind::None {
+            self.record_id_of(kind, v, label, offset);
         }
+    }
+
+    fn record_id_of(
+        &mut self,
+        kind: IdKind,
+        v: &SimpleValue,
+        label: &dyn std::fmt::Display,
+        offset: u64,
+    ) {
         if let Some(dup) = self.ids.record(kind, &v.value, offset) {
             self.error(
                 "cvc-id.2",
@@ -1683,22 +1720,6 @@ fn is_string_like(b: Builtin) -> bool {
             | Builtin::IdRef
             | Builtin::Entity
     )
-}
-
-/// Whether a simple type adds no facet to its built-in.
-fn facet_free(f: &Facets) -> bool {
-    f.white_space.is_none()
-        && f.length.is_none()
-        && f.min_length.is_none()
-        && f.max_length.is_none()
-        && f.total_digits.is_none()
-        && f.fraction_digits.is_none()
-        && f.min_inclusive.is_none()
-        && f.max_inclusive.is_none()
-        && f.min_exclusive.is_none()
-        && f.max_exclusive.is_none()
-        && f.enumeration.is_none()
-        && f.patterns.is_empty()
 }
 
 fn wildcard_label(schema: &Schema, w: &Wildcard) -> String {

@@ -1,0 +1,126 @@
+//! What checking a value of each simple type takes, decided once per schema (when the content
+//! models are compiled): most element and attribute types need only their built-in's lexical
+//! check, or that and an integer range, so the validator can skip the general walk over the
+//! facets ([`Schema::validate_simple`]) for them.
+
+use super::ids::{id_kind, IdKind};
+use crate::datatypes::{Builtin, Value, WhiteSpace};
+use crate::model::{FacetValue, Facets, Schema, SimpleTypeId, Variety};
+
+/// How the validator checks the values of one simple type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ValuePlan {
+    pub(crate) check: Check,
+    /// Whether the type is (derived from) ID, IDREF or a list of IDREFs.
+    pub(crate) id: IdKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Check {
+    /// Anything else: [`Schema::validate_simple`].
+    General,
+    /// The built-in's lexical space and nothing more (the built-ins, restrictions without
+    /// facets of their own).
+    Builtin(Builtin),
+    /// An integer type whose only facets of its own are bounds: its built-in's lexical space,
+    /// then `lo <= value <= hi`. A value out of range goes the general way, for its message.
+    IntRange { builtin: Builtin, lo: i64, hi: i64 },
+}
+
+impl ValuePlan {
+    pub(crate) const GENERAL: ValuePlan = ValuePlan {
+        check: Check::General,
+        id: IdKind::None,
+    };
+}
+
+/// The plan of every simple type, by [`SimpleTypeId`].
+pub(crate) fn plans(schema: &Schema) -> Vec<ValuePlan> {
+    (0..schema.simple_types.len())
+        .map(|i| {
+            let ty = SimpleTypeId::from_index(i);
+            ValuePlan {
+                check: check_of(schema, ty),
+                id: id_kind(schema, ty),
+            }
+        })
+        .collect()
+}
+
+fn check_of(schema: &Schema, ty: SimpleTypeId) -> Check {
+    let st = schema.simple_type(ty);
+    let Variety::Atomic(b) = st.variety else {
+        return Check::General;
+    };
+    // A built-in's own facets (the bounds of the integer types, ...) are the ones its
+    // lexical check already enforces.
+    if ty.index() < Builtin::ALL.len() || facet_free(&st.facets) {
+        return Check::Builtin(b);
+    }
+    if b.derives_from(Builtin::Integer) {
+        if let Some((lo, hi)) = int_bounds(&st.facets) {
+            return Check::IntRange { builtin: b, lo, hi };
+        }
+    }
+    Check::General
+}
+
+/// Whether a simple type adds no facet to its built-in.
+pub(crate) fn facet_free(f: &Facets) -> bool {
+    f.white_space.is_none()
+        && f.length.is_none()
+        && f.min_length.is_none()
+        && f.max_length.is_none()
+        && f.total_digits.is_none()
+        && f.fraction_digits.is_none()
+        && f.min_inclusive.is_none()
+        && f.max_inclusive.is_none()
+        && f.min_exclusive.is_none()
+        && f.max_exclusive.is_none()
+        && f.enumeration.is_none()
+        && f.patterns.is_empty()
+}
+
+/// The inclusive `i64` range of an integer type whose only facets are integral bounds
+/// (and `whiteSpace` and `fractionDigits`, which every integer satisfies).
+fn int_bounds(f: &Facets) -> Option<(i64, i64)> {
+    let only_bounds = f
+        .white_space
+        .as_ref()
+        .map_or(true, |w| w.value == WhiteSpace::Collapse)
+        && f.length.is_none()
+        && f.min_length.is_none()
+        && f.max_length.is_none()
+        && f.total_digits.is_none()
+        && f.enumeration.is_none()
+        && f.patterns.is_empty();
+    // `fractionDigits` (0 on `integer`, inherited) holds for every integer.
+    if !only_bounds {
+        return None;
+    }
+    let int = |b: &Option<FacetValue<Value>>| -> Option<Option<i64>> {
+        match b {
+            None => Some(None),
+            Some(FacetValue {
+                value: Value::Integer(d) | Value::Decimal(d),
+                ..
+            }) if d.is_integer() => d.small_integer().map(Some),
+            Some(_) => None,
+        }
+    };
+    let mut lo = i64::MIN;
+    let mut hi = i64::MAX;
+    if let Some(v) = int(&f.min_inclusive)? {
+        lo = lo.max(v);
+    }
+    if let Some(v) = int(&f.min_exclusive)? {
+        lo = lo.max(v.checked_add(1)?);
+    }
+    if let Some(v) = int(&f.max_inclusive)? {
+        hi = hi.min(v);
+    }
+    if let Some(v) = int(&f.max_exclusive)? {
+        hi = hi.min(v.checked_sub(1)?);
+    }
+    Some((lo, hi))
+}
