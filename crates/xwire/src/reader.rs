@@ -435,6 +435,9 @@ pub struct Reader<'a> {
     failed: Option<Error>,
     /// The cursor over the binary encoding, when the input is binary XML.
     binary: Option<Box<Decoder>>,
+    /// Whether `advance` must leave the text fast path: the reader failed, holds an early
+    /// error, or reads binary. One flag, so text parsing pays one well-predicted branch.
+    slow: bool,
 }
 
 impl<'a> Reader<'a> {
@@ -457,6 +460,7 @@ impl<'a> Reader<'a> {
         r.input.eof = true;
         if binary::is_binary(bytes) {
             r.binary = Some(Box::default());
+            r.slow = true;
             return;
         }
         match input::detect(&bytes[..bytes.len().min(DETECT_WINDOW)]) {
@@ -515,6 +519,7 @@ impl<'a> Reader<'a> {
             r.input.buf = head;
             r.input.eof = true;
             r.binary = Some(Box::default());
+            r.slow = true;
             return r;
         }
         match input::detect(&head[..head.len().min(DETECT_WINDOW)]) {
@@ -609,6 +614,7 @@ impl<'a> Reader<'a> {
             resolver: None,
             failed: None,
             binary: None,
+            slow: false,
         }
     }
 
@@ -663,6 +669,7 @@ impl<'a> Reader<'a> {
     #[cold]
     fn fail_early(&mut self, at: usize, kind: ErrorKind) {
         self.st.early = Some((at, kind));
+        self.slow = true;
     }
 }
 
@@ -899,7 +906,8 @@ impl State {
     /// Interns a qualified name known to be valid (the binary decoder checked its parts),
     /// whose prefix is its first `prefix_len` bytes (0: none).
     pub(crate) fn intern_split(&mut self, qname: &str, prefix_len: usize) -> Id {
-        let id = self.names.intern_next(qname);
+        // Not `intern_next`: a second caller would cost the text parser its inlining.
+        let id = self.names.intern(qname);
         if (id.0 as usize) < self.qmeta.len() {
             return id;
         }
@@ -2082,11 +2090,8 @@ impl<'a> Reader<'a> {
 
     #[inline]
     fn advance(&mut self) -> Result<()> {
-        if self.binary.is_some() {
-            return self.advance_binary();
-        }
-        if self.failed.is_some() || self.st.early.is_some() {
-            return self.advance_cold();
+        if self.slow {
+            return self.advance_slow();
         }
         match self.advance_inner() {
             Ok(()) => Ok(()),
@@ -2099,11 +2104,21 @@ impl<'a> Reader<'a> {
         self.st.phase = Phase::Done;
         self.st.kind = TokenKind::Eof;
         self.failed = Some(e.clone());
+        self.slow = true;
         e
     }
 
-    /// One event of binary input (`binary/decode.rs`).
+    /// Binary input, or a reader that failed or holds an early error.
     #[inline(never)]
+    fn advance_slow(&mut self) -> Result<()> {
+        if self.binary.is_some() {
+            self.advance_binary()
+        } else {
+            self.advance_cold()
+        }
+    }
+
+    /// One event of binary input (`binary/decode.rs`).
     fn advance_binary(&mut self) -> Result<()> {
         if let Some(e) = &self.failed {
             return Err(e.clone());
@@ -2133,12 +2148,7 @@ impl<'a> Reader<'a> {
         }
         match self.advance_inner() {
             Ok(()) => Ok(()),
-            Err(e) => {
-                self.st.phase = Phase::Done;
-                self.st.kind = TokenKind::Eof;
-                self.failed = Some(e.clone());
-                Err(e)
-            }
+            Err(e) => Err(self.halt(e)),
         }
     }
 
