@@ -410,6 +410,10 @@ pub(crate) const F_CR: u8 = 2;
 
 /// A streaming, zero-copy XML 1.0 + Namespaces reader (a pull cursor).
 ///
+/// It also reads binary XML (`docs/binary-format.md`, recognised by its magic number) with the
+/// same events, so code reads either encoding unchanged; see [`Reader::typed_content`] for
+/// the typed values only binary input has.
+///
 /// ```
 /// use xwire::{Event, Reader};
 /// let mut r = Reader::from_slice(br#"<a xmlns="urn:x" n="1">hi &amp; bye<b/></a>"#);
@@ -2442,7 +2446,8 @@ impl<'a> Reader<'a> {
     }
 
     /// Line and column of a byte offset in the document. Offsets before the window a streaming
-    /// reader still holds are answered as the start of that window.
+    /// reader still holds are answered as the start of that window. Binary input has no lines:
+    /// line 1, column `offset + 1`.
     pub fn location_of(&mut self, offset: u64) -> Location {
         if self.binary.is_some() {
             // Binary input has no lines: one line, a column per byte.
@@ -2488,7 +2493,9 @@ impl<'a> Reader<'a> {
         self.location_of(o)
     }
 
-    /// Byte offset of the start of the current event.
+    /// Byte offset of the start of the current event. For binary input: the offset of the
+    /// event's frame (for an end, of the byte after the frame; for the text of a typed element,
+    /// of its value).
     pub fn offset(&self) -> u64 {
         self.st.tok_start
     }

@@ -1030,3 +1030,28 @@ fn a_truncated_file_is_an_error_at_every_length() {
         }
     }
 }
+
+#[test]
+fn combining_long_prefixes_and_names_cannot_take_unbounded_memory() {
+    // 40 prefixes and 40 local names of 1000 bytes: 80 KB of strings, 1600 attributes whose
+    // names would take 3.2 MB.
+    let long = |c: char, i: usize| format!("{c}{i:03}{}", "x".repeat(996));
+    let mut strings: Vec<String> = vec!["a".into()];
+    for i in 0..40 {
+        strings.push(long('p', i));
+        strings.push(format!("urn:{i}"));
+        strings.push(long('l', i));
+    }
+    let refs: Vec<&str> = strings.iter().map(|s| s.as_str()).collect();
+    let decls: Vec<(u64, u64)> = (0..40).map(|i| (3 * i + 2, 3 * i + 3)).collect();
+    let names: Vec<[u64; 3]> = (0..1600u64)
+        .map(|k| [2, k / 40, 3 * (k % 40) + 3])
+        .collect();
+    let attrs: Vec<(&[u64], &str)> = names.iter().map(|n| (&n[..], "")).collect();
+    let f = file(&refs, &[element(head(&decls, &[0, 0], &attrs), &[])]);
+    assert!(f.len() < 100_000);
+    assert_binary(&f, "prefixed names take more than");
+    // The same with few attributes is fine.
+    let f = file(&refs, &[element(head(&decls, &[0, 0], &attrs[..30]), &[])]);
+    assert!(events(&f).is_ok());
+}
