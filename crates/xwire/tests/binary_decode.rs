@@ -1055,3 +1055,23 @@ fn combining_long_prefixes_and_names_cannot_take_unbounded_memory() {
     let f = file(&refs, &[element(head(&decls, &[0, 0], &attrs[..30]), &[])]);
     assert!(events(&f).is_ok());
 }
+
+#[test]
+fn an_array_frame_that_ends_inside_its_padding_is_an_error() {
+    // Count 0, padding 7 of 8-byte values, and nothing after the padding byte.
+    let mut body = head(&[], &[0, 0], &[]);
+    body.extend_from_slice(&[0x0A, 0x00, 0x07]);
+    assert_binary(
+        &file(&["a"], &[frame(ARRAY, &body)]),
+        "ends inside its padding",
+    );
+    let inner = frame(ARRAY, &body);
+    let f = file(
+        &["a"],
+        &[element(
+            head(&[], &[0, 0], &[]),
+            &[inner, frame(COMMENT, b"0123456789")],
+        )],
+    );
+    assert_binary(&f, "ends inside its padding");
+}

@@ -911,7 +911,11 @@ impl Decoder {
         }
         p += 1;
         let trailing = w - 1 - pad;
-        let room = (end - p).saturating_sub(pad + trailing);
+        // Padding and trailing bytes add up to width - 1 whatever the count.
+        if end - p < w - 1 {
+            return bad(p, "an ARRAY frame ends inside its padding");
+        }
+        let room = end - p - (w - 1);
         let Some(bytes) = count.checked_mul(w as u64).filter(|&b| b <= room as u64) else {
             return bad(
                 cat,
