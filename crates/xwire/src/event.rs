@@ -115,7 +115,7 @@ pub(crate) fn view<'r>(data: &'r [u8], st: &'r State, dtd: &'r Dtd) -> Event<'r>
     let slice = |s: crate::event::Span| -> &'r str { str_of(&data[s.start..s.end]) };
     // Spans of the current token's name or text are in the scratch buffer only for binary input
     // (a composed `prefix:local`, the text form of a typed value).
-    let a = |s: crate::event::Span| -> &'r str {
+    let either = |s: crate::event::Span| -> &'r str {
         let src = if s.scratch {
             st.scratch.as_bytes()
         } else {
@@ -127,7 +127,7 @@ pub(crate) fn view<'r>(data: &'r [u8], st: &'r State, dtd: &'r Dtd) -> Event<'r>
         TokenKind::Start => Event::Start(StartTag { data, st }),
         TokenKind::End => Event::End(EndTag { st }),
         TokenKind::Text => Event::Text(Text {
-            raw: a(st.a),
+            raw: either(st.a),
             flags: st.flags,
             dtd,
         }),
@@ -482,7 +482,8 @@ impl<'r> Text<'r> {
         self.raw
     }
 
-    /// Whether [`Text::unescape`] would borrow (nothing to replace).
+    /// Whether [`Text::unescape`] would borrow (nothing to replace). Always for binary input,
+    /// whose [`Text::raw`] is character data (so it may hold `&` and `<`).
     #[inline]
     pub fn is_plain(&self) -> bool {
         self.flags == 0

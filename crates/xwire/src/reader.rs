@@ -11,10 +11,9 @@
 //! - Names are interned to ids on first sight; namespace resolution of a name is cached per id
 //!   and invalidated only when a declaration changes the bindings in scope.
 
+use std::borrow::Cow;
 use std::io::Read;
 use std::sync::Arc;
-
-use std::borrow::Cow;
 
 use crate::binary::decode::Decoder;
 use crate::binary::{self, Primitive, Typed};
@@ -485,7 +484,8 @@ impl<'a> Reader<'a> {
     /// memory (plus the longest token, bounded by [`Limits::max_text_length`]).
     ///
     /// Binary XML (recognised by its magic number) is read into memory whole first: its frames
-    /// can be skipped and its arrays viewed in place only over the complete file.
+    /// can be skipped and its arrays viewed in place only over the complete file. No limit of
+    /// the configuration bounds that read; bound the input with [`Read::take`] if needed.
     pub fn from_reader<R: Read + 'a>(read: R, config: Config) -> Reader<'a> {
         let chunk = config.chunk_size.max(64);
         let mut r = Reader::empty(config);
