@@ -113,16 +113,21 @@ impl Event<'_> {
 #[inline]
 pub(crate) fn view<'r>(data: &'r [u8], st: &'r State, dtd: &'r Dtd) -> Event<'r> {
     let slice = |s: crate::event::Span| -> &'r str { str_of(&data[s.start..s.end]) };
+    // Spans of the current token's name or text are in the scratch buffer only for binary input
+    // (a composed `prefix:local`, the text form of a typed value).
+    let either = |s: crate::event::Span| -> &'r str {
+        let src = if s.scratch {
+            st.scratch.as_bytes()
+        } else {
+            data
+        };
+        str_of(&src[s.start..s.end])
+    };
     match st.kind {
         TokenKind::Start => Event::Start(StartTag { data, st }),
         TokenKind::End => Event::End(EndTag { st }),
         TokenKind::Text => Event::Text(Text {
-            // In the scratch buffer: the text form of a binary typed value.
-            raw: if st.a.scratch {
-                &st.scratch[st.a.start..st.a.end]
-            } else {
-                slice(st.a)
-            },
+            raw: either(st.a),
             flags: st.flags,
             dtd,
         }),
@@ -174,12 +179,13 @@ impl<'r> StartTag<'r> {
     #[inline]
     pub fn name(&self) -> &'r str {
         let a = self.st.a;
-        if a.scratch {
-            // Composed from a prefix and a local name (binary input).
-            &self.st.scratch[a.start..a.end]
+        // In the scratch buffer only for binary input (a composed `prefix:local`).
+        let src = if a.scratch {
+            self.st.scratch.as_bytes()
         } else {
-            str_of(&self.data[a.start..a.end])
-        }
+            self.data
+        };
+        str_of(&src[a.start..a.end])
     }
 
     /// The prefix, if the name has one.
@@ -476,7 +482,8 @@ impl<'r> Text<'r> {
         self.raw
     }
 
-    /// Whether [`Text::unescape`] would borrow (nothing to replace).
+    /// Whether [`Text::unescape`] would borrow (nothing to replace). Always for binary input,
+    /// whose [`Text::raw`] is character data (so it may hold `&` and `<`).
     #[inline]
     pub fn is_plain(&self) -> bool {
         self.flags == 0

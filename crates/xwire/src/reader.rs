@@ -11,10 +11,9 @@
 //! - Names are interned to ids on first sight; namespace resolution of a name is cached per id
 //!   and invalidated only when a declaration changes the bindings in scope.
 
+use std::borrow::Cow;
 use std::io::Read;
 use std::sync::Arc;
-
-use std::borrow::Cow;
 
 use crate::binary::decode::Decoder;
 use crate::binary::{self, Primitive, Typed};
@@ -410,6 +409,10 @@ pub(crate) const F_CR: u8 = 2;
 
 /// A streaming, zero-copy XML 1.0 + Namespaces reader (a pull cursor).
 ///
+/// It also reads binary XML (`docs/binary-format.md`, recognised by its magic number) with the
+/// same events, so code reads either encoding unchanged; see [`Reader::typed_content`] for
+/// the typed values only binary input has.
+///
 /// ```
 /// use xwire::{Event, Reader};
 /// let mut r = Reader::from_slice(br#"<a xmlns="urn:x" n="1">hi &amp; bye<b/></a>"#);
@@ -481,7 +484,8 @@ impl<'a> Reader<'a> {
     /// memory (plus the longest token, bounded by [`Limits::max_text_length`]).
     ///
     /// Binary XML (recognised by its magic number) is read into memory whole first: its frames
-    /// can be skipped and its arrays viewed in place only over the complete file.
+    /// can be skipped and its arrays viewed in place only over the complete file. No limit of
+    /// the configuration bounds that read; bound the input with [`Read::take`] if needed.
     pub fn from_reader<R: Read + 'a>(read: R, config: Config) -> Reader<'a> {
         let chunk = config.chunk_size.max(64);
         let mut r = Reader::empty(config);
@@ -2442,7 +2446,8 @@ impl<'a> Reader<'a> {
     }
 
     /// Line and column of a byte offset in the document. Offsets before the window a streaming
-    /// reader still holds are answered as the start of that window.
+    /// reader still holds are answered as the start of that window. Binary input has no lines:
+    /// line 1, column `offset + 1`.
     pub fn location_of(&mut self, offset: u64) -> Location {
         if self.binary.is_some() {
             // Binary input has no lines: one line, a column per byte.
@@ -2488,7 +2493,9 @@ impl<'a> Reader<'a> {
         self.location_of(o)
     }
 
-    /// Byte offset of the start of the current event.
+    /// Byte offset of the start of the current event. For binary input: the offset of the
+    /// event's frame (for an end, of the byte after the frame; for the text of a typed element,
+    /// of its value).
     pub fn offset(&self) -> u64 {
         self.st.tok_start
     }

@@ -1030,3 +1030,48 @@ fn a_truncated_file_is_an_error_at_every_length() {
         }
     }
 }
+
+#[test]
+fn combining_long_prefixes_and_names_cannot_take_unbounded_memory() {
+    // 40 prefixes and 40 local names of 1000 bytes: 80 KB of strings, 1600 attributes whose
+    // names would take 3.2 MB.
+    let long = |c: char, i: usize| format!("{c}{i:03}{}", "x".repeat(996));
+    let mut strings: Vec<String> = vec!["a".into()];
+    for i in 0..40 {
+        strings.push(long('p', i));
+        strings.push(format!("urn:{i}"));
+        strings.push(long('l', i));
+    }
+    let refs: Vec<&str> = strings.iter().map(|s| s.as_str()).collect();
+    let decls: Vec<(u64, u64)> = (0..40).map(|i| (3 * i + 2, 3 * i + 3)).collect();
+    let names: Vec<[u64; 3]> = (0..1600u64)
+        .map(|k| [2, k / 40, 3 * (k % 40) + 3])
+        .collect();
+    let attrs: Vec<(&[u64], &str)> = names.iter().map(|n| (&n[..], "")).collect();
+    let f = file(&refs, &[element(head(&decls, &[0, 0], &attrs), &[])]);
+    assert!(f.len() < 100_000);
+    assert_binary(&f, "prefixed names take more than");
+    // The same with few attributes is fine.
+    let f = file(&refs, &[element(head(&decls, &[0, 0], &attrs[..30]), &[])]);
+    assert!(events(&f).is_ok());
+}
+
+#[test]
+fn an_array_frame_that_ends_inside_its_padding_is_an_error() {
+    // Count 0, padding 7 of 8-byte values, and nothing after the padding byte.
+    let mut body = head(&[], &[0, 0], &[]);
+    body.extend_from_slice(&[0x0A, 0x00, 0x07]);
+    assert_binary(
+        &file(&["a"], &[frame(ARRAY, &body)]),
+        "ends inside its padding",
+    );
+    let inner = frame(ARRAY, &body);
+    let f = file(
+        &["a"],
+        &[element(
+            head(&[], &[0, 0], &[]),
+            &[inner, frame(COMMENT, b"0123456789")],
+        )],
+    );
+    assert_binary(&f, "ends inside its padding");
+}

@@ -96,6 +96,8 @@ pub(crate) struct Decoder {
     qbuf: String,
     /// (namespace, local name, offset) of the current start tag's attributes.
     keys: Vec<(NsId, Id, usize)>,
+    /// Bytes of the distinct `prefix:local` names interned so far (see `qname`).
+    composed: usize,
 }
 
 #[derive(Clone, Copy)]
@@ -803,7 +805,21 @@ impl Decoder {
             let (s, _) = self.strings[local as usize];
             return limit(s, LimitKind::NameLength, max as u64);
         }
+        let known = st.names.len();
         let id = st.intern_split(&self.qbuf, prefix.len());
+        if st.names.len() > known {
+            self.composed += self.qbuf.len();
+        }
+        // Every combination of a prefix and a local name of the table is a new name: long
+        // strings combined could take far more memory than the file. Allow a small multiple.
+        let budget = data.len().saturating_mul(4).saturating_add(1 << 20);
+        if self.composed > budget || st.scratch.len() + self.qbuf.len() > budget {
+            let (s, _) = self.strings[local as usize];
+            return bad(
+                s,
+                format!("prefixed names take more than {budget} bytes, 4 times the file and 1 MiB"),
+            );
+        }
         let s0 = st.scratch.len();
         st.scratch.push_str(&self.qbuf);
         Ok((
@@ -895,7 +911,11 @@ impl Decoder {
         }
         p += 1;
         let trailing = w - 1 - pad;
-        let room = (end - p).saturating_sub(pad + trailing);
+        // Padding and trailing bytes add up to width - 1 whatever the count.
+        if end - p < w - 1 {
+            return bad(p, "an ARRAY frame ends inside its padding");
+        }
+        let room = end - p - (w - 1);
         let Some(bytes) = count.checked_mul(w as u64).filter(|&b| b <= room as u64) else {
             return bad(
                 cat,
