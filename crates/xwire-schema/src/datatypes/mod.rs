@@ -40,6 +40,7 @@ use std::fmt;
 
 pub use decimal::Decimal;
 pub use temporal::{DateTime, Duration, TemporalKind};
+pub(crate) use value::string_lexical;
 pub use value::{Facet, Value};
 
 /// The value of the `whiteSpace` facet.

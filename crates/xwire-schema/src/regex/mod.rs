@@ -41,8 +41,10 @@ use std::fmt;
 pub struct Pattern {
     source: String,
     regex: regex::Regex,
-    /// The same expression as a full DFA, when small enough (faster per value).
-    dfa: Option<dfa::WholeDfa>,
+    /// The same expression as a full DFA, when small enough (faster per value); built on
+    /// first use, so that schemas only loaded (or patterns never used) do not pay for it.
+    dfa: std::sync::OnceLock<Option<dfa::WholeDfa>>,
+    translated: String,
 }
 
 impl Pattern {
@@ -66,17 +68,24 @@ impl Pattern {
             })?;
         Ok(Pattern {
             source: pattern.to_string(),
-            dfa: dfa::WholeDfa::build(&translated),
             regex,
+            dfa: std::sync::OnceLock::new(),
+            translated,
         })
     }
 
     /// Whether the whole of `value` matches the pattern.
     pub fn is_match(&self, value: &str) -> bool {
-        match &self.dfa {
+        match self.full_dfa() {
             Some(d) => d.is_match(value),
             None => self.regex.is_match(value),
         }
+    }
+
+    fn full_dfa(&self) -> Option<&dfa::WholeDfa> {
+        self.dfa
+            .get_or_init(|| dfa::WholeDfa::build(&self.translated))
+            .as_ref()
     }
 
     /// The pattern as written in the schema.

@@ -14,7 +14,7 @@ use super::errors::{ValidationError, ValidationOptions};
 use super::identity::{key_part, IdError, Identity, KeyPart};
 use super::ids::{IdKind, IdTable};
 use super::value_plan::{Check, ValuePlan};
-use crate::datatypes::{Builtin, Value};
+use crate::datatypes::{string_lexical, Builtin, Value};
 use crate::model::{
     same_value, AttributeId, ComplexTypeId, ContentType, DerivationSet, ElementId, NameId, NsId,
     ProcessContents, Schema, SimpleTypeId, SimpleValue, TypeId, ValueConstraint, Variety, Wildcard,
@@ -399,13 +399,17 @@ impl<'s> Validator<'s> {
 
     // ----- names ----------------------------------------------------------------------------
 
+    #[inline]
     fn map_ns(&mut self, rns: xwire::NsId, uri: &str) -> NsId {
-        let i = rns.0 as usize;
-        if let Some(&n) = self.ns_cache.get(i) {
-            if n != NS_UNSEEN {
-                return n;
-            }
+        match self.ns_cache.get(rns.0 as usize) {
+            Some(&n) if n != NS_UNSEEN => n,
+            _ => self.map_ns_slow(rns, uri),
         }
+    }
+
+    #[cold]
+    fn map_ns_slow(&mut self, rns: xwire::NsId, uri: &str) -> NsId {
+        let i = rns.0 as usize;
         let n = self
             .schema
             .names
@@ -420,6 +424,7 @@ impl<'s> Validator<'s> {
         n
     }
 
+    #[inline]
     fn map_name(
         &mut self,
         qname: xwire::Id,
@@ -427,12 +432,21 @@ impl<'s> Validator<'s> {
         ns: NsId,
         local: &str,
     ) -> Option<NameId> {
-        let i = qname.0 as usize;
-        if let Some(&(cached_ns, n)) = self.name_cache.get(i) {
-            if cached_ns == rns.0 {
-                return n;
-            }
+        match self.name_cache.get(qname.0 as usize) {
+            Some(&(cached_ns, n)) if cached_ns == rns.0 => n,
+            _ => self.map_name_slow(qname, rns, ns, local),
         }
+    }
+
+    #[cold]
+    fn map_name_slow(
+        &mut self,
+        qname: xwire::Id,
+        rns: xwire::NsId,
+        ns: NsId,
+        local: &str,
+    ) -> Option<NameId> {
+        let i = qname.0 as usize;
         let n = if ns == NsId::UNKNOWN {
             None
         } else {
@@ -541,15 +555,21 @@ impl<'s> Validator<'s> {
     /// Keeps the allocation of a dropped value's string for the next string value.
     #[inline]
     fn recycle(&self, v: Option<SimpleValue>) {
-        if let Some(SimpleValue {
-            value: crate::datatypes::Value::String(s),
-            ..
-        }) = v
-        {
-            let mut pool = self.string_pool.borrow_mut();
-            if pool.len() < STRING_POOL {
-                pool.push(s);
-            }
+        match v {
+            Some(SimpleValue {
+                value: Value::String(s),
+                ..
+            }) => self.recycle_string(s),
+            // Numbers, booleans and dates own nothing on the heap (mostly): nothing to keep.
+            None => {}
+            Some(v) => drop(v),
+        }
+    }
+
+    fn recycle_string(&self, s: String) {
+        let mut pool = self.string_pool.borrow_mut();
+        if pool.len() < STRING_POOL {
+            pool.push(s);
         }
     }
 
@@ -1635,6 +1655,16 @@ impl<'s> Validator<'s> {
     ) -> Option<KeyPart> {
         let schema = self.schema;
         let vc = decl.and_then(|e| schema.element(e).value_constraint.as_ref());
+        if vc.is_none() {
+            if let Check::Builtin(b @ (Builtin::String | Builtin::AnySimpleType)) =
+                self.plan(s).check
+            {
+                let text = &self.frames[d].text;
+                if !text.is_empty() && string_lexical(b, text).is_ok() {
+                    return self.text_as_value(d, s, offset);
+                }
+            }
+        }
         let text = std::mem::take(&mut self.frames[d].text);
         let label = self.lazy_frame_label(d);
         let lexical = if text.is_empty() {
@@ -1677,6 +1707,23 @@ impl<'s> Validator<'s> {
         };
         self.frames[d].text = text;
         key
+    }
+
+    /// The end of an element of a `string` type whose (checked) text is its value as is: the
+    /// collected text becomes the value, and the frame takes a pooled buffer for its next
+    /// text (no copy).
+    fn text_as_value(&mut self, d: usize, s: SimpleTypeId, offset: u64) -> Option<KeyPart> {
+        let spare = self.string_pool.borrow_mut().pop().unwrap_or_default();
+        let text = std::mem::replace(&mut self.frames[d].text, spare);
+        let v = SimpleValue {
+            value: Value::String(text),
+            member: s,
+        };
+        let label = self.lazy_frame_label(d);
+        self.record_id(s, &v, &ElemWhat(&label), offset);
+        let k = self.identity.active().then(|| key_part(&v.value));
+        self.end_value = Some(v);
+        k
     }
 
     /// A fixed value on an element of mixed content is compared as a string.
@@ -1821,8 +1868,12 @@ impl<'r, 's> ValidatingReader<'r, 's> {
             }
             Event::Text(t) => {
                 if v.depth > 0 && v.frames[v.depth - 1].collect_text {
-                    let s = t.unescape();
-                    v.text(&s, false, offset);
+                    // Only typed elements collect: no other check applies.
+                    let d = v.depth - 1;
+                    match t.unescape() {
+                        std::borrow::Cow::Borrowed(s) => v.frames[d].text.push_str(s),
+                        std::borrow::Cow::Owned(s) => v.frames[d].text.push_str(&s),
+                    }
                 } else {
                     v.text(t.raw(), t.is_whitespace(), offset);
                 }
