@@ -27,7 +27,7 @@
 
 use std::io::Write;
 
-use xwire::binary::{encode_events, Namespaces, PrimitiveType, TypedContent, Typing};
+use xwire::binary::{EncodeError, EventEncoder, Namespaces, PrimitiveType, TypedContent, Typing};
 use xwire::StartTag;
 
 use crate::datatypes::Builtin;
@@ -92,48 +92,10 @@ fn primitive(b: Builtin) -> Option<PrimitiveType> {
     }
 }
 
-/// The typing of one document by a schema: the governing type of every element, found by
-/// validating the document first (the binary encoder then asks element by element, in
-/// document order).
-pub struct SchemaTyping {
-    decisions: Vec<Option<TypedContent>>,
-    next: usize,
-}
+/// A typing decided by the caller for the next start tag (here: by the validator).
+struct Decided(Option<TypedContent>);
 
-impl SchemaTyping {
-    /// Validates `bytes` against `schema` and records how each element is typed. An invalid
-    /// document gives its validation errors: types of an invalid document are not reliable.
-    pub fn for_document(
-        schema: &Schema,
-        bytes: &[u8],
-    ) -> Result<SchemaTyping, Vec<ValidationError>> {
-        let mut v = Validator::new(schema, ValidationOptions::default());
-        let mut decisions = Vec::new();
-        {
-            let mut r = ValidatingReader::new(&mut v, xwire::Reader::from_slice(bytes));
-            // A reading error ends the loop; it is recorded in the errors.
-            while let Ok((ev, psvi)) = r.next() {
-                match (ev, psvi) {
-                    (xwire::Event::Eof, _) => break,
-                    (xwire::Event::Start(_), Psvi::Start { type_def, nil, .. }) => decisions.push(
-                        type_def
-                            .filter(|_| !nil)
-                            .and_then(|t| typed_content(schema, t)),
-                    ),
-                    (xwire::Event::Start(_), _) => decisions.push(None),
-                    _ => {}
-                }
-            }
-            let errors = r.errors();
-            if !errors.is_empty() {
-                return Err(errors.to_vec());
-            }
-        }
-        Ok(SchemaTyping { decisions, next: 0 })
-    }
-}
-
-impl Typing for SchemaTyping {
+impl Typing for Decided {
     fn element_type(
         &mut self,
         _ns_uri: &str,
@@ -141,9 +103,7 @@ impl Typing for SchemaTyping {
         _tag: &StartTag<'_>,
         _namespaces: &Namespaces<'_>,
     ) -> Option<TypedContent> {
-        let d = self.decisions.get(self.next).copied().flatten();
-        self.next += 1;
-        d
+        self.0
     }
 }
 
@@ -176,19 +136,51 @@ impl std::fmt::Display for SchemaEncodeError {
 
 impl std::error::Error for SchemaEncodeError {}
 
-/// Validates `bytes` against `schema`, then encodes it to binary XML with the elements the
-/// schema types as leaves and arrays (see the [module documentation](self)).
+/// Validates `bytes` against `schema` and encodes it to binary XML in the same pass, with the
+/// elements the schema types as leaves and arrays (see the [module documentation](self)). An
+/// invalid document gives its validation errors: the types of an invalid document are not
+/// reliable, so nothing is returned for it.
 pub fn encode_with_schema<W: Write>(
     schema: &Schema,
     bytes: &[u8],
     out: W,
 ) -> Result<W, SchemaEncodeError> {
-    let mut typing =
-        SchemaTyping::for_document(schema, bytes).map_err(SchemaEncodeError::Invalid)?;
-    encode_events(&mut xwire::Reader::from_slice(bytes), &mut typing, out)
-        .map_err(SchemaEncodeError::Encode)
+    let mut v = Validator::new(schema, ValidationOptions::default());
+    let mut r = ValidatingReader::new(&mut v, xwire::Reader::from_slice(bytes));
+    let mut enc = EventEncoder::new(out);
+    // The first encoding failure; validation goes on, as invalidity is the better report.
+    let mut failed = None;
+    // A reading error ends the loop; it is recorded in the errors.
+    while let Ok((offset, ev, psvi)) = r.next_with_offset() {
+        let eof = matches!(ev, xwire::Event::Eof);
+        if failed.is_none() {
+            let decided = match psvi {
+                Psvi::Start { type_def, nil, .. } => type_def
+                    .filter(|_| !nil)
+                    .and_then(|t| typed_content(schema, t)),
+                _ => None,
+            };
+            failed = enc.event(offset, &ev, &mut Decided(decided)).err();
+        }
+        if eof {
+            break;
+        }
+    }
+    let errors = r.errors();
+    if !errors.is_empty() {
+        return Err(SchemaEncodeError::Invalid(errors.to_vec()));
+    }
+    if let Some(e) = failed {
+        let e = e.locate(|o| r.reader().location_of(o));
+        return Err(SchemaEncodeError::Encode(e));
+    }
+    enc.finish().map_err(|error| {
+        SchemaEncodeError::Encode(EncodeError::Write {
+            error,
+            location: r.reader().location(),
+        })
+    })
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;

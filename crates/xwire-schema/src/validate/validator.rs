@@ -659,39 +659,43 @@ impl<'s> Validator<'s> {
                     None => mode = Mode::Lax,
                 },
                 Mode::Typed if pnil => {
-                    let plabel = self.frame_label(p);
-                    self.error(
+                    self.refuse_child(
+                        p,
                         "cvc-elt.3.2.1",
-                        format!("element '{plabel}' is nil (xsi:nil=\"true\") and may not contain element '{label}'"),
+                        "is nil (xsi:nil=\"true\") and may not contain",
+                        &label,
                         offset,
                     );
                     mode = Mode::Skip;
                 }
                 Mode::Typed => match pty {
                     TypeId::Simple(_) => {
-                        let plabel = self.frame_label(p);
-                        self.error(
+                        self.refuse_child(
+                            p,
                             "cvc-type.3.1.2",
-                            format!("element '{plabel}' has a simple type and may not contain element '{label}'"),
+                            "has a simple type and may not contain",
+                            &label,
                             offset,
                         );
                         mode = Mode::Skip;
                     }
                     TypeId::Complex(c) => match &schema.complex_type(c).content {
                         ContentType::Empty => {
-                            let plabel = self.frame_label(p);
-                            self.error(
+                            self.refuse_child(
+                                p,
                                 "cvc-complex-type.2.1",
-                                format!("element '{plabel}' must be empty (its type has empty content) but contains element '{label}'"),
+                                "must be empty (its type has empty content) but contains",
+                                &label,
                                 offset,
                             );
                             mode = Mode::Skip;
                         }
                         ContentType::Simple(_) => {
-                            let plabel = self.frame_label(p);
-                            self.error(
+                            self.refuse_child(
+                                p,
                                 "cvc-complex-type.2.2",
-                                format!("element '{plabel}' has simple content and may not contain element '{label}'"),
+                                "has simple content and may not contain",
+                                &label,
                                 offset,
                             );
                             mode = Mode::Skip;
@@ -887,6 +891,25 @@ impl<'s> Validator<'s> {
             self.flush_id_errors();
         }
         self.depth += 1;
+    }
+
+    /// The element at depth `p` may not contain the child `label`: `why` says why
+    /// ("has simple content and may not contain").
+    #[cold]
+    fn refuse_child(
+        &mut self,
+        p: usize,
+        constraint: &'static str,
+        why: &str,
+        label: &Label<'_>,
+        offset: u64,
+    ) {
+        let plabel = self.frame_label(p);
+        self.error(
+            constraint,
+            format!("element '{plabel}' {why} element '{label}'"),
+            offset,
+        );
     }
 
     fn lazy_frame_label(&self, depth: usize) -> Label<'s> {
@@ -1833,6 +1856,11 @@ impl<'r, 's> ValidatingReader<'r, 's> {
     /// not stop the reader.
     #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Result<(Event<'_>, Psvi<'_>), ValidationError> {
+        self.next_with_offset().map(|(_, ev, psvi)| (ev, psvi))
+    }
+
+    /// [`ValidatingReader::next`] with the byte offset where the event starts.
+    pub fn next_with_offset(&mut self) -> Result<(u64, Event<'_>, Psvi<'_>), ValidationError> {
         self.resolve_locations();
         let v = &mut *self.v;
         let (offset, ev) = match self.reader.next_with_offset() {
@@ -1897,7 +1925,7 @@ impl<'r, 's> ValidatingReader<'r, 's> {
             }
             _ => Psvi::None,
         };
-        Ok((ev, psvi))
+        Ok((offset, ev, psvi))
     }
 
     #[cold]

@@ -275,39 +275,103 @@ pub fn encode_events<W: Write>(
     typing: &mut dyn Typing,
     out: W,
 ) -> Result<W, EncodeError> {
-    let mut enc = Encoder {
-        w: BinaryWriter::new(out),
-        typed: None,
-        text: String::new(),
-        pieces: Vec::new(),
-    };
+    let mut enc = EventEncoder::new(out);
     loop {
-        let (offset, result, eof) = {
+        let (result, eof) = {
             let (offset, event) = reader.next_with_offset().map_err(EncodeError::Read)?;
-            let eof = matches!(event, Event::Eof);
-            (offset, enc.event(offset, &event, typing), eof)
+            (
+                enc.event(offset, &event, typing),
+                matches!(event, Event::Eof),
+            )
         };
-        match result {
-            Ok(()) if eof => break,
-            Ok(()) => {}
-            Err(Failure::Write(error)) => {
-                let location = reader.location_of(offset);
-                return Err(EncodeError::Write { error, location });
-            }
-            Err(Failure::Value(element, error, at)) => {
-                let location = reader.location_of(at);
-                return Err(EncodeError::Value {
-                    element,
-                    error,
-                    location,
-                });
-            }
+        result.map_err(|e| e.locate(|o| reader.location_of(o)))?;
+        if eof {
+            break;
         }
     }
-    enc.w.finish().map_err(|error| EncodeError::Write {
+    enc.finish().map_err(|error| EncodeError::Write {
         error,
         location: reader.location(),
     })
+}
+
+impl EncodeError {
+    /// The error with the line and column of its offset, from `location_of` (the
+    /// reader's [`Reader::location_of`]); [`EventEncoder`] only knows offsets.
+    pub fn locate(self, location_of: impl FnOnce(u64) -> Location) -> EncodeError {
+        match self {
+            EncodeError::Write { error, location } => EncodeError::Write {
+                error,
+                location: location_of(location.offset),
+            },
+            EncodeError::Value {
+                element,
+                error,
+                location,
+            } => EncodeError::Value {
+                element,
+                error,
+                location: location_of(location.offset),
+            },
+            read => read,
+        }
+    }
+}
+
+/// The encoder behind [`encode_events`], fed one event at a time, for callers that read the
+/// events themselves (the schema-typed encoder of `xwire-schema` reads them through its
+/// validator, deciding types from the validation as it goes).
+pub struct EventEncoder<W: Write> {
+    w: BinaryWriter<W>,
+    /// The innermost open element, when it is typed and has had only text so far.
+    typed: Option<Typed>,
+    /// Its text and CDATA so far, concatenated.
+    text: String,
+    /// Where each piece of `text` ends, and whether it was CDATA (to replay them).
+    pieces: Vec<(usize, bool)>,
+}
+
+impl<W: Write> EventEncoder<W> {
+    /// An encoder writing to `out` in the machine's byte order.
+    pub fn new(out: W) -> EventEncoder<W> {
+        EventEncoder {
+            w: BinaryWriter::new(out),
+            typed: None,
+            text: String::new(),
+            pieces: Vec::new(),
+        }
+    }
+
+    /// Encodes the event that starts at byte `offset`, asking `typing` about a start tag.
+    /// Errors give the offset only (line and column 0): see [`EncodeError::locate`].
+    pub fn event(
+        &mut self,
+        offset: u64,
+        event: &Event<'_>,
+        typing: &mut dyn Typing,
+    ) -> Result<(), EncodeError> {
+        let at = |offset| Location {
+            offset,
+            line: 0,
+            column: 0,
+        };
+        self.step(offset, event, typing).map_err(|f| match f {
+            Failure::Write(error) => EncodeError::Write {
+                error,
+                location: at(offset),
+            },
+            Failure::Value(element, error, start) => EncodeError::Value {
+                element,
+                error,
+                location: at(start),
+            },
+        })
+    }
+
+    /// Checks that the document is complete, emits it and returns the sink.
+    pub fn finish(self) -> Result<W, WriteError> {
+        self.w.finish()
+    }
 }
 
 /// A typed element whose content is being collected.
@@ -330,18 +394,8 @@ impl From<WriteError> for Failure {
     }
 }
 
-struct Encoder<W: Write> {
-    w: BinaryWriter<W>,
-    /// The innermost open element, when it is typed and has had only text so far.
-    typed: Option<Typed>,
-    /// Its text and CDATA so far, concatenated.
-    text: String,
-    /// Where each piece of `text` ends, and whether it was CDATA (to replay them).
-    pieces: Vec<(usize, bool)>,
-}
-
-impl<W: Write> Encoder<W> {
-    fn event(
+impl<W: Write> EventEncoder<W> {
+    fn step(
         &mut self,
         offset: u64,
         event: &Event<'_>,

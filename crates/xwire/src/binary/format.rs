@@ -204,12 +204,23 @@ impl PrimitiveType {
 
 /// Appends `v` as a minimal LEB128 varint.
 #[inline]
-pub fn write_varint(out: &mut Vec<u8>, mut v: u64) {
+pub fn write_varint(out: &mut Vec<u8>, v: u64) {
+    let (bytes, n) = encode_varint(v);
+    out.extend_from_slice(&bytes[..n]);
+}
+
+/// `v` as a minimal LEB128 varint: the bytes and how many of them are used.
+#[inline]
+pub(crate) fn encode_varint(mut v: u64) -> ([u8; 10], usize) {
+    let mut b = [0u8; 10];
+    let mut n = 0;
     while v >= 0x80 {
-        out.push(v as u8 | 0x80);
+        b[n] = v as u8 | 0x80;
         v >>= 7;
+        n += 1;
     }
-    out.push(v as u8);
+    b[n] = v as u8;
+    (b, n + 1)
 }
 
 /// The number of bytes of `v` as a varint.

@@ -16,8 +16,8 @@ mod writer;
 
 pub use decode::Typed;
 pub use encode::{
-    encode_events, EncodeError, MapTyping, MapTypingBuilder, Namespaces, TypedContent, Typing,
-    XsiTyping,
+    encode_events, EncodeError, EventEncoder, MapTyping, MapTypingBuilder, Namespaces,
+    TypedContent, Typing, XsiTyping,
 };
 pub use format::{
     is_binary, read_varint, varint_len, write_varint, ByteOrder, FrameKind, PrimitiveType,

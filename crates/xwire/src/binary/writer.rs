@@ -13,14 +13,16 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::ops::Range;
 
-use super::format::{varint_len, write_varint, ByteOrder, FrameKind, MAGIC, VERSION};
+use super::format::{
+    encode_varint, varint_len, write_varint, ByteOrder, FrameKind, MAGIC, VERSION,
+};
 use super::value::{Array, Primitive, Value};
 use crate::chars;
 use crate::event::Event;
 use crate::reader::XML_NS;
 use crate::writer::{
-    check_chars, check_comment, check_ncname, check_ns_name, check_pi, split_qname, NameSpec,
-    NsScope, PendingAttr, WriteError,
+    attribute_name, check_chars, check_comment, check_ncname, check_ns_name, check_pi, split_qname,
+    AttributeName, NameSpec, NsScope, PendingAttr, PendingTag, WriteError,
 };
 
 type Result<T> = std::result::Result<T, WriteError>;
@@ -135,10 +137,8 @@ pub struct BinaryWriter<W: Write> {
     stack: Vec<Open>,
     names: String,
     scope: NsScope,
-    /// The start tag being built: its name and attributes, strings in `pend`.
-    pending: Option<NameSpec>,
-    attrs: Vec<PendingAttr>,
-    pend: String,
+    /// The start tag being built, if any.
+    tag: PendingTag,
     /// The TEXT frame still open for merging: (patch, body start).
     text: Option<(usize, usize)>,
 }
@@ -163,9 +163,7 @@ impl<W: Write> BinaryWriter<W> {
             stack: Vec::new(),
             names: String::new(),
             scope: NsScope::new(),
-            pending: None,
-            attrs: Vec::new(),
-            pend: String::new(),
+            tag: PendingTag::default(),
             text: None,
         }
     }
@@ -176,9 +174,7 @@ impl<W: Write> BinaryWriter<W> {
         let (p, l) = split_qname(qname)
             .ok_or_else(|| WriteError::InvalidName("element name (QName)", qname.into()))?;
         self.open_start(qname)?;
-        let p = self.stash(p);
-        let l = self.stash(l);
-        self.pending = Some(NameSpec::QName(p, l));
+        self.tag.set_qname(p, l);
         Ok(())
     }
 
@@ -187,30 +183,23 @@ impl<W: Write> BinaryWriter<W> {
     pub fn start_element_ns(&mut self, uri: &str, local: &str, prefix: Option<&str>) -> Result<()> {
         check_ns_name("element local name", local, prefix)?;
         self.open_start(local)?;
-        let spec = self.ns_spec(uri, local, prefix);
-        self.pending = Some(spec);
+        self.tag.set_ns(uri, local, prefix);
         Ok(())
     }
 
     /// Adds an attribute by qualified name to the element just started (`xmlns` and
     /// `xmlns:p` are namespace declarations).
     pub fn attribute(&mut self, qname: &str, value: &str) -> Result<()> {
-        let (p, l) = split_qname(qname)
-            .ok_or_else(|| WriteError::InvalidName("attribute name (QName)", qname.into()))?;
-        if qname == "xmlns" || p == "xmlns" {
-            let prefix = if p == "xmlns" { Some(l) } else { None };
-            return self.namespace(prefix, value);
+        match attribute_name(qname)? {
+            AttributeName::Namespace(prefix) => self.namespace(prefix, value),
+            AttributeName::Attribute(p, l) => self.attribute_qname(p, l, value),
         }
-        self.attribute_qname(p, l, value)
     }
 
     fn attribute_qname(&mut self, prefix: &str, local: &str, value: &str) -> Result<()> {
-        self.check_pending()?;
+        self.tag.check_open()?;
         check_chars(value)?;
-        let name = NameSpec::QName(self.stash(prefix), self.stash(local));
-        let value = self.stash(value);
-        self.attrs.push(PendingAttr { name, value });
-        Ok(())
+        self.tag.add_qname(prefix, local, value)
     }
 
     /// Adds an attribute in namespace `uri` (`""`: none) to the element just started, using
@@ -223,18 +212,15 @@ impl<W: Write> BinaryWriter<W> {
         value: &str,
     ) -> Result<()> {
         check_ns_name("attribute local name", local, prefix)?;
-        self.check_pending()?;
+        self.tag.check_open()?;
         check_chars(value)?;
-        let name = self.ns_spec(uri, local, prefix);
-        let value = self.stash(value);
-        self.attrs.push(PendingAttr { name, value });
-        Ok(())
+        self.tag.add_ns(uri, local, prefix, value)
     }
 
     /// Declares a namespace on the element just started (`None`: the default namespace). A
     /// declaration identical to the binding in scope is dropped.
     pub fn namespace(&mut self, prefix: Option<&str>, uri: &str) -> Result<()> {
-        self.check_pending()?;
+        self.tag.check_open()?;
         let prefix = prefix.unwrap_or("");
         if !prefix.is_empty() {
             check_ncname("prefix", prefix)?;
@@ -422,9 +408,7 @@ impl<W: Write> BinaryWriter<W> {
             Event::Start(t) => {
                 // The reader has checked the names: they are used as split.
                 self.open_start(t.name())?;
-                let p = self.stash(t.prefix().unwrap_or(""));
-                let l = self.stash(t.local_name());
-                self.pending = Some(NameSpec::QName(p, l));
+                self.tag.set_qname(t.prefix().unwrap_or(""), t.local_name());
                 for a in t.attributes() {
                     if a.is_namespace_decl() {
                         self.namespace(a.name().strip_prefix("xmlns:"), a.value())?;
@@ -511,27 +495,6 @@ impl<W: Write> BinaryWriter<W> {
 
     // ----- internals ---------------------------------------------------------------------
 
-    fn stash(&mut self, s: &str) -> Range<usize> {
-        let start = self.pend.len();
-        self.pend.push_str(s);
-        start..self.pend.len()
-    }
-
-    fn ns_spec(&mut self, uri: &str, local: &str, prefix: Option<&str>) -> NameSpec {
-        NameSpec::Ns {
-            uri: self.stash(uri),
-            local: self.stash(local),
-            prefix: prefix.map(|p| self.stash(p)),
-        }
-    }
-
-    fn check_pending(&self) -> Result<()> {
-        if self.pending.is_none() {
-            return Err(WriteError::AttributeAfterContent);
-        }
-        Ok(())
-    }
-
     /// Before a new start tag: place checks, the parent's content, a new stack entry.
     fn open_start(&mut self, name: &str) -> Result<()> {
         match self.place {
@@ -553,8 +516,7 @@ impl<W: Write> BinaryWriter<W> {
             extra: 0,
             content: Content::Empty,
         });
-        self.pend.clear();
-        self.attrs.clear();
+        self.tag.begin();
         Ok(())
     }
 
@@ -629,16 +591,16 @@ impl<W: Write> BinaryWriter<W> {
 
     /// Resolves and writes the head of the pending start tag.
     fn flush_start(&mut self) -> Result<()> {
-        let Some(spec) = self.pending.take() else {
+        let Some(spec) = self.tag.name.take() else {
             return Ok(());
         };
-        let attrs = std::mem::take(&mut self.attrs);
+        let attrs = std::mem::take(&mut self.tag.attrs);
         let result = self.write_head(&spec, &attrs);
-        self.attrs = attrs;
+        self.tag.attrs = attrs;
         if result.is_err() {
             // Still pending: a caller that goes on gets the error again, not a frame-less
             // element.
-            self.pending = Some(spec);
+            self.tag.name = Some(spec);
         }
         result
     }
@@ -667,11 +629,11 @@ impl<W: Write> BinaryWriter<W> {
             .collect();
         let uri = |b: Option<usize>| b.map_or("", |b| self.scope.all()[b].1.as_str());
         for (i, ((_, l), &b)) in names.iter().zip(&attr_ns).enumerate() {
-            let l = &self.pend[l.clone()];
+            let l = &self.tag.pend[l.clone()];
             let dup = names[..i]
                 .iter()
                 .zip(&attr_ns)
-                .any(|((_, l2), &b2)| &self.pend[l2.clone()] == l && uri(b2) == uri(b));
+                .any(|((_, l2), &b2)| &self.tag.pend[l2.clone()] == l && uri(b2) == uri(b));
             if dup {
                 return Err(WriteError::DuplicateAttribute(l.to_string()));
             }
@@ -695,14 +657,14 @@ impl<W: Write> BinaryWriter<W> {
             }
         }
         self.write_ns_ref(element_ns);
-        let l = self.strings.get(&self.pend[local]);
+        let l = self.strings.get(&self.tag.pend[local]);
         write_varint(&mut self.body, l);
         write_varint(&mut self.body, attrs.len() as u64);
         for ((a, (_, local)), b) in attrs.iter().zip(names).zip(attr_ns) {
             self.write_ns_ref(b);
-            let l = self.strings.get(&self.pend[local]);
+            let l = self.strings.get(&self.tag.pend[local]);
             write_varint(&mut self.body, l);
-            put_bytes(&mut self.body, self.pend[a.value.clone()].as_bytes());
+            put_bytes(&mut self.body, self.tag.pend[a.value.clone()].as_bytes());
         }
         Ok(())
     }
@@ -740,15 +702,15 @@ impl<W: Write> BinaryWriter<W> {
     ) -> Result<(String, Range<usize>)> {
         match spec {
             NameSpec::QName(p, l) => {
-                let prefix = &self.pend[p.clone()];
+                let prefix = &self.tag.pend[p.clone()];
                 if !prefix.is_empty() && self.scope.lookup(prefix).is_none() {
                     return Err(WriteError::UndeclaredPrefix(prefix.to_string()));
                 }
                 Ok((prefix.to_string(), l.clone()))
             }
             NameSpec::Ns { uri, local, prefix } => {
-                let uri = &self.pend[uri.clone()];
-                let wanted = prefix.as_ref().map(|p| &self.pend[p.clone()]);
+                let uri = &self.tag.pend[uri.clone()];
+                let wanted = prefix.as_ref().map(|p| &self.tag.pend[p.clone()]);
                 let p = self
                     .scope
                     .resolve_ns(uri, wanted, element, mark, true, |p| {
@@ -784,16 +746,8 @@ impl<W: Write> Emitter<'_, W> {
     }
 
     fn varint(&mut self, v: u64) -> Result<()> {
-        let mut b = [0u8; 10];
-        let mut n = 0;
-        let mut v = v;
-        while v >= 0x80 {
-            b[n] = v as u8 | 0x80;
-            v >>= 7;
-            n += 1;
-        }
-        b[n] = v as u8;
-        self.put(&b[..=n])
+        let (b, n) = encode_varint(v);
+        self.put(&b[..n])
     }
 
     fn flush(&mut self) -> Result<()> {

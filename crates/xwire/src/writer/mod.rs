@@ -32,6 +32,7 @@
 mod escape;
 mod scope;
 mod sink;
+mod tag;
 
 use std::fmt;
 use std::io::{self, Write};
@@ -44,6 +45,7 @@ pub(crate) use escape::check_chars;
 use escape::{escape_into, Context};
 pub(crate) use scope::NsScope;
 pub use sink::XmlSink;
+pub(crate) use tag::{attribute_name, AttributeName, NameSpec, PendingAttr, PendingTag};
 
 /// Why the writer refused an operation. After an error the output may be incomplete.
 #[derive(Debug)]
@@ -202,24 +204,6 @@ struct Open {
     preserve: bool,
 }
 
-/// How an element's or attribute's name was given.
-#[derive(Clone)]
-pub(crate) enum NameSpec {
-    /// A qualified name as written: (prefix, local) in `pend`.
-    QName(Range<usize>, Range<usize>),
-    /// A namespace URI, local name and preferred prefix, in `pend`.
-    Ns {
-        uri: Range<usize>,
-        local: Range<usize>,
-        prefix: Option<Range<usize>>,
-    },
-}
-
-pub(crate) struct PendingAttr {
-    pub(crate) name: NameSpec,
-    pub(crate) value: Range<usize>,
-}
-
 /// A streaming XML writer over any [`Write`] sink. See the [module documentation](self).
 pub struct Writer<W: Write> {
     out: W,
@@ -231,10 +215,8 @@ pub struct Writer<W: Write> {
     names: String,
     /// The namespace bindings in scope.
     scope: NsScope,
-    /// The start tag being built, if any: its name and attributes, strings in `pend`.
-    pending: Option<NameSpec>,
-    attrs: Vec<PendingAttr>,
-    pend: String,
+    /// The start tag being built, if any.
+    tag: PendingTag,
     /// Resolved qualified names of the pending tag's attributes, and their spans.
     qnames: String,
     done: Vec<Range<usize>>,
@@ -259,9 +241,7 @@ impl<W: Write> Writer<W> {
             stack: Vec::new(),
             names: String::new(),
             scope: NsScope::new(),
-            pending: None,
-            attrs: Vec::new(),
-            pend: String::new(),
+            tag: PendingTag::default(),
             qnames: String::new(),
             done: Vec::new(),
         }
@@ -384,9 +364,7 @@ impl<W: Write> Writer<W> {
     /// `start_element` for a name already split and known to be a QName (from the reader).
     pub(crate) fn start_qname(&mut self, prefix: &str, local: &str) -> Result<()> {
         self.open_start()?;
-        let p = self.stash(prefix);
-        let l = self.stash(local);
-        self.pending = Some(NameSpec::QName(p, l));
+        self.tag.set_qname(prefix, local);
         Ok(())
     }
 
@@ -396,31 +374,23 @@ impl<W: Write> Writer<W> {
     pub fn start_element_ns(&mut self, uri: &str, local: &str, prefix: Option<&str>) -> Result<()> {
         check_ns_name("element local name", local, prefix)?;
         self.open_start()?;
-        let spec = self.ns_spec(uri, local, prefix);
-        self.pending = Some(spec);
+        self.tag.set_ns(uri, local, prefix);
         Ok(())
     }
 
     /// Adds an attribute by qualified name to the element just started. A prefix must be
     /// declared; `xmlns` attributes are written with [`Writer::namespace`].
     pub fn attribute(&mut self, qname: &str, value: &str) -> Result<()> {
-        let (p, l) = split_qname(qname)
-            .ok_or_else(|| WriteError::InvalidName("attribute name (QName)", qname.into()))?;
-        if qname == "xmlns" || p == "xmlns" {
-            let prefix = if p == "xmlns" { Some(l) } else { None };
-            return self.namespace(prefix, value);
+        match attribute_name(qname)? {
+            AttributeName::Namespace(prefix) => self.namespace(prefix, value),
+            AttributeName::Attribute(p, l) => self.attribute_qname(p, l, value),
         }
-        self.attribute_qname(p, l, value)
     }
 
     /// `attribute` for a name already split, known to be a QName and not a namespace
     /// declaration (from the reader).
     pub(crate) fn attribute_qname(&mut self, prefix: &str, local: &str, value: &str) -> Result<()> {
-        self.check_pending()?;
-        let name = NameSpec::QName(self.stash(prefix), self.stash(local));
-        let value = self.stash(value);
-        self.attrs.push(PendingAttr { name, value });
-        Ok(())
+        self.tag.add_qname(prefix, local, value)
     }
 
     /// Adds an attribute in namespace `uri` (`""`: none) to the element just started; with
@@ -434,18 +404,14 @@ impl<W: Write> Writer<W> {
         value: &str,
     ) -> Result<()> {
         check_ns_name("attribute local name", local, prefix)?;
-        self.check_pending()?;
-        let name = self.ns_spec(uri, local, prefix);
-        let value = self.stash(value);
-        self.attrs.push(PendingAttr { name, value });
-        Ok(())
+        self.tag.add_ns(uri, local, prefix, value)
     }
 
     /// Declares a namespace on the element just started: `prefix` (`None`: the default
     /// namespace) bound to `uri`. A declaration identical to the binding in scope is not
     /// written again.
     pub fn namespace(&mut self, prefix: Option<&str>, uri: &str) -> Result<()> {
-        self.check_pending()?;
+        self.tag.check_open()?;
         let prefix = prefix.unwrap_or("");
         if !prefix.is_empty() {
             check_ncname("prefix", prefix)?;
@@ -585,7 +551,7 @@ impl<W: Write> Writer<W> {
         if self.stack.is_empty() {
             return Err(WriteError::NoOpenElement);
         }
-        if self.pending.is_some() {
+        if self.tag.name.is_some() {
             self.flush_start(true)?;
         } else {
             let open = self.stack.last().expect("checked");
@@ -674,29 +640,6 @@ impl<W: Write> Writer<W> {
 
     // ----- internals ---------------------------------------------------------------------
 
-    /// A name given by namespace URI, local name and preferred prefix, kept in `pend`.
-    /// The caller has checked the names with [`check_ns_name`].
-    fn ns_spec(&mut self, uri: &str, local: &str, prefix: Option<&str>) -> NameSpec {
-        NameSpec::Ns {
-            uri: self.stash(uri),
-            local: self.stash(local),
-            prefix: prefix.map(|p| self.stash(p)),
-        }
-    }
-
-    fn stash(&mut self, s: &str) -> Range<usize> {
-        let start = self.pend.len();
-        self.pend.push_str(s);
-        start..self.pend.len()
-    }
-
-    fn check_pending(&self) -> Result<()> {
-        if self.pending.is_none() {
-            return Err(WriteError::AttributeAfterContent);
-        }
-        Ok(())
-    }
-
     /// Before a new start tag: flush the parent's pending start tag, place checks, indent.
     fn open_start(&mut self) -> Result<()> {
         match self.place {
@@ -728,8 +671,7 @@ impl<W: Write> Writer<W> {
             text: false,
             preserve,
         });
-        self.pend.clear();
-        self.attrs.clear();
+        self.tag.begin();
         Ok(())
     }
 
@@ -769,7 +711,7 @@ impl<W: Write> Writer<W> {
 
     /// Resolves and writes the pending start tag; `empty`: the element ends here too.
     fn flush_start(&mut self, empty: bool) -> Result<()> {
-        let Some(spec) = self.pending.take() else {
+        let Some(spec) = self.tag.name.take() else {
             return Ok(());
         };
         let mark = self
@@ -786,7 +728,7 @@ impl<W: Write> Writer<W> {
         resolved?;
         self.stack.last_mut().expect("pushed").name = name.clone();
         // Attributes: resolve names (declaring what repairing needs) before writing anything.
-        let attrs = std::mem::take(&mut self.attrs);
+        let attrs = std::mem::take(&mut self.tag.attrs);
         let mut qnames = std::mem::take(&mut self.qnames);
         let mut done = std::mem::take(&mut self.done);
         qnames.clear();
@@ -806,7 +748,7 @@ impl<W: Write> Writer<W> {
         if result.is_ok() {
             result = self.write_start_tag(name, mark, &attrs, &qnames, &done, empty);
         }
-        self.attrs = attrs;
+        self.tag.attrs = attrs;
         self.qnames = qnames;
         self.done = done;
         result
@@ -857,7 +799,7 @@ impl<W: Write> Writer<W> {
             self.buf.push(b'"');
         }
         for (a, q) in attrs.iter().zip(spans) {
-            let value = &self.pend[a.value.clone()];
+            let value = &self.tag.pend[a.value.clone()];
             let q = &qnames[q.clone()];
             if q == "xml:space" {
                 self.stack.last_mut().expect("pushed").preserve = value == "preserve";
@@ -895,7 +837,7 @@ impl<W: Write> Writer<W> {
     ) -> Result<()> {
         match spec {
             NameSpec::QName(p, l) => {
-                let (p, l) = (&self.pend[p.clone()], &self.pend[l.clone()]);
+                let (p, l) = (&self.tag.pend[p.clone()], &self.tag.pend[l.clone()]);
                 if !p.is_empty() {
                     if self.scope.lookup(p).is_none() {
                         return Err(WriteError::UndeclaredPrefix(p.to_string()));
@@ -907,8 +849,8 @@ impl<W: Write> Writer<W> {
                 Ok(())
             }
             NameSpec::Ns { uri, local, prefix } => {
-                let (uri, local) = (&self.pend[uri.clone()], &self.pend[local.clone()]);
-                let wanted = prefix.as_ref().map(|p| &self.pend[p.clone()]);
+                let (uri, local) = (&self.tag.pend[uri.clone()], &self.tag.pend[local.clone()]);
+                let wanted = prefix.as_ref().map(|p| &self.tag.pend[p.clone()]);
                 let open = self.stack.last().expect("a start tag is being resolved");
                 let element_prefix = prefix_of(&self.names[open.name.clone()]);
                 let p = self.scope.resolve_ns(
