@@ -44,7 +44,7 @@ pub struct DecodeArgs {
 pub struct InspectArgs {
     /// The binary document.
     file: PathBuf,
-    /// Array values to show per array.
+    /// Array values (and string table entries) to show.
     #[arg(long, default_value_t = 8, value_name = "N")]
     values: usize,
 }
@@ -159,10 +159,8 @@ pub fn decode(args: &DecodeArgs) -> Result<(), Failure> {
     write_out(args.output.as_deref(), &text)
 }
 
-/// A dump of the document event by event: each element with the offset of its frame, its
-/// declarations, attributes and typed content.
+/// `xwire inspect`: the document frame by frame (see [`dump`]).
 pub fn inspect(args: &InspectArgs) -> Result<(), Failure> {
-    use std::fmt::Write as _;
     let input = Input::open(&args.file)?;
     let bytes = input.bytes();
     let name = args.file.display().to_string();
@@ -172,108 +170,194 @@ pub fn inspect(args: &InspectArgs) -> Result<(), Failure> {
             message: format!("{name}: not a binary XML document (no \\x89XWB magic number)"),
         });
     }
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "header: version {}, {} bytes",
-        bytes.get(8).copied().unwrap_or(0),
-        bytes.len()
-    );
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let result = dump(bytes, args.values, &mut out);
+    let flushed = out.flush();
+    match result {
+        Ok(()) => flushed.map_err(|e| Failure::usage(format!("xwire: standard output: {e}"))),
+        Err(Dump::Io(e)) => Err(Failure::usage(format!("xwire: standard output: {e}"))),
+        Err(Dump::Xml(e)) => Err(Failure {
+            code: 1,
+            message: format!("{name}: {e}"),
+        }),
+    }
+}
+
+/// Why a dump stopped.
+enum Dump {
+    Io(std::io::Error),
+    Xml(xwire::Error),
+}
+
+impl From<std::io::Error> for Dump {
+    fn from(e: std::io::Error) -> Dump {
+        Dump::Io(e)
+    }
+}
+
+impl From<xwire::Error> for Dump {
+    fn from(e: xwire::Error) -> Dump {
+        Dump::Xml(e)
+    }
+}
+
+/// Writes the frame-by-frame dump of a binary document: one line per frame with its offset,
+/// kind, byte order and body size, then what it holds. The reader checks everything as it
+/// goes, so a dump of a bad file stops at the first error, after the frames before it.
+fn dump(bytes: &[u8], values: usize, out: &mut impl Write) -> Result<(), Dump> {
     let mut reader = Reader::from_slice(bytes);
-    let mut depth = 0usize;
-    let fail = |e: xwire::Error| Failure {
-        code: 1,
-        message: format!("{name}: {e}"),
-    };
+    // Peeking reads the first frames, and with them the header and the string table.
+    reader.peek_kind()?;
+    writeln!(
+        out,
+        "header: version {}, flags 0x{:02X}, {} bytes",
+        bytes[8],
+        bytes[9],
+        bytes.len()
+    )?;
+    let doc = bytes[xwire::binary::HEADER_LEN];
+    let mut p = xwire::binary::HEADER_LEN + 1;
+    let size = xwire::binary::read_varint(bytes, &mut p).expect("checked by the reader");
+    let strings: Vec<&str> = reader.string_table().collect();
+    writeln!(
+        out,
+        "@{} DOCUMENT {}, body {size} bytes, string table of {} strings",
+        xwire::binary::HEADER_LEN,
+        order(xwire::binary::ByteOrder::of_prefix(doc)),
+        strings.len()
+    )?;
+    for (k, s) in strings.iter().enumerate().take(values) {
+        writeln!(out, "  string {k} {:?}", clip(s))?;
+    }
+    if strings.len() > values {
+        writeln!(out, "  ... {} more strings", strings.len() - values)?;
+    }
+    let mut depth = 1;
     loop {
-        let offset = reader.offset();
-        let ev = match reader.next() {
-            Ok(ev) => ev,
-            Err(e) => {
-                print!("{out}");
-                return Err(fail(e));
-            }
-        };
+        reader.peek_kind()?;
+        let frame = reader.frame();
         let indent = "  ".repeat(depth);
-        let was_start = matches!(ev, Event::Start(_));
-        match ev {
+        if let Some(f) = &frame {
+            write!(
+                out,
+                "{indent}@{} {} {}, body {} bytes:",
+                f.offset,
+                kind(f.kind),
+                order(f.byte_order),
+                f.body.len()
+            )?;
+        }
+        match reader.next()? {
             Event::Eof => break,
+            Event::End(_) => depth -= 1,
             Event::Start(t) => {
-                let _ = write!(out, "{indent}@{offset} element {}", t.name());
+                write!(out, " {}", t.name())?;
                 if !t.namespace_uri().is_empty() {
-                    let _ = write!(out, " {{{}}}", t.namespace_uri());
+                    write!(out, " {{{}}}", t.namespace_uri())?;
                 }
                 for a in t.attributes() {
-                    let _ = write!(out, " {}=\"{}\"", a.name(), a.value());
+                    write!(out, " {}=\"{}\"", a.name(), clip(a.value()))?;
                 }
-                out.push('\n');
+                writeln!(out)?;
                 depth += 1;
-            }
-            Event::End(_) => depth = depth.saturating_sub(1),
-            Event::Text(t) => {
-                let _ = writeln!(out, "{indent}@{offset} text {:?}", clip(&t.unescape()));
-            }
-            Event::CData(c) => {
-                let _ = writeln!(out, "{indent}@{offset} cdata {:?}", clip(&c.text()));
-            }
-            Event::Comment(c) => {
-                let _ = writeln!(out, "{indent}@{offset} comment {:?}", clip(&c.text()));
-            }
-            Event::Pi(p) => {
-                let _ = writeln!(
+                typed(
+                    &mut reader,
+                    frame.and_then(|f| f.values),
+                    values,
+                    &indent,
                     out,
-                    "{indent}@{offset} pi {} {:?}",
-                    p.target(),
-                    clip(&p.data())
-                );
+                )?;
             }
+            Event::Text(t) => writeln!(out, " {:?}", clip(&t.unescape()))?,
+            Event::CData(c) => writeln!(out, " {:?}", clip(&c.text()))?,
+            Event::Comment(c) => writeln!(out, " {:?}", clip(&c.text()))?,
+            Event::Pi(p) => writeln!(out, " {} {:?}", p.target(), clip(&p.data()))?,
             _ => {}
         }
-        if was_start {
-            let at = reader.offset();
-            match reader.typed_content() {
-                Ok(Some(Typed::Value(v))) => {
-                    let mut s = String::new();
-                    v.write_text(&mut s);
-                    let _ = writeln!(
-                        out,
-                        "{indent}  @{at} leaf {} {:?}",
-                        v.primitive_type().name(),
-                        clip(&s)
-                    );
-                }
-                Ok(Some(Typed::Array(a))) => {
-                    let mut s = String::new();
-                    for i in 0..a.len().min(args.values) {
-                        if i > 0 {
-                            s.push(' ');
-                        }
-                        a.get(i).write_text(&mut s);
-                    }
-                    if a.len() > args.values {
-                        s.push_str(" ...");
-                    }
-                    let _ = writeln!(
-                        out,
-                        "{indent}  @{at} array {}[{}] ({}) {s}",
-                        a.primitive_type().name(),
-                        a.len(),
-                        if a.is_borrowed() {
-                            "viewed in place"
-                        } else {
-                            "copied"
-                        }
-                    );
-                }
-                Ok(None) => {}
-                Err(e) => {
-                    print!("{out}");
-                    return Err(fail(e));
-                }
-            }
-        }
     }
-    write_out(None, out.as_bytes())
+    Ok(())
+}
+
+/// The typed content of the element just started, if it is a LEAF or an ARRAY.
+fn typed(
+    reader: &mut Reader<'_>,
+    at_values: Option<std::ops::Range<usize>>,
+    values: usize,
+    indent: &str,
+    out: &mut impl Write,
+) -> Result<(), Dump> {
+    match reader.typed_content()? {
+        Some(Typed::Value(v)) => {
+            let mut s = String::new();
+            v.write_text(&mut s);
+            writeln!(
+                out,
+                "{indent}  {} {:?}{}",
+                v.primitive_type().name(),
+                clip(&s),
+                at(at_values, false)
+            )?;
+        }
+        Some(Typed::Array(a)) => {
+            let mut s = String::new();
+            for i in 0..a.len().min(values) {
+                s.push(' ');
+                a.get(i).write_text(&mut s);
+            }
+            if a.len() > values {
+                s.push_str(" ...");
+            }
+            writeln!(
+                out,
+                "{indent}  {}[{}]{}, {}:{s}",
+                a.primitive_type().name(),
+                a.len(),
+                at(at_values, true),
+                if a.is_borrowed() {
+                    "viewed in place"
+                } else {
+                    "copied"
+                }
+            )?;
+        }
+        None => {}
+    }
+    Ok(())
+}
+
+fn kind(k: xwire::binary::FrameKind) -> &'static str {
+    use xwire::binary::FrameKind as K;
+    match k {
+        K::Document => "DOCUMENT",
+        K::Element => "ELEMENT",
+        K::Leaf => "LEAF",
+        K::Array => "ARRAY",
+        K::Text => "TEXT",
+        K::CData => "CDATA",
+        K::Comment => "COMMENT",
+        K::Pi => "PI",
+    }
+}
+
+fn order(o: xwire::binary::ByteOrder) -> &'static str {
+    match o {
+        xwire::binary::ByteOrder::Little => "little-endian",
+        xwire::binary::ByteOrder::Big => "big-endian",
+    }
+}
+
+/// Where a typed value lies; for arrays, with the alignment of its offset (leaf values are
+/// not aligned).
+fn at(r: Option<std::ops::Range<usize>>, array: bool) -> String {
+    match r {
+        Some(r) if !array => format!(" at {}..{}", r.start, r.end),
+        Some(r) if !r.is_empty() => {
+            let align = 1usize << r.start.trailing_zeros().min(3);
+            format!(" at {}..{} (offset aligned to {align})", r.start, r.end)
+        }
+        _ => String::new(),
+    }
 }
 
 fn clip(s: &str) -> String {

@@ -92,7 +92,8 @@ enum Command {
     Encode(binary::EncodeArgs),
     /// Decode a binary XML document to text XML.
     Decode(binary::DecodeArgs),
-    /// Dump a binary XML document element by element, with frame offsets and typed content.
+    /// Dump a binary XML document frame by frame: offsets, kinds, byte order, sizes, names,
+    /// typed values and where arrays lie.
     Inspect(binary::InspectArgs),
     /// Run the benchmark suite against the peers found on this machine.
     Bench(bench::BenchArgs),

@@ -2556,6 +2556,41 @@ impl<'a> Reader<'a> {
         })
     }
 
+    /// Where the current event's frame lies, for binary input (see [`binary::FrameInfo`]):
+    /// the element-like frame after an [`Event::Start`], the frame of a text, CDATA, comment or
+    /// PI event. `None` for text input, for ends, for the text form of a typed value, and
+    /// after an error.
+    ///
+    /// ```
+    /// use xwire::binary::{ByteOrder, FrameKind};
+    /// use xwire::Reader;
+    /// // <v>2.5</v> with v a LEAF of type f64 (little-endian).
+    /// let mut file = b"\x89XWB\r\n\x1a\n\x01\x00".to_vec();
+    /// file.extend([0x01, 0x12, 0x01, 0x01, b'v', 0x03, 0x0D, 0x00, 0x00, 0x00, 0x00, 0x0A]);
+    /// file.extend(2.5f64.to_le_bytes());
+    /// let mut r = Reader::from_slice(&file);
+    /// r.next()?;
+    /// let f = r.frame().unwrap();
+    /// assert_eq!((f.offset, f.kind, f.byte_order), (15, FrameKind::Leaf, ByteOrder::Little));
+    /// assert_eq!((f.body, f.values), (17..30, Some(22..30)));
+    /// # Ok::<(), xwire::Error>(())
+    /// ```
+    pub fn frame(&self) -> Option<binary::FrameInfo> {
+        if self.failed.is_some() {
+            return None;
+        }
+        self.binary
+            .as_ref()?
+            .frame_info(self.input.data(), &self.st)
+    }
+
+    /// The string table of binary input (names, prefixes, URIs and PI targets, in table
+    /// order), once the first event was read; empty for text input.
+    pub fn string_table(&self) -> impl Iterator<Item = &str> + '_ {
+        let data = self.input.data();
+        self.binary.iter().flat_map(move |d| d.strings(data))
+    }
+
     fn take_typed(&mut self, want: Option<binary::PrimitiveType>) -> Result<Option<Typed<'_>>> {
         if let Some(e) = &self.failed {
             return Err(e.clone());

@@ -1075,3 +1075,92 @@ fn an_array_frame_that_ends_inside_its_padding_is_an_error() {
     );
     assert_binary(&f, "ends inside its padding");
 }
+
+// ----- frame layout -------------------------------------------------------------------------
+
+/// `Reader::frame` names each event's frame (offset, kind, byte order, body, values) as the
+/// writer laid it out, in either byte order; ends and text input have none.
+#[test]
+fn frames_are_reported_where_the_writer_put_them() {
+    use xwire::binary::{BinaryWriter, ByteOrder, FrameKind};
+    for order in [ByteOrder::Little, ByteOrder::Big] {
+        let mut w = BinaryWriter::with_byte_order(Vec::new(), order);
+        w.start_element("r").unwrap();
+        w.comment("c").unwrap();
+        w.start_element("a").unwrap();
+        w.array_of(&[1.5f64, -2.0]).unwrap();
+        w.end_element().unwrap();
+        w.start_element("v").unwrap();
+        w.value(Value::I16(-3)).unwrap();
+        w.end_element().unwrap();
+        w.text("t").unwrap();
+        w.end_element().unwrap();
+        let file = w.finish().unwrap();
+
+        let mut r = Reader::from_slice(&file);
+        let mut seen = Vec::new();
+        loop {
+            let ev = r.next().unwrap();
+            let (start, eof) = (matches!(ev, Event::Start(_)), matches!(ev, Event::Eof));
+            if eof {
+                break;
+            }
+            let Some(f) = r.frame() else {
+                seen.push(None);
+                if start {
+                    panic!("a start without a frame");
+                }
+                continue;
+            };
+            assert_eq!(f.byte_order, order);
+            assert_eq!(file[f.offset] & 0x7F, f.kind as u8);
+            let mut p = f.offset + 1;
+            let size = xwire::binary::read_varint(&file, &mut p).unwrap() as usize;
+            assert_eq!(f.body, p..p + size);
+            match f.kind {
+                FrameKind::Array => {
+                    let v = f.values.clone().unwrap();
+                    assert_eq!((v.start % 8, v.len()), (0, 16));
+                    let first: [u8; 8] = file[v.start..v.start + 8].try_into().unwrap();
+                    let x = match order {
+                        ByteOrder::Little => f64::from_le_bytes(first),
+                        ByteOrder::Big => f64::from_be_bytes(first),
+                    };
+                    assert_eq!(x, 1.5);
+                }
+                FrameKind::Leaf => {
+                    let v = f.values.clone().unwrap();
+                    assert_eq!(v.len(), 2);
+                    assert_eq!(v.end, f.body.end);
+                }
+                _ => assert_eq!(f.values, None),
+            }
+            seen.push(Some(f.kind));
+        }
+        use FrameKind::*;
+        assert_eq!(
+            seen,
+            [
+                Some(Element),
+                Some(Comment),
+                Some(Array),
+                None, // the array's text form
+                None, // its end
+                Some(Leaf),
+                None,
+                None,
+                Some(Text),
+                None, // the root's end
+            ]
+        );
+        assert_eq!(
+            r.string_table().collect::<Vec<_>>(),
+            ["r", "a", "v"],
+            "{order:?}"
+        );
+    }
+    let mut text = Reader::from_slice(b"<r>t</r>");
+    text.next().unwrap();
+    assert_eq!(text.frame(), None);
+    assert_eq!(text.string_table().count(), 0);
+}

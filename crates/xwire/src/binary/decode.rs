@@ -12,9 +12,11 @@
 //! decoded again, cheaply and without checks, when it is reported.
 
 use std::borrow::Cow;
+use std::ops::Range;
 
 use super::format::{
-    read_varint, FrameKind, PrimitiveType, VarintError, BIG_ENDIAN_BIT, HEADER_LEN, MAGIC, VERSION,
+    read_varint, ByteOrder, FrameKind, PrimitiveType, VarintError, BIG_ENDIAN_BIT, HEADER_LEN,
+    MAGIC, VERSION,
 };
 use super::value::{Array, Value};
 use crate::chars;
@@ -58,6 +60,25 @@ impl Typed<'_> {
             Typed::Array(a) => a.write_text(out),
         }
     }
+}
+
+/// Where the frame of the current event lies in a binary file, as
+/// [`crate::Reader::frame`] returns it: for tools that show or patch the layout (`xwire
+/// inspect`), and for checking where arrays landed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FrameInfo {
+    /// Offset of the frame's prefix byte in the file.
+    pub offset: usize,
+    /// The frame's kind.
+    pub kind: FrameKind,
+    /// The byte order its prefix declares.
+    pub byte_order: ByteOrder,
+    /// The body: what follows the prefix and the size.
+    pub body: Range<usize>,
+    /// LEAF: the value's bytes (for strings and bytes, after their length); ARRAY: the packed
+    /// values, after the padding (aligned to the type's width from the start of the file when
+    /// the writer followed the format). `None` for other kinds.
+    pub values: Option<Range<usize>>,
 }
 
 /// A decoding error: where (byte offset in the file) and what. Boxed so results stay narrow.
@@ -1029,6 +1050,50 @@ impl Decoder {
         }
         *shown = Shown::Taken;
         Some(typed_of(data, &frame))
+    }
+
+    /// The frame of the event in `st` (see [`FrameInfo`]): the open element-like frame for a
+    /// start, the child frame just read for text, CDATA, comments and PIs; `None` for ends,
+    /// for the text form of a typed value and at the end.
+    pub(crate) fn frame_info(&self, data: &[u8], st: &State) -> Option<FrameInfo> {
+        let top = self.frames.last()?;
+        let (at, values) = match st.kind {
+            TokenKind::Start => {
+                let values = match top.content {
+                    Content::Frames => None,
+                    Content::Typed {
+                        ty,
+                        array: true,
+                        at,
+                        count,
+                        ..
+                    } => Some(at..at + count * ty.width().expect("checked: fixed width")),
+                    Content::Typed { at, .. } => Some(at..top.end),
+                };
+                (top.at, values)
+            }
+            TokenKind::Text | TokenKind::CData | TokenKind::Comment | TokenKind::Pi
+                if top.content == Content::Frames =>
+            {
+                (st.tok_start as usize, None)
+            }
+            _ => return None,
+        };
+        let prefix = data[at];
+        let mut p = at + 1;
+        let size = read_varint(data, &mut p).expect("checked when the frame was read") as usize;
+        Some(FrameInfo {
+            offset: at,
+            kind: FrameKind::from_code(prefix & !BIG_ENDIAN_BIT).expect("checked"),
+            byte_order: ByteOrder::of_prefix(prefix),
+            body: p..p + size,
+            values,
+        })
+    }
+
+    /// The string table, in order.
+    pub(crate) fn strings<'d>(&'d self, data: &'d [u8]) -> impl Iterator<Item = &'d str> + 'd {
+        self.strings.iter().map(move |&(s, e)| str_of(&data[s..e]))
     }
 
     fn string_index(&self, v: u64, at: usize) -> R<u32> {

@@ -14,7 +14,7 @@ mod to_text;
 mod value;
 mod writer;
 
-pub use decode::Typed;
+pub use decode::{FrameInfo, Typed};
 pub use encode::{
     encode_events, EncodeError, EventEncoder, MapTyping, MapTypingBuilder, Namespaces,
     TypedContent, Typing, XsiTyping,
