@@ -1164,3 +1164,40 @@ fn frames_are_reported_where_the_writer_put_them() {
     assert_eq!(text.frame(), None);
     assert_eq!(text.string_table().count(), 0);
 }
+
+/// The event encoder writes the byte order it is given, and the reader reads either back to
+/// the same values.
+#[test]
+fn event_encoder_writes_either_byte_order() {
+    use xwire::binary::{ByteOrder, EventEncoder, MapTyping, PrimitiveType};
+    let doc = b"<r><a>1 -2 3</a><v>7</v></r>";
+    let mut files = Vec::new();
+    for order in [ByteOrder::Little, ByteOrder::Big] {
+        let mut typing = MapTyping::builder()
+            .array("", "a", PrimitiveType::I32)
+            .leaf("", "v", PrimitiveType::U16)
+            .build();
+        let mut enc = EventEncoder::with_byte_order(Vec::new(), order);
+        let mut r = Reader::from_slice(doc);
+        loop {
+            let (offset, ev) = r.next_with_offset().unwrap();
+            let eof = matches!(ev, Event::Eof);
+            enc.event(offset, &ev, &mut typing).unwrap();
+            if eof {
+                break;
+            }
+        }
+        let file = enc.finish().unwrap();
+        let mut r = Reader::from_slice(&file);
+        r.next().unwrap();
+        assert_eq!(r.frame().unwrap().byte_order, order);
+        r.next().unwrap();
+        assert_eq!(r.frame().unwrap().byte_order, order);
+        assert_eq!(&*r.array::<i32>().unwrap().unwrap(), &[1, -2, 3]);
+        drop(r);
+        let text = decode_to_text(&file, Vec::new()).unwrap();
+        assert_eq!(text, b"<r><a>1 -2 3</a><v>7</v></r>");
+        files.push(file);
+    }
+    assert_ne!(files[0], files[1]);
+}

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::io::Write;
 
-use super::format::PrimitiveType;
+use super::format::{ByteOrder, PrimitiveType};
 use super::value::{parse_base64, Array, Value, ValueError};
 use super::writer::BinaryWriter;
 use crate::error::{Error, Location};
@@ -334,8 +334,14 @@ pub struct EventEncoder<W: Write> {
 impl<W: Write> EventEncoder<W> {
     /// An encoder writing to `out` in the machine's byte order.
     pub fn new(out: W) -> EventEncoder<W> {
+        EventEncoder::with_byte_order(out, ByteOrder::NATIVE)
+    }
+
+    /// An encoder writing every frame in byte order `order` (for a reader of the other
+    /// order; see [`BinaryWriter::with_byte_order`]).
+    pub fn with_byte_order(out: W, order: ByteOrder) -> EventEncoder<W> {
         EventEncoder {
-            w: BinaryWriter::new(out),
+            w: BinaryWriter::with_byte_order(out, order),
             typed: None,
             text: String::new(),
             pieces: Vec::new(),
