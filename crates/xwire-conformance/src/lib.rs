@@ -37,13 +37,18 @@ pub fn corpora_dir() -> Option<PathBuf> {
     None
 }
 
-/// The corpus folder `name` under [`corpora_dir`], for tests: `None` with a loud skip message
-/// when it is missing, and a panic instead under `CI=true` (CI must not pass by skipping).
+/// The corpus folder `name` under [`corpora_dir`] (`"."`: the corpora folder itself), for
+/// tests: `None` with a loud skip message when it is missing, and a panic instead under
+/// `CI=true` (CI must not pass by skipping).
 pub fn corpus(name: &str) -> Option<PathBuf> {
     let dir = corpora_dir().map(|d| d.join(name)).filter(|d| d.is_dir());
     if dir.is_none() {
-        let msg =
-            format!("corpus '{name}' not found (set XWIRE_CORPORA or check out ../shared/corpora)");
+        let what = if name == "." {
+            "the corpora folder".to_string()
+        } else {
+            format!("corpus '{name}'")
+        };
+        let msg = format!("{what} not found (set XWIRE_CORPORA or check out ../shared/corpora)");
         if std::env::var("CI").as_deref() == Ok("true") {
             panic!("{msg}");
         }
