@@ -37,6 +37,26 @@ pub fn corpora_dir() -> Option<PathBuf> {
     None
 }
 
+/// The corpus folder `name` under [`corpora_dir`] (`"."`: the corpora folder itself), for
+/// tests: `None` with a loud skip message when it is missing, and a panic instead under
+/// `CI=true` (CI must not pass by skipping).
+pub fn corpus(name: &str) -> Option<PathBuf> {
+    let dir = corpora_dir().map(|d| d.join(name)).filter(|d| d.is_dir());
+    if dir.is_none() {
+        let what = if name == "." {
+            "the corpora folder".to_string()
+        } else {
+            format!("corpus '{name}'")
+        };
+        let msg = format!("{what} not found (set XWIRE_CORPORA or check out ../shared/corpora)");
+        if std::env::var("CI").as_deref() == Ok("true") {
+            panic!("{msg}");
+        }
+        eprintln!("SKIPPED: {msg}");
+    }
+    dir
+}
+
 /// The outcome of one test.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {

@@ -4,20 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use xwire_conformance::{corpora_dir, known_failures, Outcome, Report};
-
-fn corpus(name: &str) -> Option<std::path::PathBuf> {
-    let dir = corpora_dir().map(|d| d.join(name)).filter(|d| d.is_dir());
-    if dir.is_none() {
-        let msg =
-            format!("corpus '{name}' not found (set XWIRE_CORPORA or check out ../shared/corpora)");
-        if std::env::var("CI").as_deref() == Ok("true") {
-            panic!("{msg}");
-        }
-        eprintln!("SKIPPED: {msg}");
-    }
-    dir
-}
+use xwire_conformance::{corpus, known_failures, Outcome, Report};
 
 fn check(report: &Report, min_passed: usize) {
     check_against(report, &report.suite, min_passed);

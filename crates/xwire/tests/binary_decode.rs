@@ -815,6 +815,62 @@ fn malformed_files_are_errors() {
         &file(&["a"], &[a(), frame(COMMENT, b"x-")]),
         "cannot contain '--' or end with '-'",
     );
+    // Content no text document gives: its text form would read back as something else.
+    assert_binary(
+        &file(&["a"], &[a(), frame(COMMENT, b"x\ry")]),
+        "a comment cannot hold a carriage return",
+    );
+    let mut pi = vs(&[0]);
+    pi.extend_from_slice(b"x\r");
+    assert_binary(
+        &file(
+            &["t", "a"],
+            &[frame(PI, &pi), element(head(&[], &[0, 1], &[]), &[])],
+        ),
+        "cannot hold a carriage return",
+    );
+    for lead in [b' ', b'\t', b'\n'] {
+        let mut pi = vs(&[0]);
+        pi.extend_from_slice(&[lead, b'x']);
+        assert_binary(
+            &file(
+                &["t", "a"],
+                &[frame(PI, &pi), element(head(&[], &[0, 1], &[]), &[])],
+            ),
+            "cannot start with white space",
+        );
+    }
+    for body in [&b"x\ry"[..], b"x]]>y"] {
+        let what = if body.contains(&b'\r') {
+            "a CDATA frame cannot hold a carriage return"
+        } else {
+            "a CDATA frame cannot hold ']]>'"
+        };
+        assert_binary(
+            &file(
+                &["a"],
+                &[element(head(&[], &[0, 0], &[]), &[frame(CDATA, body)])],
+            ),
+            what,
+        );
+    }
+    // Their neighbours are fine: `]]` and `>` in separate frames, white space after the start
+    // of PI data, a carriage return in TEXT.
+    let ok = file(
+        &["t", "a"],
+        &[
+            frame(PI, &[&vs(&[0])[..], b"x \t"].concat()),
+            element(
+                head(&[], &[0, 1], &[]),
+                &[frame(CDATA, b"]]"), frame(CDATA, b">"), frame(TEXT, b"\r")],
+            ),
+        ],
+    );
+    let text = decode_to_text(&ok, Vec::new()).unwrap();
+    assert_eq!(
+        String::from_utf8(text).unwrap(),
+        "<?t x \t?><a><![CDATA[]]]]><![CDATA[>]]>&#13;</a>"
+    );
     // Namespaces.
     let ns = |decls: &[(u64, u64)], name: &[u64], attrs: &[(&[u64], &str)]| {
         file(

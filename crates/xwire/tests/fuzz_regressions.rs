@@ -105,3 +105,120 @@ fn index_fuzz_checks_over_the_w3c_suite() {
         index_check::check(data);
     }
 }
+
+#[path = "../fuzz/fuzz_targets/decode_check.rs"]
+mod decode_check;
+
+/// Measures the allocations of the `decode` checks (the other tests only pay a thread-local
+/// lookup per allocation).
+#[global_allocator]
+static ALLOCATOR: decode_check::Counting = decode_check::Counting;
+
+/// The `decode` fuzz target's checks, allocation bound included, over any kept crash inputs
+/// named `decode-*.bin` in `data/fuzz` and the binary form (`xsi:type` typing) of every W3C
+/// suite document that encodes, so they run without cargo-fuzz too.
+#[test]
+fn decode_fuzz_checks_over_binaries_of_the_w3c_suite() {
+    use xwire::binary::{encode_events, XsiTyping};
+    let mut inputs: Vec<Vec<u8>> = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fuzz"))
+    {
+        for e in entries.flatten() {
+            if e.file_name().to_string_lossy().starts_with("decode-") {
+                inputs.push(std::fs::read(e.path()).unwrap());
+            }
+        }
+    }
+    let mut encoded = 0;
+    if let Some(dir) = common::corpus("xmlconf") {
+        for p in common::xml_files(&dir) {
+            let text = std::fs::read(p).unwrap();
+            let mut r = Reader::from_slice(&text);
+            if let Ok(file) = encode_events(&mut r, &mut XsiTyping, Vec::new()) {
+                inputs.push(decode_check::input_of(&file));
+                encoded += 1;
+            }
+        }
+        assert!(encoded > 1000, "only {encoded} W3C documents encoded");
+    }
+    for data in &inputs {
+        decode_check::check(data, true);
+        assert!(
+            decode_check::largest() > 0,
+            "the reader's allocations are measured"
+        );
+    }
+}
+
+/// The largest allocations the `decode` fuzz target found relative to the input: a string
+/// table of empty strings (the reader's index of the table takes 16 bytes per one-byte string)
+/// and a bool array (its text form takes up to 6 bytes per value). Both stay within the bound
+/// of docs/binary-format.md, and a count larger than the file allocates nothing for it.
+#[test]
+fn decode_allocations_stay_within_the_documented_bound() {
+    use xwire::binary::write_varint;
+    /// A frame: prefix, size, body.
+    fn frame(prefix: u8, body: &[u8]) -> Vec<u8> {
+        let mut f = vec![prefix];
+        write_varint(&mut f, body.len() as u64);
+        f.extend_from_slice(body);
+        f
+    }
+    /// The file of a DOCUMENT frame body.
+    fn file(body: &[u8]) -> Vec<u8> {
+        let mut f = xwire::binary::MAGIC.to_vec();
+        f.extend([1, 0]);
+        f.extend(frame(0x01, body));
+        f
+    }
+
+    // N empty strings, then "a"; the root element <a/>.
+    let n = 200_000u64;
+    let mut body = Vec::new();
+    write_varint(&mut body, n + 1);
+    body.extend(std::iter::repeat(0).take(n as usize));
+    body.extend([1, b'a']);
+    let mut head = vec![0x00, 0x00];
+    write_varint(&mut head, n);
+    head.push(0x00);
+    body.extend(frame(0x02, &head));
+    let f = file(&body);
+    decode_check::check(&decode_check::input_of(&f), true);
+    assert!(decode_check::largest() <= decode_check::alloc_bound(f.len()));
+    assert!(
+        decode_check::largest() > 8 * f.len(),
+        "the index of the string table is measured: {} for {} bytes",
+        decode_check::largest(),
+        f.len()
+    );
+
+    // A bool ARRAY of 100,000 values: its text is "false false ...".
+    let values = 100_000usize;
+    let mut arr = vec![0x00, 0x00, 0x00, 0x00, 0x0B];
+    write_varint(&mut arr, values as u64);
+    arr.push(0); // no padding for 1-byte values
+    arr.extend(std::iter::repeat(0).take(values));
+    let mut body = vec![0x01, 0x01, b'a'];
+    body.extend(frame(0x04, &arr));
+    let f = file(&body);
+    decode_check::check(&decode_check::input_of(&f), true);
+    assert!(decode_check::largest() <= decode_check::alloc_bound(f.len()));
+    assert!(
+        decode_check::largest() >= 6 * values,
+        "the text form is measured"
+    );
+
+    // A string count of 2^40 in a 20-byte file: an error, nothing reserved for it.
+    let mut body = Vec::new();
+    write_varint(&mut body, 1 << 40);
+    body.extend([0; 4]);
+    let f = file(&body);
+    let e = Reader::from_slice(&f).next().unwrap_err();
+    assert!(e.to_string().contains("string count"), "{e}");
+    decode_check::check(&decode_check::input_of(&f), true);
+    assert!(
+        decode_check::largest() < 4096,
+        "{}",
+        decode_check::largest()
+    );
+}

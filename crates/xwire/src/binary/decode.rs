@@ -399,6 +399,16 @@ impl Decoder {
                     );
                 }
                 check_text(data, p, end, what)?;
+                if kind == FrameKind::CData {
+                    // Text XML has no CDATA section holding these (a carriage return reads as
+                    // a line feed), so the text form could not give this frame back.
+                    if memchr::memchr(b'\r', &data[p..end]).is_some() {
+                        return bad(at, "a CDATA frame cannot hold a carriage return");
+                    }
+                    if memchr::memmem::find(&data[p..end], b"]]>").is_some() {
+                        return bad(at, "a CDATA frame cannot hold ']]>'");
+                    }
+                }
                 st.pos = end;
                 if kind == FrameKind::Text && p == end {
                     return Ok(false);
@@ -415,6 +425,12 @@ impl Decoder {
                 let text = &data[p..end];
                 if memchr::memmem::find(text, b"--").is_some() || text.ends_with(b"-") {
                     return bad(at, "a comment cannot contain '--' or end with '-'");
+                }
+                if memchr::memchr(b'\r', text).is_some() {
+                    return bad(
+                        at,
+                        "a comment cannot hold a carriage return (text XML reads it as a line feed)",
+                    );
                 }
                 st.kind = TokenKind::Comment;
                 st.a = span(p, end);
@@ -433,6 +449,21 @@ impl Decoder {
                 check_text(data, p, end, "a PI frame")?;
                 if memchr::memmem::find(&data[p..end], b"?>").is_some() {
                     return bad(at, "processing instruction data cannot contain '?>'");
+                }
+                if memchr::memchr(b'\r', &data[p..end]).is_some() {
+                    return bad(
+                        at,
+                        "processing instruction data cannot hold a carriage return (text XML reads it as a line feed)",
+                    );
+                }
+                if data[p..end]
+                    .first()
+                    .is_some_and(|&b| chars::is_whitespace(b))
+                {
+                    return bad(
+                        at,
+                        "processing instruction data cannot start with white space (in text XML that white space separates it from the target)",
+                    );
                 }
                 st.kind = TokenKind::Pi;
                 st.a = span(ts, te);

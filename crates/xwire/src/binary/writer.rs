@@ -251,12 +251,56 @@ impl<W: Write> BinaryWriter<W> {
         Ok(())
     }
 
-    /// Writes a CDATA section.
+    /// Writes a CDATA section, as the text writer's output for the same call reads back: a
+    /// `]]>` inside `text` splits it into two sections (`...]]` and `>...`), and a carriage
+    /// return (which text XML cannot hold in a CDATA section: it reads as a line feed) is
+    /// character data between sections. So the binary and the text form hold the same
+    /// document, and a decoder can refuse CDATA frames that no text document gives.
+    ///
+    /// ```
+    /// use xwire::{binary::BinaryWriter, Event, Reader};
+    /// let mut w = BinaryWriter::new(Vec::new());
+    /// w.start_element("a")?;
+    /// w.cdata("x]]>y\r")?;
+    /// w.end_element()?;
+    /// let bytes = w.finish()?;
+    /// let mut r = Reader::from_slice(&bytes);
+    /// r.next()?;
+    /// let mut parts = Vec::new();
+    /// loop {
+    ///     match r.next()? {
+    ///         Event::CData(c) => parts.push(format!("cdata {}", c.text())),
+    ///         Event::Text(t) => parts.push(format!("text {:?}", t.unescape())),
+    ///         _ => break,
+    ///     }
+    /// }
+    /// assert_eq!(parts, ["cdata x]]", "cdata >y", "text \"\\r\""]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn cdata(&mut self, text: &str) -> Result<()> {
         if self.stack.is_empty() {
             return Err(WriteError::TextOutsideRoot);
         }
         check_chars(text)?;
+        // The same pieces as `Writer::cdata` writes.
+        for (k, part) in text.split('\r').enumerate() {
+            if k > 0 {
+                self.text("\r")?;
+                if part.is_empty() {
+                    continue;
+                }
+            }
+            let mut rest = part;
+            while let Some(i) = rest.find("]]>") {
+                self.cdata_frame(&rest[..i + 2])?;
+                rest = &rest[i + 2..];
+            }
+            self.cdata_frame(rest)?;
+        }
+        Ok(())
+    }
+
+    fn cdata_frame(&mut self, text: &str) -> Result<()> {
         self.begin_content()?;
         let at = self.open_frame(FrameKind::CData);
         self.body.extend_from_slice(text.as_bytes());
@@ -264,24 +308,42 @@ impl<W: Write> BinaryWriter<W> {
         Ok(())
     }
 
-    /// Writes a comment.
+    /// Writes a comment. Line ends (CR LF, CR) are stored as line feeds, as text XML reads
+    /// them (a comment has no way to escape a carriage return).
     pub fn comment(&mut self, text: &str) -> Result<()> {
         check_comment(text)?;
         self.begin_misc()?;
         let at = self.open_frame(FrameKind::Comment);
-        self.body.extend_from_slice(text.as_bytes());
+        push_normalized(&mut self.body, text);
         self.close_frame(self.patches.len() - 1, at, 0);
         Ok(())
     }
 
-    /// Writes a processing instruction.
+    /// Writes a processing instruction. The data is stored as text XML reads it back: line
+    /// ends (CR LF, CR) as line feeds, and without leading white space (in `<?t  x?>` the
+    /// white space after the target separates it from the data `x`, so text XML cannot
+    /// hold data that starts with white space).
+    ///
+    /// ```
+    /// use xwire::{binary::BinaryWriter, Event, Reader};
+    /// let mut w = BinaryWriter::new(Vec::new());
+    /// w.processing_instruction("t", " \r\n x\r\n")?;
+    /// w.start_element("a")?;
+    /// w.end_element()?;
+    /// let bytes = w.finish()?;
+    /// let mut r = Reader::from_slice(&bytes);
+    /// let Event::Pi(pi) = r.next()? else { panic!("a PI first") };
+    /// assert_eq!(pi.data(), "x\n");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn processing_instruction(&mut self, target: &str, data: &str) -> Result<()> {
         check_pi(target, data)?;
         self.begin_misc()?;
         let at = self.open_frame(FrameKind::Pi);
         let t = self.strings.get(target);
         write_varint(&mut self.body, t);
-        self.body.extend_from_slice(data.as_bytes());
+        let data = data.trim_start_matches(['\r', '\n', '\t', ' ']);
+        push_normalized(&mut self.body, data);
         self.close_frame(self.patches.len() - 1, at, 0);
         Ok(())
     }
@@ -755,6 +817,21 @@ impl<W: Write> Emitter<'_, W> {
         self.buf.clear();
         Ok(())
     }
+}
+
+/// Appends `text` with its line ends (CR LF, CR) made line feeds, as a text reader reports
+/// them.
+fn push_normalized(out: &mut Vec<u8>, text: &str) {
+    let mut rest = text.as_bytes();
+    while let Some(i) = memchr::memchr(b'\r', rest) {
+        out.extend_from_slice(&rest[..i]);
+        out.push(b'\n');
+        rest = &rest[i + 1..];
+        if rest.first() == Some(&b'\n') {
+            rest = &rest[1..];
+        }
+    }
+    out.extend_from_slice(rest);
 }
 
 /// A varint length, then the bytes.

@@ -3,7 +3,7 @@ use crate::binary::{
     encode_events, EncodeError, MapTyping, PrimitiveType, TypedContent, XsiTyping, BIG_ENDIAN_BIT,
 };
 use crate::writer::{Writer, XmlSink};
-use crate::Reader;
+use crate::{Event, Reader};
 
 const LE: ByteOrder = ByteOrder::Little;
 
@@ -545,4 +545,89 @@ fn encoding_typed_text() {
     // Not well-formed input is a read error.
     let e = encode(b"<a>", &mut XsiTyping).unwrap_err();
     assert!(matches!(e, EncodeError::Read(_)), "{e}");
+}
+
+/// What `calls` write through the text writer, read back, copied into a binary writer: the
+/// document a text round trip of the same calls gives.
+fn through_text(calls: impl Fn(&mut dyn XmlSink)) -> Vec<u8> {
+    let mut t = Writer::new(Vec::new());
+    calls(&mut t);
+    let text = t.finish().unwrap();
+    let mut r = Reader::from_slice(&text);
+    let mut w = BinaryWriter::new(Vec::new());
+    loop {
+        let e = r.next().unwrap();
+        if matches!(e, Event::Eof) {
+            break;
+        }
+        w.write_event(&e).unwrap();
+    }
+    w.finish().unwrap()
+}
+
+fn direct(calls: impl Fn(&mut dyn XmlSink)) -> Vec<u8> {
+    let mut w = BinaryWriter::new(Vec::new());
+    calls(&mut w);
+    w.finish().unwrap()
+}
+
+/// Found by the round-trip property tests (tests/binary_roundtrip.rs): the binary writer
+/// stored PI data with leading white space, carriage returns in comments and PI data, and CDATA
+/// sections holding `]]>` or carriage returns as given. Text XML cannot hold any of these (the
+/// text writer's output reads back without the white space, with line feeds, and with the
+/// CDATA section split), so binary → text → binary changed the file. The binary writer now
+/// stores what the text form reads back as, and the decoder refuses such frames.
+#[test]
+fn content_text_cannot_hold_is_stored_as_the_text_form_reads_back() {
+    let calls = |w: &mut dyn XmlSink| {
+        w.processing_instruction("t", " \t\r\n x\r\ny\rz ").unwrap();
+        w.processing_instruction("u", "  ").unwrap();
+        w.start_element("a").unwrap();
+        w.comment("1\r\n2\r3\n").unwrap();
+        w.text("x").unwrap();
+        w.cdata("p]]>q]]>").unwrap();
+        w.cdata("\r\rr\r").unwrap();
+        w.text("y").unwrap();
+        w.cdata("").unwrap();
+        w.cdata("s\r\nt").unwrap();
+        w.end_element().unwrap();
+    };
+    let bytes = direct(calls);
+    assert_eq!(bytes, through_text(calls));
+    let mut r = Reader::from_slice(&bytes);
+    let mut got = Vec::new();
+    loop {
+        match r.next().unwrap() {
+            Event::Eof => break,
+            Event::Pi(p) => got.push(format!("pi {}={:?}", p.target(), p.data())),
+            Event::Comment(c) => got.push(format!("comment {:?}", c.text())),
+            Event::Text(t) => got.push(format!("text {:?}", t.unescape())),
+            Event::CData(c) => got.push(format!("cdata {:?}", c.text())),
+            _ => {}
+        }
+    }
+    assert_eq!(
+        got,
+        [
+            r#"pi t="x\ny\nz ""#,
+            r#"pi u="""#,
+            r#"comment "1\n2\n3\n""#,
+            r#"text "x""#,
+            r#"cdata "p]]""#,
+            r#"cdata ">q]]""#,
+            r#"cdata ">""#,
+            r#"cdata """#,
+            r#"text "\r\r""#,
+            r#"cdata "r""#,
+            r#"text "\ry""#,
+            r#"cdata """#,
+            r#"cdata "s""#,
+            r#"text "\r""#,
+            r#"cdata "\nt""#,
+        ]
+    );
+    // And the text form of the binary encodes back to the same bytes.
+    let text = crate::binary::decode_to_text(&bytes, Vec::new()).unwrap();
+    let again = encode_events(&mut Reader::from_slice(&text), &mut XsiTyping, Vec::new()).unwrap();
+    assert_eq!(again, bytes);
 }
