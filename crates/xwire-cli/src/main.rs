@@ -94,7 +94,8 @@ enum Command {
     Decode(binary::DecodeArgs),
     /// Dump a binary XML document element by element, with frame offsets and typed content.
     Inspect(binary::InspectArgs),
-    /// Run the benchmark suite against the peers found on this machine.
+    /// Run the benchmark suite against the peers found on this machine (and, with the numeric
+    /// workloads and encode/decode, the BXSA binary XML data-set experiment).
     Bench(bench::BenchArgs),
     /// Write a generated benchmark workload to a file.
     Gen(bench::GenArgs),
