@@ -570,7 +570,8 @@ fn synthetic_report_has_every_section() {
             .iter()
             .filter(|s| s.contains("line-chart"))
             .count(),
-        3
+        // Three array series, and the BXSA experiment's decode and encode charts.
+        5
     );
     assert!(page.contains("arrays-&lt;string&gt;"));
     assert!(page.contains("cannot"));

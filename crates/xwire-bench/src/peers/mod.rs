@@ -32,9 +32,11 @@
 //!   counted from the events the encoder reads;
 //! - [`Op::Decode`]: decode the binary form (made in [`Prepare`] from
 //!   [`Setup::document`] or in the harness's set-up, untimed) and consume every event like a
-//!   parse; the checksum is the parse's where the encoding keeps what the parse counts (xwire
-//!   writes a typed value back in its canonical text form, so a document whose `xsi:type`d
-//!   values are not written canonically, `1.50` or ` 7 `, counts other text bytes).
+//!   parse; the checksum is the parse's where the encoding keeps what the parse counts: xwire
+//!   gives a typed value back in its canonical text form, so on a document whose `xsi:type`d
+//!   values are written otherwise (`-2.2e-3`, ` 7 `) its decode counts the text bytes of the
+//!   canonical forms (a test checks it against the parse of the text the binary form decodes
+//!   to), and EXI's default options drop whitespace-only text (see its `checks`).
 //!
 //! # In process and in a harness
 //!
@@ -520,20 +522,37 @@ mod tests {
         each_schemaless_runner_of(false, f)
     }
 
+    /// The checksum `name`'s `op` must return on `doc`: the parse's, except xwire's decode,
+    /// which gives `xsi:type`d values back in their canonical text form (`-2.2e-3` comes back
+    /// as `-0.0022`): the parse's of the text its binary form decodes to.
+    fn expected_sum(name: &str, op: Op, doc: &[u8]) -> Outcome {
+        if (name, op) == ("xwire", Op::Decode) {
+            let (binary, _) = rust::xwire_encode_counting(doc)?;
+            let text =
+                xwire::binary::decode_to_text(&binary, Vec::new()).map_err(|e| e.to_string())?;
+            return reference(&text);
+        }
+        reference(doc)
+    }
+
     #[test]
     fn every_in_process_operation_agrees_with_xwire() {
         let expected = reference(DOC).expect("xwire");
         each_schemaless_runner(|name, op, mut run| {
             assert_eq!(run(DOC), Ok(expected), "{name} {op} disagrees with xwire");
         });
+        let mut normalised = Vec::new();
         for w in crate::workloads::all() {
             if w.group == crate::workloads::Group::Real {
                 continue;
             }
             let doc = w.load_small(1);
-            let expected = reference(&doc).expect("xwire");
             each_schemaless_runner(|name, op, mut run| {
-                assert_eq!(run(&doc), Ok(expected), "{name} {op} on {}", w.name);
+                let expected = expected_sum(name, op, &doc);
+                assert_eq!(run(&doc), expected, "{name} {op} on {}", w.name);
+                if expected != reference(&doc) {
+                    normalised.push(w.name.clone());
+                }
             });
             // Prepared for the document, as the driver does (decode: encoded untimed).
             let setup = Setup {
@@ -543,10 +562,11 @@ mod tests {
             for p in all() {
                 for op in [Op::Encode, Op::Decode] {
                     if let Some(run) = p.prepare(op, &setup) {
+                        let expected = expected_sum(p.name, op, &doc);
                         let mut run = run.unwrap_or_else(|e| panic!("{} {op}: {e}", p.name));
                         let copy = doc.clone();
                         for d in [&doc, &copy] {
-                            assert_eq!(run(d), Ok(expected), "{} {op} on {}", p.name, w.name);
+                            assert_eq!(run(d), expected, "{} {op} on {}", p.name, w.name);
                         }
                         // Another document is encoded first, not mistaken for this one.
                         assert_eq!(run(DOC), reference(DOC), "{} {op}", p.name);
@@ -554,6 +574,18 @@ mod tests {
                 }
             }
         }
+        // Only documents with typed values written in another form than xwire's differ:
+        // the SOAP arrays of floats and doubles (exponent notation), not the untyped ones.
+        assert!(
+            normalised.iter().any(|w| w.starts_with("arrays-double")),
+            "{normalised:?}"
+        );
+        assert!(
+            !normalised
+                .iter()
+                .any(|w| w.starts_with("po") || w == "mesh"),
+            "{normalised:?}"
+        );
     }
 
     #[test]

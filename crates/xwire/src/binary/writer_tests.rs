@@ -582,7 +582,7 @@ fn arrays_of_every_type_hold_each_value_in_order_in_both_byte_orders() {
             check::<$t>(&v, |x, big| if big { x.to_be_bytes().to_vec() } else { x.to_le_bytes().to_vec() });
         )*};
     }
-    let n = 37; // more than a vector register's worth, not a multiple of one
+    let n: usize = 37; // more than a vector register's worth, not a multiple of one
     each!(
         i8: (0..n).map(|i| i as i8 - 20).collect(),
         u8: (0..n).map(|i| i as u8 * 3 + 1).collect(),
