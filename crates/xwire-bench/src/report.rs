@@ -466,6 +466,9 @@ fn bxsa(out: &mut String, b: &crate::bxsa::BxsaReport) {
     let _ = writeln!(out, "-- goals (issue 6)");
     for g in &b.goals {
         let _ = writeln!(out, "   {}: {}", g.name, g.line());
+        if !g.detail.is_empty() {
+            let _ = writeln!(out, "      ({})", g.detail);
+        }
     }
     for note in &b.notes {
         let _ = writeln!(out, "   note: {note}");
