@@ -14,7 +14,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::peers::external::Task;
 use crate::peers::{Engine, Lang, Op, Peer, Runner, Setup};
@@ -71,7 +71,7 @@ impl Options {
 }
 
 /// The result of one peer doing one operation on one workload.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum Cell {
     /// Timed.
@@ -251,6 +251,9 @@ pub struct Report {
     pub probes: Vec<crate::peers::probes::ProbeRow>,
     /// The probes' names, in the order of each row's `rejected`.
     pub probe_names: Vec<String>,
+    /// The BXSA data-set experiment (binary XML sizes and times), when it ran
+    /// ([`crate::bxsa`]; the caller runs it and sets this).
+    pub bxsa: Option<crate::bxsa::BxsaReport>,
 }
 
 /// Progress callback: (what is being measured, steps done, steps in all).
@@ -349,6 +352,7 @@ pub fn run(
             .iter()
             .map(|(n, _)| n.to_string())
             .collect(),
+        bxsa: None,
     };
     let workdir = Workdir::new(opts.workdir.as_deref(), !externals.is_empty());
 
@@ -401,6 +405,7 @@ pub fn run(
         for &op in &ops {
             let setup = Setup {
                 schema: l.w.schema.as_deref(),
+                document: Some(&l.doc),
             };
             let ps: Vec<&Peer> = peers.iter().filter(|p| plan.runs(p.name, op)).collect();
             let (cells, reference) = measure_in_process(l, op, &setup, &ps, opts);
@@ -625,7 +630,20 @@ fn time_rounds(
     let docs: Vec<Vec<u8>> = (1..copies(doc.len(), opts.cold))
         .map(|_| doc.to_vec())
         .collect();
-    let (min_rounds, max_rounds, budget) = opts.rounds();
+    time_interleaved(doc, &docs, runners, live, opts.rounds())
+}
+
+/// The rounds of [`time_rounds`]: at least `min_rounds`, at most `max_rounds`, stopping once
+/// `budget` has passed; each round times one run of every live runner, starting with a
+/// different one each round. Each run reads `doc`, or with `docs` (cold caches) the next of
+/// those copies. Seconds per run, per live runner.
+pub(crate) fn time_interleaved(
+    doc: &[u8],
+    docs: &[Vec<u8>],
+    runners: &mut [Option<Runner>],
+    live: &[usize],
+    (min_rounds, max_rounds, budget): (usize, usize, Duration),
+) -> Vec<Vec<f64>> {
     let mut times: Vec<Vec<f64>> = vec![Vec::new(); live.len()];
     let start = Instant::now();
     let mut round = 0;
@@ -650,7 +668,7 @@ fn time_rounds(
 
 /// Batches of calls long enough (~2 ms) that the timer's resolution does not matter; one
 /// sample per batch, in seconds per call.
-fn time_batches(
+pub(crate) fn time_batches(
     doc: &[u8],
     runners: &mut [Option<Runner>],
     live: &[usize],

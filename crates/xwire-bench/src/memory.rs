@@ -47,7 +47,13 @@ pub fn probe_main(peer: &str, op: Op, file: &Path, schema: Option<&Path>) -> Res
         .find(|p| p.name == peer)
         .ok_or_else(|| format!("no in-process peer named {peer}"))?;
     let mut run = p
-        .prepare(op, &Setup { schema })
+        .prepare(
+            op,
+            &Setup {
+                schema,
+                document: Some(&doc),
+            },
+        )
         .ok_or_else(|| format!("{peer} cannot {op} in this process"))??;
     std::fs::write("/proc/self/clear_refs", "5")
         .map_err(|e| format!("cannot reset the peak RSS: {e}"))?;

@@ -95,6 +95,9 @@ pub fn text(r: &Report) -> String {
     }
     validation(&mut out, r);
     summary(&mut out, r, &peer_names);
+    if let Some(b) = &r.bxsa {
+        bxsa(&mut out, b);
+    }
     if let Some(t) = &r.throughput {
         let _ = writeln!(
             out,
@@ -357,6 +360,137 @@ fn summary(out: &mut String, r: &Report, peers: &[String]) {
     }
 }
 
+/// A size in bytes with thousands separators: `12,000`.
+pub fn bytes(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A cell of the BXSA time table: `median (MB/s of the native size)`, or why there is none.
+pub fn bxsa_cell(c: Option<&Cell>, native_bytes: usize) -> String {
+    match c {
+        None => String::new(),
+        Some(Cell::Measured {
+            median_s,
+            checksum_differs,
+            ..
+        }) => {
+            let speed = if native_bytes > 0 {
+                format!(" ({:.0})", native_bytes as f64 / median_s / 1e6)
+            } else {
+                String::new()
+            };
+            let flag = if *checksum_differs {
+                " checksum differs"
+            } else {
+                ""
+            };
+            format!("{}{speed}{flag}", duration(*median_s))
+        }
+        Some(Cell::Failed { .. }) => "failed".into(),
+        Some(Cell::Skipped { .. }) => "skipped".into(),
+        Some(Cell::Missing) => "missing".into(),
+        Some(Cell::Unsupported) => "-".into(),
+    }
+}
+
+/// The BXSA experiment: the paper's size table, the times per size, the goals.
+fn bxsa(out: &mut String, b: &crate::bxsa::BxsaReport) {
+    use crate::bxsa::{Encoding, Phase, PAIR_BYTES, TABLE_PAIRS};
+    let _ = writeln!(
+        out,
+        "\n=== binary XML: the BXSA data set, n (int32 index, float64 value) pairs, native 12n bytes (seed {})",
+        b.seed
+    );
+    let _ = writeln!(
+        out,
+        "-- sizes at {} pairs (native {} bytes); the paper's rows are quoted from it, not measured",
+        bytes(TABLE_PAIRS as u64),
+        bytes((TABLE_PAIRS * PAIR_BYTES) as u64)
+    );
+    let _ = writeln!(
+        out,
+        "   {:<26} {:>10} {:>10}",
+        "encoding", "bytes", "overhead"
+    );
+    for (label, size, pct, paper) in b.size_table() {
+        let _ = writeln!(
+            out,
+            "   {:<26} {:>10} {:>10}{}",
+            label,
+            size.map_or("-".to_string(), bytes),
+            pct.map_or("-".to_string(), |p| format!("{p:.2}%")),
+            if paper { "  (from the paper)" } else { "" }
+        );
+    }
+    let phases = Phase::ALL;
+    let _ = writeln!(
+        out,
+        "-- median time per run (MB/s of the native 12n bytes); in place: xwire's reader summing the arrays viewed in the input, no model; memcpy: into a buffer allocated before timing; copy to new: into one each run allocates; EXI encodes the text document (Xerces parse included) and decodes to counted SAX events"
+    );
+    for &n in &b.pairs {
+        let native = n * PAIR_BYTES;
+        let _ = writeln!(
+            out,
+            "   {} pairs, native {} bytes",
+            bytes(n as u64),
+            bytes(native as u64)
+        );
+        let _ = write!(out, "   {:<18} {:>12}", "encoding", "bytes");
+        for ph in phases {
+            let _ = write!(out, " {:>16}", ph.short());
+        }
+        out.push('\n');
+        for &e in &b.encodings {
+            if !b.times.iter().any(|t| t.pairs == n && t.encoding == e) {
+                continue;
+            }
+            let size = match e {
+                Encoding::Model => String::new(),
+                e => b.size(n, e).map_or("-".to_string(), bytes),
+            };
+            let _ = write!(out, "   {:<18} {:>12}", e.title(), size);
+            for ph in phases {
+                let _ = write!(out, " {:>16}", bxsa_cell(b.cell(n, e, ph), native));
+            }
+            out.push('\n');
+        }
+    }
+    let _ = writeln!(out, "-- goals (issue 6)");
+    for g in &b.goals {
+        let _ = writeln!(out, "   {}: {}", g.name, g.line());
+        if !g.detail.is_empty() {
+            let _ = writeln!(out, "      ({})", g.detail);
+        }
+    }
+    for note in &b.notes {
+        let _ = writeln!(out, "   note: {note}");
+    }
+    let failed: Vec<String> = b
+        .times
+        .iter()
+        .filter_map(|t| match &t.cell {
+            Cell::Failed { error } | Cell::Skipped { reason: error } => Some(format!(
+                "{} {} at {} pairs: {error}",
+                t.encoding.name(),
+                t.phase.name(),
+                t.pairs
+            )),
+            _ => None,
+        })
+        .collect();
+    for f in failed {
+        let _ = writeln!(out, "   not measured: {f}");
+    }
+}
+
 /// The report as pretty-printed JSON.
 pub fn json(r: &Report) -> String {
     serde_json::to_string_pretty(r).expect("the report is plain data")
@@ -375,6 +509,81 @@ mod tests {
             checksum_differs: false,
             peak_bytes: None,
         }
+    }
+
+    #[test]
+    fn the_bxsa_experiment_renders_in_text_json_and_html() {
+        let mut r = crate::driver::run(
+            &[],
+            &[],
+            &crate::driver::Options::new(true),
+            &mut |_, _, _| {},
+        );
+        let b = crate::bxsa::tests::small_run(&[0, 1_000, 3_000], false);
+        r.bxsa = Some(b.clone());
+        let text = text(&r);
+        assert!(text.contains("=== binary XML: the BXSA data set"), "{text}");
+        assert!(text.contains("-- sizes at 1,000 pairs (native 12,000 bytes)"));
+        let binary = b.size(1_000, crate::bxsa::Encoding::Xwire).unwrap();
+        let row = format!("   {:<26} {:>10}", "xwire binary", bytes(binary));
+        assert!(text.contains(&row), "{text}");
+        let paper = format!(
+            "   {:<26} {:>10} {:>10}  (from the paper)",
+            "BXSA (paper)", "-", "1.30%"
+        );
+        assert!(text.contains(&paper), "{text}");
+        assert!(text.contains("   3,000 pairs, native 36,000 bytes"));
+        assert!(text.contains("xwire binary size overhead over native at 1000 pairs: 0."));
+        // Text was not run at 100,000 pairs: that goal is not measured, and says so.
+        assert!(text.contains("speed-up over text XML at 100000 pairs: not measured"));
+        // JSON: the numbers come back as they were.
+        let v: serde_json::Value = serde_json::from_str(&json(&r)).unwrap();
+        let back: crate::bxsa::BxsaReport = serde_json::from_value(v["bxsa"].clone()).unwrap();
+        // serde_json may read a float back one unit in the last place off: compare floats
+        // closely, everything else exactly.
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-12 * a.abs().max(b.abs());
+        assert_eq!(
+            (&back.sizes, &back.pairs, &back.notes),
+            (&b.sizes, &b.pairs, &b.notes)
+        );
+        assert_eq!(back.times.len(), b.times.len());
+        for (x, y) in back.times.iter().zip(&b.times) {
+            assert_eq!(
+                (x.pairs, x.encoding, x.phase),
+                (y.pairs, y.encoding, y.phase)
+            );
+            assert!(
+                close(x.cell.median().unwrap(), y.cell.median().unwrap()),
+                "{x:?} {y:?}"
+            );
+        }
+        for (x, y) in back.goals.iter().zip(&b.goals) {
+            assert_eq!((&x.name, x.met), (&y.name, y.met));
+            assert_eq!(x.measured.is_some(), y.measured.is_some());
+            assert!(x
+                .measured
+                .zip(y.measured)
+                .map_or(true, |(p, q)| close(p, q)));
+        }
+        assert_eq!(v["bxsa"]["sizes"][0]["encoding"], "native");
+        // HTML: the size table with the paper's rows, the goals, a time table per size, charts.
+        let page = crate::html::render_dated(&r, "2024-01-01 00:00 UTC");
+        assert!(page.contains("<table class=\"bxsa-sizes\">"));
+        assert!(page.contains(&format!("<td class=\"n\">{}</td>", bytes(binary))));
+        assert!(page.contains("<tr class=\"paper\"><td>netCDF (paper) <em>(from the paper, not measured)</em></td><td class=\"n\">-</td><td class=\"n\">2.20%</td></tr>"));
+        assert_eq!(page.matches("<table class=\"bxsa-times\">").count(), 3);
+        assert!(page.contains("<th>copy into new memory</th>"));
+        assert!(page.contains("Decode: median time against pairs"));
+        assert!(page.contains("Encode: median time against pairs"));
+        assert!(!page.contains("this run has none.</p>\n<h3>Numeric"));
+    }
+
+    #[test]
+    fn bytes_have_thousands_separators() {
+        assert_eq!(bytes(0), "0");
+        assert_eq!(bytes(999), "999");
+        assert_eq!(bytes(12_000), "12,000");
+        assert_eq!(bytes(1_234_567), "1,234,567");
     }
 
     #[test]

@@ -7,6 +7,7 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+use xwire_bench::bxsa::{BxsaReport, Encoding, Phase, SizeRow, TimeRow};
 use xwire_bench::driver::{self, Cell, Machine, Measurement, PeerInfo, Report, WorkloadResult};
 use xwire_bench::peers::{self, Lang, Op, PipelineExpr};
 use xwire_bench::stats::Stats;
@@ -301,6 +302,7 @@ fn synthetic() -> Report {
             rejected: vec![true, false],
         }],
         probe_names: vec!["mismatched end tag".into(), "bad & <name>".into()],
+        bxsa: Some(synthetic_bxsa()),
         throughput: Some(ThroughputReport {
             threads: 2,
             ops: vec![Op::Parse, Op::Push],
@@ -332,6 +334,73 @@ fn synthetic() -> Report {
     }
 }
 
+/// A BXSA experiment at three sizes: every in-process encoding measured, EXI failed at the
+/// largest size (with a message that needs escaping).
+fn synthetic_bxsa() -> BxsaReport {
+    let mut times = Vec::new();
+    let mut sizes = Vec::new();
+    let pairs = vec![0, 1_000, 100_000];
+    for &n in &pairs {
+        let native = (n * 12) as f64;
+        for (e, factor) in [
+            (Encoding::Native, 1.0),
+            (Encoding::Xwire, 1.01),
+            (Encoding::Text, 2.2),
+            (Encoding::Gzip, 1.0),
+            (Encoding::Exi, 1.9),
+        ] {
+            sizes.push(SizeRow {
+                pairs: n,
+                encoding: e,
+                bytes: (native * factor) as u64 + 60,
+            });
+        }
+        let t = |k: f64| measured(1e-7 + native * k, false);
+        let mut row = |encoding, phase, cell| {
+            times.push(TimeRow {
+                pairs: n,
+                encoding,
+                phase,
+                cell,
+            })
+        };
+        row(Encoding::Model, Phase::Build, t(2e-10));
+        row(Encoding::Model, Phase::Consume, t(1e-10));
+        row(Encoding::Native, Phase::Memcpy, t(1e-10));
+        row(Encoding::Xwire, Phase::Encode, t(3e-10));
+        row(Encoding::Xwire, Phase::Decode, t(2e-10));
+        row(Encoding::Xwire, Phase::InPlace, t(1.2e-10));
+        row(Encoding::Text, Phase::Encode, t(1e-8));
+        row(Encoding::Text, Phase::Decode, t(8e-9));
+        row(Encoding::Gzip, Phase::Encode, t(4e-8));
+        row(Encoding::Gzip, Phase::Decode, t(1e-8));
+        let exi = |p| {
+            if n == 100_000 {
+                Cell::Failed {
+                    error: "out of <heap> & more".into(),
+                }
+            } else {
+                t(p)
+            }
+        };
+        row(Encoding::Exi, Phase::Encode, exi(3e-8));
+        row(Encoding::Exi, Phase::Decode, exi(2e-8));
+    }
+    BxsaReport {
+        seed: 7,
+        pairs,
+        encodings: Encoding::ALL.to_vec(),
+        sizes,
+        paper: vec![xwire_bench::bxsa::PaperRow {
+            format: "BXSA".into(),
+            overhead_pct: 1.3,
+        }],
+        times,
+        goals: Vec::new(),
+        notes: vec!["a <note> & more".into()],
+    }
+}
+
 fn throughput_row(peer: &str, tps: f64) -> Row {
     Row {
         peer: peer.into(),
@@ -351,6 +420,7 @@ fn combined() -> Report {
     r.ops = s.ops;
     r.workloads.extend(s.workloads);
     r.skipped = s.skipped;
+    r.bxsa = s.bxsa;
     r
 }
 
@@ -409,12 +479,24 @@ fn expected_charts(r: &Report) -> usize {
                 .any(|m| m.op.is_pipeline() && m.cell.median().is_some())
         })
         .count();
+    // The BXSA experiment: decode and encode against pairs.
+    let bxsa = r.bxsa.as_ref().map_or(0, |b| {
+        [Phase::Decode, Phase::Encode]
+            .iter()
+            .filter(|&&ph| {
+                b.times
+                    .iter()
+                    .any(|t| t.pairs > 0 && t.phase == ph && t.cell.median().is_some())
+            })
+            .count()
+    });
     overhead
         + series.len()
         + usize::from(single_arrays)
         + groups.len()
         + usize::from(tput)
         + pipelines
+        + bxsa
 }
 
 /// Every `<svg ...>...</svg>` slice of the page.
@@ -473,7 +555,7 @@ fn real_run_renders_well_formed_charts() {
     assert!(expected_charts(r) >= 3);
     assert!(page.contains("Overhead: ns per parse of overhead"));
     assert!(page.contains("with <code>--ops pipeline</code>; this run has none"));
-    assert!(page.contains("come with issue 6"));
+    assert!(page.contains("The BXSA data-set experiment"));
     for name in ["overhead", "mesh", "po"] {
         assert!(page.contains(&format!("id=\"w-{name}\"")), "{name} table");
     }
@@ -488,7 +570,8 @@ fn synthetic_report_has_every_section() {
             .iter()
             .filter(|s| s.contains("line-chart"))
             .count(),
-        3
+        // Three array series, and the BXSA experiment's decode and encode charts.
+        5
     );
     assert!(page.contains("arrays-&lt;string&gt;"));
     assert!(page.contains("cannot"));
@@ -499,7 +582,16 @@ fn synthetic_report_has_every_section() {
     assert!(page.contains("no JDK found"));
     assert!(page.contains("worker &lt;panicked&gt;"));
     assert!(page.contains("climate"));
-    assert!(!page.contains("come with issue 6"));
+    assert!(!page.contains("The BXSA data-set experiment"));
+    // The BXSA experiment: the size table with the paper's row, a time table per size, the
+    // EXI failure's message escaped in its cell's title.
+    assert!(page.contains(
+        "<tr class=\"paper\"><td>BXSA (paper) <em>(from the paper, not measured)</em></td>"
+    ));
+    assert!(page.contains("<td class=\"n\">12,180</td><td class=\"n\">1.50%</td>"));
+    assert_eq!(page.matches("<table class=\"bxsa-times\">").count(), 3);
+    assert!(page.contains("title=\"out of &lt;heap&gt; &amp; more\">failed</td>"));
+    assert!(page.contains("<li>a &lt;note&gt; &amp; more</li>"));
     // The pipelines: a row group per expression, xwire "cannot", libxml2's failure kept.
     assert!(
         page.contains("<th colspan=\"7\">pipeline /purchaseOrder/items/item[USPrice&lt;100]</th>")
@@ -517,6 +609,7 @@ fn empty_report_has_notes_only() {
     let mut r = synthetic();
     r.workloads.clear();
     r.throughput = None;
+    r.bxsa = None;
     let page = check_charts(&r);
     assert_eq!(svgs(&page).len(), 0);
     assert!(page.matches("class=\"note\"").count() >= 8);

@@ -3,21 +3,34 @@
 use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressStyle};
+use xwire_bench::bxsa::{self, Encoding};
 use xwire_bench::peers::Op;
 use xwire_bench::{driver, memory, peers, report, throughput, workloads};
 
 use crate::Failure;
 
 /// Options of `xwire bench`.
+///
+/// Besides the workloads, the suite runs the BXSA data-set experiment (binary XML: sizes at
+/// 1,000 (int32, float64) pairs against the BXSA paper's, and the time to build, encode,
+/// decode and consume 0 to 5.5 million pairs in xwire binary, text XML, gzip'd text and EXI;
+/// with --quick 0, 1,000 and 100,000 pairs). It runs when the numeric workloads are chosen
+/// (no --only, or --only naming `bxsa` or a `numeric-*` workload) and encode or decode is
+/// among --ops (or no --ops); --peers picks its encodings (`xwire`, `text`, `gzip`,
+/// `exificient`); --no-bxsa leaves it out. `--only bxsa` runs it alone.
 #[derive(clap::Args)]
 pub struct BenchArgs {
     /// Fewer workloads and rounds: the whole suite in under two minutes.
     #[arg(long)]
     quick: bool,
-    /// Only these workloads (comma-separated; see --list).
+    /// Only these workloads (comma-separated; see --list); `bxsa` names the BXSA data-set
+    /// experiment (`--only bxsa`: it alone).
     #[arg(long, value_name = "WORKLOAD,...")]
     only: Option<String>,
-    /// Only these peers (comma-separated; see --list).
+    /// Only these peers (comma-separated; see --list). For the BXSA experiment they pick the
+    /// encodings: `xwire` (its binary format), `exificient` (EXI), and the names `text` (text
+    /// XML through xwire's writer and reader) and `gzip` (that text gzip'd), which are not
+    /// peers of the other workloads; native sizes and memcpy always run.
     #[arg(long, value_name = "PEER,...")]
     peers: Option<String>,
     /// Only these operations (comma-separated: parse, push, tree, reserialize, validate, index,
@@ -37,6 +50,9 @@ pub struct BenchArgs {
     /// Do not run the throughput mode.
     #[arg(long)]
     no_throughput: bool,
+    /// Do not run the BXSA data-set experiment.
+    #[arg(long)]
+    no_bxsa: bool,
     /// Worker threads of the throughput mode (default: one per CPU).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
@@ -92,7 +108,27 @@ pub fn bench(args: BenchArgs) -> Result<(), Failure> {
         println!("{bytes}");
         return Ok(());
     }
-    let selected_peers = peers::select(args.peers.as_deref()).map_err(usage)?;
+    // `text` and `gzip` are encodings of the BXSA experiment, not peers.
+    let (peer_list, encodings) = match &args.peers {
+        None => (None, Encoding::SELECTABLE.to_vec()),
+        Some(list) => {
+            let names: Vec<&str> = list
+                .split(',')
+                .map(str::trim)
+                .filter(|n| !n.is_empty())
+                .collect();
+            let encodings = names
+                .iter()
+                .filter_map(|n| Encoding::from_peer_name(n))
+                .collect();
+            let rest: Vec<&str> = names
+                .into_iter()
+                .filter(|&n| !matches!(n, "text" | "gzip"))
+                .collect();
+            (Some(rest.join(",")), encodings)
+        }
+    };
+    let selected_peers = peers::select(peer_list.as_deref()).map_err(usage)?;
     if args.list {
         println!("workloads:");
         for w in workloads::all() {
@@ -121,19 +157,34 @@ pub fn bench(args: BenchArgs) -> Result<(), Failure> {
                 .unwrap_or_default();
             println!("  {:<18} [{}] {}{state}", p.name, ops.join(" "), p.checks);
         }
+        println!("BXSA experiment (--only bxsa; its encodings by --peers):");
+        for e in Encoding::SELECTABLE {
+            println!("  {:<18} {}", e.name(), e.title());
+        }
         return Ok(());
     }
-    let chosen: Vec<workloads::Workload> = match &args.only {
+    let mut only_bxsa = false;
+    let mut chosen: Vec<workloads::Workload> = match &args.only {
         None if args.quick => workloads::quick(),
         None => workloads::all(),
         Some(list) => list
             .split(',')
+            .map(str::trim)
+            .filter(|&n| {
+                let bxsa = n == "bxsa";
+                only_bxsa |= bxsa;
+                !bxsa
+            })
             .map(|n| {
-                workloads::named(n.trim())
+                workloads::named(n)
                     .ok_or_else(|| usage(format!("unknown workload '{n}' (see --list)")))
             })
             .collect::<Result<_, _>>()?,
     };
+    // --peers naming only `text` or `gzip`: the BXSA experiment alone.
+    if selected_peers.is_empty() {
+        chosen.clear();
+    }
     let ops = match &args.ops {
         None => Vec::new(),
         Some(list) => {
@@ -146,6 +197,12 @@ pub fn bench(args: BenchArgs) -> Result<(), Failure> {
             ops
         }
     };
+    let numeric = match &args.only {
+        None => true,
+        Some(_) => only_bxsa || chosen.iter().any(|w| w.group == workloads::Group::Numeric),
+    };
+    let coded = ops.is_empty() || ops.contains(&Op::Encode) || ops.contains(&Op::Decode);
+    let run_bxsa = !args.no_bxsa && numeric && coded && !encodings.is_empty();
     let mut opts = driver::Options::new(args.quick);
     opts.seed = args.seed;
     opts.size = args.size;
@@ -171,7 +228,8 @@ pub fn bench(args: BenchArgs) -> Result<(), Failure> {
         bar.set_position(done);
         bar.set_message(msg.to_string());
     });
-    if !args.no_throughput {
+    // Nothing but the BXSA experiment chosen: no throughput run either.
+    if !args.no_throughput && !chosen.is_empty() {
         let mix = throughput_mix(&chosen, &opts, &workdir).map_err(usage)?;
         let mut t = throughput::Options::new(args.quick);
         if let Some(n) = args.threads {
@@ -180,6 +238,16 @@ pub fn bench(args: BenchArgs) -> Result<(), Failure> {
         bar.set_message("throughput");
         r.throughput = Some(throughput::run(&mix, &run_peers[..asked], &t, &mut |p| {
             bar.set_message(format!("throughput: {p}"))
+        }));
+    }
+    if run_bxsa {
+        let mut b = bxsa::Options::new(args.quick);
+        b.seed = args.seed;
+        b.encodings = encodings;
+        b.workdir = Some(workdir.join("bxsa"));
+        bar.set_message("BXSA data set");
+        r.bxsa = Some(bxsa::run(&b, &run_peers, &mut |m| {
+            bar.set_message(m.to_string())
         }));
     }
     bar.finish_and_clear();

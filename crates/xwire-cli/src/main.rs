@@ -95,7 +95,8 @@ enum Command {
     /// Dump a binary XML document frame by frame: offsets, kinds, byte order, sizes, names,
     /// typed values and where arrays lie.
     Inspect(binary::InspectArgs),
-    /// Run the benchmark suite against the peers found on this machine.
+    /// Run the benchmark suite against the peers found on this machine (and, with the numeric
+    /// workloads and encode/decode, the BXSA binary XML data-set experiment).
     Bench(bench::BenchArgs),
     /// Write a generated benchmark workload to a file.
     Gen(bench::GenArgs),

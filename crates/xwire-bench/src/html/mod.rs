@@ -112,7 +112,7 @@ const SECTIONS: &[(&str, &str)] = &[
     ("latency", "Latency per file size"),
     ("pipelines", "XPath-and-edit pipelines"),
     ("throughput", "Transactions per second"),
-    ("binary", "Binary sizes against text"),
+    ("binary", "Binary XML: sizes and times against text"),
     ("workloads", "Every workload"),
 ];
 
@@ -960,33 +960,187 @@ fn throughput(out: &mut String, r: &Report) {
 fn binary(out: &mut String, r: &Report) {
     h2(out, "binary");
     let ws = in_group(r, Group::Numeric);
-    if ws.is_empty() {
-        note(out, "Sizes and speeds of binary XML encodings against text come with issue 6 (the <code>Numeric</code> data sets and the encode/decode operations); no data yet.");
-        out.push_str("</section>\n");
-        return;
+    match &r.bxsa {
+        Some(b) => bxsa(out, b),
+        None => note(out, "The BXSA data-set experiment (sizes at 1,000 pairs against the paper&#8217;s, times to build, encode, decode and consume 0 to 5.5 million (int32, float64) pairs in xwire binary, text, gzip&#8217;d text and EXI) runs with <code>xwire bench</code> when the numeric workloads and the encode/decode operations are selected (<code>--only bxsa</code> runs it alone); this run has none."),
     }
-    out.push_str("<p>Text sizes of the numeric data sets; the binary sizes are added with the encoders (issue 6).</p><table><tr><th>workload</th><th>text size</th><th>elements</th><th>attributes</th><th>character data</th></tr>\n");
-    for w in &ws {
-        let _ = writeln!(
-            out,
-            "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
-            escape(&w.name),
-            escape(&size_text(w.stats.size)),
-            w.stats.elements,
-            w.stats.attributes,
-            escape(&size_text(w.stats.text_bytes))
-        );
+    if !ws.is_empty() {
+        out.push_str("<h3>Numeric workloads</h3><p>Text sizes of the numeric workloads (one element per value).</p><table><tr><th>workload</th><th>text size</th><th>elements</th><th>attributes</th><th>character data</th></tr>\n");
+        for w in &ws {
+            let _ = writeln!(
+                out,
+                "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+                escape(&w.name),
+                escape(&size_text(w.stats.size)),
+                w.stats.elements,
+                w.stats.attributes,
+                escape(&size_text(w.stats.text_bytes))
+            );
+        }
+        out.push_str("</table>\n");
     }
-    out.push_str("</table>\n");
-    let cols: Vec<(&WorkloadResult, Op)> = ws
+    let cols: Vec<(&WorkloadResult, Op)> = r
+        .workloads
         .iter()
-        .flat_map(|w| w.measured_ops().into_iter().map(move |o| (*w, o)))
+        .flat_map(|w| w.measured_ops().into_iter().map(move |o| (w, o)))
         .filter(|(_, o)| matches!(o, Op::Encode | Op::Decode))
         .collect();
     if !cols.is_empty() {
+        out.push_str("<h3>Encode and decode on the workloads</h3><p>The document encoded from text (xwire: schema-less, <code>xsi:type</code>d elements typed) and decoded back to events, MB/s of the text document.</p>\n");
         op_table(out, r, &cols);
     }
     out.push_str("</section>\n");
+}
+
+/// The BXSA experiment: size table, goals, charts of time against pairs, time tables.
+fn bxsa(out: &mut String, b: &crate::bxsa::BxsaReport) {
+    use crate::bxsa::{Encoding, Phase, PAIR_BYTES, TABLE_PAIRS};
+    use crate::report::{bxsa_cell, bytes};
+    let _ = writeln!(
+        out,
+        "<h3>The BXSA data set: sizes at {} pairs</h3><p>{} (int32 index, float64 value) pairs, native {} bytes. The rows marked <em>paper</em> are the BXSA paper&#8217;s figures, quoted, not measured.</p>",
+        bytes(TABLE_PAIRS as u64),
+        bytes(TABLE_PAIRS as u64),
+        bytes((TABLE_PAIRS * PAIR_BYTES) as u64)
+    );
+    out.push_str("<table class=\"bxsa-sizes\"><tr><th>encoding</th><th>bytes</th><th>overhead over native</th></tr>\n");
+    for (label, size, pct, paper) in b.size_table() {
+        let cls = if paper { " class=\"paper\"" } else { "" };
+        let _ = writeln!(
+            out,
+            "<tr{cls}><td>{}{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+            escape(&label),
+            if paper {
+                " <em>(from the paper, not measured)</em>"
+            } else {
+                ""
+            },
+            size.map_or("-".to_string(), bytes),
+            pct.map_or("-".to_string(), |p| format!("{p:.2}%"))
+        );
+    }
+    out.push_str("</table>\n<h4>Goals (issue 6)</h4><table class=\"bxsa-goals\"><tr><th>goal</th><th>measured</th><th>how</th></tr>\n");
+    for g in &b.goals {
+        let cls = match g.met {
+            Some(true) => "",
+            Some(false) => " class=\"failed\"",
+            None => " class=\"cannot\"",
+        };
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td{cls}>{}</td><td>{}</td></tr>",
+            escape(&g.name),
+            escape(&g.line()),
+            escape(&g.detail)
+        );
+    }
+    out.push_str("</table>\n");
+    let color = |e: Encoding| Encoding::ALL.iter().position(|&x| x == e).unwrap_or(0);
+    for (phase, title) in [
+        (Phase::Decode, "Decode: median time against pairs (bytes to model; xwire in place: no model; native: memcpy)"),
+        (Phase::Encode, "Encode: median time against pairs (model to bytes; EXI: text document to EXI; native: memcpy)"),
+    ] {
+        let mut series: Vec<(String, Encoding, Phase)> = b
+            .encodings
+            .iter()
+            .filter(|&&e| !matches!(e, Encoding::Model | Encoding::Native))
+            .map(|&e| (e.title().to_string(), e, phase))
+            .collect();
+        if phase == Phase::Decode {
+            series.insert(1, ("xwire binary, in place".into(), Encoding::Xwire, Phase::InPlace));
+        }
+        series.push(("memcpy of the native bytes".into(), Encoding::Native, Phase::Memcpy));
+        if phase == Phase::Decode {
+            series.push(("copy into new memory".into(), Encoding::Native, Phase::CopyNew));
+        }
+        let lines: Vec<svg::Line> = series
+            .iter()
+            .enumerate()
+            .map(|(i, (name, e, ph))| svg::Line {
+                name: name.clone(),
+                color: if matches!(ph, Phase::InPlace | Phase::CopyNew) {
+                    Encoding::ALL.len() + i
+                } else {
+                    color(*e)
+                },
+                points: b
+                    .pairs
+                    .iter()
+                    .filter(|&&n| n > 0)
+                    .filter_map(|&n| b.median(n, *e, *ph).map(|t| (n as f64, t * 1e6)))
+                    .collect(),
+            })
+            .filter(|l| !l.points.is_empty())
+            .collect();
+        if !lines.is_empty() {
+            figure(
+                out,
+                &svg::loglog_chart(&svg::LogLog {
+                    title: title.to_string(),
+                    x_label: "pairs".into(),
+                    y_label: "median microseconds per run".into(),
+                    lines,
+                }),
+            );
+        }
+    }
+    out.push_str("<h4>Times</h4><p>Median time per run and, in parentheses, MB/s of the native 12n bytes (whatever the encoding&#8217;s size). <em>in place</em>: xwire&#8217;s reader summing the arrays viewed in the input, no model. <em>memcpy</em> copies the native bytes into a buffer allocated before timing, <em>copy into new memory</em> into one each run allocates and frees: a decode into a new model pays for fresh memory too (page faults, and unmapping the previous model on large sizes). Build and consume belong to the model (xwire&#8217;s <code>binary::Document</code>), shared by xwire, text and gzip. EXI encodes the text document (the Xerces parse included) and decodes to counted SAX events.</p>\n");
+    for &n in &b.pairs {
+        let native = n * PAIR_BYTES;
+        let _ = write!(
+            out,
+            "<table class=\"bxsa-times\"><tr><th colspan=\"{}\">{} pairs, native {} bytes</th></tr><tr><th>encoding</th><th>bytes</th>",
+            Phase::ALL.len() + 2,
+            bytes(n as u64),
+            bytes(native as u64)
+        );
+        for ph in Phase::ALL {
+            let _ = write!(out, "<th>{}</th>", escape(ph.name()));
+        }
+        out.push_str("</tr>\n");
+        for &e in &b.encodings {
+            if !b.times.iter().any(|t| t.pairs == n && t.encoding == e) {
+                continue;
+            }
+            let cls = if e == Encoding::Xwire {
+                " class=\"xwire\""
+            } else {
+                ""
+            };
+            let size = match e {
+                Encoding::Model => String::new(),
+                e => b.size(n, e).map_or("-".to_string(), bytes),
+            };
+            let _ = write!(
+                out,
+                "<tr{cls}><td>{}</td><td class=\"n\">{}</td>",
+                escape(e.title()),
+                size
+            );
+            for ph in Phase::ALL {
+                let c = b.cell(n, e, ph);
+                let title = match c {
+                    Some(Cell::Failed { error }) => format!(" title=\"{}\"", escape(error)),
+                    Some(Cell::Skipped { reason }) => format!(" title=\"{}\"", escape(reason)),
+                    _ => String::new(),
+                };
+                let _ = write!(
+                    out,
+                    "<td class=\"n\"{title}>{}</td>",
+                    escape(&bxsa_cell(c, native))
+                );
+            }
+            out.push_str("</tr>\n");
+        }
+        out.push_str("</table>\n");
+    }
+    if !b.notes.is_empty() {
+        out.push_str("<ul class=\"bxsa-notes\">");
+        for n in &b.notes {
+            let _ = write!(out, "<li>{}</li>", escape(n));
+        }
+        out.push_str("</ul>\n");
+    }
 }
 
 fn every_workload(out: &mut String, r: &Report) {

@@ -536,6 +536,7 @@ mod tests {
             std::fs::write(&path, &schema).expect("write the schema");
             let setup = Setup {
                 schema: Some(&path),
+                ..Setup::default()
             };
             let mut tried = 0;
             for p in all() {

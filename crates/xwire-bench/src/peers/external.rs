@@ -8,13 +8,16 @@
 //! [`ThroughputResult`] for a `throughput` request. Anything on standard error is passed to the
 //! user only when the harness fails. The harness times inside its own process after its own
 //! warm-up (JIT compilation), on the files the driver wrote, with the same round rules as the
-//! driver (at least `min_runs`, at most `max_runs`, stop after `budget_s`).
+//! driver (at least `min_runs`, at most `max_runs`, stop after `budget_s`). For `encode` and
+//! `decode` a result also gives `encoded_bytes`, the size of the binary form the run wrote or
+//! read (the BXSA experiment's size table, [`crate::bxsa`]). A caller may bound a request's
+//! time ([`Harness::measure_within`]): the harness is killed when it runs over.
 //!
 //! Each harness also answers `--probe` with one JSON line per peer it can run on this machine:
 //! `{"peer": "woodstox", "ops": ["parse"], "checks": "...", "version": "6.6.2"}`, so a missing
 //! jar or pip package shows up as a missing peer, never as a failure.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
@@ -100,6 +103,9 @@ pub struct TaskResult {
     pub checksum: Option<u64>,
     /// Peak memory of one run in bytes (how the harness measures it is in its README).
     pub peak_bytes: Option<u64>,
+    /// `encode` and `decode`: size in bytes of the binary form written or read.
+    #[serde(default)]
+    pub encoded_bytes: Option<u64>,
     /// The processor's error, when it failed.
     pub error: Option<String>,
 }
@@ -137,12 +143,22 @@ pub struct ThroughputResult {
 impl Harness {
     /// Runs `tasks`; results in task order.
     pub fn measure(&self, tasks: Vec<Task>) -> Result<Vec<TaskResult>, String> {
+        self.measure_within(tasks, None)
+    }
+
+    /// Runs `tasks`, killing the harness (an error) if it has not answered within `limit`;
+    /// results in task order.
+    pub fn measure_within(
+        &self,
+        tasks: Vec<Task>,
+        limit: Option<Duration>,
+    ) -> Result<Vec<TaskResult>, String> {
         let n = tasks.len();
         let req = Request::Measure {
             peer: self.peer.clone(),
             tasks,
         };
-        let mut out: Vec<TaskResult> = self.call(&req)?;
+        let mut out: Vec<TaskResult> = self.call(&req, limit)?;
         out.sort_by_key(|r| r.id);
         if out.len() != n || out.iter().enumerate().any(|(i, r)| r.id != i) {
             return Err(format!(
@@ -160,12 +176,16 @@ impl Harness {
             peer: self.peer.clone(),
             run,
         };
-        let mut v: Vec<ThroughputResult> = self.call(&req)?;
+        let mut v: Vec<ThroughputResult> = self.call(&req, None)?;
         v.pop()
             .ok_or_else(|| format!("harness for {} gave no result", self.peer))
     }
 
-    fn call<T: for<'de> Deserialize<'de>>(&self, req: &Request) -> Result<Vec<T>, String> {
+    fn call<T: for<'de> Deserialize<'de>>(
+        &self,
+        req: &Request,
+        limit: Option<Duration>,
+    ) -> Result<Vec<T>, String> {
         let (program, args) = self.command.split_first().ok_or("empty harness command")?;
         let mut child = Command::new(program)
             .args(args)
@@ -181,35 +201,62 @@ impl Harness {
                 .write_all(&body)
                 .map_err(|e| format!("{program}: {e}"))?;
         }
-        let stdout = child.stdout.take().expect("piped");
-        let mut results = Vec::new();
-        let mut bad = None;
-        for line in BufReader::new(stdout).lines() {
-            let line = line.map_err(|e| format!("{program}: {e}"))?;
-            if line.trim().is_empty() {
-                continue;
+        // Both pipes are read on threads, so that neither can fill up and block the harness
+        // while this thread waits for it.
+        let mut stdout = child.stdout.take().expect("piped");
+        let mut stderr = child.stderr.take().expect("piped");
+        let out = std::thread::spawn(move || {
+            let mut s = String::new();
+            stdout.read_to_string(&mut s).map(|_| s)
+        });
+        let err = std::thread::spawn(move || {
+            let mut s = String::new();
+            let _ = stderr.read_to_string(&mut s);
+            s
+        });
+        let status = match limit {
+            None => child.wait().map_err(|e| format!("{program}: {e}"))?,
+            Some(limit) => {
+                let start = Instant::now();
+                loop {
+                    match child.try_wait() {
+                        Ok(Some(status)) => break status,
+                        Ok(None) if start.elapsed() > limit => {
+                            let _ = child.kill();
+                            let _ = child.wait();
+                            return Err(format!(
+                                "the harness for {} did not finish within {} s (killed)",
+                                self.peer,
+                                limit.as_secs_f64()
+                            ));
+                        }
+                        Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+                        Err(e) => return Err(format!("{program}: {e}")),
+                    }
+                }
             }
-            match serde_json::from_str(&line) {
-                Ok(r) => results.push(r),
-                Err(e) => bad = Some(format!("harness answered '{line}': {e}")),
-            }
-        }
-        let output = child
-            .wait_with_output()
+        };
+        let out = out
+            .join()
+            .map_err(|_| "harness output reader panicked".to_string())?
             .map_err(|e| format!("{program}: {e}"))?;
-        if !output.status.success() {
-            let err = String::from_utf8_lossy(&output.stderr);
+        let err = err.join().unwrap_or_default();
+        if !status.success() {
             return Err(format!(
                 "harness for {} failed ({}): {}",
                 self.peer,
-                output.status,
+                status,
                 err.trim()
             ));
         }
-        match bad {
-            Some(b) => Err(b),
-            None => Ok(results),
+        let mut results = Vec::new();
+        for line in out.lines().filter(|l| !l.trim().is_empty()) {
+            match serde_json::from_str(line) {
+                Ok(r) => results.push(r),
+                Err(e) => return Err(format!("harness answered '{line}': {e}")),
+            }
         }
+        Ok(results)
     }
 }
 
@@ -264,7 +311,8 @@ const JAVA: &[Known] = &[
         name: "exificient",
         ops: &[Op::Encode, Op::Decode],
         checks: "EXI 1.0, default options: schema-less, no comments/PIs/DTD/prefixes, \
-                 whitespace-only text between elements dropped (decode checksum lower)",
+                 whitespace-only text between elements dropped (decode checksum lower); \
+                 encode includes the Xerces SAX parse of the text; reports the EXI size",
     },
 ];
 
@@ -544,6 +592,30 @@ mod tests {
     }
 
     #[test]
+    fn a_harness_that_runs_over_its_limit_is_killed() {
+        let h = Harness {
+            command: ["sh", "-c", "cat >/dev/null; exec sleep 30"]
+                .map(String::from)
+                .to_vec(),
+            peer: "sleepy".into(),
+            ops: vec![Op::Parse],
+            version: String::new(),
+        };
+        let start = Instant::now();
+        let e = h
+            .measure_within(Vec::new(), Some(Duration::from_millis(300)))
+            .unwrap_err();
+        assert!(e.contains("did not finish within 0.3 s"), "{e}");
+        assert!(start.elapsed() < Duration::from_secs(10));
+        // Without a limit a harness that answers nothing for no task is fine.
+        let quiet = Harness {
+            command: ["sh", "-c", "cat >/dev/null"].map(String::from).to_vec(),
+            ..h
+        };
+        assert_eq!(quiet.measure(Vec::new()), Ok(Vec::new()));
+    }
+
+    #[test]
     fn every_known_peer_is_listed_once_with_its_language() {
         let v = peers();
         assert_eq!(v.len(), JAVA.len() + PYTHON.len());
@@ -592,6 +664,13 @@ mod tests {
             for (r, (op, name, sum)) in results.into_iter().zip(expected) {
                 assert_eq!(r.error, None, "{} {op} on {name}", p.name);
                 assert!(r.median_s.is_some() && r.min_s.is_some() && r.runs >= 2);
+                if matches!(op, Op::Encode | Op::Decode) {
+                    assert!(
+                        r.encoded_bytes.is_some_and(|b| b > 0),
+                        "{} {op} on {name}: no encoded size",
+                        p.name
+                    );
+                }
                 if let Some(why) = known_difference(p.name, op) {
                     eprintln!(
                         "{} {op} on {name}: {:?} vs {sum} ({why})",

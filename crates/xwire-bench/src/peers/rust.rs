@@ -9,12 +9,17 @@ pub(super) fn peers() -> Vec<Peer> {
         Peer {
             name: "xwire",
             lang: Lang::Rust,
-            checks: "everything: well-formedness, Char/Name productions, namespaces, DTD, entities",
+            checks:
+                "everything: well-formedness, Char/Name productions, namespaces, DTD, entities; \
+                     encode/decode: its binary format, schema-less (xsi:type-typed elements \
+                     become typed values, the rest stays text), read back through the same Reader",
             engine: Engine::InProcess({
                 let mut ops: Vec<(Op, super::Prepare)> = vec![
                     (Op::Parse, simple(xwire)),
                     (Op::Push, simple(xwire_sax)),
                     (Op::Reserialize, simple(xwire_reserialize)),
+                    (Op::Encode, simple(xwire_encode)),
+                    (Op::Decode, Box::new(xwire_decode)),
                 ];
                 // The tree and its XPath pipelines (xwire::tree).
                 ops.extend(super::models::tree_ops());
@@ -128,6 +133,55 @@ pub(super) fn xwire(doc: &[u8]) -> Outcome {
             _ => {}
         }
     }
+}
+
+/// Transcodes `doc` to xwire's binary format schema-less, typing elements by their
+/// `xsi:type` only ([`xwire::binary::XsiTyping`]), as [`xwire::binary::encode_events`] does;
+/// the binary form and the parse checksum of the events it encoded.
+pub(super) fn xwire_encode_counting(doc: &[u8]) -> Result<(Vec<u8>, u64), String> {
+    use xwire::binary::{EventEncoder, XsiTyping};
+    use xwire::Event;
+    let mut r = xwire::Reader::from_slice(doc);
+    let mut enc = EventEncoder::new(Vec::with_capacity(doc.len() / 2 + 64));
+    let mut sum = 0u64;
+    loop {
+        let (offset, e) = r.next_with_offset().map_err(err)?;
+        match &e {
+            Event::Start(t) => {
+                sum += 1 + t.attributes().filter(|a| !a.is_namespace_decl()).count() as u64
+            }
+            Event::Text(t) => sum += t.unescape().len() as u64,
+            Event::CData(c) => sum += c.raw().len() as u64,
+            _ => {}
+        }
+        let eof = matches!(e, Event::Eof);
+        enc.event(offset, &e, &mut XsiTyping).map_err(err)?;
+        if eof {
+            break;
+        }
+    }
+    Ok((enc.finish().map_err(err)?, sum))
+}
+
+/// Encodes to memory (the output's length to `black_box`); the parse checksum.
+fn xwire_encode(doc: &[u8]) -> Outcome {
+    let (bytes, sum) = xwire_encode_counting(doc)?;
+    black_box(bytes.len());
+    Ok(sum)
+}
+
+/// Encodes the workload's document once, untimed; each run reads the binary form through
+/// `xwire::Reader` and consumes every event as the parse does ([`xwire`] reads binary input
+/// itself). Given another document (tests, probes), a run encodes it first.
+fn xwire_decode(setup: &super::Setup<'_>) -> Result<super::Runner, String> {
+    let prepared = match setup.document {
+        Some(doc) => Some((super::DocumentKey::of(doc), xwire_encode_counting(doc)?.0)),
+        None => None,
+    };
+    Ok(Box::new(move |doc: &[u8]| match &prepared {
+        Some((key, binary)) if key.matches(doc) => xwire(binary),
+        _ => xwire(&xwire_encode_counting(doc)?.0),
+    }))
 }
 
 /// The checksum through the push API.

@@ -29,6 +29,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 pub use mesh::{mesh, mesh_objects};
+pub use numeric::pair_data;
 pub use po::{ipo, po_primer, purchase_orders};
 pub use rng::Rng;
 pub use soap::{soap_doubles, Item};

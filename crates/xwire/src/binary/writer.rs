@@ -843,6 +843,8 @@ fn put_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
 /// A fixed-width value in either byte order.
 trait Fixed: Copy {
     fn put(self, order: ByteOrder, out: &mut Vec<u8>);
+    /// Stores `values` into `dst` (`values.len()` times the width, exactly).
+    fn store_all(values: &[Self], order: ByteOrder, dst: &mut [u8]);
 }
 
 macro_rules! fixed {
@@ -855,6 +857,18 @@ macro_rules! fixed {
                     ByteOrder::Big => self.to_be_bytes(),
                 });
             }
+
+            #[inline]
+            fn store_all(values: &[$t], order: ByteOrder, dst: &mut [u8]) {
+                const W: usize = std::mem::size_of::<$t>();
+                let pairs = dst.chunks_exact_mut(W).zip(values);
+                // One loop per order, each a straight copy the compiler vectorizes (no
+                // capacity check per value).
+                match order {
+                    ByteOrder::Little => pairs.for_each(|(d, v)| d.copy_from_slice(&v.to_le_bytes())),
+                    ByteOrder::Big => pairs.for_each(|(d, v)| d.copy_from_slice(&v.to_be_bytes())),
+                }
+            }
         }
     )*};
 }
@@ -866,13 +880,20 @@ impl Fixed for bool {
     fn put(self, _: ByteOrder, out: &mut Vec<u8>) {
         out.push(u8::from(self));
     }
+
+    #[inline]
+    fn store_all(values: &[bool], _: ByteOrder, dst: &mut [u8]) {
+        dst.iter_mut()
+            .zip(values)
+            .for_each(|(d, &v)| *d = u8::from(v));
+    }
 }
 
+/// Appends `values` in `order`: the buffer grows once, then the values are stored in bulk.
 fn put_all<T: Fixed>(out: &mut Vec<u8>, order: ByteOrder, values: &[T]) {
-    out.reserve(std::mem::size_of_val(values));
-    for &v in values {
-        v.put(order, out);
-    }
+    let start = out.len();
+    out.resize(start + std::mem::size_of_val(values), 0);
+    T::store_all(values, order, &mut out[start..]);
 }
 
 #[cfg(test)]

@@ -631,3 +631,56 @@ fn content_text_cannot_hold_is_stored_as_the_text_form_reads_back() {
     let again = encode_events(&mut Reader::from_slice(&text), &mut XsiTyping, Vec::new()).unwrap();
     assert_eq!(again, bytes);
 }
+
+#[test]
+fn arrays_of_every_type_hold_each_value_in_order_in_both_byte_orders() {
+    use crate::binary::Primitive;
+    fn check<T: Primitive + PartialEq + std::fmt::Debug>(
+        values: &[T],
+        bytes: fn(T, bool) -> Vec<u8>,
+    ) {
+        for (order, big) in [(LE, false), (ByteOrder::Big, true)] {
+            let mut w = BinaryWriter::with_byte_order(Vec::new(), order);
+            w.start_element("a").unwrap();
+            w.array_of(values).unwrap();
+            w.end_element().unwrap();
+            let out = w.finish().unwrap();
+            let expected: Vec<u8> = values.iter().flat_map(|&v| bytes(v, big)).collect();
+            assert!(
+                out.windows(expected.len()).any(|w| w == expected),
+                "{:?} {order:?}: values not stored in order",
+                T::TYPE
+            );
+            let mut r = Reader::from_slice(&out);
+            r.next().unwrap();
+            assert_eq!(
+                &*r.array::<T>().unwrap().unwrap(),
+                values,
+                "{:?} {order:?}",
+                T::TYPE
+            );
+        }
+    }
+    macro_rules! each {
+        ($($t:ty: $v:expr),*) => {$(
+            let v: Vec<$t> = $v;
+            check::<$t>(&v, |x, big| if big { x.to_be_bytes().to_vec() } else { x.to_le_bytes().to_vec() });
+        )*};
+    }
+    let n: usize = 37; // more than a vector register's worth, not a multiple of one
+    each!(
+        i8: (0..n).map(|i| i as i8 - 20).collect(),
+        u8: (0..n).map(|i| i as u8 * 3 + 1).collect(),
+        i16: (0..n).map(|i| (i as i16 - 20) * 1001).collect(),
+        u16: (0..n).map(|i| i as u16 * 1777 + 3).collect(),
+        i32: (0..n).map(|i| (i as i32 - 20) * 100_003).collect(),
+        u32: (0..n).map(|i| i as u32 * 0x0102_0305 + 7).collect(),
+        i64: (0..n).map(|i| (i as i64 - 20) * 0x0102_0304_0506).collect(),
+        u64: (0..n).map(|i| i as u64 * 0x0102_0304_0506_0709 + 1).collect(),
+        f32: (0..n).map(|i| i as f32 * -1.375 + 0.1).collect(),
+        f64: (0..n).map(|i| i as f64 * 1e10 - 0.3).collect()
+    );
+    check::<bool>(&(0..n).map(|i| i % 3 == 0).collect::<Vec<_>>(), |x, _| {
+        vec![u8::from(x)]
+    });
+}

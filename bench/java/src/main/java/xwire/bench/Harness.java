@@ -94,6 +94,7 @@ public final class Harness {
         r.put("runs", 0);
         r.put("checksum", null);
         r.put("peak_bytes", null);
+        r.put("encoded_bytes", null);
         r.put("error", null);
         try {
             String schema = t.path("schema").isTextual() ? t.path("schema").asText() : null;
@@ -139,6 +140,9 @@ public final class Harness {
             r.put("runs", n);
             r.put("checksum", checksum);
             r.put("peak_bytes", peak(run, inputs[0]));
+            if (run.encodedBytes >= 0) {
+                r.put("encoded_bytes", run.encodedBytes);
+            }
             // Tests: the output of a run (reserialize, pipelines), to check it is well-formed.
             if (t.path("output").isTextual()) {
                 run.run(inputs[0]);

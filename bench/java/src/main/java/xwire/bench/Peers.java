@@ -647,6 +647,7 @@ final class Peers {
         long run(Object input) throws Exception {
             byte[] exi = exiEncode(tee, p, (byte[]) input);
             Checksum.sink += exi.length;
+            encodedBytes = exi.length;
             return tee.finish();
         }
     }
@@ -657,7 +658,9 @@ final class Peers {
         @Override
         Object input(byte[] doc) throws Exception {
             Tee tee = new Tee();
-            return exiEncode(tee, xercesSax(tee), doc);
+            byte[] exi = exiEncode(tee, xercesSax(tee), doc);
+            encodedBytes = exi.length;
+            return exi;
         }
 
         @Override

@@ -5,6 +5,12 @@ abstract class Runner {
     /** What the last run built (a tree), kept reachable until the memory sample is taken. */
     Object keep;
 
+    /**
+     * Size in bytes of the binary form a run made (encode) or read (decode), -1 for other
+     * operations: reported as `encoded_bytes`.
+     */
+    long encodedBytes = -1;
+
     /** The input of a run, made from the document before timing (EXI bytes for decode). */
     Object input(byte[] doc) throws Exception {
         return doc;
