@@ -131,6 +131,9 @@ pub struct Document {
     nodes: Vec<Node>,
     text: String,
     bytes: Vec<u8>,
+    /// The arrays of the document last [`Document::clear`]ed, whose allocations new arrays
+    /// copied from borrowed values reuse.
+    spare: Vec<Array<'static>>,
 }
 
 impl Default for Document {
@@ -152,7 +155,42 @@ impl Document {
             }],
             text: String::new(),
             bytes: Vec::new(),
+            spare: Vec::new(),
         }
+    }
+
+    /// Empties the document (back to just its document node), keeping its memory: the node
+    /// and string arenas keep their capacity, and the arrays' allocations are kept for the
+    /// arrays appended or read next (those of the previous clear are freed). Decoding message
+    /// after message into one document with [`Document::read_into`] then copies arrays
+    /// into memory already mapped, instead of fresh pages.
+    ///
+    /// ```
+    /// use xwire::binary::Document;
+    /// let mut doc = Document::new();
+    /// let a = doc.append_element(doc.root(), "", "a");
+    /// doc.append_array(a, "", "v", vec![1.0f64; 1000]);
+    /// doc.clear();
+    /// assert!(doc.is_empty() && doc.root_element().is_none());
+    /// ```
+    pub fn clear(&mut self) {
+        self.spare.clear();
+        for node in self.nodes.drain(1..) {
+            if let Data::Element {
+                content: Content::Array(a),
+                ..
+            } = node.data
+            {
+                if !a.is_borrowed() {
+                    self.spare.push(a);
+                }
+            }
+        }
+        let doc = &mut self.nodes[0];
+        doc.first_child = NONE;
+        doc.last_child = NONE;
+        self.text.clear();
+        self.bytes.clear();
     }
 
     /// The document node.
@@ -288,7 +326,8 @@ impl Document {
         qname: &str,
         array: Array<'_>,
     ) -> NodeId {
-        self.element(parent, ns, qname, Content::Array(array.into_owned()))
+        let owned = array.into_owned_reusing(&mut self.spare);
+        self.element(parent, ns, qname, Content::Array(owned))
     }
 
     /// Declares a namespace on element `el`: `prefix` (`""` for the default namespace) bound
@@ -541,6 +580,32 @@ impl Document {
     /// the binary format.
     pub fn read(reader: &mut Reader<'_>) -> Result<Document> {
         let mut doc = Document::new();
+        doc.read_into(reader)?;
+        Ok(doc)
+    }
+
+    /// [`Document::read`] into this document, [`clear`](Document::clear)ed first, reusing its
+    /// memory (arrays are copied into the allocations of the arrays it held). After an error
+    /// the document holds what was read before it.
+    ///
+    /// ```
+    /// use xwire::binary::{BinaryWriter, Document};
+    /// let mut w = BinaryWriter::new(Vec::new());
+    /// w.start_element("v")?;
+    /// w.array_of(&[0.5f64, 1.5])?;
+    /// w.end_element()?;
+    /// let file = w.finish()?;
+    /// let mut doc = Document::new();
+    /// for _ in 0..3 {
+    ///     doc.read_into(&mut xwire::Reader::from_slice(&file))?;
+    ///     let v = doc.root_element().unwrap();
+    ///     assert_eq!(doc.array_of::<f64>(v), Some(&[0.5, 1.5][..]));
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn read_into(&mut self, reader: &mut Reader<'_>) -> Result<()> {
+        self.clear();
+        let doc = self;
         let mut open = vec![doc.root()];
         loop {
             let (parent, kind) = {
@@ -549,7 +614,7 @@ impl Document {
             };
             use crate::event::TokenKind as K;
             match kind {
-                K::Eof => return Ok(doc),
+                K::Eof => return Ok(()),
                 K::Start => {
                     let el = {
                         let Event::Start(t) = reader.next()? else {
@@ -572,7 +637,8 @@ impl Document {
                             doc.set_content(el, Content::Leaf(stored));
                         }
                         Some(super::Typed::Array(a)) => {
-                            doc.set_content(el, Content::Array(a.into_owned()));
+                            let owned = a.into_owned_reusing(&mut doc.spare);
+                            doc.set_content(el, Content::Array(owned));
                         }
                         None => {
                             open.push(el);
@@ -695,5 +761,60 @@ mod tests {
             String::from_utf8(w.finish().unwrap()).unwrap(),
             r#"<!-- top --><x:r xmlns:x="urn:x" n="1">hi<s>str</s><b>AAE=</b><a>1 2 3</a><?t d?></x:r>"#
         );
+    }
+
+    /// Reading into a cleared document copies arrays into the allocations of the arrays it
+    /// held (of the same type, with room), and gives the same document as a fresh read.
+    #[test]
+    fn read_into_reuses_array_memory() {
+        use crate::binary::BinaryWriter;
+        let file = |n: usize| {
+            let mut w = BinaryWriter::new(Vec::new());
+            w.start_element("m").unwrap();
+            w.start_element("i").unwrap();
+            w.array_of(&vec![7i32; n]).unwrap();
+            w.end_element().unwrap();
+            w.start_element("d").unwrap();
+            w.array_of(&vec![0.5f64; n]).unwrap();
+            w.end_element().unwrap();
+            w.end_element().unwrap();
+            w.finish().unwrap()
+        };
+        let (big, small) = (file(1000), file(10));
+        let ptrs = |doc: &Document| {
+            let m = doc.root_element().unwrap();
+            let mut c = doc.children(m);
+            let (i, d) = (c.next().unwrap(), c.next().unwrap());
+            (
+                doc.array_of::<i32>(i).unwrap().as_ptr() as usize,
+                doc.array_of::<f64>(d).unwrap().as_ptr() as usize,
+            )
+        };
+        let mut doc = Document::new();
+        doc.read_into(&mut Reader::from_slice(&big)).unwrap();
+        let first = ptrs(&doc);
+        doc.read_into(&mut Reader::from_slice(&small)).unwrap();
+        assert_eq!(
+            ptrs(&doc),
+            first,
+            "the smaller arrays reuse the allocations"
+        );
+        let fresh = Document::read(&mut Reader::from_slice(&small)).unwrap();
+        let text = |d: &Document| {
+            let mut w = crate::writer::Writer::new(Vec::new());
+            d.write(&mut w).unwrap();
+            w.finish().unwrap()
+        };
+        assert_eq!(text(&doc), text(&fresh));
+        assert_eq!(doc.len(), fresh.len());
+        // Arrays appended from borrowed values reuse them too; owned ones are moved in.
+        doc.clear();
+        let r = doc.append_element(doc.root(), "", "r");
+        let a = doc.append_array_value(r, "", "a", Array::I32(Cow::Borrowed(&[1, 2])));
+        assert_eq!(doc.array_of::<i32>(a).unwrap().as_ptr() as usize, first.0);
+        let v = vec![1.0f64; 3];
+        let at = v.as_ptr() as usize;
+        let b = doc.append_array(r, "", "b", v);
+        assert_eq!(doc.array_of::<f64>(b).unwrap().as_ptr() as usize, at);
     }
 }

@@ -361,6 +361,32 @@ impl Array<'_> {
         }
     }
 
+    /// Makes the array owned like [`Array::into_owned`], copying borrowed values into the
+    /// first array of `spare` of the same type with room for them (taken out of `spare`, its
+    /// allocation reused) instead of a new allocation.
+    pub(crate) fn into_owned_reusing(self, spare: &mut Vec<Array<'static>>) -> Array<'static> {
+        macro_rules! reuse {
+            ($($variant:ident),*) => {
+                match self {
+                    $(Array::$variant(Cow::Borrowed(s)) => {
+                        let room = spare.iter().position(|a| {
+                            matches!(a, Array::$variant(Cow::Owned(v)) if v.capacity() >= s.len())
+                        });
+                        let mut v = match room.map(|i| spare.swap_remove(i)) {
+                            Some(Array::$variant(Cow::Owned(v))) => v,
+                            _ => Vec::with_capacity(s.len()),
+                        };
+                        v.clear();
+                        v.extend_from_slice(s);
+                        Array::$variant(Cow::Owned(v))
+                    })*
+                    owned => owned.into_owned(),
+                }
+            };
+        }
+        reuse!(I8, I16, I32, I64, U8, U16, U32, U64, F32, F64, Bool)
+    }
+
     /// The same values, owned (copied if they were borrowed).
     pub fn into_owned(self) -> Array<'static> {
         fn own<T: Clone>(c: Cow<'_, [T]>) -> Cow<'static, [T]> {
