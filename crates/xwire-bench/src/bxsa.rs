@@ -18,7 +18,7 @@
 //!   [`Phase::CopyNew`], a copy into a buffer each run allocates (and frees): what a decode
 //!   into a new model would pay for fresh memory, page faults included.
 //! - [`Encoding::Xwire`]: the model written by [`BinaryWriter`](xwire::binary::BinaryWriter)
-//!   (machine byte order), read back by [`Document::read`](xwire::binary::Document::read);
+//!   (machine byte order), read back by [`Document::read_into`](xwire::binary::Document::read_into);
 //!   [`Phase::InPlace`] reads it with `xwire::Reader` and sums the arrays through
 //!   `Reader::array`, viewed in the input without a copy ([`decode_in_place`]).
 //! - [`Encoding::Text`]: the model written by the text [`Writer`](xwire::writer::Writer)
@@ -1313,7 +1313,10 @@ fn goals(r: &BxsaReport) -> Vec<Goal> {
         .max();
     for (phase, what) in [
         (Phase::InPlace, "in place (Reader::array, summed)"),
-        (Phase::Decode, "into the model (Document::read)"),
+        (
+            Phase::Decode,
+            "into the model (Document::read_into, the model reused)",
+        ),
     ] {
         let measured = largest.and_then(|n| {
             Some(
