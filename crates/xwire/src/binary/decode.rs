@@ -196,17 +196,16 @@ fn varint(data: &[u8], p: &mut usize, end: usize, what: &str) -> R<u64> {
 
 /// Reads a count of items that take at least `min` bytes each, checking that they can fit in
 /// what is left of the body before anyone reserves space for them.
+#[inline]
 fn count(data: &[u8], p: &mut usize, end: usize, min: usize, what: &str) -> R<usize> {
     let at = *p;
     let n = varint(data, p, end, what)?;
-    let left = (end - *p) / min;
-    if n > left as u64 {
+    // A multiplication, not a division by `min`: this runs for every element.
+    let room = (end - *p) as u64;
+    if !matches!(n.checked_mul(min as u64), Some(b) if b <= room) {
         return bad(
             at,
-            format!(
-                "{what} count {n} overflows the frame ({} bytes left)",
-                end - *p
-            ),
+            format!("{what} count {n} overflows the frame ({room} bytes left)"),
         );
     }
     Ok(n as usize)

@@ -244,6 +244,18 @@ pub enum VarintError {
 /// encodings (so every value has exactly one encoding).
 #[inline]
 pub fn read_varint(bytes: &[u8], pos: &mut usize) -> Result<u64, VarintError> {
+    // Most varints (sizes of small frames, counts, string references) are one byte.
+    if let Some(&b) = bytes.get(*pos) {
+        if b < 0x80 {
+            *pos += 1;
+            return Ok(u64::from(b));
+        }
+    }
+    read_long_varint(bytes, pos)
+}
+
+/// [`read_varint`] past its one-byte fast path.
+fn read_long_varint(bytes: &[u8], pos: &mut usize) -> Result<u64, VarintError> {
     let mut v = 0u64;
     let mut shift = 0u32;
     let mut i = *pos;
