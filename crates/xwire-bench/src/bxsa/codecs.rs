@@ -227,18 +227,7 @@ pub fn decode_text_into(text: &[u8], doc: &mut Document) -> Result<(), String> {
     loop {
         match r.next().map_err(err)? {
             Event::Start(t) => match root {
-                None => {
-                    let el = doc.append_element(doc.root(), t.namespace_uri(), t.name());
-                    for a in t.attributes() {
-                        if a.is_namespace_decl() {
-                            let p = a.name().strip_prefix("xmlns:").unwrap_or("");
-                            doc.declare_namespace(el, p, a.value());
-                        } else {
-                            doc.set_attribute(el, a.namespace_uri(), a.name(), a.value());
-                        }
-                    }
-                    root = Some(el);
-                }
+                None => root = Some(doc.append_start(doc.root(), &t)),
                 Some(_) if open.is_some() => {
                     return Err(format!("element {} inside an array", t.name()))
                 }

@@ -108,23 +108,7 @@ impl Typing for XsiTyping {
         if namespaces.uri(prefix)? != XSD_NS {
             return None;
         }
-        use PrimitiveType as P;
-        Some(TypedContent::Leaf(match local {
-            "byte" => P::I8,
-            "short" => P::I16,
-            "int" => P::I32,
-            "long" => P::I64,
-            "unsignedByte" => P::U8,
-            "unsignedShort" => P::U16,
-            "unsignedInt" => P::U32,
-            "unsignedLong" => P::U64,
-            "float" => P::F32,
-            "double" => P::F64,
-            "boolean" => P::Bool,
-            "string" | "normalizedString" | "token" => P::String,
-            "base64Binary" => P::Bytes,
-            _ => return None,
-        }))
+        PrimitiveType::of_xsd_builtin(local).map(TypedContent::Leaf)
     }
 }
 

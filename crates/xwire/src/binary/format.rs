@@ -200,6 +200,35 @@ impl PrimitiveType {
     pub fn from_name(name: &str) -> Option<PrimitiveType> {
         PrimitiveType::ALL.into_iter().find(|t| t.name() == name)
     }
+
+    /// The type that holds the values of the XML Schema built-in datatype `local` (in the
+    /// XSD namespace), for the built-ins with a native form; `None` for the others
+    /// (decimal, integer, dates, ...), which stay text.
+    ///
+    /// ```
+    /// use xwire::binary::PrimitiveType;
+    /// assert_eq!(PrimitiveType::of_xsd_builtin("unsignedShort"), Some(PrimitiveType::U16));
+    /// assert_eq!(PrimitiveType::of_xsd_builtin("decimal"), None);
+    /// ```
+    pub fn of_xsd_builtin(local: &str) -> Option<PrimitiveType> {
+        use PrimitiveType as P;
+        Some(match local {
+            "byte" => P::I8,
+            "short" => P::I16,
+            "int" => P::I32,
+            "long" => P::I64,
+            "unsignedByte" => P::U8,
+            "unsignedShort" => P::U16,
+            "unsignedInt" => P::U32,
+            "unsignedLong" => P::U64,
+            "float" => P::F32,
+            "double" => P::F64,
+            "boolean" => P::Bool,
+            "string" | "normalizedString" | "token" => P::String,
+            "base64Binary" => P::Bytes,
+            _ => return None,
+        })
+    }
 }
 
 /// Appends `v` as a minimal LEB128 varint.

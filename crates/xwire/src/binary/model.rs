@@ -29,7 +29,7 @@ use std::ops::Range;
 
 use super::value::{Array, Primitive, Value};
 use crate::error::Result;
-use crate::event::Event;
+use crate::event::{Event, StartTag};
 use crate::reader::Reader;
 use crate::writer::{WriteError, XmlSink};
 
@@ -271,6 +271,32 @@ impl Document {
     /// none). Names are not checked here; the writer checks them when the document is written.
     pub fn append_element(&mut self, parent: NodeId, ns: &str, qname: &str) -> NodeId {
         self.element(parent, ns, qname, Content::Children)
+    }
+
+    /// Appends the element a reader's start tag opens: its name, namespace declarations and
+    /// attributes (its content is the caller's to append).
+    ///
+    /// ```
+    /// use xwire::binary::Document;
+    /// use xwire::{Event, Reader};
+    /// let mut r = Reader::from_slice(b"<p:a xmlns:p='urn:p' n='1'/>");
+    /// let Event::Start(t) = r.next()? else { unreachable!() };
+    /// let mut doc = Document::new();
+    /// let a = doc.append_start(doc.root(), &t);
+    /// assert_eq!((doc.namespace_uri(a), doc.attribute(a, "", "n")), ("urn:p", Some("1")));
+    /// # Ok::<(), xwire::Error>(())
+    /// ```
+    pub fn append_start(&mut self, parent: NodeId, tag: &StartTag<'_>) -> NodeId {
+        let el = self.append_element(parent, tag.namespace_uri(), tag.name());
+        for a in tag.attributes() {
+            if a.is_namespace_decl() {
+                let p = a.name().strip_prefix("xmlns:").unwrap_or("");
+                self.declare_namespace(el, p, a.value());
+            } else {
+                self.set_attribute(el, a.namespace_uri(), a.name(), a.value());
+            }
+        }
+        el
     }
 
     /// Appends a leaf element holding `value`.
@@ -620,16 +646,7 @@ impl Document {
                         let Event::Start(t) = reader.next()? else {
                             unreachable!("peeked a start tag")
                         };
-                        let el = doc.append_element(parent, t.namespace_uri(), t.name());
-                        for a in t.attributes() {
-                            if a.is_namespace_decl() {
-                                let p = a.name().strip_prefix("xmlns:").unwrap_or("");
-                                doc.declare_namespace(el, p, a.value());
-                            } else {
-                                doc.set_attribute(el, a.namespace_uri(), a.name(), a.value());
-                            }
-                        }
-                        el
+                        doc.append_start(parent, &t)
                     };
                     match reader.typed_content()? {
                         Some(super::Typed::Value(v)) => {
