@@ -130,6 +130,19 @@ impl<'i, 'a> Editor<'i, 'a> {
             K_ATTRIBUTE if self.ix.flags(n.node) & F_DEFAULTED != 0 => Err(EditError::NotEditable(
                 "the attribute was defaulted from the DTD; it has no bytes",
             )),
+            K_TEXT => {
+                // An empty CDATA section with no text before it makes no node of its own
+                // (the text node, and its offset, start after it), but its bytes belong with
+                // the text: an insertion before the text lands before them, where it lands
+                // before a non-empty section. No other markup can end in `<![CDATA[]]>`
+                // right where a text node starts.
+                const EMPTY: &[u8] = b"<![CDATA[]]>";
+                let (mut a, b) = self.ix.range(n.node);
+                while self.ix.doc[..a].ends_with(EMPTY) {
+                    a -= EMPTY.len();
+                }
+                Ok((a, b))
+            }
             _ => Ok(self.ix.range(n.node)),
         }
     }
