@@ -30,9 +30,14 @@ impl Digits {
     fn from_parts(a: &[u8], b: &[u8]) -> Digits {
         let n = a.len() + b.len();
         if n <= INLINE {
+            // Byte loops: for a few digits, cheaper than two calls to `memcpy`.
             let mut buf = [0u8; INLINE];
-            buf[..a.len()].copy_from_slice(a);
-            buf[a.len()..n].copy_from_slice(b);
+            for (d, &c) in buf.iter_mut().zip(a) {
+                *d = c;
+            }
+            for (d, &c) in buf[a.len()..].iter_mut().zip(b) {
+                *d = c;
+            }
             Digits::Inline { len: n as u8, buf }
         } else {
             let mut v = Vec::with_capacity(n);
@@ -139,28 +144,29 @@ impl Decimal {
 
     /// Parses the `decimal` lexical space: `(\+|-)?([0-9]+(\.[0-9]*)?|\.[0-9]+)`.
     pub fn parse(s: &str) -> Option<Decimal> {
-        let (neg, rest) = match s.as_bytes().first() {
-            Some(b'-') => (true, &s[1..]),
-            Some(b'+') => (false, &s[1..]),
-            _ => (false, s),
-        };
-        let (int, frac) = match rest.bytes().position(|b| b == b'.') {
-            Some(i) => (&rest[..i], &rest[i + 1..]),
-            None => (rest, ""),
-        };
-        if int.is_empty() && frac.is_empty() {
-            return None;
+        let b = s.as_bytes();
+        let neg = b.first() == Some(&b'-');
+        let mut i = usize::from(matches!(b.first(), Some(b'-' | b'+')));
+        // One pass: integer digits, then a point and fraction digits.
+        let int_start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
         }
-        if !int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit()) {
+        let int = &b[int_start..i];
+        let mut frac: &[u8] = &[];
+        if i < b.len() && b[i] == b'.' {
+            i += 1;
+            let frac_start = i;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            frac = &b[frac_start..i];
+        }
+        if i != b.len() || (int.is_empty() && frac.is_empty()) {
             return None;
         }
         let scale = u32::try_from(frac.len()).ok()?;
-        Some(Decimal::normalized_parts(
-            neg,
-            int.as_bytes(),
-            frac.as_bytes(),
-            scale,
-        ))
+        Some(Decimal::normalized_parts(neg, int, frac, scale))
     }
 
     /// Parses the `integer` lexical space: `(\+|-)?[0-9]+`.

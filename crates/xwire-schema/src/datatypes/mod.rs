@@ -40,7 +40,7 @@ use std::fmt;
 
 pub use decimal::Decimal;
 pub use temporal::{DateTime, Duration, TemporalKind};
-pub(crate) use value::string_lexical;
+pub(crate) use value::{parse_plain, rejects_inner_space};
 pub use value::{Facet, Value};
 
 /// The value of the `whiteSpace` facet.

@@ -203,6 +203,16 @@ pub(crate) fn rejects_inner_space(ty: Builtin) -> bool {
     )
 }
 
+/// The value of `lexical` for a built-in without whitespace inside its values
+/// ([`rejects_inner_space`]), parsed from the text trimmed of XML whitespace (its collapsed
+/// form, when valid) without the general machinery: `None` when it is not valid, for the
+/// general way to say why.
+pub(crate) fn parse_plain(ty: Builtin, lexical: &str) -> Option<Value> {
+    debug_assert!(rejects_inner_space(ty));
+    let t = lexical.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'));
+    parse_normalized(ty, t, &|_| None).ok()
+}
+
 /// Whether values of this built-in are strings.
 pub(crate) fn is_string_type(ty: Builtin) -> bool {
     string_check(ty, "").is_some()

@@ -14,7 +14,7 @@ use super::errors::{ValidationError, ValidationOptions};
 use super::identity::{key_part, IdError, Identity, KeyPart};
 use super::ids::{IdKind, IdTable};
 use super::value_plan::{Check, ValuePlan};
-use crate::datatypes::{string_lexical, Builtin, Value};
+use crate::datatypes::{parse_plain, Builtin, Value};
 use crate::model::{
     same_value, AttributeId, ComplexTypeId, ContentType, DerivationSet, ElementId, NameId, NsId,
     ProcessContents, Schema, SimpleTypeId, SimpleValue, TypeId, ValueConstraint, Variety, Wildcard,
@@ -143,6 +143,8 @@ pub struct Validator<'s> {
     /// lookup.
     name_cache: Vec<(u32, Option<NameId>)>,
     xsi: Option<NsId>,
+    /// The schema names of `xsi:type` and `xsi:nil`.
+    xsi_names: (Option<NameId>, Option<NameId>),
     /// Namespace bindings in scope: (prefix start, uri start, end) in `binding_text`.
     bindings: Vec<(usize, usize, usize)>,
     binding_text: String,
@@ -252,6 +254,7 @@ impl<'s> Validator<'s> {
     /// A validator for `schema`. The schema's content models must have been compiled (the
     /// loader does it).
     pub fn new(schema: &'s Schema, options: ValidationOptions) -> Validator<'s> {
+        let xsi = schema.names.lookup_namespace(XSI_NAMESPACE);
         Validator {
             schema,
             options,
@@ -262,7 +265,13 @@ impl<'s> Validator<'s> {
             stopped: false,
             ns_cache: Vec::new(),
             name_cache: Vec::new(),
-            xsi: schema.names.lookup_namespace(XSI_NAMESPACE),
+            xsi,
+            xsi_names: xsi.map_or((None, None), |ns| {
+                (
+                    schema.names.lookup(ns, "type"),
+                    schema.names.lookup(ns, "nil"),
+                )
+            }),
             bindings: Vec::new(),
             binding_text: String::new(),
             ids: IdTable::default(),
@@ -399,11 +408,13 @@ impl<'s> Validator<'s> {
 
     // ----- names ----------------------------------------------------------------------------
 
+    /// The schema's namespace of reader namespace `rns`; `uri` is asked for only on its first
+    /// sighting.
     #[inline]
-    fn map_ns(&mut self, rns: xwire::NsId, uri: &str) -> NsId {
+    fn map_ns<'u>(&mut self, rns: xwire::NsId, uri: impl FnOnce() -> &'u str) -> NsId {
         match self.ns_cache.get(rns.0 as usize) {
             Some(&n) if n != NS_UNSEEN => n,
-            _ => self.map_ns_slow(rns, uri),
+            _ => self.map_ns_slow(rns, uri()),
         }
     }
 
@@ -424,17 +435,19 @@ impl<'s> Validator<'s> {
         n
     }
 
+    /// The schema's name of reader name `qname` in reader namespace `rns` (schema namespace
+    /// `ns`); `local` is asked for only on its first sighting.
     #[inline]
-    fn map_name(
+    fn map_name<'u>(
         &mut self,
         qname: xwire::Id,
         rns: xwire::NsId,
         ns: NsId,
-        local: &str,
+        local: impl FnOnce() -> &'u str,
     ) -> Option<NameId> {
         match self.name_cache.get(qname.0 as usize) {
             Some(&(cached_ns, n)) if cached_ns == rns.0 => n,
-            _ => self.map_name_slow(qname, rns, ns, local),
+            _ => self.map_name_slow(qname, rns, ns, local()),
         }
     }
 
@@ -491,19 +504,46 @@ impl<'s> Validator<'s> {
 
     fn validate_simple(&self, ty: SimpleTypeId, lexical: &str) -> Result<SimpleValue, String> {
         match self.plan(ty).check {
+            Check::Plain(b) => match parse_plain(b, lexical) {
+                Some(value) => Ok(SimpleValue { value, member: ty }),
+                // Not valid (or rare): the general way says why.
+                None => self.parse_builtin(b, ty, lexical),
+            },
             Check::Builtin(b) => self.parse_builtin(b, ty, lexical),
-            Check::IntRange { builtin, lo, hi } => {
-                let v = self.parse_builtin(builtin, ty, lexical)?;
-                match &v.value {
-                    Value::Integer(d) if d.small_integer().is_some_and(|x| lo <= x && x <= hi) => {
-                        Ok(v)
-                    }
-                    // Out of range (or too large to tell here): the general way says why.
-                    _ => self.validate_general(ty, lexical),
-                }
+            Check::Patterned if self.matches_patterns(ty, lexical) => {
+                let mut s = self.string_pool.borrow_mut().pop().unwrap_or_default();
+                s.clear();
+                s.push_str(lexical);
+                Ok(SimpleValue {
+                    value: Value::String(s),
+                    member: ty,
+                })
             }
-            Check::General => self.validate_general(ty, lexical),
+            Check::IntRange { builtin, lo, hi } => match parse_plain(builtin, lexical) {
+                Some(Value::Integer(d))
+                    if d.small_integer().is_some_and(|x| lo <= x && x <= hi) =>
+                {
+                    Ok(SimpleValue {
+                        value: Value::Integer(d),
+                        member: ty,
+                    })
+                }
+                // Out of range (or too large to tell here): the general way says why.
+                _ => self.validate_general(ty, lexical),
+            },
+            Check::General | Check::Patterned => self.validate_general(ty, lexical),
         }
+    }
+
+    /// Whether `s` (a `string` value: no whitespace normalization) matches the patterns of
+    /// every derivation step of `ty`.
+    fn matches_patterns(&self, ty: SimpleTypeId, s: &str) -> bool {
+        self.schema
+            .simple_type(ty)
+            .facets
+            .patterns
+            .iter()
+            .all(|step| step.iter().any(|p| p.is_match(s)))
     }
 
     /// A value of a type that is its built-in's lexical space: parsed straight away (no
@@ -606,17 +646,30 @@ impl<'s> Validator<'s> {
                 self.binding_text.push_str(a.value());
                 self.bindings.push((p, u, self.binding_text.len()));
                 self.binding_gen = self.binding_gen.wrapping_add(1);
-            } else if self.xsi.is_some() && Some(self.map_ns(a.ns(), a.namespace_uri())) == self.xsi
+            } else if self.xsi.is_some()
+                && Some(self.map_ns(a.ns(), || a.namespace_uri())) == self.xsi
             {
-                match a.local_name() {
-                    "type" => self.xsi_type_at = Some(i),
-                    "nil" => self.xsi_nil_at = Some(i),
-                    _ => {}
+                // By schema name (no string compare), once the name is known.
+                let (xsi_type, xsi_nil) = self.xsi_names;
+                match self.map_name(
+                    a.name_id(),
+                    a.ns(),
+                    self.xsi.unwrap_or(NsId::UNKNOWN),
+                    || a.local_name(),
+                ) {
+                    Some(n) if Some(n) == xsi_type => self.xsi_type_at = Some(i),
+                    Some(n) if Some(n) == xsi_nil => self.xsi_nil_at = Some(i),
+                    Some(_) => {}
+                    None => match a.local_name() {
+                        "type" => self.xsi_type_at = Some(i),
+                        "nil" => self.xsi_nil_at = Some(i),
+                        _ => {}
+                    },
                 }
             }
         }
-        let ns = self.map_ns(tag.ns(), tag.namespace_uri());
-        let name = self.map_name(tag.name_id(), tag.ns(), ns, tag.local_name());
+        let ns = self.map_ns(tag.ns(), || tag.namespace_uri());
+        let name = self.map_name(tag.name_id(), tag.ns(), ns, || tag.local_name());
         let label = Label {
             schema,
             name,
@@ -849,7 +902,7 @@ impl<'s> Validator<'s> {
                 if a.is_namespace_decl() {
                     continue;
                 }
-                let ans = self.map_ns(a.ns(), a.namespace_uri());
+                let ans = self.map_ns(a.ns(), || a.namespace_uri());
                 let typed = self
                     .attr_infos
                     .iter()
@@ -891,6 +944,70 @@ impl<'s> Validator<'s> {
             self.flush_id_errors();
         }
         self.depth += 1;
+    }
+
+    /// Validates one event (at byte `offset`) and gives its validation information. Kept
+    /// out of line: the caller's loop then builds the event and its [`Psvi`] in place.
+    #[inline(never)]
+    fn on_event(&mut self, ev: &Event<'_>, offset: u64) -> Psvi<'_> {
+        match ev {
+            Event::Start(tag) => {
+                self.start(tag, offset);
+                let f = &self.frames[self.depth - 1];
+                if f.mode == Mode::Skip {
+                    Psvi::None
+                } else {
+                    Psvi::Start {
+                        decl: f.decl,
+                        type_def: (f.mode == Mode::Typed).then_some(f.ty),
+                        nil: f.nil,
+                        attributes: &self.attr_infos,
+                    }
+                }
+            }
+            Event::End(_) => {
+                let d = self.depth;
+                self.end(offset);
+                match self.frames.get(d.wrapping_sub(1)) {
+                    Some(f) if f.mode != Mode::Skip => Psvi::End {
+                        decl: f.decl,
+                        type_def: (f.mode == Mode::Typed).then_some(f.ty),
+                        value: self.end_value.as_ref(),
+                    },
+                    _ => Psvi::None,
+                }
+            }
+            Event::Text(t) => {
+                if self.depth > 0 && self.frames[self.depth - 1].collect_text {
+                    // Only typed elements collect: no other check applies.
+                    let d = self.depth - 1;
+                    match t.unescape() {
+                        std::borrow::Cow::Borrowed(s) => self.frames[d].text.push_str(s),
+                        std::borrow::Cow::Owned(s) => self.frames[d].text.push_str(&s),
+                    }
+                } else {
+                    self.text(t.raw(), t.is_whitespace(), offset);
+                }
+                Psvi::None
+            }
+            Event::CData(c) => {
+                let s = c.text();
+                let ws = s.chars().all(|c| matches!(c, ' ' | '\t' | '\r' | '\n'));
+                self.text(&s, ws, offset);
+                Psvi::None
+            }
+            Event::Eof => {
+                if !self.saw_root {
+                    self.error(
+                        "well-formed",
+                        "the document has no root element".to_string(),
+                        offset,
+                    );
+                }
+                Psvi::None
+            }
+            _ => Psvi::None,
+        }
     }
 
     /// The element at depth `p` may not contain the child `label`: `why` says why
@@ -1257,10 +1374,10 @@ impl<'s> Validator<'s> {
             if a.is_namespace_decl() {
                 continue;
             }
-            let ans = self.map_ns(a.ns(), a.namespace_uri());
-            let aname = self.map_name(a.name_id(), a.ns(), ans, a.local_name());
+            let ans = self.map_ns(a.ns(), || a.namespace_uri());
+            let aname = self.map_name(a.name_id(), a.ns(), ans, || a.local_name());
             if ans != NsId::UNKNOWN && Some(ans) == self.xsi {
-                self.xsi_attribute(i, a.local_name(), a.value(), aname, label, offset);
+                self.xsi_attribute(i, &a, aname, label, offset);
                 continue;
             }
             let alabel = Label {
@@ -1428,16 +1545,23 @@ impl<'s> Validator<'s> {
     fn xsi_attribute(
         &mut self,
         index: usize,
-        local: &str,
-        value: &str,
+        a: &xwire::Attribute<'_>,
         aname: Option<NameId>,
         label: &dyn std::fmt::Display,
         offset: u64,
     ) {
         let schema = self.schema;
+        // xsi:type and xsi:nil (found by the first pass over the attributes) are checked
+        // apart; the others are the location hints, checked here.
+        let type_or_nil = Some(index) == self.xsi_type_at || Some(index) == self.xsi_nil_at;
+        let local = || a.local_name();
         match aname.and_then(|n| schema.global_attribute(n)) {
-            Some(g) if matches!(local, "schemaLocation" | "noNamespaceSchemaLocation") => {
-                let v = self.validate_simple(schema.attribute(g).type_def, value);
+            Some(g)
+                if !type_or_nil
+                    && matches!(local(), "schemaLocation" | "noNamespaceSchemaLocation") =>
+            {
+                let local = local();
+                let v = self.validate_simple(schema.attribute(g).type_def, a.value());
                 if let Err(e) = &v {
                     self.error(
                         "cvc-attribute.3",
@@ -1459,7 +1583,8 @@ impl<'s> Validator<'s> {
             None => self.error(
                 "cvc-complex-type.3.2.2",
                 format!(
-                    "attribute 'xsi:{local}' is not an attribute of the schema instance namespace"
+                    "attribute 'xsi:{}' is not an attribute of the schema instance namespace",
+                    local()
                 ),
                 offset,
             ),
@@ -1472,8 +1597,8 @@ impl<'s> Validator<'s> {
             if a.is_namespace_decl() {
                 continue;
             }
-            let ans = self.map_ns(a.ns(), a.namespace_uri());
-            let aname = self.map_name(a.name_id(), a.ns(), ans, a.local_name());
+            let ans = self.map_ns(a.ns(), || a.namespace_uri());
+            let aname = self.map_name(a.name_id(), a.ns(), ans, || a.local_name());
             if let Some(g) = aname.and_then(|n| schema.global_attribute(n)) {
                 if Some(ans) == self.xsi {
                     continue;
@@ -1678,14 +1803,15 @@ impl<'s> Validator<'s> {
     ) -> Option<KeyPart> {
         let schema = self.schema;
         let vc = decl.and_then(|e| schema.element(e).value_constraint.as_ref());
-        if vc.is_none() {
-            if let Check::Builtin(b @ (Builtin::String | Builtin::AnySimpleType)) =
-                self.plan(s).check
-            {
-                let text = &self.frames[d].text;
-                if !text.is_empty() && string_lexical(b, text).is_ok() {
-                    return self.text_as_value(d, s, offset);
-                }
+        if vc.is_none() && !self.frames[d].text.is_empty() {
+            // The reader has checked the characters: a string's text is its value as it is.
+            let as_is = match self.plan(s).check {
+                Check::Builtin(Builtin::String | Builtin::AnySimpleType) => true,
+                Check::Patterned => self.matches_patterns(s, &self.frames[d].text),
+                _ => false,
+            };
+            if as_is {
+                return self.text_as_value(d, s, offset);
             }
         }
         let text = std::mem::take(&mut self.frames[d].text);
@@ -1855,76 +1981,26 @@ impl<'r, 's> ValidatingReader<'r, 's> {
     /// gives an error (also recorded in [`ValidatingReader::errors`]); validation errors do
     /// not stop the reader.
     #[allow(clippy::should_implement_trait)]
+    #[inline]
     pub fn next(&mut self) -> Result<(Event<'_>, Psvi<'_>), ValidationError> {
-        self.next_with_offset().map(|(_, ev, psvi)| (ev, psvi))
+        self.resolve_locations();
+        let (offset, ev) = match self.reader.next_with_offset() {
+            Ok(x) => x,
+            Err(e) => return Err(Self::not_well_formed(self.v, e)),
+        };
+        let psvi = self.v.on_event(&ev, offset);
+        Ok((ev, psvi))
     }
 
     /// [`ValidatingReader::next`] with the byte offset where the event starts.
+    #[inline]
     pub fn next_with_offset(&mut self) -> Result<(u64, Event<'_>, Psvi<'_>), ValidationError> {
         self.resolve_locations();
-        let v = &mut *self.v;
         let (offset, ev) = match self.reader.next_with_offset() {
             Ok(x) => x,
-            Err(e) => return Err(Self::not_well_formed(v, e)),
+            Err(e) => return Err(Self::not_well_formed(self.v, e)),
         };
-        let psvi = match &ev {
-            Event::Start(tag) => {
-                v.start(tag, offset);
-                let f = &v.frames[v.depth - 1];
-                if f.mode == Mode::Skip {
-                    Psvi::None
-                } else {
-                    Psvi::Start {
-                        decl: f.decl,
-                        type_def: (f.mode == Mode::Typed).then_some(f.ty),
-                        nil: f.nil,
-                        attributes: &v.attr_infos,
-                    }
-                }
-            }
-            Event::End(_) => {
-                let d = v.depth;
-                v.end(offset);
-                match v.frames.get(d.wrapping_sub(1)) {
-                    Some(f) if f.mode != Mode::Skip => Psvi::End {
-                        decl: f.decl,
-                        type_def: (f.mode == Mode::Typed).then_some(f.ty),
-                        value: v.end_value.as_ref(),
-                    },
-                    _ => Psvi::None,
-                }
-            }
-            Event::Text(t) => {
-                if v.depth > 0 && v.frames[v.depth - 1].collect_text {
-                    // Only typed elements collect: no other check applies.
-                    let d = v.depth - 1;
-                    match t.unescape() {
-                        std::borrow::Cow::Borrowed(s) => v.frames[d].text.push_str(s),
-                        std::borrow::Cow::Owned(s) => v.frames[d].text.push_str(&s),
-                    }
-                } else {
-                    v.text(t.raw(), t.is_whitespace(), offset);
-                }
-                Psvi::None
-            }
-            Event::CData(c) => {
-                let s = c.text();
-                let ws = s.chars().all(|c| matches!(c, ' ' | '\t' | '\r' | '\n'));
-                v.text(&s, ws, offset);
-                Psvi::None
-            }
-            Event::Eof => {
-                if !v.saw_root {
-                    v.error(
-                        "well-formed",
-                        "the document has no root element".to_string(),
-                        offset,
-                    );
-                }
-                Psvi::None
-            }
-            _ => Psvi::None,
-        };
+        let psvi = self.v.on_event(&ev, offset);
         Ok((offset, ev, psvi))
     }
 

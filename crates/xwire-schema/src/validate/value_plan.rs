@@ -4,7 +4,7 @@
 //! facets ([`Schema::validate_simple`]) for them.
 
 use super::ids::{id_kind, IdKind};
-use crate::datatypes::{Builtin, Value, WhiteSpace};
+use crate::datatypes::{rejects_inner_space, Builtin, Value, WhiteSpace};
 use crate::model::{FacetValue, Facets, Schema, SimpleTypeId, Variety};
 
 /// How the validator checks the values of one simple type.
@@ -22,6 +22,13 @@ pub(crate) enum Check {
     /// The built-in's lexical space and nothing more (the built-ins, restrictions without
     /// facets of their own).
     Builtin(Builtin),
+    /// As `Builtin`, for a built-in with no whitespace inside its values (numbers, booleans,
+    /// dates and times): the value is parsed from the trimmed text straight away.
+    Plain(Builtin),
+    /// A restriction of `string` whose only facets are patterns: the text as it is, matched
+    /// against the patterns of every derivation step. A value that fails goes the general
+    /// way, for its message.
+    Patterned,
     /// An integer type whose only facets of its own are bounds: its built-in's lexical space,
     /// then `lo <= value <= hi`. A value out of range goes the general way, for its message.
     IntRange { builtin: Builtin, lo: i64, hi: i64 },
@@ -55,7 +62,14 @@ fn check_of(schema: &Schema, ty: SimpleTypeId) -> Check {
     // A built-in's own facets (the bounds of the integer types, ...) are the ones its
     // lexical check already enforces.
     if ty.index() < Builtin::ALL.len() || facet_free(&st.facets) {
-        return Check::Builtin(b);
+        return if rejects_inner_space(b) {
+            Check::Plain(b)
+        } else {
+            Check::Builtin(b)
+        };
+    }
+    if b == Builtin::String && only_patterns(&st.facets) {
+        return Check::Patterned;
     }
     if b.derives_from(Builtin::Integer) {
         if let Some((lo, hi)) = int_bounds(&st.facets) {
@@ -67,6 +81,15 @@ fn check_of(schema: &Schema, ty: SimpleTypeId) -> Check {
 
 /// Whether a simple type adds no facet to its built-in.
 pub(crate) fn facet_free(f: &Facets) -> bool {
+    f.patterns.is_empty() && no_facet_but_patterns(f)
+}
+
+/// Whether a simple type's only facets of its own are patterns.
+fn only_patterns(f: &Facets) -> bool {
+    !f.patterns.is_empty() && no_facet_but_patterns(f)
+}
+
+fn no_facet_but_patterns(f: &Facets) -> bool {
     f.white_space.is_none()
         && f.length.is_none()
         && f.min_length.is_none()
@@ -78,7 +101,6 @@ pub(crate) fn facet_free(f: &Facets) -> bool {
         && f.min_exclusive.is_none()
         && f.max_exclusive.is_none()
         && f.enumeration.is_none()
-        && f.patterns.is_empty()
 }
 
 /// The inclusive `i64` range of an integer type whose only facets are integral bounds
