@@ -68,42 +68,21 @@ fn bounds(ty: Builtin) -> (Option<i128>, Option<i128>) {
 }
 
 /// `float`/`double` lexical space: a decimal with an optional exponent, `INF`, `-INF`, `NaN`.
-/// One pass over the bytes.
-fn is_float_lexical(s: &str) -> bool {
-    if matches!(s, "INF" | "-INF" | "NaN") {
-        return true;
+/// After an optional sign, a number starts with a digit or a point; from there on Rust's
+/// grammar for floats is XSD's (digits, an optional point and digits, an optional exponent),
+/// so Rust's parser both checks and converts it. Its words (`inf`, `nan`, ...) differ from
+/// XSD's, which are compared apart.
+fn parse_float<T: std::str::FromStr>(s: &str, inf: T, neg_inf: T, nan: T) -> Option<T> {
+    let body = s.strip_prefix(['+', '-']).unwrap_or(s);
+    if matches!(body.as_bytes().first(), Some(b'0'..=b'9' | b'.')) {
+        return s.parse().ok();
     }
-    let b = s.as_bytes();
-    let mut i = 0;
-    if matches!(b.first(), Some(b'+' | b'-')) {
-        i = 1;
+    match s {
+        "INF" => Some(inf),
+        "-INF" => Some(neg_inf),
+        "NaN" => Some(nan),
+        _ => None,
     }
-    let mut digits = 0;
-    while i < b.len() && b[i].is_ascii_digit() {
-        i += 1;
-        digits += 1;
-    }
-    if i < b.len() && b[i] == b'.' {
-        i += 1;
-        while i < b.len() && b[i].is_ascii_digit() {
-            i += 1;
-            digits += 1;
-        }
-    }
-    if digits == 0 {
-        return false;
-    }
-    if i == b.len() {
-        return true;
-    }
-    if !matches!(b[i], b'e' | b'E') {
-        return false;
-    }
-    i += 1;
-    if matches!(b.get(i), Some(b'+' | b'-')) {
-        i += 1;
-    }
-    i < b.len() && b[i..].iter().all(u8::is_ascii_digit)
 }
 
 /// `language`: `[a-zA-Z]{1,8}(-[a-zA-Z0-9]{1,8})*`.
@@ -260,23 +239,12 @@ pub(crate) fn parse_normalized(
         Builtin::Decimal => Decimal::parse(s)
             .map(Value::Decimal)
             .ok_or_else(|| err("expected digits with an optional sign and point, no exponent")),
-        Builtin::Float | Builtin::Double => {
-            if !is_float_lexical(s) {
-                return Err(err(
-                    "expected a decimal with an optional exponent, INF, -INF or NaN",
-                ));
-            }
-            let t = if s == "NaN" { "NaN" } else { s };
-            if ty == Builtin::Float {
-                t.parse::<f32>()
-                    .map(Value::Float)
-                    .map_err(|_| err("not a float"))
-            } else {
-                t.parse::<f64>()
-                    .map(Value::Double)
-                    .map_err(|_| err("not a double"))
-            }
-        }
+        Builtin::Float => parse_float(s, f32::INFINITY, f32::NEG_INFINITY, f32::NAN)
+            .map(Value::Float)
+            .ok_or_else(|| err("expected a decimal with an optional exponent, INF, -INF or NaN")),
+        Builtin::Double => parse_float(s, f64::INFINITY, f64::NEG_INFINITY, f64::NAN)
+            .map(Value::Double)
+            .ok_or_else(|| err("expected a decimal with an optional exponent, INF, -INF or NaN")),
         Builtin::Duration => Duration::parse(s).map(Value::Duration).map_err(err),
         Builtin::DateTime => temporal(TemporalKind::DateTime),
         Builtin::Time => temporal(TemporalKind::Time),

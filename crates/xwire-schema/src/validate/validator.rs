@@ -1339,6 +1339,7 @@ impl<'s> Validator<'s> {
         }
     }
 
+    #[inline(never)]
     fn record_id_of(
         &mut self,
         kind: IdKind,
@@ -1368,6 +1369,10 @@ impl<'s> Validator<'s> {
             TypeId::Simple(_) => None,
         };
         let uses = ct.map_or(&[][..], |ct| ct.attribute_uses.as_slice());
+        if uses.is_empty() && tag.attributes().len() == 0 {
+            // Nothing to check nor to add (most elements of most documents).
+            return;
+        }
         self.attr_seen.clear();
         self.attr_seen.resize(uses.len(), false);
         for (i, a) in tag.attributes().enumerate() {
@@ -1696,8 +1701,19 @@ impl<'s> Validator<'s> {
         }
         let schema = self.schema;
         let d = self.depth - 1;
-        let old = self.end_value.take();
-        self.recycle(old);
+        // Only a string value has an allocation to keep.
+        if matches!(
+            self.end_value,
+            Some(SimpleValue {
+                value: Value::String(_),
+                ..
+            })
+        ) {
+            let old = self.end_value.take();
+            self.recycle(old);
+        } else {
+            self.end_value = None;
+        }
         let (mode, ty, nil, decl, had_child) = {
             let f = &self.frames[d];
             (f.mode, f.ty, f.nil, f.decl, f.had_child)
