@@ -171,13 +171,22 @@ impl Decimal {
 
     /// Parses the `integer` lexical space: `(\+|-)?[0-9]+`.
     pub fn parse_integer(s: &str) -> Option<Decimal> {
-        let body = s.strip_prefix(['+', '-']).unwrap_or(s);
-        if body.is_empty() || !body.bytes().all(|b| b.is_ascii_digit()) {
+        let b = s.as_bytes();
+        let neg = b.first() == Some(&b'-');
+        let body = &b[usize::from(matches!(b.first(), Some(b'-' | b'+')))..];
+        if body.is_empty() || !body.iter().all(u8::is_ascii_digit) {
             return None;
         }
-        // Digits only: no point to look for nor fraction to trim.
-        let neg = s.as_bytes()[0] == b'-';
-        Some(Decimal::normalized_parts(neg, body.as_bytes(), b"", 0))
+        // Digits only: no point to look for nor fraction to trim, only leading zeros.
+        let first = body.iter().position(|&c| c != b'0').unwrap_or(body.len());
+        if first == body.len() {
+            return Some(Decimal::zero());
+        }
+        Some(Decimal {
+            neg,
+            digits: Digits::from_parts(&body[first..], &[]),
+            scale: 0,
+        })
     }
 
     /// The decimal of an `i128`.
