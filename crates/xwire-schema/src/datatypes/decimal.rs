@@ -30,14 +30,9 @@ impl Digits {
     fn from_parts(a: &[u8], b: &[u8]) -> Digits {
         let n = a.len() + b.len();
         if n <= INLINE {
-            // Byte loops: for a few digits, cheaper than two calls to `memcpy`.
             let mut buf = [0u8; INLINE];
-            for (d, &c) in buf.iter_mut().zip(a) {
-                *d = c;
-            }
-            for (d, &c) in buf[a.len()..].iter_mut().zip(b) {
-                *d = c;
-            }
+            buf[..a.len()].copy_from_slice(a);
+            buf[a.len()..n].copy_from_slice(b);
             Digits::Inline { len: n as u8, buf }
         } else {
             let mut v = Vec::with_capacity(n);

@@ -388,8 +388,7 @@ impl Builtin {
             // Collapsing only trims a value that parses: any whitespace left inside fails.
             // So parse the trimmed slice first; only a failure needs the collapsed copy (for
             // the message, which quotes it).
-            let t = lexical.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'));
-            if let Ok(v) = value::parse_normalized(self, t, resolve) {
+            if let Some(v) = value::parse_plain(self, lexical) {
                 return Ok(v);
             }
         }

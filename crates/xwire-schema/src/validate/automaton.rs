@@ -339,40 +339,32 @@ impl Glushkov {
         // one element particle for the name: move in place.
         if w == 1 && st.cur.len() == 1 {
             let state = &self.states[self.rep[st.cur[0] as usize] as usize];
-            let named = match name {
-                Some(n) => {
-                    let lo = state.by_name.partition_point(|m| m.0 < n);
-                    let hits = &state.by_name[lo..];
-                    match hits {
-                        [m, ..] if m.0 == n => {
-                            if hits.get(1).map_or(true, |m2| m2.0 != n) {
-                                st.cur[0] = self.transitions[m.1 as usize].target;
-                                return Some(Matched::Element {
-                                    decl: m.2,
-                                    particle: m.3,
-                                    status: m.4,
-                                });
-                            }
-                            true
-                        }
-                        _ => false,
+            let mut named = false;
+            if let Some(n) = name {
+                let lo = state.by_name.partition_point(|m| m.0 < n);
+                let hits = &state.by_name[lo..];
+                if let Some(m) = hits.first().filter(|m| m.0 == n) {
+                    if hits.get(1).map_or(true, |m2| m2.0 != n) {
+                        st.cur[0] = self.transitions[m.1 as usize].target;
+                        return Some(Matched::Element {
+                            decl: m.2,
+                            particle: m.3,
+                            status: m.4,
+                        });
+                    }
+                    named = true;
+                }
+            }
+            // No element particle for the name and one wildcard (the items of a SOAP array):
+            // no counters, so no guards.
+            if !named && state.wild.len() == 1 {
+                let tr = &self.transitions[state.wild[0] as usize];
+                if let PosTerm::Wildcard(wc) = &self.positions[tr.target as usize].term {
+                    if wc.allows(ns) {
+                        st.cur[0] = tr.target;
+                        return Some(Matched::Wildcard(wc));
                     }
                 }
-                None => false,
-            };
-            match named {
-                // No element particle for the name and one wildcard (the items of a SOAP
-                // array): no counters, so no guards.
-                false if state.wild.len() == 1 => {
-                    let tr = &self.transitions[state.wild[0] as usize];
-                    if let PosTerm::Wildcard(wc) = &self.positions[tr.target as usize].term {
-                        if wc.allows(ns) {
-                            st.cur[0] = tr.target;
-                            return Some(Matched::Wildcard(wc));
-                        }
-                    }
-                }
-                _ => {}
             }
         }
         st.next.clear();
