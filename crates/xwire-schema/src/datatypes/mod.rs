@@ -40,7 +40,9 @@ use std::fmt;
 
 pub use decimal::Decimal;
 pub use temporal::{DateTime, Duration, TemporalKind};
-pub(crate) use value::{parse_plain, rejects_inner_space};
+pub(crate) use value::{
+    is_number, is_plain_number, parse_plain, plain_integer, rejects_inner_space,
+};
 pub use value::{Facet, Value};
 
 /// The value of the `whiteSpace` facet.

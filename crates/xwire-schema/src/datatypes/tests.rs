@@ -555,6 +555,33 @@ mod properties {
             prop_assert_eq!(Builtin::Decimal.parse(&fa.canonical()).unwrap(), fa);
         }
 
+        /// The scan that lets the validator skip building a number never accepts what the
+        /// parse refuses, and an integer it reads is the parse's value.
+        #[test]
+        fn number_scan_implies_the_parse(s in "[ \t+\\-0-9.eEINFaN_]{0,24}", i in 0usize..45) {
+            let ty = Builtin::ALL[i];
+            if value::is_number(ty) && value::is_plain_number(ty, &s) {
+                let v = value::parse_plain(ty, &s);
+                prop_assert!(v.is_some(), "{} {:?}", ty, s);
+                if let Some(n) = value::plain_integer(ty, &s) {
+                    prop_assert_eq!(v, Some(Value::Integer(Decimal::from_i128(n.into()))));
+                }
+            }
+        }
+
+        /// Every integer of up to 18 digits, written with padding, sign and leading zeros,
+        /// is read by the scan as the parse reads it.
+        #[test]
+        fn small_integers_scan_as_they_parse(n in -999_999_999_999_999_999i64..=999_999_999_999_999_999, zeros in 0usize..4, plus in any::<bool>()) {
+            let sign = if n < 0 { "-" } else if plus { "+" } else { "" };
+            let s = format!(" {sign}{}{}\n", "0".repeat(zeros), n.unsigned_abs());
+            prop_assert_eq!(value::plain_integer(Builtin::Integer, &s), Some(n));
+            prop_assert_eq!(
+                value::parse_plain(Builtin::Long, &s),
+                Some(Value::Integer(Decimal::from_i128(n.into())))
+            );
+        }
+
         #[test]
         fn base64_round_trips(bytes in proptest::collection::vec(any::<u8>(), 0..40)) {
             let v = Value::Base64Binary(bytes.clone());
@@ -624,4 +651,56 @@ fn fixed_width_dates_parse_as_the_general_way() {
     ] {
         assert!(Builtin::Date.parse(s).is_err(), "{s}");
     }
+}
+
+#[test]
+fn number_scan_edge_cases() {
+    use Builtin::*;
+    let yes = [
+        (Decimal, "1."),
+        (Decimal, ".5"),
+        (Decimal, "-0"),
+        (Decimal, " +12.50\n"),
+        (Double, "1.e2"),
+        (Double, "+.5E-1"),
+        (Double, "-3.1094197354383014e-6"),
+        (Float, "1e400"),
+        (Int, "-2147483648"),
+        (Byte, "127"),
+        (UnsignedLong, "000000000000000000000000001"),
+        (NonPositiveInteger, "-0"),
+        (PositiveInteger, "1"),
+    ];
+    for (t, s) in yes {
+        assert!(value::is_plain_number(t, s), "{t} {s:?}");
+        assert!(value::parse_plain(t, s).is_some(), "{t} {s:?}");
+    }
+    // Invalid, or valid but beyond the scan (INF, NaN, 19 digits and more): the parse
+    // decides.
+    let no = [
+        (Decimal, "."),
+        (Decimal, "1e2"),
+        (Decimal, "+-1"),
+        (Decimal, "1 2"),
+        (Double, "1e"),
+        (Double, "e2"),
+        (Double, "1e+"),
+        (Double, "INF"),
+        (Double, "NaN"),
+        (Double, "inf"),
+        (Int, "2147483648"),
+        (Byte, "128"),
+        (UnsignedInt, "-1"),
+        (PositiveInteger, "0"),
+        (NegativeInteger, "0"),
+        (Integer, "1234567890123456789"),
+        (Integer, "1."),
+        (Integer, ""),
+        (Integer, "-"),
+    ];
+    for (t, s) in no {
+        assert!(!value::is_plain_number(t, s), "{t} {s:?}");
+    }
+    assert!(value::parse_plain(Double, "INF").is_some());
+    assert!(value::parse_plain(Integer, "1234567890123456789").is_some());
 }

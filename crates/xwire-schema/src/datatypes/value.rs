@@ -192,6 +192,103 @@ pub(crate) fn parse_plain(ty: Builtin, lexical: &str) -> Option<Value> {
     parse_normalized(ty, t, &|_| None).ok()
 }
 
+/// Whether a number built-in's value is built lazily: its lexical check is a scan of a few
+/// bytes ([`is_plain_number`]), far cheaper than building the value (a double's conversion
+/// alone costs some 300 instructions).
+pub(crate) fn is_number(ty: Builtin) -> bool {
+    matches!(ty, Builtin::Decimal | Builtin::Float | Builtin::Double)
+        || ty.derives_from(Builtin::Integer)
+}
+
+/// Whether `lexical` is, once trimmed of XML whitespace, certainly a valid value of the
+/// number built-in `ty` ([`is_number`]), by a scan of its bytes: no value is built. `true`
+/// implies that [`parse_plain`] gives a value. `false` when it is not valid or cannot be told
+/// this way (`INF` and `NaN`, an integer of more than 18 digits): then [`parse_plain`]
+/// decides.
+pub(crate) fn is_plain_number(ty: Builtin, lexical: &str) -> bool {
+    let t = trim_xml(lexical.as_bytes());
+    match ty {
+        Builtin::Decimal => decimal_end(t, 0) == Some(t.len()),
+        Builtin::Float | Builtin::Double => match decimal_end(t, 0) {
+            Some(i) if i == t.len() => true,
+            Some(i) if matches!(t[i], b'e' | b'E') => {
+                let e = &t[i + 1..];
+                let digits = e.strip_prefix(b"-").or(e.strip_prefix(b"+")).unwrap_or(e);
+                !digits.is_empty() && digits.iter().all(u8::is_ascii_digit)
+            }
+            _ => false,
+        },
+        _ => plain_integer(ty, lexical).is_some(),
+    }
+}
+
+/// The value of `lexical` as a value of the integer built-in `ty`, when it has at most 18
+/// significant digits ([`small_integer`]) and is within `ty`'s bounds: `None` for anything
+/// else, including values [`parse_plain`] would accept.
+pub(crate) fn plain_integer(ty: Builtin, lexical: &str) -> Option<i64> {
+    let v = small_integer(lexical)?;
+    let (lo, hi) = bounds(ty);
+    let w = i128::from(v);
+    (lo.map_or(true, |lo| lo <= w) && hi.map_or(true, |hi| w <= hi)).then_some(v)
+}
+
+/// The value of an `integer` lexical (trimmed of XML whitespace) of at most 18 significant
+/// digits, which always fits an `i64`: `None` for anything else.
+pub(crate) fn small_integer(lexical: &str) -> Option<i64> {
+    let t = trim_xml(lexical.as_bytes());
+    let (neg, digits) = match t.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        Some((b'+', rest)) => (false, rest),
+        _ => (false, t),
+    };
+    let first = digits
+        .iter()
+        .position(|&c| c != b'0')
+        .unwrap_or(digits.len());
+    if digits.is_empty() || digits.len() - first > 18 {
+        return None;
+    }
+    let mut v: i64 = 0;
+    for &c in digits {
+        if !c.is_ascii_digit() {
+            return None;
+        }
+        // At most 18 significant digits: no overflow.
+        v = v * 10 + i64::from(c - b'0');
+    }
+    Some(if neg { -v } else { v })
+}
+
+/// Where the `decimal` lexical (`(\+|-)?([0-9]+(\.[0-9]*)?|\.[0-9]+)`) that starts at `i`
+/// ends: `None` when there is none.
+fn decimal_end(b: &[u8], mut i: usize) -> Option<usize> {
+    if matches!(b.get(i), Some(b'+' | b'-')) {
+        i += 1;
+    }
+    let int_start = i;
+    while b.get(i).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+    }
+    let mut digits = i - int_start;
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        let frac_start = i;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        digits += i - frac_start;
+    }
+    (digits > 0).then_some(i)
+}
+
+/// `b` without leading and trailing XML whitespace.
+fn trim_xml(b: &[u8]) -> &[u8] {
+    let ws = |c: &u8| matches!(c, b' ' | b'\t' | b'\n' | b'\r');
+    let start = b.iter().position(|c| !ws(c)).unwrap_or(b.len());
+    let end = b.iter().rposition(|c| !ws(c)).map_or(start, |e| e + 1);
+    &b[start..end]
+}
+
 /// Whether values of this built-in are strings.
 pub(crate) fn is_string_type(ty: Builtin) -> bool {
     string_check(ty, "").is_some()

@@ -6,6 +6,7 @@
 //!   ([`Validator`], [`ValidatingReader`], [`validate_bytes`]);
 //! - `errors`: [`ValidationError`] and [`ValidationOptions`];
 //! - `hints`: the `xsi:schemaLocation` hints of a document, for callers that follow them;
+//! - `typed_value`: [`TypedValue`], an element's value, built when first asked for;
 //! - `ids`, `identity`: ID/IDREF and identity-constraint tables;
 //! - `value_plan`: how the values of each simple type are checked, decided once per schema.
 
@@ -14,6 +15,7 @@ mod errors;
 mod hints;
 mod identity;
 mod ids;
+mod typed_value;
 mod validator;
 mod value_plan;
 
@@ -24,5 +26,6 @@ pub(crate) use automaton::compile_content_models;
 pub use automaton::{ContentModel, Expected, MatchState, Matched, MemberStatus};
 pub use errors::{ValidationError, ValidationOptions};
 pub use hints::{hinted_schema_paths, schema_location_hints};
+pub use typed_value::TypedValue;
 pub use validator::{validate_bytes, AttributeInfo, Psvi, ValidatingReader, Validator};
 pub(crate) use value_plan::ValuePlan;

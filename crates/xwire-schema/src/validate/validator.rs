@@ -13,8 +13,9 @@ use super::automaton::{
 use super::errors::{ValidationError, ValidationOptions};
 use super::identity::{key_part, IdError, Identity, KeyPart};
 use super::ids::{IdKind, IdTable};
+use super::typed_value::TypedValue;
 use super::value_plan::{Check, ValuePlan};
-use crate::datatypes::{parse_plain, Builtin, Value};
+use crate::datatypes::{is_plain_number, parse_plain, plain_integer, Builtin, Value};
 use crate::model::{
     same_value, AttributeId, ComplexTypeId, ContentType, DerivationSet, ElementId, NameId, NsId,
     ProcessContents, Schema, SimpleTypeId, SimpleValue, TypeId, ValueConstraint, Variety, Wildcard,
@@ -110,7 +111,7 @@ pub enum Psvi<'v> {
         /// The governing type definition.
         type_def: Option<TypeId>,
         /// For simple content: the typed value (the default or fixed value when empty).
-        value: Option<&'v SimpleValue>,
+        value: Option<TypedValue<'v>>,
     },
 }
 
@@ -169,7 +170,12 @@ pub struct Validator<'s> {
     binding_gen: u64,
     /// Allocations of the string values dropped, for the next ones.
     string_pool: std::cell::RefCell<Vec<String>>,
+    /// The value of the element that just ended, when built during validation.
     end_value: Option<SimpleValue>,
+    /// Otherwise, for a number checked by a scan: its built-in and type, for a
+    /// [`TypedValue`] to build from the frame's text on demand (into `lazy_value`).
+    end_lazy: Option<(Builtin, SimpleTypeId)>,
+    lazy_value: std::cell::OnceCell<SimpleValue>,
     hints: Vec<(String, String)>,
     buffers: Option<ReaderBuffers>,
     saw_root: bool,
@@ -288,6 +294,8 @@ impl<'s> Validator<'s> {
             binding_gen: 0,
             string_pool: std::cell::RefCell::new(Vec::new()),
             end_value: None,
+            end_lazy: None,
+            lazy_value: std::cell::OnceCell::new(),
             hints: Vec::new(),
             buffers: None,
             saw_root: false,
@@ -504,7 +512,7 @@ impl<'s> Validator<'s> {
 
     fn validate_simple(&self, ty: SimpleTypeId, lexical: &str) -> Result<SimpleValue, String> {
         match self.plan(ty).check {
-            Check::Plain(b) => match parse_plain(b, lexical) {
+            Check::Plain(b) | Check::Number(b) => match parse_plain(b, lexical) {
                 Some(value) => Ok(SimpleValue { value, member: ty }),
                 // Not valid (or rare): the general way says why.
                 None => self.parse_builtin(b, ty, lexical),
@@ -967,7 +975,13 @@ impl<'s> Validator<'s> {
                     Some(f) if f.mode != Mode::Skip => Psvi::End {
                         decl: f.decl,
                         type_def: (f.mode == Mode::Typed).then_some(f.ty),
-                        value: self.end_value.as_ref(),
+                        value: match (&self.end_value, self.end_lazy) {
+                            (Some(v), _) => Some(TypedValue::ready(v)),
+                            (None, Some((b, member))) => {
+                                Some(TypedValue::lazy(&self.lazy_value, b, member, &f.text))
+                            }
+                            (None, None) => None,
+                        },
                     },
                     _ => Psvi::None,
                 }
@@ -1709,6 +1723,9 @@ impl<'s> Validator<'s> {
         } else {
             self.end_value = None;
         }
+        if self.end_lazy.take().is_some() {
+            self.lazy_value.take();
+        }
         let (mode, ty, nil, decl, had_child) = {
             let f = &self.frames[d];
             (f.mode, f.ty, f.nil, f.decl, f.had_child)
@@ -1815,14 +1832,31 @@ impl<'s> Validator<'s> {
         let schema = self.schema;
         let vc = decl.and_then(|e| schema.element(e).value_constraint.as_ref());
         if vc.is_none() && !self.frames[d].text.is_empty() {
-            // The reader has checked the characters: a string's text is its value as it is.
-            let as_is = match self.plan(s).check {
-                Check::Builtin(Builtin::String | Builtin::AnySimpleType) => true,
-                Check::Patterned => self.matches_patterns(s, &self.frames[d].text),
-                _ => false,
-            };
-            if as_is {
-                return self.text_as_value(d, s, offset);
+            let text = &self.frames[d].text;
+            match self.plan(s).check {
+                // The reader has checked the characters: a string's text is its value as
+                // it is.
+                Check::Builtin(Builtin::String | Builtin::AnySimpleType) => {
+                    return self.text_as_value(d, s, offset);
+                }
+                Check::Patterned if self.matches_patterns(s, text) => {
+                    return self.text_as_value(d, s, offset);
+                }
+                // A number nobody needs the value of here (no identity constraint to key,
+                // no ID to record): a scan of its text, the value built on demand. Text
+                // the scan cannot vouch for goes the general way.
+                Check::Number(b) if !self.identity.active() && is_plain_number(b, text) => {
+                    self.end_lazy = Some((b, s));
+                    return None;
+                }
+                Check::IntRange { builtin, lo, hi }
+                    if !self.identity.active()
+                        && plain_integer(builtin, text).is_some_and(|v| lo <= v && v <= hi) =>
+                {
+                    self.end_lazy = Some((builtin, s));
+                    return None;
+                }
+                _ => {}
             }
         }
         let text = std::mem::take(&mut self.frames[d].text);
@@ -1968,7 +2002,7 @@ fn wildcard_label(schema: &Schema, w: &Wildcard) -> String {
 ///         break;
 ///     }
 ///     if let Psvi::End { value: Some(v), .. } = psvi {
-///         println!("typed value {:?}", v.value); // parsed once, here
+///         println!("typed value {:?}", v.value()); // built once, on demand
 ///     }
 /// }
 /// assert_eq!(r.errors().len(), 1);

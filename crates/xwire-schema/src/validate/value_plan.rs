@@ -4,7 +4,7 @@
 //! facets ([`Schema::validate_simple`]) for them.
 
 use super::ids::{id_kind, IdKind};
-use crate::datatypes::{rejects_inner_space, Builtin, Value, WhiteSpace};
+use crate::datatypes::{is_number, rejects_inner_space, Builtin, Value, WhiteSpace};
 use crate::model::{FacetValue, Facets, Schema, SimpleTypeId, Variety};
 
 /// How the validator checks the values of one simple type.
@@ -22,9 +22,12 @@ pub(crate) enum Check {
     /// The built-in's lexical space and nothing more (the built-ins, restrictions without
     /// facets of their own).
     Builtin(Builtin),
-    /// As `Builtin`, for a built-in with no whitespace inside its values (numbers, booleans,
-    /// dates and times): the value is parsed from the trimmed text straight away.
+    /// As `Builtin`, for a built-in with no whitespace inside its values (booleans, dates
+    /// and times): the value is parsed from the trimmed text straight away.
     Plain(Builtin),
+    /// As `Plain`, for a number built-in (decimal, float, double, the integers): an element's
+    /// text is checked by a scan of its bytes, its value built only when asked for.
+    Number(Builtin),
     /// A restriction of `string` whose only facets are patterns: the text as it is, matched
     /// against the patterns of every derivation step. A value that fails goes the general
     /// way, for its message.
@@ -62,7 +65,9 @@ fn check_of(schema: &Schema, ty: SimpleTypeId) -> Check {
     // A built-in's own facets (the bounds of the integer types, ...) are the ones its
     // lexical check already enforces.
     if ty.index() < Builtin::ALL.len() || facet_free(&st.facets) {
-        return if rejects_inner_space(b) {
+        return if is_number(b) {
+            Check::Number(b)
+        } else if rejects_inner_space(b) {
             Check::Plain(b)
         } else {
             Check::Builtin(b)

@@ -218,7 +218,7 @@ fn typed_values_come_out_of_the_validating_reader() {
                 seen.push(format!(
                     "{}={} {}",
                     t.local_name(),
-                    v.value.canonical(),
+                    v.value().canonical(),
                     type_def.is_some()
                 ));
             }
@@ -399,7 +399,9 @@ fn default_and_fixed_element_values() {
     loop {
         match r.next().unwrap() {
             (xwire::Event::Eof, _) => break,
-            (xwire::Event::End(_), Psvi::End { value: Some(v), .. }) => got = Some(v.value.clone()),
+            (xwire::Event::End(_), Psvi::End { value: Some(v), .. }) => {
+                got = Some(v.value().clone())
+            }
             _ => {}
         }
     }
@@ -1084,4 +1086,66 @@ fn thousands_of_idref_errors_are_cheap() {
     assert_eq!(es.len(), 20_000);
     assert_eq!((es[0].line, es[0].column), (2, 1));
     assert_eq!((es[19_999].line, es[19_999].column), (20_001, 1));
+}
+
+/// Numbers are checked by a scan and built only when asked for; what the scan cannot vouch
+/// for (INF, long integers) or refuses goes the general way, with the same values and errors.
+#[test]
+fn number_values_are_built_on_demand_and_agree_with_the_general_way() {
+    let xsd = r#"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">
+      <xs:simpleType name="qty">
+        <xs:restriction base="xs:positiveInteger"><xs:maxExclusive value="100"/></xs:restriction>
+      </xs:simpleType>
+      <xs:element name="r"><xs:complexType><xs:choice maxOccurs="unbounded">
+        <xs:element name="d" type="xs:double"/>
+        <xs:element name="i" type="xs:int"/>
+        <xs:element name="n" type="xs:integer"/>
+        <xs:element name="q" type="qty"/>
+        <xs:element name="x" type="xs:decimal"/>
+      </xs:choice></xs:complexType></xs:element>
+    </xs:schema>"#;
+    let s = Schema::parse_str(xsd, &crate::load::LoadOptions::default()).unwrap();
+    let values = |xml: &str| {
+        let mut v = Validator::new(&s, ValidationOptions::default());
+        let mut r = ValidatingReader::new(&mut v, xwire::Reader::from_slice(xml.as_bytes()));
+        let mut got = Vec::new();
+        loop {
+            match r.next().unwrap() {
+                (xwire::Event::Eof, _) => break,
+                (xwire::Event::End(_), Psvi::End { value: Some(v), .. }) => {
+                    // Built once: the second read is the same value.
+                    assert!(std::ptr::eq(v.get(), v.get()));
+                    assert_eq!(v.member(), v.get().member);
+                    got.push(v.value().clone());
+                }
+                _ => {}
+            }
+        }
+        let errors: Vec<String> = r.errors().iter().map(|e| e.message.clone()).collect();
+        (got, errors)
+    };
+    let (got, errors) = values(
+        "<r><d> 2.5e3 </d><d>INF</d><i>-7</i><n>12345678901234567890</n><q>99</q><x>+1.50</x></r>",
+    );
+    assert!(errors.is_empty(), "{errors:?}");
+    let int = |s: &str| Value::Integer(crate::datatypes::Decimal::parse(s).unwrap());
+    assert_eq!(
+        got,
+        [
+            Value::Double(2500.0),
+            Value::Double(f64::INFINITY),
+            int("-7"),
+            int("12345678901234567890"),
+            int("99"),
+            Value::Decimal(crate::datatypes::Decimal::parse("1.5").unwrap()),
+        ]
+    );
+    let (got, errors) = values("<r><d>1e</d><i>2147483648</i><q>100</q><x>.</x></r>");
+    assert!(got.is_empty(), "{got:?}");
+    assert_eq!(errors.len(), 4, "{errors:?}");
+    assert!(
+        errors[1].contains("above the maximum 2147483647"),
+        "{errors:?}"
+    );
+    assert!(errors[2].contains("100"), "{errors:?}");
 }
