@@ -41,7 +41,7 @@ use std::fmt;
 pub use decimal::Decimal;
 pub use temporal::{DateTime, Duration, TemporalKind};
 pub(crate) use value::{
-    is_number, is_plain_number, parse_plain, plain_integer, rejects_inner_space,
+    i64_bounds, is_plain_number, is_scanned_number, parse_plain, rejects_inner_space, small_integer,
 };
 pub use value::{Facet, Value};
 

@@ -192,48 +192,37 @@ pub(crate) fn parse_plain(ty: Builtin, lexical: &str) -> Option<Value> {
     parse_normalized(ty, t, &|_| None).ok()
 }
 
-/// Whether a number built-in's value is built lazily: its lexical check is a scan of a few
-/// bytes ([`is_plain_number`]), far cheaper than building the value (a double's conversion
-/// alone costs some 300 instructions).
-pub(crate) fn is_number(ty: Builtin) -> bool {
+/// Whether the values of a built-in are checked by [`is_plain_number`]: `decimal`, `float`
+/// and `double`, whose lexical check is a scan of a few bytes, far cheaper than building the
+/// value (a double's conversion alone costs some 300 instructions). The integers have
+/// [`small_integer`].
+pub(crate) fn is_scanned_number(ty: Builtin) -> bool {
     matches!(ty, Builtin::Decimal | Builtin::Float | Builtin::Double)
-        || ty.derives_from(Builtin::Integer)
 }
 
-/// Whether `lexical` is, once trimmed of XML whitespace, certainly a valid value of the
-/// number built-in `ty` ([`is_number`]), by a scan of its bytes: no value is built. `true`
-/// implies that [`parse_plain`] gives a value. `false` when it is not valid or cannot be told
-/// this way (`INF` and `NaN`, an integer of more than 18 digits): then [`parse_plain`]
-/// decides.
+/// Whether `lexical` is, once trimmed of XML whitespace, certainly a valid value of `ty`
+/// (`decimal`, `float` or `double`), by a scan of its bytes: no value is built. `true`
+/// implies that [`parse_plain`] gives a value; `false` when it is not valid or cannot be
+/// told this way (`INF`, `NaN`): then [`parse_plain`] decides.
 pub(crate) fn is_plain_number(ty: Builtin, lexical: &str) -> bool {
+    debug_assert!(is_scanned_number(ty));
     let t = trim_xml(lexical.as_bytes());
-    match ty {
-        Builtin::Decimal => decimal_end(t, 0) == Some(t.len()),
-        Builtin::Float | Builtin::Double => match decimal_end(t, 0) {
-            Some(i) if i == t.len() => true,
-            Some(i) if matches!(t[i], b'e' | b'E') => {
-                let e = &t[i + 1..];
-                let digits = e.strip_prefix(b"-").or(e.strip_prefix(b"+")).unwrap_or(e);
-                !digits.is_empty() && digits.iter().all(u8::is_ascii_digit)
+    match decimal_end(t) {
+        Some(i) if i == t.len() => true,
+        Some(i) if ty != Builtin::Decimal && matches!(t[i], b'e' | b'E') => {
+            let mut j = i + 1;
+            if matches!(t.get(j), Some(b'+' | b'-')) {
+                j += 1;
             }
-            _ => false,
-        },
-        _ => plain_integer(ty, lexical).is_some(),
+            j < t.len() && skip_digits(t, j) == t.len()
+        }
+        _ => false,
     }
 }
 
-/// The value of `lexical` as a value of the integer built-in `ty`, when it has at most 18
-/// significant digits ([`small_integer`]) and is within `ty`'s bounds: `None` for anything
-/// else, including values [`parse_plain`] would accept.
-pub(crate) fn plain_integer(ty: Builtin, lexical: &str) -> Option<i64> {
-    let v = small_integer(lexical)?;
-    let (lo, hi) = bounds(ty);
-    let w = i128::from(v);
-    (lo.map_or(true, |lo| lo <= w) && hi.map_or(true, |hi| w <= hi)).then_some(v)
-}
-
-/// The value of an `integer` lexical (trimmed of XML whitespace) of at most 18 significant
-/// digits, which always fits an `i64`: `None` for anything else.
+/// The value of an `integer` lexical (trimmed of XML whitespace) of at most 18 digits
+/// after its sign, which always fits an `i64`: `None` for anything else (invalid, or
+/// longer: then [`parse_plain`] decides).
 pub(crate) fn small_integer(lexical: &str) -> Option<i64> {
     let t = trim_xml(lexical.as_bytes());
     let (neg, digits) = match t.split_first() {
@@ -241,51 +230,73 @@ pub(crate) fn small_integer(lexical: &str) -> Option<i64> {
         Some((b'+', rest)) => (false, rest),
         _ => (false, t),
     };
-    let first = digits
-        .iter()
-        .position(|&c| c != b'0')
-        .unwrap_or(digits.len());
-    if digits.is_empty() || digits.len() - first > 18 {
+    if digits.is_empty() || digits.len() > 18 {
         return None;
     }
     let mut v: i64 = 0;
     for &c in digits {
-        if !c.is_ascii_digit() {
+        let d = c.wrapping_sub(b'0');
+        if d > 9 {
             return None;
         }
-        // At most 18 significant digits: no overflow.
-        v = v * 10 + i64::from(c - b'0');
+        // At most 18 digits: no overflow.
+        v = v * 10 + i64::from(d);
     }
     Some(if neg { -v } else { v })
 }
 
-/// Where the `decimal` lexical (`(\+|-)?([0-9]+(\.[0-9]*)?|\.[0-9]+)`) that starts at `i`
-/// ends: `None` when there is none.
-fn decimal_end(b: &[u8], mut i: usize) -> Option<usize> {
-    if matches!(b.get(i), Some(b'+' | b'-')) {
-        i += 1;
-    }
-    let int_start = i;
-    while b.get(i).is_some_and(u8::is_ascii_digit) {
-        i += 1;
-    }
-    let mut digits = i - int_start;
-    if b.get(i) == Some(&b'.') {
-        i += 1;
-        let frac_start = i;
-        while b.get(i).is_some_and(u8::is_ascii_digit) {
-            i += 1;
-        }
-        digits += i - frac_start;
+/// The bounds of an integer built-in, as far as an `i64` reaches (`unsignedLong`'s upper
+/// bound is beyond it; `integer` has none).
+pub(crate) fn i64_bounds(ty: Builtin) -> (i64, i64) {
+    let (lo, hi) = bounds(ty);
+    let clamp = |b: i128| i64::try_from(b).unwrap_or(if b < 0 { i64::MIN } else { i64::MAX });
+    (lo.map_or(i64::MIN, clamp), hi.map_or(i64::MAX, clamp))
+}
+
+/// Where the `decimal` lexical (`(\+|-)?([0-9]+(\.[0-9]*)?|\.[0-9]+)`) at the start of
+/// `b` ends: `None` when there is none.
+fn decimal_end(b: &[u8]) -> Option<usize> {
+    let start = usize::from(matches!(b.first(), Some(b'+' | b'-')));
+    let mut i = skip_digits(b, start);
+    let mut digits = i - start;
+    if i < b.len() && b[i] == b'.' {
+        let end = skip_digits(b, i + 1);
+        digits += end - (i + 1);
+        i = end;
     }
     (digits > 0).then_some(i)
 }
 
+/// The index of the first byte from `i` on that is not an ASCII digit (`b.len()` for
+/// none): eight bytes at a time while they are all digits, then byte by byte.
+fn skip_digits(b: &[u8], mut i: usize) -> usize {
+    const ZEROS: u64 = u64::from_ne_bytes([b'0'; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0xF0; 8]);
+    const SIXES: u64 = u64::from_ne_bytes([6; 8]);
+    while let Some(chunk) = b.get(i..i + 8) {
+        let x = u64::from_ne_bytes(chunk.try_into().expect("eight bytes"));
+        // Every byte is 0x30..=0x39: its high nibble is 3, and adding 6 keeps it 3.
+        if x & HIGH != ZEROS || x.wrapping_add(SIXES) & HIGH != ZEROS {
+            break;
+        }
+        i += 8;
+    }
+    while i < b.len() && b[i].is_ascii_digit() {
+        i += 1;
+    }
+    i
+}
+
 /// `b` without leading and trailing XML whitespace.
 fn trim_xml(b: &[u8]) -> &[u8] {
-    let ws = |c: &u8| matches!(c, b' ' | b'\t' | b'\n' | b'\r');
-    let start = b.iter().position(|c| !ws(c)).unwrap_or(b.len());
-    let end = b.iter().rposition(|c| !ws(c)).map_or(start, |e| e + 1);
+    let ws = |c: u8| matches!(c, b' ' | b'\t' | b'\n' | b'\r');
+    let (mut start, mut end) = (0, b.len());
+    while start < end && ws(b[start]) {
+        start += 1;
+    }
+    while end > start && ws(b[end - 1]) {
+        end -= 1;
+    }
     &b[start..end]
 }
 

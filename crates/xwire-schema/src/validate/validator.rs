@@ -15,7 +15,7 @@ use super::identity::{key_part, IdError, Identity, KeyPart};
 use super::ids::{IdKind, IdTable};
 use super::typed_value::TypedValue;
 use super::value_plan::{Check, ValuePlan};
-use crate::datatypes::{is_plain_number, parse_plain, plain_integer, Builtin, Value};
+use crate::datatypes::{is_plain_number, parse_plain, small_integer, Builtin, Value};
 use crate::model::{
     same_value, AttributeId, ComplexTypeId, ContentType, DerivationSet, ElementId, NameId, NsId,
     ProcessContents, Schema, SimpleTypeId, SimpleValue, TypeId, ValueConstraint, Variety, Wildcard,
@@ -1851,7 +1851,7 @@ impl<'s> Validator<'s> {
                 }
                 Check::IntRange { builtin, lo, hi }
                     if !self.identity.active()
-                        && plain_integer(builtin, text).is_some_and(|v| lo <= v && v <= hi) =>
+                        && small_integer(text).is_some_and(|v| lo <= v && v <= hi) =>
                 {
                     self.end_lazy = Some((builtin, s));
                     return None;

@@ -4,7 +4,9 @@
 //! facets ([`Schema::validate_simple`]) for them.
 
 use super::ids::{id_kind, IdKind};
-use crate::datatypes::{is_number, rejects_inner_space, Builtin, Value, WhiteSpace};
+use crate::datatypes::{
+    i64_bounds, is_scanned_number, rejects_inner_space, Builtin, Value, WhiteSpace,
+};
 use crate::model::{FacetValue, Facets, Schema, SimpleTypeId, Variety};
 
 /// How the validator checks the values of one simple type.
@@ -25,15 +27,17 @@ pub(crate) enum Check {
     /// As `Builtin`, for a built-in with no whitespace inside its values (booleans, dates
     /// and times): the value is parsed from the trimmed text straight away.
     Plain(Builtin),
-    /// As `Plain`, for a number built-in (decimal, float, double, the integers): an element's
-    /// text is checked by a scan of its bytes, its value built only when asked for.
+    /// As `Plain`, for `decimal`, `float` and `double`: an element's text is checked by a
+    /// scan of its bytes, its value built only when asked for.
     Number(Builtin),
     /// A restriction of `string` whose only facets are patterns: the text as it is, matched
     /// against the patterns of every derivation step. A value that fails goes the general
     /// way, for its message.
     Patterned,
-    /// An integer type whose only facets of its own are bounds: its built-in's lexical space,
-    /// then `lo <= value <= hi`. A value out of range goes the general way, for its message.
+    /// An integer type whose only facets are bounds (the built-in integers among them):
+    /// `lo <= value <= hi`, the built-in's bounds included. An element's value is built only
+    /// when asked for. A value out of range (or beyond an `i64`) goes the general way, for
+    /// its message.
     IntRange { builtin: Builtin, lo: i64, hi: i64 },
 }
 
@@ -64,8 +68,24 @@ fn check_of(schema: &Schema, ty: SimpleTypeId) -> Check {
     };
     // A built-in's own facets (the bounds of the integer types, ...) are the ones its
     // lexical check already enforces.
-    if ty.index() < Builtin::ALL.len() || facet_free(&st.facets) {
-        return if is_number(b) {
+    let facet_free = ty.index() < Builtin::ALL.len() || facet_free(&st.facets);
+    if b.derives_from(Builtin::Integer) {
+        let (lo, hi) = i64_bounds(b);
+        let own = if facet_free {
+            Some((lo, hi))
+        } else {
+            int_bounds(&st.facets)
+        };
+        if let Some((l, h)) = own {
+            return Check::IntRange {
+                builtin: b,
+                lo: l.max(lo),
+                hi: h.min(hi),
+            };
+        }
+    }
+    if facet_free {
+        return if is_scanned_number(b) {
             Check::Number(b)
         } else if rejects_inner_space(b) {
             Check::Plain(b)
@@ -75,11 +95,6 @@ fn check_of(schema: &Schema, ty: SimpleTypeId) -> Check {
     }
     if b == Builtin::String && only_patterns(&st.facets) {
         return Check::Patterned;
-    }
-    if b.derives_from(Builtin::Integer) {
-        if let Some((lo, hi)) = int_bounds(&st.facets) {
-            return Check::IntRange { builtin: b, lo, hi };
-        }
     }
     Check::General
 }
