@@ -13,7 +13,7 @@ use xwire_schema::datatypes::Builtin;
 use xwire_schema::load::LoadOptions;
 use xwire_schema::model::{Schema, SimpleTypeId};
 use xwire_schema::regex::Pattern;
-use xwire_schema::validate::{ValidatingReader, ValidationOptions, Validator};
+use xwire_schema::validate::{Psvi, ValidatingReader, ValidationOptions, Validator};
 
 /// Loading options for fuzzing: the defaults, with fewer documents and errors (a fuzzed
 /// `xs:include` may name any file relative to the working folder).
@@ -154,13 +154,18 @@ pub fn primer() -> &'static [Schema] {
     })
 }
 
-/// Validates through a `ValidatingReader` pulled to the end: valid or not.
+/// Validates through a `ValidatingReader` pulled to the end: valid or not. Every element's
+/// typed value is built (numbers are built on demand, from text the validator only scanned:
+/// building one must not fail).
 fn valid_by_reader(v: &mut Validator<'_>, data: &[u8], options: &ValidationOptions) -> bool {
     let reader = Reader::with_config(data, options.reader.clone());
     let mut vr = ValidatingReader::new(v, reader);
     loop {
         match vr.next() {
             Ok((Event::Eof, _)) => break,
+            Ok((_, Psvi::End { value: Some(v), .. })) => {
+                let _ = v.value().canonical();
+            }
             Ok(_) => {}
             Err(_) => break,
         }
