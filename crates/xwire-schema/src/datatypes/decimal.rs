@@ -140,28 +140,13 @@ impl Decimal {
     /// Parses the `decimal` lexical space: `(\+|-)?([0-9]+(\.[0-9]*)?|\.[0-9]+)`.
     pub fn parse(s: &str) -> Option<Decimal> {
         let b = s.as_bytes();
-        let neg = b.first() == Some(&b'-');
-        let mut i = usize::from(matches!(b.first(), Some(b'-' | b'+')));
-        // One pass: integer digits, then a point and fraction digits.
-        let int_start = i;
-        while i < b.len() && b[i].is_ascii_digit() {
-            i += 1;
-        }
-        let int = &b[int_start..i];
-        let mut frac: &[u8] = &[];
-        if i < b.len() && b[i] == b'.' {
-            i += 1;
-            let frac_start = i;
-            while i < b.len() && b[i].is_ascii_digit() {
-                i += 1;
-            }
-            frac = &b[frac_start..i];
-        }
-        if i != b.len() || (int.is_empty() && frac.is_empty()) {
+        let d = DecimalLexical::prefix_of(b)?;
+        if d.end != b.len() {
             return None;
         }
+        let frac = &b[d.frac];
         let scale = u32::try_from(frac.len()).ok()?;
-        Some(Decimal::normalized_parts(neg, int, frac, scale))
+        Some(Decimal::normalized_parts(d.neg, &b[d.int], frac, scale))
     }
 
     /// Parses the `integer` lexical space: `(\+|-)?[0-9]+`.
@@ -366,4 +351,60 @@ impl fmt::Display for Decimal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.canonical_decimal())
     }
+}
+
+/// The `decimal` lexical (`(\+|-)?([0-9]+(\.[0-9]*)?|\.[0-9]+)`) at the start of some bytes,
+/// by the indices of its parts (a `float` or `double` may go on with an exponent).
+pub(crate) struct DecimalLexical {
+    pub(crate) neg: bool,
+    /// The digits before the point.
+    pub(crate) int: std::ops::Range<usize>,
+    /// The digits after the point (empty, at `end`, without a point).
+    pub(crate) frac: std::ops::Range<usize>,
+    /// The index of the first byte after it.
+    pub(crate) end: usize,
+}
+
+impl DecimalLexical {
+    /// The decimal at the start of `b`, in one pass: `None` when there is none (no digit).
+    #[inline]
+    pub(crate) fn prefix_of(b: &[u8]) -> Option<DecimalLexical> {
+        let neg = b.first() == Some(&b'-');
+        let int_start = usize::from(matches!(b.first(), Some(b'-' | b'+')));
+        let int_end = skip_digits(b, int_start);
+        let mut end = int_end;
+        if b.get(end) == Some(&b'.') {
+            end = skip_digits(b, end + 1);
+        }
+        let frac_start = (int_end + 1).min(end);
+        if int_end == int_start && end == frac_start {
+            return None;
+        }
+        Some(DecimalLexical {
+            neg,
+            int: int_start..int_end,
+            frac: frac_start..end,
+            end,
+        })
+    }
+}
+
+/// The index of the first byte from `i` on that is not an ASCII digit (`b.len()` for
+/// none): eight bytes at a time while they are all digits, then byte by byte.
+pub(crate) fn skip_digits(b: &[u8], mut i: usize) -> usize {
+    const ZEROS: u64 = u64::from_ne_bytes([b'0'; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0xF0; 8]);
+    const SIXES: u64 = u64::from_ne_bytes([6; 8]);
+    while let Some(chunk) = b.get(i..i + 8) {
+        let x = u64::from_ne_bytes(chunk.try_into().expect("eight bytes"));
+        // Every byte is 0x30..=0x39: its high nibble is 3, and adding 6 keeps it 3.
+        if x & HIGH != ZEROS || x.wrapping_add(SIXES) & HIGH != ZEROS {
+            break;
+        }
+        i += 8;
+    }
+    while i < b.len() && b[i].is_ascii_digit() {
+        i += 1;
+    }
+    i
 }

@@ -41,7 +41,8 @@ use std::fmt;
 pub use decimal::Decimal;
 pub use temporal::{DateTime, Duration, TemporalKind};
 pub(crate) use value::{
-    i64_bounds, is_plain_number, is_scanned_number, parse_plain, rejects_inner_space, small_integer,
+    i64_bounds, is_plain_number, is_scanned_number, parse_plain, rejects_inner_space,
+    small_integer, trim_xml,
 };
 pub use value::{Facet, Value};
 

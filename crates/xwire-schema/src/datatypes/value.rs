@@ -5,7 +5,7 @@ use std::cmp::Ordering;
 use xwire::chars;
 
 use super::binary;
-use super::decimal::Decimal;
+use super::decimal::{skip_digits, Decimal, DecimalLexical};
 use super::temporal::{DateTime, Duration, TemporalKind};
 use super::{Builtin, DatatypeError};
 
@@ -188,8 +188,7 @@ pub(crate) fn rejects_inner_space(ty: Builtin) -> bool {
 /// general way to say why.
 pub(crate) fn parse_plain(ty: Builtin, lexical: &str) -> Option<Value> {
     debug_assert!(rejects_inner_space(ty));
-    let t = lexical.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'));
-    parse_normalized(ty, t, &|_| None).ok()
+    parse_normalized(ty, trim_xml(lexical), &|_| None).ok()
 }
 
 /// Whether the values of a built-in are checked by [`is_plain_number`]: `decimal`, `float`
@@ -206,8 +205,8 @@ pub(crate) fn is_scanned_number(ty: Builtin) -> bool {
 /// told this way (`INF`, `NaN`): then [`parse_plain`] decides.
 pub(crate) fn is_plain_number(ty: Builtin, lexical: &str) -> bool {
     debug_assert!(is_scanned_number(ty));
-    let t = trim_xml(lexical.as_bytes());
-    match decimal_end(t) {
+    let t = trim_xml(lexical).as_bytes();
+    match DecimalLexical::prefix_of(t).map(|d| d.end) {
         Some(i) if i == t.len() => true,
         Some(i) if ty != Builtin::Decimal && matches!(t[i], b'e' | b'E') => {
             let mut j = i + 1;
@@ -224,7 +223,7 @@ pub(crate) fn is_plain_number(ty: Builtin, lexical: &str) -> bool {
 /// after its sign, which always fits an `i64`: `None` for anything else (invalid, or
 /// longer: then [`parse_plain`] decides).
 pub(crate) fn small_integer(lexical: &str) -> Option<i64> {
-    let t = trim_xml(lexical.as_bytes());
+    let t = trim_xml(lexical).as_bytes();
     let (neg, digits) = match t.split_first() {
         Some((b'-', rest)) => (true, rest),
         Some((b'+', rest)) => (false, rest),
@@ -253,42 +252,11 @@ pub(crate) fn i64_bounds(ty: Builtin) -> (i64, i64) {
     (lo.map_or(i64::MIN, clamp), hi.map_or(i64::MAX, clamp))
 }
 
-/// Where the `decimal` lexical (`(\+|-)?([0-9]+(\.[0-9]*)?|\.[0-9]+)`) at the start of
-/// `b` ends: `None` when there is none.
-fn decimal_end(b: &[u8]) -> Option<usize> {
-    let start = usize::from(matches!(b.first(), Some(b'+' | b'-')));
-    let mut i = skip_digits(b, start);
-    let mut digits = i - start;
-    if i < b.len() && b[i] == b'.' {
-        let end = skip_digits(b, i + 1);
-        digits += end - (i + 1);
-        i = end;
-    }
-    (digits > 0).then_some(i)
-}
-
-/// The index of the first byte from `i` on that is not an ASCII digit (`b.len()` for
-/// none): eight bytes at a time while they are all digits, then byte by byte.
-fn skip_digits(b: &[u8], mut i: usize) -> usize {
-    const ZEROS: u64 = u64::from_ne_bytes([b'0'; 8]);
-    const HIGH: u64 = u64::from_ne_bytes([0xF0; 8]);
-    const SIXES: u64 = u64::from_ne_bytes([6; 8]);
-    while let Some(chunk) = b.get(i..i + 8) {
-        let x = u64::from_ne_bytes(chunk.try_into().expect("eight bytes"));
-        // Every byte is 0x30..=0x39: its high nibble is 3, and adding 6 keeps it 3.
-        if x & HIGH != ZEROS || x.wrapping_add(SIXES) & HIGH != ZEROS {
-            break;
-        }
-        i += 8;
-    }
-    while i < b.len() && b[i].is_ascii_digit() {
-        i += 1;
-    }
-    i
-}
-
-/// `b` without leading and trailing XML whitespace.
-fn trim_xml(b: &[u8]) -> &[u8] {
+/// `s` without leading and trailing XML whitespace (a byte loop: cheaper than
+/// `str::trim_matches`, which decodes characters).
+#[inline]
+pub(crate) fn trim_xml(s: &str) -> &str {
+    let b = s.as_bytes();
     let ws = |c: u8| matches!(c, b' ' | b'\t' | b'\n' | b'\r');
     let (mut start, mut end) = (0, b.len());
     while start < end && ws(b[start]) {
@@ -297,7 +265,8 @@ fn trim_xml(b: &[u8]) -> &[u8] {
     while end > start && ws(b[end - 1]) {
         end -= 1;
     }
-    &b[start..end]
+    // Both ends are next to ASCII bytes (or the ends of `s`): character boundaries.
+    &s[start..end]
 }
 
 /// Whether values of this built-in are strings.

@@ -109,9 +109,3 @@ impl fmt::Debug for TypedValue<'_> {
         self.get().fmt(f)
     }
 }
-
-impl PartialEq for TypedValue<'_> {
-    fn eq(&self, other: &TypedValue<'_>) -> bool {
-        self.get() == other.get()
-    }
-}

@@ -15,7 +15,7 @@ use super::identity::{key_part, IdError, Identity, KeyPart};
 use super::ids::{IdKind, IdTable};
 use super::typed_value::TypedValue;
 use super::value_plan::{Check, ValuePlan};
-use crate::datatypes::{is_plain_number, parse_plain, small_integer, Builtin, Value};
+use crate::datatypes::{is_plain_number, parse_plain, small_integer, trim_xml, Builtin, Value};
 use crate::model::{
     same_value, AttributeId, ComplexTypeId, ContentType, DerivationSet, ElementId, NameId, NsId,
     ProcessContents, Schema, SimpleTypeId, SimpleValue, TypeId, ValueConstraint, Variety, Wildcard,
@@ -1148,7 +1148,7 @@ impl<'s> Validator<'s> {
     ) -> Option<TypeId> {
         let schema = self.schema;
         // Fast path, no allocation: a well-formed QName with a bound prefix.
-        let trimmed = value.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'));
+        let trimmed = trim_xml(value);
         let (prefix, local) = match trimmed.bytes().position(|b| b == b':') {
             Some(i) => (&trimmed[..i], &trimmed[i + 1..]),
             None => ("", trimmed),
