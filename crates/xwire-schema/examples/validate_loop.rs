@@ -30,7 +30,7 @@ fn main() {
         }
         let mut r = ValidatingReader::new(&mut v, xwire::Reader::from_slice(&doc));
         loop {
-            let (ev, psvi) = r.next().expect("well-formed");
+            let (ev, psvi) = r.next().expect("well-formed").split();
             if matches!(ev, xwire::Event::Eof) {
                 break;
             }

@@ -161,7 +161,7 @@ fn valid_by_reader(v: &mut Validator<'_>, data: &[u8], options: &ValidationOptio
     let reader = Reader::with_config(data, options.reader.clone());
     let mut vr = ValidatingReader::new(v, reader);
     loop {
-        match vr.next() {
+        match vr.next().map(|e| e.split()) {
             Ok((Event::Eof, _)) => break,
             Ok((_, Psvi::End { value: Some(v), .. })) => {
                 let _ = v.value().canonical();

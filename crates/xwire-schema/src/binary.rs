@@ -151,7 +151,8 @@ pub fn encode_with_schema<W: Write>(
     // The first encoding failure; validation goes on, as invalidity is the better report.
     let mut failed = None;
     // A reading error ends the loop; it is recorded in the errors.
-    while let Ok((offset, ev, psvi)) = r.next_with_offset() {
+    while let Ok(e) = r.next() {
+        let (offset, (ev, psvi)) = (e.offset(), e.split());
         let eof = matches!(ev, xwire::Event::Eof);
         if failed.is_none() {
             let decided = match psvi {

@@ -2077,6 +2077,37 @@ impl<'a> Reader<'a> {
         Ok((self.st.tok_start, self.event()))
     }
 
+    /// Moves to the next event without building its view, and says what kind it is;
+    /// [`Reader::current`] then views it (as often as needed, through `&self`). For a layer
+    /// on the reader that hands out its own view of each event: it keeps only a borrow of the
+    /// reader, where [`Reader::next`] would have it carry the event along.
+    ///
+    /// ```
+    /// use xwire::{Event, Reader, TokenKind};
+    ///
+    /// let mut r = Reader::from_slice(b"<a>hi</a>");
+    /// assert_eq!(r.next_token().unwrap(), TokenKind::Start);
+    /// assert!(matches!(r.current(), Event::Start(t) if t.name() == "a"));
+    /// assert_eq!(r.next_token().unwrap(), TokenKind::Text);
+    /// assert_eq!(r.offset(), 3);
+    /// ```
+    #[inline]
+    pub fn next_token(&mut self) -> Result<TokenKind> {
+        if self.st.peeked {
+            self.st.peeked = false;
+        } else {
+            self.advance()?;
+        }
+        Ok(self.st.kind)
+    }
+
+    /// The event last read (by [`Reader::next_token`], [`Reader::next`] or
+    /// [`Reader::peek`]); [`Event::Eof`] before the first.
+    #[inline]
+    pub fn current(&self) -> Event<'_> {
+        self.event()
+    }
+
     /// Returns the next event without consuming it: the following [`Reader::next`] returns it
     /// again.
     pub fn peek(&mut self) -> Result<Event<'_>> {

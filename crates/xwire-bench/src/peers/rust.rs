@@ -87,7 +87,7 @@ fn xwire_validate(setup: &super::Setup<'_>) -> Result<super::Runner, String> {
         let mut r = ValidatingReader::new(&mut validator, xwire::Reader::from_slice(doc));
         let mut sum = 0u64;
         loop {
-            let (ev, psvi) = r.next().map_err(err)?;
+            let (ev, psvi) = r.next().map_err(err)?.split();
             match ev {
                 Event::Start(t) => {
                     sum += 1;

@@ -609,6 +609,33 @@ pub struct AttributeGroup {
     pub annotation: Annotation,
 }
 
+/// A map keyed by schema name. The validator looks global declarations up per element
+/// (children of a lax wildcard, such as the items of a SOAP array): a name is a small
+/// integer the schema gave out, so a multiplicative hash does, where SipHash cost a hundred
+/// instructions a lookup.
+pub(crate) type NameMap<V> = HashMap<NameId, V, std::hash::BuildHasherDefault<NameHasher>>;
+
+/// The hash of a [`NameId`]: its index times a large odd constant (Fibonacci hashing; the
+/// table takes its control bits from the top, its bucket from the bottom).
+#[derive(Default)]
+pub(crate) struct NameHasher(u64);
+
+impl std::hash::Hasher for NameHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.0 = (self.0 ^ u64::from(i)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u32(u32::from(b));
+        }
+    }
+}
+
 /// A loaded, immutable XML Schema: every component of every schema document that took part.
 ///
 /// Build one with the loader (`Schema::load`); share it across threads in an `Arc`.
@@ -625,13 +652,13 @@ pub struct Schema {
     pub(crate) identity_constraints: Vec<IdentityConstraint>,
     pub(crate) notations: Vec<Notation>,
     /// Top-level components by name, one map per symbol space.
-    pub(crate) global_elements: HashMap<NameId, ElementId>,
-    pub(crate) global_attributes: HashMap<NameId, AttributeId>,
-    pub(crate) global_types: HashMap<NameId, TypeId>,
-    pub(crate) global_groups: HashMap<NameId, ModelGroupId>,
-    pub(crate) global_attribute_groups: HashMap<NameId, AttributeGroupId>,
-    pub(crate) global_identity_constraints: HashMap<NameId, IdentityConstraintId>,
-    pub(crate) global_notations: HashMap<NameId, NotationId>,
+    pub(crate) global_elements: NameMap<ElementId>,
+    pub(crate) global_attributes: NameMap<AttributeId>,
+    pub(crate) global_types: NameMap<TypeId>,
+    pub(crate) global_groups: NameMap<ModelGroupId>,
+    pub(crate) global_attribute_groups: NameMap<AttributeGroupId>,
+    pub(crate) global_identity_constraints: NameMap<IdentityConstraintId>,
+    pub(crate) global_notations: NameMap<NotationId>,
     /// For each element declaration, itself and the declarations that may substitute for
     /// it ([`Schema::substitution_group`]).
     pub(crate) substitutions: Vec<Vec<ElementId>>,
@@ -660,13 +687,13 @@ impl Schema {
             attribute_groups: Vec::new(),
             identity_constraints: Vec::new(),
             notations: Vec::new(),
-            global_elements: HashMap::new(),
-            global_attributes: HashMap::new(),
-            global_types: HashMap::new(),
-            global_groups: HashMap::new(),
-            global_attribute_groups: HashMap::new(),
-            global_identity_constraints: HashMap::new(),
-            global_notations: HashMap::new(),
+            global_elements: NameMap::default(),
+            global_attributes: NameMap::default(),
+            global_types: NameMap::default(),
+            global_groups: NameMap::default(),
+            global_attribute_groups: NameMap::default(),
+            global_identity_constraints: NameMap::default(),
+            global_notations: NameMap::default(),
             substitutions: Vec::new(),
             target_namespaces: Vec::new(),
             content_models: Vec::new(),

@@ -24,7 +24,7 @@ use crate::model::{SimpleTypeId, SimpleValue};
 /// let mut v = Validator::new(&schema, ValidationOptions::default());
 /// let mut r = ValidatingReader::new(&mut v, xwire::Reader::from_slice(b"<d> 2.5e3 </d>"));
 /// loop {
-///     let (ev, psvi) = r.next().unwrap();
+///     let (ev, psvi) = r.next().unwrap().split();
 ///     if let Psvi::End { value: Some(v), .. } = psvi {
 ///         assert_eq!(v.get().value, Value::Double(2500.0)); // converted here, once
 ///     }

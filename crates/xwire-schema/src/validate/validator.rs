@@ -176,6 +176,7 @@ pub struct Validator<'s> {
     /// [`TypedValue`] to build from the frame's text on demand (into `lazy_value`).
     end_lazy: Option<(Builtin, SimpleTypeId)>,
     lazy_value: std::cell::OnceCell<SimpleValue>,
+    last: Last,
     hints: Vec<(String, String)>,
     buffers: Option<ReaderBuffers>,
     saw_root: bool,
@@ -195,6 +196,15 @@ fn model_of<'a>(
         None => schema.content_models.as_slice(),
     };
     models.get(c.index())?.as_ref()
+}
+
+/// What the event last validated was, for [`Validator::psvi`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Last {
+    Start,
+    /// An end tag (the element's frame is the one just above the depth).
+    End,
+    Other,
 }
 
 /// What a child element matched, without borrowing the model.
@@ -296,6 +306,7 @@ impl<'s> Validator<'s> {
             end_value: None,
             end_lazy: None,
             lazy_value: std::cell::OnceCell::new(),
+            last: Last::Other,
             hints: Vec::new(),
             buffers: None,
             saw_root: false,
@@ -316,9 +327,8 @@ impl<'s> Validator<'s> {
         let mut vr = ValidatingReader::new(self, reader);
         loop {
             match vr.next() {
-                Ok((Event::Eof, _)) => break,
-                Ok(_) => {}
-                Err(_) => break,
+                Ok(e) if !matches!(e.event(), Event::Eof) => {}
+                _ => break,
             }
             if vr.v.stopped {
                 break;
@@ -341,8 +351,8 @@ impl<'s> Validator<'s> {
         let mut vr = ValidatingReader::new(self, reader);
         loop {
             match vr.next() {
-                Ok((Event::Eof, _)) | Err(_) => break,
-                Ok(_) => {}
+                Ok(e) if !matches!(e.event(), Event::Eof) => {}
+                _ => break,
             }
             if vr.v.stopped {
                 break;
@@ -379,6 +389,7 @@ impl<'s> Validator<'s> {
         self.id_errors.clear();
         self.hints.clear();
         self.saw_root = false;
+        self.last = Last::Other;
     }
 
     fn error(&mut self, constraint: &'static str, message: String, offset: u64) {
@@ -949,41 +960,20 @@ impl<'s> Validator<'s> {
         self.depth += 1;
     }
 
-    /// Validates one event (at byte `offset`) and gives its validation information. Kept
-    /// out of line: the caller's loop then builds the event and its [`Psvi`] in place.
+    /// Validates one event (at byte `offset`); [`Validator::psvi`] then gives its validation
+    /// information. Kept out of line: the reader's loop around it stays small.
     #[inline(never)]
-    fn on_event(&mut self, ev: &Event<'_>, offset: u64) -> Psvi<'_> {
+    fn on_event(&mut self, ev: &Event<'_>, offset: u64) {
+        self.last = Last::Other;
         match ev {
             Event::Start(tag) => {
                 self.start(tag, offset);
-                let f = &self.frames[self.depth - 1];
-                if f.mode == Mode::Skip {
-                    Psvi::None
-                } else {
-                    Psvi::Start {
-                        decl: f.decl,
-                        type_def: (f.mode == Mode::Typed).then_some(f.ty),
-                        nil: f.nil,
-                        attributes: &self.attr_infos,
-                    }
-                }
+                self.last = Last::Start;
             }
             Event::End(_) => {
-                let d = self.depth;
-                self.end(offset);
-                match self.frames.get(d.wrapping_sub(1)) {
-                    Some(f) if f.mode != Mode::Skip => Psvi::End {
-                        decl: f.decl,
-                        type_def: (f.mode == Mode::Typed).then_some(f.ty),
-                        value: match (&self.end_value, self.end_lazy) {
-                            (Some(v), _) => Some(TypedValue::ready(v)),
-                            (None, Some((b, member))) => {
-                                Some(TypedValue::lazy(&self.lazy_value, b, member, &f.text))
-                            }
-                            (None, None) => None,
-                        },
-                    },
-                    _ => Psvi::None,
+                if self.depth > 0 {
+                    self.end(offset);
+                    self.last = Last::End;
                 }
             }
             Event::Text(t) => {
@@ -997,13 +987,11 @@ impl<'s> Validator<'s> {
                 } else {
                     self.text(t.raw(), t.is_whitespace(), offset);
                 }
-                Psvi::None
             }
             Event::CData(c) => {
                 let s = c.text();
                 let ws = s.chars().all(|c| matches!(c, ' ' | '\t' | '\r' | '\n'));
                 self.text(&s, ws, offset);
-                Psvi::None
             }
             Event::Eof => {
                 if !self.saw_root {
@@ -1013,9 +1001,48 @@ impl<'s> Validator<'s> {
                         offset,
                     );
                 }
-                Psvi::None
             }
-            _ => Psvi::None,
+            _ => {}
+        }
+    }
+
+    /// The validation information of the event last validated.
+    #[inline]
+    fn psvi(&self) -> Psvi<'_> {
+        match self.last {
+            Last::Other => Psvi::None,
+            Last::Start => {
+                let f = &self.frames[self.depth - 1];
+                if f.mode == Mode::Skip {
+                    Psvi::None
+                } else {
+                    Psvi::Start {
+                        decl: f.decl,
+                        type_def: (f.mode == Mode::Typed).then_some(f.ty),
+                        nil: f.nil,
+                        attributes: &self.attr_infos,
+                    }
+                }
+            }
+            // The frame of the element that ended is the one above the depth.
+            Last::End => {
+                let f = &self.frames[self.depth];
+                if f.mode == Mode::Skip {
+                    Psvi::None
+                } else {
+                    Psvi::End {
+                        decl: f.decl,
+                        type_def: (f.mode == Mode::Typed).then_some(f.ty),
+                        value: match (&self.end_value, self.end_lazy) {
+                            (Some(v), _) => Some(TypedValue::ready(v)),
+                            (None, Some((b, member))) => {
+                                Some(TypedValue::lazy(&self.lazy_value, b, member, &f.text))
+                            }
+                            (None, None) => None,
+                        },
+                    }
+                }
+            }
         }
     }
 
@@ -1997,7 +2024,7 @@ fn wildcard_label(schema: &Schema, w: &Wildcard) -> String {
 /// let mut v = Validator::new(&schema, ValidationOptions::default());
 /// let mut r = ValidatingReader::new(&mut v, xwire::Reader::from_slice(b"<a/>"));
 /// loop {
-///     let (ev, psvi) = r.next().unwrap();
+///     let (ev, psvi) = r.next().unwrap().split();
 ///     if matches!(ev, xwire::Event::Eof) {
 ///         break;
 ///     }
@@ -2012,6 +2039,42 @@ pub struct ValidatingReader<'r, 's> {
     v: &'r mut Validator<'s>,
 }
 
+/// The event a [`ValidatingReader`] just read, with its validation information: a borrow
+/// of the reader and the validator, each viewed on demand. (Handing out the event and its
+/// information by value moved about a hundred bytes per event, which cost more than
+/// validating most events.)
+#[derive(Clone, Copy)]
+pub struct Validated<'a> {
+    reader: &'a Reader<'a>,
+    v: &'a Validator<'a>,
+}
+
+impl<'a> Validated<'a> {
+    /// The event.
+    #[inline]
+    pub fn event(self) -> Event<'a> {
+        self.reader.current()
+    }
+
+    /// Its validation information.
+    #[inline]
+    pub fn psvi(self) -> Psvi<'a> {
+        self.v.psvi()
+    }
+
+    /// The event and its validation information.
+    #[inline]
+    pub fn split(self) -> (Event<'a>, Psvi<'a>) {
+        (self.event(), self.psvi())
+    }
+
+    /// The byte offset where the event starts.
+    #[inline]
+    pub fn offset(self) -> u64 {
+        self.reader.offset()
+    }
+}
+
 impl<'r, 's> ValidatingReader<'r, 's> {
     /// Starts validating the document of `reader` (the validator's previous state is reset).
     pub fn new(validator: &'r mut Validator<'s>, reader: Reader<'r>) -> ValidatingReader<'r, 's> {
@@ -2022,37 +2085,28 @@ impl<'r, 's> ValidatingReader<'r, 's> {
         }
     }
 
-    /// The next event with its validation information. A document that is not well-formed
-    /// gives an error (also recorded in [`ValidatingReader::errors`]); validation errors do
-    /// not stop the reader.
+    /// Reads and validates the next event. A document that is not well-formed gives the
+    /// reader's error (also recorded in [`ValidatingReader::errors`]); validation errors do
+    /// not stop the reader, they are collected.
     #[allow(clippy::should_implement_trait)]
     #[inline]
-    pub fn next(&mut self) -> Result<(Event<'_>, Psvi<'_>), ValidationError> {
-        // Not through `next_with_offset`: building the result once, in place, is measurably
-        // cheaper per event than mapping one tuple into another.
+    pub fn next(&mut self) -> Result<Validated<'_>, xwire::Error> {
         self.resolve_locations();
-        let (offset, ev) = match self.reader.next_with_offset() {
-            Ok(x) => x,
-            Err(e) => return Err(Self::not_well_formed(self.v, e)),
-        };
-        let psvi = self.v.on_event(&ev, offset);
-        Ok((ev, psvi))
+        if let Err(e) = self.reader.next_token() {
+            Self::not_well_formed(self.v, &e);
+            return Err(e);
+        }
+        self.v
+            .on_event(&self.reader.current(), self.reader.offset());
+        Ok(Validated {
+            reader: &self.reader,
+            v: self.v,
+        })
     }
 
-    /// [`ValidatingReader::next`] with the byte offset where the event starts.
-    #[inline]
-    pub fn next_with_offset(&mut self) -> Result<(u64, Event<'_>, Psvi<'_>), ValidationError> {
-        self.resolve_locations();
-        let (offset, ev) = match self.reader.next_with_offset() {
-            Ok(x) => x,
-            Err(e) => return Err(Self::not_well_formed(self.v, e)),
-        };
-        let psvi = self.v.on_event(&ev, offset);
-        Ok((offset, ev, psvi))
-    }
-
+    /// Records the reader's error as a validation error (once).
     #[cold]
-    fn not_well_formed(v: &mut Validator<'s>, e: xwire::Error) -> ValidationError {
+    fn not_well_formed(v: &mut Validator<'s>, e: &xwire::Error) {
         let loc = e.location();
         let err = ValidationError {
             constraint: "well-formed",
@@ -2064,10 +2118,9 @@ impl<'r, 's> ValidatingReader<'r, 's> {
         };
         if !v.errors.iter().any(|x| x.constraint == "well-formed") {
             v.stopped = false;
-            v.errors.push(err.clone());
+            v.errors.push(err);
             v.stopped = true;
         }
-        err
     }
 
     /// Gives the new errors their line and column (in offset order, so the reader's line

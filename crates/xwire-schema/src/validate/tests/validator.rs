@@ -81,6 +81,38 @@ fn undeclared_root_and_not_well_formed() {
 }
 
 #[test]
+fn the_validating_reader_views_each_event_and_stops_at_the_readers_error() {
+    let s = po();
+    let mut v = Validator::new(&s, ValidationOptions::default());
+    let xml = format!("<order xmlns='{NS}'><shipTo>{ADDR}</shipTo><item qty='x'>1</item></bad>");
+    let mut r = ValidatingReader::new(&mut v, xwire::Reader::from_slice(xml.as_bytes()));
+    let mut starts = Vec::new();
+    let err = loop {
+        let e = match r.next() {
+            Ok(e) => e,
+            Err(err) => break err,
+        };
+        // The views can be taken again, and agree with each other.
+        assert_eq!(e.event().kind(), e.split().0.kind());
+        match (e.event(), e.psvi()) {
+            (xwire::Event::Start(t), Psvi::Start { decl, .. }) => {
+                assert_eq!(&xml[e.offset() as usize..][..1], "<");
+                starts.push((t.local_name().to_string(), decl.is_some()));
+            }
+            (xwire::Event::Start(t), p) => panic!("{}: {p:?}", t.name()),
+            (_, Psvi::Start { .. }) => panic!("a start's information on another event"),
+            _ => {}
+        }
+    };
+    assert_eq!(starts.len(), 5, "{starts:?}");
+    assert!(starts.iter().all(|(_, declared)| *declared), "{starts:?}");
+    // The reader's own error, and both errors recorded in document order.
+    assert!(err.to_string().contains("bad"), "{err}");
+    let es: Vec<&str> = r.errors().iter().map(|e| e.constraint).collect();
+    assert_eq!(es, ["cvc-attribute.3", "well-formed"]);
+}
+
+#[test]
 fn content_model_errors_say_what_was_expected_and_where() {
     let s = po();
     let es = errors(
@@ -191,7 +223,7 @@ fn typed_values_come_out_of_the_validating_reader() {
     let mut r = ValidatingReader::new(&mut v, xwire::Reader::from_slice(xml.as_bytes()));
     let mut seen = Vec::new();
     loop {
-        let (ev, psvi) = r.next().unwrap();
+        let (ev, psvi) = r.next().unwrap().split();
         match (ev, psvi) {
             (xwire::Event::Eof, _) => break,
             (xwire::Event::Start(t), Psvi::Start { attributes, .. })
@@ -397,7 +429,7 @@ fn default_and_fixed_element_values() {
     let mut r = ValidatingReader::new(&mut v, xwire::Reader::from_slice(xml.as_bytes()));
     let mut got = None;
     loop {
-        match r.next().unwrap() {
+        match r.next().unwrap().split() {
             (xwire::Event::Eof, _) => break,
             (xwire::Event::End(_), Psvi::End { value: Some(v), .. }) => {
                 got = Some(v.value().clone())
@@ -771,7 +803,7 @@ fn streaming_input_gives_the_same_errors() {
     config.chunk_size = 64;
     let reader = xwire::Reader::from_reader(xml.as_bytes(), config);
     let mut r = ValidatingReader::new(&mut v, reader);
-    while !matches!(r.next().unwrap().0, xwire::Event::Eof) {}
+    while !matches!(r.next().unwrap().event(), xwire::Event::Eof) {}
     assert_eq!(r.errors(), from_slice.as_slice());
     drop(r);
     assert_eq!(v.validate_read(xml.as_bytes()).unwrap_err(), from_slice);
@@ -1110,7 +1142,7 @@ fn number_values_are_built_on_demand_and_agree_with_the_general_way() {
         let mut r = ValidatingReader::new(&mut v, xwire::Reader::from_slice(xml.as_bytes()));
         let mut got = Vec::new();
         loop {
-            match r.next().unwrap() {
+            match r.next().unwrap().split() {
                 (xwire::Event::Eof, _) => break,
                 (xwire::Event::End(_), Psvi::End { value: Some(v), .. }) => {
                     // Built once: the second read is the same value.
