@@ -970,11 +970,9 @@ impl<'s> Validator<'s> {
                 self.start(tag, offset);
                 self.last = Last::Start;
             }
-            Event::End(_) => {
-                if self.depth > 0 {
-                    self.end(offset);
-                    self.last = Last::End;
-                }
+            Event::End(_) if self.depth > 0 => {
+                self.end(offset);
+                self.last = Last::End;
             }
             Event::Text(t) => {
                 if self.depth > 0 && self.frames[self.depth - 1].collect_text {
@@ -993,14 +991,12 @@ impl<'s> Validator<'s> {
                 let ws = s.chars().all(|c| matches!(c, ' ' | '\t' | '\r' | '\n'));
                 self.text(&s, ws, offset);
             }
-            Event::Eof => {
-                if !self.saw_root {
-                    self.error(
-                        "well-formed",
-                        "the document has no root element".to_string(),
-                        offset,
-                    );
-                }
+            Event::Eof if !self.saw_root => {
+                self.error(
+                    "well-formed",
+                    "the document has no root element".to_string(),
+                    offset,
+                );
             }
             _ => {}
         }
