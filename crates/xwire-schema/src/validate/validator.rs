@@ -962,7 +962,7 @@ impl<'s> Validator<'s> {
 
     /// Validates one event (at byte `offset`); [`Validator::psvi`] then gives its validation
     /// information. Kept out of line: the reader's loop around it stays small.
-    #[inline(never)]
+    #[inline]
     fn on_event(&mut self, ev: &Event<'_>, offset: u64) {
         self.last = Last::Other;
         match ev {
