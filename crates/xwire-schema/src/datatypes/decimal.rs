@@ -390,16 +390,21 @@ impl DecimalLexical {
 }
 
 /// The index of the first byte from `i` on that is not an ASCII digit (`b.len()` for
-/// none): eight bytes at a time while they are all digits, then byte by byte.
+/// none): eight bytes at a time while eight remain, then byte by byte.
+#[inline]
 pub(crate) fn skip_digits(b: &[u8], mut i: usize) -> usize {
-    const ZEROS: u64 = u64::from_ne_bytes([b'0'; 8]);
-    const HIGH: u64 = u64::from_ne_bytes([0xF0; 8]);
-    const SIXES: u64 = u64::from_ne_bytes([6; 8]);
+    const ZEROS: u64 = u64::from_le_bytes([b'0'; 8]);
+    const HIGH: u64 = u64::from_le_bytes([0xF0; 8]);
+    const SIXES: u64 = u64::from_le_bytes([6; 8]);
     while let Some(chunk) = b.get(i..i + 8) {
-        let x = u64::from_ne_bytes(chunk.try_into().expect("eight bytes"));
-        // Every byte is 0x30..=0x39: its high nibble is 3, and adding 6 keeps it 3.
-        if x & HIGH != ZEROS || x.wrapping_add(SIXES) & HIGH != ZEROS {
-            break;
+        let x = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        // A digit is 0x30..=0x39: its high nibble is 3, and adding 6 keeps it 3. A byte
+        // that is not has a bit set in its high nibble here; the first such byte is the
+        // lowest (little-endian). (A carry out of a byte of 0xFA or more can only mark the
+        // byte after one that is already marked.)
+        let marks = ((x & HIGH) ^ ZEROS) | ((x.wrapping_add(SIXES) & HIGH) ^ ZEROS);
+        if marks != 0 {
+            return i + (marks.trailing_zeros() / 8) as usize;
         }
         i += 8;
     }

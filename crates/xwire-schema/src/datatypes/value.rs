@@ -258,6 +258,11 @@ pub(crate) fn i64_bounds(ty: Builtin) -> (i64, i64) {
 pub(crate) fn trim_xml(s: &str) -> &str {
     let b = s.as_bytes();
     let ws = |c: u8| matches!(c, b' ' | b'\t' | b'\n' | b'\r');
+    // Most values have no white space around them: two compares, no slicing.
+    match (b.first(), b.last()) {
+        (Some(&f), Some(&l)) if !ws(f) && !ws(l) => return s,
+        _ => {}
+    }
     let (mut start, mut end) = (0, b.len());
     while start < end && ws(b[start]) {
         start += 1;
