@@ -228,14 +228,25 @@ impl std::fmt::Debug for Validator<'_> {
 struct Label<'a> {
     schema: &'a Schema,
     name: Option<NameId>,
-    raw: &'a str,
+    raw: RawName<'a>,
+}
+
+/// The name as written, for a [`Label`] the schema has no name for: a start tag's is only
+/// sliced out if a message needs it.
+#[derive(Clone, Copy)]
+enum RawName<'a> {
+    Str(&'a str),
+    Tag(&'a StartTag<'a>),
 }
 
 impl std::fmt::Display for Label<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.name {
             Some(n) => f.write_str(&self.schema.display_name(n)),
-            None => f.write_str(self.raw),
+            None => match self.raw {
+                RawName::Str(s) => f.write_str(s),
+                RawName::Tag(t) => f.write_str(t.name()),
+            },
         }
     }
 }
@@ -634,13 +645,6 @@ impl<'s> Validator<'s> {
 
     // ----- events ---------------------------------------------------------------------------
 
-    fn frame_mut(&mut self, depth: usize) -> &mut Frame {
-        if self.frames.len() <= depth {
-            self.frames.resize_with(depth + 1, Frame::default);
-        }
-        &mut self.frames[depth]
-    }
-
     fn start(&mut self, tag: &StartTag<'_>, offset: u64) {
         let schema = self.schema;
         let d = self.depth;
@@ -687,7 +691,7 @@ impl<'s> Validator<'s> {
         let label = Label {
             schema,
             name,
-            raw: tag.name(),
+            raw: RawName::Tag(tag),
         };
 
         // What governs the element: from the parent.
@@ -806,9 +810,10 @@ impl<'s> Validator<'s> {
         }
 
         // The type: declared, then xsi:type.
-        let mut ty = decl.map(|e| schema.element(e).type_def);
-        if let Some(e) = decl {
-            if schema.element(e).is_abstract {
+        let ed = decl.map(|e| schema.element(e));
+        let mut ty = ed.map(|ed| ed.type_def);
+        if let Some(ed) = ed {
+            if ed.is_abstract {
                 self.error(
                     "cvc-elt.2",
                     format!("element '{label}' is abstract and may not appear in a document"),
@@ -838,9 +843,13 @@ impl<'s> Validator<'s> {
             mode = Mode::Lax;
         }
         let ty = ty.unwrap_or(TypeId::ANY_TYPE);
+        let ct = match ty {
+            TypeId::Complex(c) => Some((c, schema.complex_type(c))),
+            TypeId::Simple(_) => None,
+        };
         if mode == Mode::Typed {
-            if let TypeId::Complex(c) = ty {
-                if schema.complex_type(c).is_abstract {
+            if let Some((c, ct)) = ct {
+                if ct.is_abstract {
                     self.error(
                         "cvc-type.2",
                         format!(
@@ -872,17 +881,24 @@ impl<'s> Validator<'s> {
         // The frame.
         let collect_text = mode == Mode::Typed
             && !nil
-            && match ty {
-                TypeId::Simple(_) => true,
-                TypeId::Complex(c) => match &schema.complex_type(c).content {
+            && match ct {
+                None => true,
+                Some((_, ct)) => match &ct.content {
                     ContentType::Simple(_) => true,
-                    ContentType::Elements { mixed: true, .. } => decl
-                        .and_then(|e| schema.element(e).value_constraint.as_ref())
-                        .is_some(),
+                    ContentType::Elements { mixed: true, .. } => {
+                        ed.is_some_and(|ed| ed.value_constraint.is_some())
+                    }
                     _ => false,
                 },
             };
-        let f = self.frame_mut(d);
+        let model = match ct {
+            Some((c, _)) if mode == Mode::Typed => model_of(schema, &self.fallback, c),
+            _ => None,
+        };
+        if self.frames.len() <= d {
+            self.frames.resize_with(d + 1, Frame::default);
+        }
+        let f = &mut self.frames[d];
         f.mode = mode;
         f.decl = decl;
         f.ty = ty;
@@ -898,16 +914,12 @@ impl<'s> Validator<'s> {
             f.raw.push_str(tag.name());
         }
         f.bindings = bindings;
-        if mode == Mode::Typed {
-            if let TypeId::Complex(c) = ty {
-                if let Some(m) = model_of(schema, &self.fallback, c) {
-                    m.start(&mut self.frames[d].state);
-                }
-            }
+        if let Some(m) = model {
+            m.start(&mut f.state);
         }
         // Identity constraints.
-        let ics: &[crate::model::IdentityConstraintId] = match decl {
-            Some(e) if mode == Mode::Typed => &schema.element(e).identity_constraints,
+        let ics: &[crate::model::IdentityConstraintId] = match ed {
+            Some(ed) if mode == Mode::Typed => &ed.identity_constraints,
             _ => &[],
         };
         if self.identity.active() || !ics.is_empty() {
@@ -1066,7 +1078,7 @@ impl<'s> Validator<'s> {
         Label {
             schema: self.schema,
             name: f.name.or(f.decl.map(|e| self.schema.element(e).name)),
-            raw: "?",
+            raw: RawName::Str("?"),
         }
     }
 
@@ -1420,7 +1432,7 @@ impl<'s> Validator<'s> {
             let alabel = Label {
                 schema,
                 name: aname,
-                raw: a.name(),
+                raw: RawName::Str(a.name()),
             };
             let found = match (aname, ty) {
                 (None, _) => None,
@@ -1643,7 +1655,7 @@ impl<'s> Validator<'s> {
                 let alabel = Label {
                     schema,
                     name: Some(schema.attribute(g).name),
-                    raw: "",
+                    raw: RawName::Str(""),
                 };
                 let vc = schema.attribute(g).value_constraint.as_ref();
                 self.attribute_value(i, g, a.value(), vc, &alabel, &tag.name(), offset);
