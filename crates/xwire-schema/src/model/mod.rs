@@ -670,6 +670,9 @@ pub struct Schema {
     /// How the validator checks the values of each simple type, by [`SimpleTypeId`] (filled
     /// with the content models).
     pub(crate) value_plans: Vec<crate::validate::ValuePlan>,
+    /// Which element declarations a start tag without attributes takes the quick way, by
+    /// [`ElementId`] (filled with the content models).
+    pub(crate) element_plans: Vec<Option<crate::validate::ElementPlan>>,
 }
 
 impl Schema {
@@ -698,6 +701,7 @@ impl Schema {
             target_namespaces: Vec::new(),
             content_models: Vec::new(),
             value_plans: Vec::new(),
+            element_plans: Vec::new(),
         };
         let xs = s.names.namespace(XSD_NAMESPACE);
         for &b in Builtin::ALL {

@@ -126,10 +126,13 @@ struct Transition {
     actions: (u32, u32),
 }
 
+/// (instance name, transition, declaration, particle declaration, status).
+type ByName = (NameId, u32, ElementId, ElementId, MemberStatus);
+
 #[derive(Clone, Debug, Default)]
 struct State {
     /// (instance name, transition, declaration, particle declaration, status), sorted by name.
-    by_name: Vec<(NameId, u32, ElementId, ElementId, MemberStatus)>,
+    by_name: Vec<ByName>,
     /// Transitions to wildcard positions.
     wild: Vec<u32>,
     /// Every outgoing transition, in order.
@@ -137,6 +140,17 @@ struct State {
     /// When accepting: the counters that must have reached their minimum (range in
     /// `Glushkov::accept_counters`).
     accept: Option<(u32, u32)>,
+}
+
+impl State {
+    /// The element particle for name `n`, and whether it is the only one.
+    #[inline]
+    fn named(&self, n: NameId) -> Option<(&ByName, bool)> {
+        let lo = self.by_name.partition_point(|m| m.0 < n);
+        let hits = &self.by_name[lo..];
+        let m = hits.first().filter(|m| m.0 == n)?;
+        Some((m, hits.get(1).is_none_or(|m2| m2.0 != n)))
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -212,6 +226,28 @@ impl ContentModel {
             Kind::Glushkov(g) => g.step(st, name, ns),
             Kind::All(a) => a.step(st, name),
         }
+    }
+
+    /// The declaration of child `name` and the state after it, when matching it is a plain
+    /// move: one configuration, no counters, one element particle for the name, allowed as
+    /// it is (not abstract, not blocked). `None` otherwise, and then [`ContentModel::step`]
+    /// decides; `st` is not changed either way ([`ContentModel::quick_move`] makes the move).
+    #[inline]
+    pub(crate) fn quick_step(&self, st: &MatchState, name: NameId) -> Option<(ElementId, u32)> {
+        let Kind::Glushkov(g) = &self.kind else {
+            return None;
+        };
+        if !g.counters.is_empty() || st.cur.len() != 1 {
+            return None;
+        }
+        let (m, only) = g.states[g.rep[st.cur[0] as usize] as usize].named(name)?;
+        (only && m.4 == MemberStatus::Ok).then(|| (m.2, g.transitions[m.1 as usize].target))
+    }
+
+    /// Makes the move [`ContentModel::quick_step`] found.
+    #[inline]
+    pub(crate) fn quick_move(st: &mut MatchState, target: u32) {
+        st.cur[0] = target;
     }
 
     /// Whether the content may end here.
@@ -343,20 +379,16 @@ impl Glushkov {
         if self.counters.is_empty() && st.cur.len() == 1 {
             let state = &self.states[self.rep[st.cur[0] as usize] as usize];
             let mut named = false;
-            if let Some(n) = name {
-                let lo = state.by_name.partition_point(|m| m.0 < n);
-                let hits = &state.by_name[lo..];
-                if let Some(m) = hits.first().filter(|m| m.0 == n) {
-                    if hits.get(1).map_or(true, |m2| m2.0 != n) {
-                        st.cur[0] = self.transitions[m.1 as usize].target;
-                        return Some(Matched::Element {
-                            decl: m.2,
-                            particle: m.3,
-                            status: m.4,
-                        });
-                    }
-                    named = true;
+            if let Some((m, only)) = name.and_then(|n| state.named(n)) {
+                if only {
+                    st.cur[0] = self.transitions[m.1 as usize].target;
+                    return Some(Matched::Element {
+                        decl: m.2,
+                        particle: m.3,
+                        status: m.4,
+                    });
                 }
+                named = true;
             }
             // No element particle for the name and one wildcard (the items of a SOAP array):
             // no counters, so no guards.
@@ -1415,11 +1447,12 @@ pub(crate) fn complex_type_label(schema: &Schema, id: ComplexTypeId) -> String {
 /// Compiles the content model of every complex type with element content and stores them in
 /// the schema; reports `cos-nonambig`, `cos-element-consistent` and `cos-all-limited`
 /// violations. The loader calls this once, at its end. The value plans of the simple types
-/// are made here too (module `value_plan`).
+/// and the element plans are made here too (module `value_plan`).
 pub(crate) fn compile_content_models(schema: &mut Schema) -> Result<(), Vec<SchemaError>> {
     let (models, errors) = compile_every(schema);
     schema.content_models = models;
     schema.value_plans = super::value_plan::plans(schema);
+    schema.element_plans = super::value_plan::element_plans(schema);
     if errors.is_empty() {
         Ok(())
     } else {

@@ -1,13 +1,16 @@
 //! What checking a value of each simple type takes, decided once per schema (when the content
 //! models are compiled): most element and attribute types need only their built-in's lexical
 //! check, or that and an integer range, so the validator can skip the general walk over the
-//! facets ([`Schema::validate_simple`]) for them.
+//! facets ([`Schema::validate_simple`]) for them. Decided at the same time: which element
+//! declarations a start tag without attributes can take the quick way ([`ElementPlan`]).
 
 use super::ids::{id_kind, IdKind};
 use crate::datatypes::{
     i64_bounds, is_scanned_number, rejects_inner_space, Builtin, Value, WhiteSpace,
 };
-use crate::model::{FacetValue, Facets, Schema, SimpleTypeId, Variety};
+use crate::model::{
+    ContentType, ElementId, FacetValue, Facets, Schema, SimpleTypeId, TypeId, Variety,
+};
 
 /// How the validator checks the values of one simple type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,6 +52,48 @@ impl ValuePlan {
 }
 
 /// The plan of every simple type, by [`SimpleTypeId`].
+/// An element declaration whose start, when its tag carries no attributes, needs no check
+/// beyond its place in the parent's content: not abstract, no identity constraints, a type
+/// that is not abstract and has no attribute uses (so none can be missing or defaulted).
+/// The validator fills the frame from it straight away.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ElementPlan {
+    pub(crate) ty: TypeId,
+    /// Whether the element's character data is kept (simple content, or mixed content under
+    /// a value constraint), as the general way decides for an element that is not nil.
+    pub(crate) collect_text: bool,
+}
+
+/// The [`ElementPlan`] of every element declaration that has one, by [`ElementId`].
+pub(crate) fn element_plans(schema: &Schema) -> Vec<Option<ElementPlan>> {
+    (0..schema.elements.len())
+        .map(|i| {
+            let ed = schema.element(ElementId::from_index(i));
+            if ed.is_abstract || !ed.identity_constraints.is_empty() {
+                return None;
+            }
+            let collect_text = match ed.type_def {
+                TypeId::Simple(_) => true,
+                TypeId::Complex(c) => {
+                    let ct = schema.complex_type(c);
+                    if ct.is_abstract || !ct.attribute_uses.is_empty() {
+                        return None;
+                    }
+                    match &ct.content {
+                        ContentType::Simple(_) => true,
+                        ContentType::Elements { mixed: true, .. } => ed.value_constraint.is_some(),
+                        _ => false,
+                    }
+                }
+            };
+            Some(ElementPlan {
+                ty: ed.type_def,
+                collect_text,
+            })
+        })
+        .collect()
+}
+
 pub(crate) fn plans(schema: &Schema) -> Vec<ValuePlan> {
     (0..schema.simple_types.len())
         .map(|i| {
