@@ -149,7 +149,7 @@ impl State {
         let lo = self.by_name.partition_point(|m| m.0 < n);
         let hits = &self.by_name[lo..];
         let m = hits.first().filter(|m| m.0 == n)?;
-        Some((m, hits.get(1).is_none_or(|m2| m2.0 != n)))
+        Some((m, hits.get(1).map_or(true, |m2| m2.0 != n)))
     }
 }
 
