@@ -53,6 +53,9 @@ struct Frame {
     raw: String,
     /// Length of the namespace binding stack before this element.
     bindings: usize,
+    /// Set by a quick start ([`ElementPlan::quick_end`](super::ElementPlan)): the simple
+    /// type whose scan is all its end needs, when it has text and no child.
+    quick_end: Option<SimpleTypeId>,
 }
 
 impl Default for Frame {
@@ -71,6 +74,7 @@ impl Default for Frame {
             name: None,
             raw: String::new(),
             bindings: 0,
+            quick_end: None,
         }
     }
 }
@@ -704,6 +708,7 @@ impl<'s> Validator<'s> {
         f.name = Some(name);
         f.raw.clear();
         f.bindings = bindings;
+        f.quick_end = plan.quick_end;
         if let Some(m) = model {
             m.start(&mut f.state);
         }
@@ -980,6 +985,7 @@ impl<'s> Validator<'s> {
             f.raw.push_str(tag.name());
         }
         f.bindings = bindings;
+        f.quick_end = None;
         if let Some(m) = model {
             m.start(&mut f.state);
         }
@@ -1051,7 +1057,9 @@ impl<'s> Validator<'s> {
                 self.last = Last::Start;
             }
             Event::End(_) if self.depth > 0 => {
-                self.end(offset);
+                if !self.end_quick() {
+                    self.end(offset);
+                }
                 self.last = Last::End;
             }
             Event::Text(t) => {
@@ -1807,12 +1815,39 @@ impl<'s> Validator<'s> {
         }
     }
 
-    fn end(&mut self, offset: u64) {
-        if self.depth == 0 {
-            return;
+    /// The end of a quickly started element of a number type ([`Frame::quick_end`]) with
+    /// text and no child, while no identity constraint is in scope: the scan of its text,
+    /// the value left to be built on demand. `false` (nothing changed) when the scan cannot
+    /// vouch for the text, or for anything else: [`Validator::end`] then decides.
+    #[inline]
+    fn end_quick(&mut self) -> bool {
+        let f = &self.frames[self.depth - 1];
+        let Some(s) = f.quick_end else {
+            return false;
+        };
+        if f.had_child || f.text.is_empty() || self.stopped || self.identity.active() {
+            return false;
         }
-        let schema = self.schema;
-        let d = self.depth - 1;
+        let b = match self.plan(s).check {
+            Check::Number(b) if is_plain_number(b, &f.text) => b,
+            Check::IntRange { builtin, lo, hi }
+                if small_integer(&f.text).is_some_and(|v| lo <= v && v <= hi) =>
+            {
+                builtin
+            }
+            _ => return false,
+        };
+        self.clear_end_value();
+        self.end_lazy = Some((b, s));
+        // A quick start had no attributes, so no namespace bindings to drop; the parent is
+        // still open (a quick start has one), so no document end to check.
+        self.depth -= 1;
+        true
+    }
+
+    /// Drops the value of the element that ended before (keeping a string's allocation).
+    #[inline]
+    fn clear_end_value(&mut self) {
         // Only a string value has an allocation to keep (no move of the others).
         if matches!(
             self.end_value,
@@ -1829,6 +1864,15 @@ impl<'s> Validator<'s> {
         if self.end_lazy.take().is_some() {
             self.lazy_value.take();
         }
+    }
+
+    fn end(&mut self, offset: u64) {
+        if self.depth == 0 {
+            return;
+        }
+        let schema = self.schema;
+        let d = self.depth - 1;
+        self.clear_end_value();
         let (mode, ty, nil, decl, had_child) = {
             let f = &self.frames[d];
             (f.mode, f.ty, f.nil, f.decl, f.had_child)

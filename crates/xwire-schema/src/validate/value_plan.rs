@@ -62,6 +62,9 @@ pub(crate) struct ElementPlan {
     /// Whether the element's character data is kept (simple content, or mixed content under
     /// a value constraint), as the general way decides for an element that is not nil.
     pub(crate) collect_text: bool,
+    /// A simple type checked by a scan (`Number` or `IntRange`), not an ID type, and no value
+    /// constraint: the end of such an element with text and no child is the scan alone.
+    pub(crate) quick_end: Option<SimpleTypeId>,
 }
 
 /// The [`ElementPlan`] of every element declaration that has one, by [`ElementId`].
@@ -86,9 +89,19 @@ pub(crate) fn element_plans(schema: &Schema) -> Vec<Option<ElementPlan>> {
                     }
                 }
             };
+            let quick_end = match ed.type_def {
+                TypeId::Simple(st) if ed.value_constraint.is_none() => {
+                    let plan = schema.value_plans.get(st.index())?;
+                    (matches!(plan.check, Check::Number(_) | Check::IntRange { .. })
+                        && plan.id == IdKind::None)
+                        .then_some(st)
+                }
+                _ => None,
+            };
             Some(ElementPlan {
                 ty: ed.type_def,
                 collect_text,
+                quick_end,
             })
         })
         .collect()

@@ -1181,3 +1181,111 @@ fn number_values_are_built_on_demand_and_agree_with_the_general_way() {
     );
     assert!(errors[2].contains("100"), "{errors:?}");
 }
+
+/// Everything a consumer sees of one document: each event's kind, the PSVI's declaration,
+/// type, nil, attribute values and element value, then the errors.
+fn observe(s: &Schema, xml: &str) -> Vec<String> {
+    let mut v = Validator::new(s, ValidationOptions::default());
+    let mut r = ValidatingReader::new(&mut v, xwire::Reader::from_slice(xml.as_bytes()));
+    let mut seen = Vec::new();
+    loop {
+        let Ok(e) = r.next() else { break };
+        let (ev, psvi) = e.split();
+        let what = match psvi {
+            Psvi::None => String::new(),
+            Psvi::Start {
+                decl,
+                type_def,
+                nil,
+                attributes,
+            } => format!("{decl:?} {type_def:?} {nil} {attributes:?}"),
+            Psvi::End {
+                decl,
+                type_def,
+                value,
+            } => format!("{decl:?} {type_def:?} {:?}", value.map(|v| v.get().clone())),
+        };
+        seen.push(format!("{:?} {what}", ev.kind()));
+        if matches!(ev, xwire::Event::Eof) {
+            break;
+        }
+    }
+    seen.extend(r.errors().iter().map(|e| e.to_string()));
+    seen
+}
+
+/// The quick start and end (element plans) give what the general way gives: the same
+/// schema validated with its plans and without, on valid and invalid documents that touch
+/// each condition the quick way checks (attributes, abstract and blocked members, identity
+/// constraints, required attributes, value constraints, nil, mixed content, numbers the
+/// scan refuses, unknown names, text in element-only content).
+#[test]
+fn quick_paths_agree_with_the_general_way() {
+    let xsd = r#"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"
+        xmlns:t="urn:q" targetNamespace="urn:q" elementFormDefault="qualified">
+      <xs:element name="root">
+        <xs:complexType><xs:sequence>
+          <xs:element name="i" type="xs:int" minOccurs="0" maxOccurs="unbounded"/>
+          <xs:element name="small" minOccurs="0" maxOccurs="unbounded">
+            <xs:simpleType><xs:restriction base="xs:short"><xs:maxInclusive value="9"/></xs:restriction></xs:simpleType>
+          </xs:element>
+          <xs:element name="d" type="xs:double" minOccurs="0" maxOccurs="unbounded"/>
+          <xs:element name="fixed" type="xs:int" fixed="7" minOccurs="0"/>
+          <xs:element name="dflt" type="xs:decimal" default="1.5" minOccurs="0"/>
+          <xs:element name="n" type="xs:int" nillable="true" minOccurs="0"/>
+          <xs:element ref="t:head" minOccurs="0" maxOccurs="unbounded"/>
+          <xs:element name="req" minOccurs="0">
+            <xs:complexType><xs:attribute name="a" type="xs:int" use="required"/></xs:complexType>
+          </xs:element>
+          <xs:element name="mixed" minOccurs="0" fixed="m">
+            <xs:complexType mixed="true"><xs:sequence>
+              <xs:element name="b" type="xs:string" minOccurs="0"/>
+            </xs:sequence></xs:complexType>
+          </xs:element>
+          <xs:element name="keyed" minOccurs="0">
+            <xs:complexType><xs:sequence>
+              <xs:element name="k" type="xs:int" maxOccurs="unbounded"/>
+            </xs:sequence></xs:complexType>
+            <xs:unique name="u"><xs:selector xpath="t:k"/><xs:field xpath="."/></xs:unique>
+          </xs:element>
+          <xs:element name="inner" minOccurs="0">
+            <xs:complexType><xs:sequence>
+              <xs:element name="i" type="xs:int"/>
+            </xs:sequence></xs:complexType>
+          </xs:element>
+        </xs:sequence></xs:complexType>
+      </xs:element>
+      <xs:element name="head" type="xs:int" abstract="true"/>
+      <xs:element name="member" type="xs:int" substitutionGroup="t:head"/>
+    </xs:schema>"#;
+    let opts = crate::load::LoadOptions::default();
+    let quick = Schema::parse_str(xsd, &opts).unwrap();
+    let mut general = Schema::parse_str(xsd, &opts).unwrap();
+    assert!(quick
+        .element_plans
+        .iter()
+        .any(|p| p.is_some_and(|p| p.quick_end.is_some())));
+    general.element_plans.clear();
+    let docs = [
+        "<i>1</i><i> 2 </i><small>3</small><d>2.5e3</d><d>INF</d><inner><i>4</i></inner>",
+        "<i>x</i><i/><small>10</small><small>99999</small><d>1e</d><d></d>",
+        "<i>12345678901234567890</i><i>1<b/></i><inner><i>1</i><i>2</i></inner>",
+        "<fixed>7</fixed><dflt/><n xsi:nil='true'/><member>5</member><head>1</head>",
+        "<fixed>8</fixed><dflt>2</dflt><n>3</n><member>x</member><req/><req a='1'/>",
+        "<mixed>m</mixed><keyed><k>1</k><k>2</k><k>1</k></keyed>",
+        "<mixed>m<b>x</b></mixed><unknown/><i xmlns:p='urn:p'>1</i><i q='1'>1</i>",
+        "text<i>1</i>more<d>1.0</d>",
+    ];
+    for body in docs {
+        let xml = format!(
+            "<root xmlns='urn:q' xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance'>{body}</root>"
+        );
+        assert_eq!(observe(&quick, &xml), observe(&general, &xml), "{body}");
+    }
+    // Both ways report something for the invalid ones (the comparison is not vacuous).
+    let bad = "<root xmlns='urn:q'><i>x</i></root>";
+    assert!(observe(&quick, bad)
+        .last()
+        .unwrap()
+        .contains("cvc-datatype-valid"));
+}
