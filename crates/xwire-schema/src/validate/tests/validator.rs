@@ -1188,8 +1188,7 @@ fn observe(s: &Schema, xml: &str) -> Vec<String> {
     let mut v = Validator::new(s, ValidationOptions::default());
     let mut r = ValidatingReader::new(&mut v, xwire::Reader::from_slice(xml.as_bytes()));
     let mut seen = Vec::new();
-    loop {
-        let Ok(e) = r.next() else { break };
+    while let Ok(e) = r.next() {
         let (ev, psvi) = e.split();
         let what = match psvi {
             Psvi::None => String::new(),
