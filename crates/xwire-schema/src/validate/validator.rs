@@ -53,8 +53,9 @@ struct Frame {
     raw: String,
     /// Length of the namespace binding stack before this element.
     bindings: usize,
-    /// Set by a quick start ([`ElementPlan::quick_end`](super::ElementPlan)): the simple
-    /// type whose scan is all its end needs, when it has text and no child.
+    /// The simple type whose scan is all the element's end needs, when it has text and no
+    /// child ([`ElementPlan::quick_end`](super::ElementPlan); set by the general start too,
+    /// for an element typed by `xsi:type`).
     quick_end: Option<SimpleTypeId>,
 }
 
@@ -985,7 +986,17 @@ impl<'s> Validator<'s> {
             f.raw.push_str(tag.name());
         }
         f.bindings = bindings;
-        f.quick_end = None;
+        // The end may still be the scan alone (the items of a SOAP array, typed by xsi:type).
+        f.quick_end = match ty {
+            TypeId::Simple(st)
+                if mode == Mode::Typed
+                    && !nil
+                    && ed.map_or(true, |ed| ed.value_constraint.is_none()) =>
+            {
+                super::value_plan::quick_end(schema, st)
+            }
+            _ => None,
+        };
         if let Some(m) = model {
             m.start(&mut f.state);
         }
@@ -1815,17 +1826,27 @@ impl<'s> Validator<'s> {
         }
     }
 
-    /// The end of a quickly started element of a number type ([`Frame::quick_end`]) with
-    /// text and no child, while no identity constraint is in scope: the scan of its text,
-    /// the value left to be built on demand. `false` (nothing changed) when the scan cannot
-    /// vouch for the text, or for anything else: [`Validator::end`] then decides.
+    /// The end of an element of a number type ([`Frame::quick_end`]) with text and no child,
+    /// below the root, that declared no namespace, while no identity constraint is in scope:
+    /// the scan of its text, the value left to be built on demand. `false` (nothing changed)
+    /// when the scan cannot vouch for the text, or for anything else: [`Validator::end`]
+    /// then decides.
     #[inline]
     fn end_quick(&mut self) -> bool {
-        let f = &self.frames[self.depth - 1];
+        let d = self.depth - 1;
+        let f = &self.frames[d];
         let Some(s) = f.quick_end else {
             return false;
         };
-        if f.had_child || f.text.is_empty() || self.stopped || self.identity.active() {
+        // The root's end checks the document's IDREFs (a root of simple type holds none,
+        // but that is the general way's to say).
+        if f.had_child
+            || f.text.is_empty()
+            || d == 0
+            || f.bindings != self.bindings.len()
+            || self.stopped
+            || self.identity.active()
+        {
             return false;
         }
         let b = match self.plan(s).check {
@@ -1839,8 +1860,6 @@ impl<'s> Validator<'s> {
         };
         self.clear_end_value();
         self.end_lazy = Some((b, s));
-        // A quick start had no attributes, so no namespace bindings to drop; the parent is
-        // still open (a quick start has one), so no document end to check.
         self.depth -= 1;
         true
     }

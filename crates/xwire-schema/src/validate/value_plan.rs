@@ -67,6 +67,14 @@ pub(crate) struct ElementPlan {
     pub(crate) quick_end: Option<SimpleTypeId>,
 }
 
+/// `ty` when the end of an element of simple type `ty` (not nil, without a value
+/// constraint) is a scan of its text: a `Number` or `IntRange` plan, not an ID type.
+pub(crate) fn quick_end(schema: &Schema, ty: SimpleTypeId) -> Option<SimpleTypeId> {
+    let plan = schema.value_plans.get(ty.index())?;
+    (matches!(plan.check, Check::Number(_) | Check::IntRange { .. }) && plan.id == IdKind::None)
+        .then_some(ty)
+}
+
 /// The [`ElementPlan`] of every element declaration that has one, by [`ElementId`].
 pub(crate) fn element_plans(schema: &Schema) -> Vec<Option<ElementPlan>> {
     (0..schema.elements.len())
@@ -90,12 +98,7 @@ pub(crate) fn element_plans(schema: &Schema) -> Vec<Option<ElementPlan>> {
                 }
             };
             let quick_end = match ed.type_def {
-                TypeId::Simple(st) if ed.value_constraint.is_none() => {
-                    let plan = schema.value_plans.get(st.index())?;
-                    (matches!(plan.check, Check::Number(_) | Check::IntRange { .. })
-                        && plan.id == IdKind::None)
-                        .then_some(st)
-                }
+                TypeId::Simple(st) if ed.value_constraint.is_none() => quick_end(schema, st),
                 _ => None,
             };
             Some(ElementPlan {

@@ -1213,8 +1213,8 @@ fn observe(s: &Schema, xml: &str) -> Vec<String> {
     seen
 }
 
-/// The quick start and end (element plans) give what the general way gives: the same
-/// schema validated with its plans and without, on valid and invalid documents that touch
+/// The quick start and end (element and value plans) give what the general way gives: the
+/// same schema validated with its plans and without, on valid and invalid documents that touch
 /// each condition the quick way checks (attributes, abstract and blocked members, identity
 /// constraints, required attributes, value constraints, nil, mixed content, numbers the
 /// scan refuses, unknown names, text in element-only content).
@@ -1264,7 +1264,10 @@ fn quick_paths_agree_with_the_general_way() {
         .element_plans
         .iter()
         .any(|p| p.is_some_and(|p| p.quick_end.is_some())));
+    // Without element plans every start and end goes the general way; without value plans
+    // every value is checked by the general walk over the facets.
     general.element_plans.clear();
+    general.value_plans.clear();
     let docs = [
         "<i>1</i><i> 2 </i><small>3</small><d>2.5e3</d><d>INF</d><inner><i>4</i></inner>",
         "<i>x</i><i/><small>10</small><small>99999</small><d>1e</d><d></d>",
@@ -1274,12 +1277,21 @@ fn quick_paths_agree_with_the_general_way() {
         "<mixed>m</mixed><keyed><k>1</k><k>2</k><k>1</k></keyed>",
         "<mixed>m<b>x</b></mixed><unknown/><i xmlns:p='urn:p'>1</i><i q='1'>1</i>",
         "text<i>1</i>more<d>1.0</d>",
+        "<d xmlns:p='urn:p'>1.0</d><d xsi:type='p:double'>1</d><d xsi:type='xs:double' xmlns:xs='http://www.w3.org/2001/XMLSchema'>1</d>",
+        "<t:head xmlns:t='urn:q' xsi:type='xs:int' xmlns:xs='http://www.w3.org/2001/XMLSchema'>2</t:head>",
     ];
     for body in docs {
         let xml = format!(
             "<root xmlns='urn:q' xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance'>{body}</root>"
         );
         assert_eq!(observe(&quick, &xml), observe(&general, &xml), "{body}");
+    }
+    // A root of a number type (the document ends with it), typed by xsi:type or declared.
+    for xml in [
+        "<i xmlns='urn:q'>5</i>",
+        "<root xmlns='urn:q' xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance' xsi:type='xs:int' xmlns:xs='http://www.w3.org/2001/XMLSchema'>5</root>",
+    ] {
+        assert_eq!(observe(&quick, xml), observe(&general, xml), "{xml}");
     }
     // Both ways report something for the invalid ones (the comparison is not vacuous).
     let bad = "<root xmlns='urn:q'><i>x</i></root>";
