@@ -53,8 +53,8 @@ struct Frame {
     raw: String,
     /// Length of the namespace binding stack before this element.
     bindings: usize,
-    /// The simple type whose scan is all the element's end needs, when it has text and no
-    /// child ([`ElementPlan::quick_end`](super::ElementPlan); set by the general start too,
+    /// The simple type whose value plan is all the element's end needs, when it has text
+    /// and no child ([`ElementPlan::quick_end`](super::ElementPlan); set by the general start too,
     /// for an element typed by `xsi:type`).
     quick_end: Option<SimpleTypeId>,
 }
@@ -534,7 +534,7 @@ impl<'s> Validator<'s> {
             .value_plans
             .get(ty.index())
             .copied()
-            .unwrap_or(ValuePlan::GENERAL)
+            .unwrap_or_else(|| ValuePlan::general(self.schema, ty))
     }
 
     fn validate_simple(&self, ty: SimpleTypeId, lexical: &str) -> Result<SimpleValue, String> {
@@ -1826,11 +1826,12 @@ impl<'s> Validator<'s> {
         }
     }
 
-    /// The end of an element of a number type ([`Frame::quick_end`]) with text and no child,
-    /// below the root, that declared no namespace, while no identity constraint is in scope:
-    /// the scan of its text, the value left to be built on demand. `false` (nothing changed)
-    /// when the scan cannot vouch for the text, or for anything else: [`Validator::end`]
-    /// then decides.
+    /// The end of an element whose value plan is all its end needs ([`Frame::quick_end`]),
+    /// with text and no child, below the root, that declared no namespace, while no identity
+    /// constraint is in scope: a number's scan (its value built on demand), a date's parse, a
+    /// string's text taken as its value. `false` (nothing changed) when the plan cannot
+    /// vouch for the text, or for anything else: [`Validator::end`] then decides (and says
+    /// what is wrong).
     #[inline]
     fn end_quick(&mut self) -> bool {
         let d = self.depth - 1;
@@ -1849,6 +1850,7 @@ impl<'s> Validator<'s> {
         {
             return false;
         }
+        // A number: its scan, the value built on demand.
         let b = match self.plan(s).check {
             Check::Number(b) if is_plain_number(b, &f.text) => b,
             Check::IntRange { builtin, lo, hi }
@@ -1856,10 +1858,36 @@ impl<'s> Validator<'s> {
             {
                 builtin
             }
-            _ => return false,
+            Check::Number(_) | Check::IntRange { .. } => return false,
+            check => return self.end_quick_value(d, s, check),
         };
         self.clear_end_value();
         self.end_lazy = Some((b, s));
+        self.depth -= 1;
+        true
+    }
+
+    /// [`Validator::end_quick`] for a value built here: a date's parse, or a string's text
+    /// taken as it is. Out of line, so that the numbers' quick end stays small.
+    #[inline(never)]
+    fn end_quick_value(&mut self, d: usize, s: SimpleTypeId, check: Check) -> bool {
+        let text = &self.frames[d].text;
+        let value = match check {
+            Check::Builtin(Builtin::String | Builtin::AnySimpleType) => None,
+            Check::Patterned if self.matches_patterns(s, text) => None,
+            Check::Plain(b) => match parse_plain(b, text) {
+                Some(v) => Some(v),
+                None => return false,
+            },
+            _ => return false,
+        };
+        self.clear_end_value();
+        let value = value.unwrap_or_else(|| {
+            // The text becomes the value; the frame takes a pooled buffer.
+            let spare = self.string_pool.borrow_mut().pop().unwrap_or_default();
+            Value::String(std::mem::replace(&mut self.frames[d].text, spare))
+        });
+        self.end_value = Some(SimpleValue { value, member: s });
         self.depth -= 1;
         true
     }

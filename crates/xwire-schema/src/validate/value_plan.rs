@@ -45,13 +45,16 @@ pub(crate) enum Check {
 }
 
 impl ValuePlan {
-    pub(crate) const GENERAL: ValuePlan = ValuePlan {
-        check: Check::General,
-        id: IdKind::None,
-    };
+    /// The general way for `ty` (for a schema whose plans were not made): the walk over the
+    /// facets, and IDs still recorded.
+    pub(crate) fn general(schema: &Schema, ty: SimpleTypeId) -> ValuePlan {
+        ValuePlan {
+            check: Check::General,
+            id: id_kind(schema, ty),
+        }
+    }
 }
 
-/// The plan of every simple type, by [`SimpleTypeId`].
 /// An element declaration whose start, when its tag carries no attributes, needs no check
 /// beyond its place in the parent's content: not abstract, no identity constraints, a type
 /// that is not abstract and has no attribute uses (so none can be missing or defaulted).
@@ -62,17 +65,23 @@ pub(crate) struct ElementPlan {
     /// Whether the element's character data is kept (simple content, or mixed content under
     /// a value constraint), as the general way decides for an element that is not nil.
     pub(crate) collect_text: bool,
-    /// A simple type checked by a scan (`Number` or `IntRange`), not an ID type, and no value
-    /// constraint: the end of such an element with text and no child is the scan alone.
+    /// A simple type whose value plan is all the end of an element with text and no child
+    /// needs ([`quick_end`]), and no value constraint.
     pub(crate) quick_end: Option<SimpleTypeId>,
 }
 
 /// `ty` when the end of an element of simple type `ty` (not nil, without a value
-/// constraint) is a scan of its text: a `Number` or `IntRange` plan, not an ID type.
+/// constraint) needs only its value plan: a number scanned (`Number`, `IntRange`), a string
+/// taken as it is (`string`, or patterns only), a value parsed straight away (`Plain`); not
+/// an ID type (whose values are recorded).
 pub(crate) fn quick_end(schema: &Schema, ty: SimpleTypeId) -> Option<SimpleTypeId> {
     let plan = schema.value_plans.get(ty.index())?;
-    (matches!(plan.check, Check::Number(_) | Check::IntRange { .. }) && plan.id == IdKind::None)
-        .then_some(ty)
+    let quick = match plan.check {
+        Check::Number(_) | Check::IntRange { .. } | Check::Plain(_) | Check::Patterned => true,
+        Check::Builtin(b) => matches!(b, Builtin::String | Builtin::AnySimpleType),
+        Check::General => false,
+    };
+    (quick && plan.id == IdKind::None).then_some(ty)
 }
 
 /// The [`ElementPlan`] of every element declaration that has one, by [`ElementId`].
@@ -110,6 +119,7 @@ pub(crate) fn element_plans(schema: &Schema) -> Vec<Option<ElementPlan>> {
         .collect()
 }
 
+/// The plan of every simple type, by [`SimpleTypeId`].
 pub(crate) fn plans(schema: &Schema) -> Vec<ValuePlan> {
     (0..schema.simple_types.len())
         .map(|i| {

@@ -1229,6 +1229,12 @@ fn quick_paths_agree_with_the_general_way() {
             <xs:simpleType><xs:restriction base="xs:short"><xs:maxInclusive value="9"/></xs:restriction></xs:simpleType>
           </xs:element>
           <xs:element name="d" type="xs:double" minOccurs="0" maxOccurs="unbounded"/>
+          <xs:element name="s" type="xs:string" minOccurs="0" maxOccurs="unbounded"/>
+          <xs:element name="dt" type="xs:date" minOccurs="0" maxOccurs="unbounded"/>
+          <xs:element name="code" minOccurs="0" maxOccurs="unbounded">
+            <xs:simpleType><xs:restriction base="xs:string"><xs:pattern value="\d{3}-[A-Z]{2}"/></xs:restriction></xs:simpleType>
+          </xs:element>
+          <xs:element name="id" type="xs:ID" minOccurs="0" maxOccurs="unbounded"/>
           <xs:element name="fixed" type="xs:int" fixed="7" minOccurs="0"/>
           <xs:element name="dflt" type="xs:decimal" default="1.5" minOccurs="0"/>
           <xs:element name="n" type="xs:int" nillable="true" minOccurs="0"/>
@@ -1277,6 +1283,8 @@ fn quick_paths_agree_with_the_general_way() {
         "<mixed>m</mixed><keyed><k>1</k><k>2</k><k>1</k></keyed>",
         "<mixed>m<b>x</b></mixed><unknown/><i xmlns:p='urn:p'>1</i><i q='1'>1</i>",
         "text<i>1</i>more<d>1.0</d>",
+        "<s> a b </s><s/><s>&amp;</s><dt>2026-11-24</dt><dt> 2026-02-30 </dt><dt>x</dt>",
+        "<code>123-AB</code><code> 123-AB</code><code>12-AB</code><id>a</id><id>a</id><id>1</id>",
         "<d xmlns:p='urn:p'>1.0</d><d xsi:type='p:double'>1</d><d xsi:type='xs:double' xmlns:xs='http://www.w3.org/2001/XMLSchema'>1</d>",
         "<t:head xmlns:t='urn:q' xsi:type='xs:int' xmlns:xs='http://www.w3.org/2001/XMLSchema'>2</t:head>",
     ];
