@@ -244,6 +244,33 @@ impl ContentModel {
         (only && m.4 == MemberStatus::Ok).then(|| (m.2, g.transitions[m.1 as usize].target))
     }
 
+    /// The wildcard child `name` (its schema name, if any) in namespace `ns` matches and
+    /// the state after it, when that is a plain move: one configuration, no counters, no
+    /// element particle for the name, one wildcard. `None` otherwise; `st` is not changed.
+    #[inline]
+    pub(crate) fn quick_wildcard(
+        &self,
+        st: &MatchState,
+        name: Option<NameId>,
+        ns: NsId,
+    ) -> Option<(&Wildcard, u32)> {
+        let Kind::Glushkov(g) = &self.kind else {
+            return None;
+        };
+        if !g.counters.is_empty() || st.cur.len() != 1 {
+            return None;
+        }
+        let state = &g.states[g.rep[st.cur[0] as usize] as usize];
+        if state.wild.len() != 1 || name.is_some_and(|n| state.named(n).is_some()) {
+            return None;
+        }
+        let tr = &g.transitions[state.wild[0] as usize];
+        match &g.positions[tr.target as usize].term {
+            PosTerm::Wildcard(wc) if wc.allows(ns) => Some((wc, tr.target)),
+            _ => None,
+        }
+    }
+
     /// Makes the move [`ContentModel::quick_step`] found.
     #[inline]
     pub(crate) fn quick_move(st: &mut MatchState, target: u32) {

@@ -1258,8 +1258,24 @@ fn quick_paths_agree_with_the_general_way() {
               <xs:element name="i" type="xs:int"/>
             </xs:sequence></xs:complexType>
           </xs:element>
+          <xs:element name="arr" minOccurs="0">
+            <xs:complexType><xs:sequence>
+              <xs:any processContents="lax" minOccurs="0" maxOccurs="unbounded"/>
+            </xs:sequence></xs:complexType>
+          </xs:element>
+          <xs:element name="blk" type="xs:int" block="restriction" minOccurs="0" maxOccurs="unbounded"/>
         </xs:sequence></xs:complexType>
       </xs:element>
+      <xs:element name="glob" type="xs:int"/>
+      <xs:complexType name="WithAttr">
+        <xs:simpleContent><xs:extension base="xs:int">
+          <xs:attribute name="a" type="xs:int" use="required"/>
+        </xs:extension></xs:simpleContent>
+      </xs:complexType>
+      <xs:complexType name="Abs" abstract="true"><xs:sequence/></xs:complexType>
+      <xs:complexType name="Pair"><xs:sequence>
+        <xs:element name="x" type="xs:int"/>
+      </xs:sequence></xs:complexType>
       <xs:element name="head" type="xs:int" abstract="true"/>
       <xs:element name="member" type="xs:int" substitutionGroup="t:head"/>
     </xs:schema>"#;
@@ -1287,10 +1303,12 @@ fn quick_paths_agree_with_the_general_way() {
         "<code>123-AB</code><code> 123-AB</code><code>12-AB</code><id>a</id><id>a</id><id>1</id>",
         "<d xmlns:p='urn:p'>1.0</d><d xsi:type='p:double'>1</d><d xsi:type='xs:double' xmlns:xs='http://www.w3.org/2001/XMLSchema'>1</d>",
         "<t:head xmlns:t='urn:q' xsi:type='xs:int' xmlns:xs='http://www.w3.org/2001/XMLSchema'>2</t:head>",
+        "<arr><item xsi:type='xs:double'>1.5</item><item xsi:type='xs:int'>x</item><item xsi:type='xs:nope'>1</item><item xsi:type='t:WithAttr'>1</item><item xsi:type='t:Abs'/><t:glob xsi:type='xs:int'>1</t:glob><t:glob xsi:type='xs:string'>1</t:glob><item xsi:type=' xs:int '>2</item><item xsi:type='bad:int'>3</item><item xsi:type='1x'>3</item><item>free</item><item xsi:type='t:Pair'><x>1</x></item><item xsi:type='t:Pair'><y/></item><item xsi:type='xs:int' xsi:nil='true'/></arr>",
+        "<i xsi:type='xs:short'>5</i><i xsi:type='xs:string'>5</i><i xsi:type='t:WithAttr' a='1'>5</i><blk xsi:type='xs:short'>1</blk><blk xsi:type='xs:int'>1</blk>",
     ];
     for body in docs {
         let xml = format!(
-            "<root xmlns='urn:q' xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance'>{body}</root>"
+            "<root xmlns='urn:q' xmlns:t='urn:q' xmlns:xs='http://www.w3.org/2001/XMLSchema' xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance'>{body}</root>"
         );
         assert_eq!(observe(&quick, &xml), observe(&general, &xml), "{body}");
     }
