@@ -666,6 +666,17 @@ impl<'s> Validator<'s> {
 
     // ----- events ---------------------------------------------------------------------------
 
+    /// The complex type of the element open at depth `d - 1` when a quick start may step
+    /// its content: assessed against a type, not nil.
+    #[inline]
+    fn quick_parent(&self, d: usize) -> Option<ComplexTypeId> {
+        let p = &self.frames[d - 1];
+        match p.ty {
+            TypeId::Complex(c) if p.mode == Mode::Typed && !p.nil => Some(c),
+            _ => None,
+        }
+    }
+
     /// The start of an element whose tag has no attributes (no namespace declarations
     /// either), which is a plain move in its parent's content model to a declaration with
     /// an [`ElementPlan`](super::ElementPlan), while no identity constraint is in scope: its
@@ -678,13 +689,9 @@ impl<'s> Validator<'s> {
             return false;
         }
         let schema = self.schema;
-        let p = &self.frames[d - 1];
-        let TypeId::Complex(pc) = p.ty else {
+        let Some(pc) = self.quick_parent(d) else {
             return false;
         };
-        if p.mode != Mode::Typed || p.nil {
-            return false;
-        }
         let ns = self.map_ns(tag.ns(), || tag.namespace_uri());
         let Some(name) = self.map_name(tag.name_id(), tag.ns(), ns, || tag.local_name()) else {
             return false;
@@ -757,13 +764,9 @@ impl<'s> Validator<'s> {
         let Some(xsi_type_decl) = self.xsi_type_decl else {
             return false;
         };
-        let p = &self.frames[d - 1];
-        let TypeId::Complex(pc) = p.ty else {
+        let Some(pc) = self.quick_parent(d) else {
             return false;
         };
-        if p.mode != Mode::Typed || p.nil {
-            return false;
-        }
         let ns = self.map_ns(tag.ns(), || tag.namespace_uri());
         let name = self.map_name(tag.name_id(), tag.ns(), ns, || tag.local_name());
         let Some(Some(ty)) = self.xsi_type_fast(a.value()) else {
