@@ -167,9 +167,9 @@ pub struct Validator<'s> {
     /// Sorted attribute-use names of complex types with many uses, by type, built lazily.
     attr_index: Vec<Option<Vec<(NameId, usize)>>>,
     attr_keys: Vec<(NsId, String, KeyPart)>,
-    /// Resolved `xsi:type` values: (value, namespace of its prefix, type), kept from document
-    /// to document (the schema does not change).
-    xsi_type_cache: Vec<(String, String, Option<TypeId>)>,
+    /// Resolved `xsi:type` values, kept from document to document (the schema does not
+    /// change).
+    xsi_type_cache: Vec<XsiTypeEntry>,
     /// The entry of `xsi_type_cache` the last `xsi:type` used, with the `binding_gen` it was
     /// resolved under (the same value under the same bindings needs no lookup).
     xsi_type_last: Option<(u64, usize)>,
@@ -214,6 +214,17 @@ struct Opening {
     collect_text: bool,
     name: Option<NameId>,
     quick_end: Option<SimpleTypeId>,
+}
+
+/// An `xsi:type` value resolved: the value, the namespace its prefix was bound to, the type
+/// it names, and the last `binding_gen` under which the prefix was found bound so (the same
+/// value under the same bindings needs no lookup: the accessors of an encoded struct).
+#[derive(Debug)]
+struct XsiTypeEntry {
+    value: String,
+    uri: String,
+    ty: Option<TypeId>,
+    gen: u64,
 }
 
 /// What the event last validated was, for [`Validator::psvi`].
@@ -1431,9 +1442,19 @@ impl<'s> Validator<'s> {
         // Resolved just before, under the same bindings (the common case: every item of an
         // array typed the same way).
         if let Some((g, i)) = self.xsi_type_last {
-            if g == self.binding_gen && self.xsi_type_cache[i].0 == trimmed {
-                return Some(self.xsi_type_cache[i].2);
+            if g == self.binding_gen && self.xsi_type_cache[i].value == trimmed {
+                return Some(self.xsi_type_cache[i].ty);
             }
+        }
+        // Resolved before under the same bindings.
+        let gen = self.binding_gen;
+        if let Some(i) = self
+            .xsi_type_cache
+            .iter()
+            .position(|e| e.gen == gen && e.value == trimmed)
+        {
+            self.xsi_type_last = Some((gen, i));
+            return Some(self.xsi_type_cache[i].ty);
         }
         let (prefix, local) = match trimmed.bytes().position(|b| b == b':') {
             Some(i) => (&trimmed[..i], &trimmed[i + 1..]),
@@ -1444,11 +1465,12 @@ impl<'s> Validator<'s> {
         let found = self.prefix_uri(prefix).and_then(|uri| {
             self.xsi_type_cache
                 .iter()
-                .position(|(v, u, _)| v == trimmed && u == uri)
+                .position(|e| e.value == trimmed && e.uri == uri)
         });
         if let Some(i) = found {
-            self.xsi_type_last = Some((self.binding_gen, i));
-            return Some(self.xsi_type_cache[i].2);
+            self.xsi_type_last = Some((gen, i));
+            self.xsi_type_cache[i].gen = gen;
+            return Some(self.xsi_type_cache[i].ty);
         }
         let lexical_ok = xwire::chars::is_ncname(local)
             && (prefix.is_empty() || xwire::chars::is_ncname(prefix));
@@ -1463,8 +1485,13 @@ impl<'s> Validator<'s> {
             .and_then(|n| schema.global_type(n));
         if self.xsi_type_cache.len() < XSI_TYPE_CACHE {
             let uri = uri.to_string();
-            self.xsi_type_last = Some((self.binding_gen, self.xsi_type_cache.len()));
-            self.xsi_type_cache.push((trimmed.to_string(), uri, t));
+            self.xsi_type_last = Some((gen, self.xsi_type_cache.len()));
+            self.xsi_type_cache.push(XsiTypeEntry {
+                value: trimmed.to_string(),
+                uri,
+                ty: t,
+                gen,
+            });
         }
         Some(t)
     }

@@ -382,6 +382,29 @@ fn xsi_type_must_resolve_and_derive() {
     );
 }
 
+/// The same `xsi:type` text under other bindings names another type: the resolution cache
+/// keys on the bindings, within a document and from one document to the next.
+#[test]
+fn xsi_type_follows_the_prefix_bindings() {
+    let s = types_schema(DerivationSet::EMPTY, false);
+    let mut v = Validator::new(&s, ValidationOptions::default());
+    let xsd = "http://www.w3.org/2001/XMLSchema";
+    // p bound to the schema's namespace, then to XSD's (no type 'Ext' there), then again.
+    let body = format!(
+        "<e xsi:type='p:Ext' xmlns:p='{NS}'><a/><b/></e><e xsi:type='p:Ext' xmlns:p='{xsd}'><a/></e><e xsi:type='p:Ext' xmlns:p='{NS}'><a/><b/></e>"
+    );
+    for _ in 0..2 {
+        let es = v.validate(doc(&body).as_bytes()).unwrap_err();
+        assert_eq!(es.len(), 1, "{es:?}");
+        assert!(es[0].message.contains("names no type"), "{es:?}");
+    }
+    // Bound to XSD in one document, to the schema's in the next.
+    let xsd_doc = format!("<e xsi:type='p:Ext' xmlns:p='{xsd}'><a/></e>");
+    assert!(v.validate(doc(&xsd_doc).as_bytes()).is_err());
+    let ns_doc = format!("<e xsi:type='p:Ext' xmlns:p='{NS}'><a/><b/></e>");
+    assert_eq!(v.validate(doc(&ns_doc).as_bytes()), Ok(()));
+}
+
 #[test]
 fn abstract_types_need_xsi_type() {
     let s = types_schema(DerivationSet::EMPTY, true);
