@@ -14,8 +14,8 @@ use super::errors::{ValidationError, ValidationOptions};
 use super::identity::{key_part, IdError, Identity, KeyPart};
 use super::ids::{IdKind, IdTable};
 use super::typed_value::TypedValue;
-use super::value_plan::{Check, ValuePlan};
-use crate::datatypes::{is_plain_number, parse_plain, small_integer, trim_xml, Builtin, Value};
+use super::value_plan::{self, keeps_text, opens_plainly, Check, ValuePlan};
+use crate::datatypes::{parse_plain, trim_xml, Builtin, Value};
 use crate::model::{
     same_value, AttributeId, ComplexTypeId, ContentType, DerivationSet, ElementId, NameId, NsId,
     ProcessContents, Schema, SimpleTypeId, SimpleValue, TypeId, ValueConstraint, Variety, Wildcard,
@@ -710,18 +710,13 @@ impl<'s> Validator<'s> {
         let Some(m) = model_of(schema, &self.fallback, pc) else {
             return false;
         };
-        let p = &mut self.frames[d - 1];
-        let Some((decl, target)) = m.quick_step(&p.state, name) else {
+        let Some((decl, target)) = m.quick_step(&self.frames[d - 1].state, name) else {
             return false;
         };
         let Some(plan) = schema.element_plans.get(decl.index()).copied().flatten() else {
             return false;
         };
-        ContentModel::quick_move(&mut p.state, target);
-        p.had_child = true;
-        while let Some(info) = self.attr_infos.pop() {
-            self.recycle(info.value);
-        }
+        self.enter_quick_child(d, target);
         let bindings = self.bindings.len();
         self.open_frame(
             tag,
@@ -795,11 +790,7 @@ impl<'s> Validator<'s> {
             {
                 return false;
             }
-            let mut blocked = ed.block;
-            if let TypeId::Complex(c) = ed.type_def {
-                blocked |= schema.complex_type(c).block;
-            }
-            if !schema.derives_from(ty, ed.type_def, blocked) {
+            if !schema.derives_from(ty, ed.type_def, self.blocked_by(Some(e), ed.type_def)) {
                 return false;
             }
             (Some(e), target)
@@ -813,22 +804,14 @@ impl<'s> Validator<'s> {
         } else {
             return false;
         };
-        let (collect_text, quick_end) = match ty {
-            TypeId::Simple(s) => (true, super::value_plan::quick_end(schema, s)),
-            TypeId::Complex(c) => {
-                let ct = schema.complex_type(c);
-                if ct.is_abstract || !ct.attribute_uses.is_empty() {
-                    return false;
-                }
-                (matches!(ct.content, ContentType::Simple(_)), None)
-            }
-        };
-        let p = &mut self.frames[d - 1];
-        ContentModel::quick_move(&mut p.state, target);
-        p.had_child = true;
-        while let Some(info) = self.attr_infos.pop() {
-            self.recycle(info.value);
+        if !opens_plainly(schema, ty) {
+            return false;
         }
+        // No value constraint: a wildcard's child has no declaration, a declaration with
+        // one was left to the general way.
+        let collect_text = keeps_text(schema, ty, false);
+        let quick_end = value_plan::quick_end(schema, ty, false);
+        self.enter_quick_child(d, target);
         self.attr_infos.push(AttributeInfo {
             index: Some(0),
             decl: Some(xsi_type_decl),
@@ -850,6 +833,25 @@ impl<'s> Validator<'s> {
             },
         );
         true
+    }
+
+    /// A quick start's move to `target` in the content of the element open at depth `d - 1`;
+    /// the attributes of the previous start are dropped. Always inlined, like
+    /// [`Validator::open_frame`].
+    #[inline(always)]
+    fn enter_quick_child(&mut self, d: usize, target: u32) {
+        let p = &mut self.frames[d - 1];
+        ContentModel::quick_move(&mut p.state, target);
+        p.had_child = true;
+        self.clear_attr_infos();
+    }
+
+    /// Drops the attribute information of the previous start (keeping string allocations).
+    #[inline]
+    fn clear_attr_infos(&mut self) {
+        while let Some(info) = self.attr_infos.pop() {
+            self.recycle(info.value);
+        }
     }
 
     /// Fills the frame of the element a start tag opens (at the depth, which it then goes
@@ -892,9 +894,7 @@ impl<'s> Validator<'s> {
         let schema = self.schema;
         let d = self.depth;
         self.saw_root = true;
-        while let Some(info) = self.attr_infos.pop() {
-            self.recycle(info.value);
-        }
+        self.clear_attr_infos();
         // One pass over the attributes: namespace bindings, xsi:type, xsi:nil.
         let bindings = self.bindings.len();
         self.xsi_type_at = None;
@@ -1122,29 +1122,13 @@ impl<'s> Validator<'s> {
         }
 
         // The frame.
-        let collect_text = mode == Mode::Typed
-            && !nil
-            && match ct {
-                None => true,
-                Some((_, ct)) => match &ct.content {
-                    ContentType::Simple(_) => true,
-                    ContentType::Elements { mixed: true, .. } => {
-                        ed.is_some_and(|ed| ed.value_constraint.is_some())
-                    }
-                    _ => false,
-                },
-            };
+        let assessed = mode == Mode::Typed && !nil;
+        let vc = ed.is_some_and(|ed| ed.value_constraint.is_some());
+        let collect_text = assessed && keeps_text(schema, ty, vc);
         // The end may still be the plan alone (the items of a SOAP array, typed by xsi:type).
-        let quick_end = match ty {
-            TypeId::Simple(st)
-                if mode == Mode::Typed
-                    && !nil
-                    && ed.map_or(true, |ed| ed.value_constraint.is_none()) =>
-            {
-                super::value_plan::quick_end(schema, st)
-            }
-            _ => None,
-        };
+        let quick_end = assessed
+            .then(|| value_plan::quick_end(schema, ty, vc))
+            .flatten();
         self.open_frame(
             tag,
             offset,
@@ -1214,7 +1198,7 @@ impl<'s> Validator<'s> {
     }
 
     /// Validates one event (at byte `offset`); [`Validator::psvi`] then gives its validation
-    /// information. Kept out of line: the reader's loop around it stays small.
+    /// information. Inlined into the reader's loop: it returns nothing, so no result is moved.
     #[inline]
     fn on_event(&mut self, ev: &Event<'_>, offset: u64) {
         self.last = Last::Other;
@@ -1531,6 +1515,16 @@ impl<'s> Validator<'s> {
         )
     }
 
+    /// The derivations an `xsi:type` may not use in place of `declared`: those its element
+    /// declaration and the declared type block.
+    fn blocked_by(&self, decl: Option<ElementId>, declared: TypeId) -> DerivationSet {
+        let mut blocked = decl.map_or(DerivationSet::EMPTY, |e| self.schema.element(e).block);
+        if let TypeId::Complex(c) = declared {
+            blocked |= self.schema.complex_type(c).block;
+        }
+        blocked
+    }
+
     /// Checks a resolved `xsi:type` (`None`: names no type) against the declared type.
     fn xsi_type_check(
         &mut self,
@@ -1554,11 +1548,7 @@ impl<'s> Validator<'s> {
             return None;
         };
         if let Some(dt) = declared {
-            let mut blocked = decl.map_or(DerivationSet::EMPTY, |e| schema.element(e).block);
-            if let TypeId::Complex(c) = dt {
-                blocked |= schema.complex_type(c).block;
-            }
-            if !schema.derives_from(t, dt, blocked) {
+            if !schema.derives_from(t, dt, self.blocked_by(decl, dt)) {
                 let why = if schema.derives_from(t, dt, DerivationSet::EMPTY) {
                     "its derivation is blocked"
                 } else {
@@ -2022,13 +2012,10 @@ impl<'s> Validator<'s> {
         }
         // A number: its scan, the value built on demand.
         let b = match self.plan(s).check {
-            Check::Number(b) if is_plain_number(b, &f.text) => b,
-            Check::IntRange { builtin, lo, hi }
-                if small_integer(&f.text).is_some_and(|v| lo <= v && v <= hi) =>
-            {
-                builtin
-            }
-            Check::Number(_) | Check::IntRange { .. } => return false,
+            check @ (Check::Number(_) | Check::IntRange { .. }) => match check.scan(&f.text) {
+                Some(b) => b,
+                None => return false,
+            },
             check => return self.end_quick_value(d, s, check),
         };
         self.clear_end_value();
@@ -2043,20 +2030,15 @@ impl<'s> Validator<'s> {
     fn end_quick_value(&mut self, d: usize, s: SimpleTypeId, check: Check) -> bool {
         let text = &self.frames[d].text;
         let value = match check {
-            Check::Builtin(Builtin::String | Builtin::AnySimpleType) => None,
-            Check::Patterned if self.matches_patterns(s, text) => None,
             Check::Plain(b) => match parse_plain(b, text) {
                 Some(v) => Some(v),
                 None => return false,
             },
+            _ if self.text_is_value(check, s, text) => None,
             _ => return false,
         };
         self.clear_end_value();
-        let value = value.unwrap_or_else(|| {
-            // The text becomes the value; the frame takes a pooled buffer.
-            let spare = self.string_pool.borrow_mut().pop().unwrap_or_default();
-            Value::String(std::mem::replace(&mut self.frames[d].text, spare))
-        });
+        let value = value.unwrap_or_else(|| Value::String(self.take_text(d)));
         self.end_value = Some(SimpleValue { value, member: s });
         self.depth -= 1;
         true
@@ -2197,30 +2179,18 @@ impl<'s> Validator<'s> {
         let vc = decl.and_then(|e| schema.element(e).value_constraint.as_ref());
         if vc.is_none() && !self.frames[d].text.is_empty() {
             let text = &self.frames[d].text;
-            match self.plan(s).check {
-                // The reader has checked the characters: a string's text is its value as
-                // it is.
-                Check::Builtin(Builtin::String | Builtin::AnySimpleType) => {
-                    return self.text_as_value(d, s, offset);
-                }
-                Check::Patterned if self.matches_patterns(s, text) => {
-                    return self.text_as_value(d, s, offset);
-                }
-                // A number nobody needs the value of here (no identity constraint to key,
-                // no ID to record): a scan of its text, the value built on demand. Text
-                // the scan cannot vouch for goes the general way.
-                Check::Number(b) if !self.identity.active() && is_plain_number(b, text) => {
+            let check = self.plan(s).check;
+            if self.text_is_value(check, s, text) {
+                return self.text_as_value(d, s, offset);
+            }
+            // A number nobody needs the value of here (no identity constraint to key, no ID
+            // to record): a scan of its text, the value built on demand. Text the scan
+            // cannot vouch for goes the general way.
+            if !self.identity.active() {
+                if let Some(b) = check.scan(text) {
                     self.end_lazy = Some((b, s));
                     return None;
                 }
-                Check::IntRange { builtin, lo, hi }
-                    if !self.identity.active()
-                        && small_integer(text).is_some_and(|v| lo <= v && v <= hi) =>
-                {
-                    self.end_lazy = Some((builtin, s));
-                    return None;
-                }
-                _ => {}
             }
         }
         let text = std::mem::take(&mut self.frames[d].text);
@@ -2271,10 +2241,8 @@ impl<'s> Validator<'s> {
     /// collected text becomes the value, and the frame takes a pooled buffer for its next
     /// text (no copy).
     fn text_as_value(&mut self, d: usize, s: SimpleTypeId, offset: u64) -> Option<KeyPart> {
-        let spare = self.string_pool.borrow_mut().pop().unwrap_or_default();
-        let text = std::mem::replace(&mut self.frames[d].text, spare);
         let v = SimpleValue {
-            value: Value::String(text),
+            value: Value::String(self.take_text(d)),
             member: s,
         };
         let label = self.lazy_frame_label(d);
@@ -2282,6 +2250,26 @@ impl<'s> Validator<'s> {
         let k = self.identity.active().then(|| key_part(&v.value));
         self.end_value = Some(v);
         k
+    }
+
+    /// Whether the text of an element of type `s` (checked `check`) is its value as it is: a
+    /// `string` (the reader has checked the characters), or a string with patterns only that
+    /// the text matches.
+    #[inline]
+    fn text_is_value(&self, check: Check, s: SimpleTypeId, text: &str) -> bool {
+        match check {
+            Check::Builtin(Builtin::String | Builtin::AnySimpleType) => true,
+            Check::Patterned => self.matches_patterns(s, text),
+            _ => false,
+        }
+    }
+
+    /// The collected text of the frame at `d`, which takes a pooled buffer for its next text
+    /// (no copy).
+    #[inline]
+    fn take_text(&mut self, d: usize) -> String {
+        let spare = self.string_pool.borrow_mut().pop().unwrap_or_default();
+        std::mem::replace(&mut self.frames[d].text, spare)
     }
 
     /// A fixed value on an element of mixed content is compared as a string.

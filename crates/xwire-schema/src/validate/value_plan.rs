@@ -6,7 +6,8 @@
 
 use super::ids::{id_kind, IdKind};
 use crate::datatypes::{
-    i64_bounds, is_scanned_number, rejects_inner_space, Builtin, Value, WhiteSpace,
+    i64_bounds, is_plain_number, is_scanned_number, rejects_inner_space, small_integer, Builtin,
+    Value, WhiteSpace,
 };
 use crate::model::{
     ContentType, ElementId, FacetValue, Facets, Schema, SimpleTypeId, TypeId, Variety,
@@ -70,18 +71,68 @@ pub(crate) struct ElementPlan {
     pub(crate) quick_end: Option<SimpleTypeId>,
 }
 
-/// `ty` when the end of an element of simple type `ty` (not nil, without a value
-/// constraint) needs only its value plan: a number scanned (`Number`, `IntRange`), a string
-/// taken as it is (`string`, or patterns only), a value parsed straight away (`Plain`); not
-/// an ID type (whose values are recorded).
-pub(crate) fn quick_end(schema: &Schema, ty: SimpleTypeId) -> Option<SimpleTypeId> {
-    let plan = schema.value_plans.get(ty.index())?;
+impl Check {
+    /// For a number (`Number`, `IntRange`): its built-in when the scan of `text` vouches for
+    /// it (the value then built on demand); `None` when it cannot, or for another check.
+    #[inline]
+    pub(crate) fn scan(self, text: &str) -> Option<Builtin> {
+        match self {
+            Check::Number(b) if is_plain_number(b, text) => Some(b),
+            Check::IntRange { builtin, lo, hi }
+                if small_integer(text).is_some_and(|v| lo <= v && v <= hi) =>
+            {
+                Some(builtin)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The simple type of an element of type `ty` whose end (not nil, text and no child) needs
+/// only its value plan, when there is one: no value constraint, and a number scanned
+/// (`Number`, `IntRange`), a string taken as it is (`string`, or patterns only) or a value
+/// parsed straight away (`Plain`); not an ID type (whose values are recorded).
+pub(crate) fn quick_end(
+    schema: &Schema,
+    ty: TypeId,
+    value_constraint: bool,
+) -> Option<SimpleTypeId> {
+    let TypeId::Simple(st) = ty else {
+        return None;
+    };
+    let plan = schema.value_plans.get(st.index())?;
     let quick = match plan.check {
         Check::Number(_) | Check::IntRange { .. } | Check::Plain(_) | Check::Patterned => true,
         Check::Builtin(b) => matches!(b, Builtin::String | Builtin::AnySimpleType),
         Check::General => false,
     };
-    (quick && plan.id == IdKind::None).then_some(ty)
+    (quick && !value_constraint && plan.id == IdKind::None).then_some(st)
+}
+
+/// Whether the character data of an element of type `ty` (assessed, not nil) is kept:
+/// simple content, or mixed content under a value constraint.
+pub(crate) fn keeps_text(schema: &Schema, ty: TypeId, value_constraint: bool) -> bool {
+    match ty {
+        TypeId::Simple(_) => true,
+        TypeId::Complex(c) => match &schema.complex_type(c).content {
+            ContentType::Simple(_) => true,
+            ContentType::Elements { mixed: true, .. } => value_constraint,
+            _ => false,
+        },
+    }
+}
+
+/// Whether a start tag without attributes of its own can open an element of type `ty` with
+/// no check: the type is not abstract and has no attribute uses (none can be missing or
+/// defaulted).
+pub(crate) fn opens_plainly(schema: &Schema, ty: TypeId) -> bool {
+    match ty {
+        TypeId::Simple(_) => true,
+        TypeId::Complex(c) => {
+            let ct = schema.complex_type(c);
+            !ct.is_abstract && ct.attribute_uses.is_empty()
+        }
+    }
 }
 
 /// The [`ElementPlan`] of every element declaration that has one, by [`ElementId`].
@@ -89,31 +140,17 @@ pub(crate) fn element_plans(schema: &Schema) -> Vec<Option<ElementPlan>> {
     (0..schema.elements.len())
         .map(|i| {
             let ed = schema.element(ElementId::from_index(i));
-            if ed.is_abstract || !ed.identity_constraints.is_empty() {
+            if ed.is_abstract
+                || !ed.identity_constraints.is_empty()
+                || !opens_plainly(schema, ed.type_def)
+            {
                 return None;
             }
-            let collect_text = match ed.type_def {
-                TypeId::Simple(_) => true,
-                TypeId::Complex(c) => {
-                    let ct = schema.complex_type(c);
-                    if ct.is_abstract || !ct.attribute_uses.is_empty() {
-                        return None;
-                    }
-                    match &ct.content {
-                        ContentType::Simple(_) => true,
-                        ContentType::Elements { mixed: true, .. } => ed.value_constraint.is_some(),
-                        _ => false,
-                    }
-                }
-            };
-            let quick_end = match ed.type_def {
-                TypeId::Simple(st) if ed.value_constraint.is_none() => quick_end(schema, st),
-                _ => None,
-            };
+            let vc = ed.value_constraint.is_some();
             Some(ElementPlan {
                 ty: ed.type_def,
-                collect_text,
-                quick_end,
+                collect_text: keeps_text(schema, ed.type_def, vc),
+                quick_end: quick_end(schema, ed.type_def, vc),
             })
         })
         .collect()
