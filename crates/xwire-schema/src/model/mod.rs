@@ -671,8 +671,12 @@ pub struct Schema {
     /// with the content models).
     pub(crate) value_plans: Vec<crate::validate::ValuePlan>,
     /// Which element declarations a start tag without attributes takes the quick way, by
-    /// [`ElementId`] (filled with the content models).
+    /// [`ElementId`] (filled with the content models): those whose type has no attribute
+    /// uses.
     pub(crate) element_plans: Vec<Option<crate::validate::ElementPlan>>,
+    /// The same for the declarations whose type has attribute uses, which a start tag takes
+    /// the quick way once its attributes are checked against them.
+    pub(crate) attributed_plans: Vec<Option<crate::validate::ElementPlan>>,
 }
 
 impl Schema {
@@ -702,6 +706,7 @@ impl Schema {
             content_models: Vec::new(),
             value_plans: Vec::new(),
             element_plans: Vec::new(),
+            attributed_plans: Vec::new(),
         };
         let xs = s.names.namespace(XSD_NAMESPACE);
         for &b in Builtin::ALL {

@@ -14,7 +14,7 @@ use super::errors::{ValidationError, ValidationOptions};
 use super::identity::{key_part, IdError, Identity, KeyPart};
 use super::ids::{IdKind, IdTable};
 use super::typed_value::TypedValue;
-use super::value_plan::{self, keeps_text, opens_plainly, Check, ValuePlan};
+use super::value_plan::{self, keeps_text, opens_plainly, Check, ElementPlan, ValuePlan};
 use crate::datatypes::{parse_plain, trim_xml, Builtin, Value};
 use crate::model::{
     same_value, AttributeId, ComplexTypeId, ContentType, DerivationSet, ElementId, NameId, NsId,
@@ -688,34 +688,84 @@ impl<'s> Validator<'s> {
         }
     }
 
+    /// Where a quick start of `tag` (below the root) goes: its declaration, the target of
+    /// its plain move in the parent's content model, the declaration's
+    /// [`ElementPlan`](super::ElementPlan) in `plans` and the element's name. `None` when the
+    /// parent is not assessed against a complex type, the move is not plain, or the
+    /// declaration has no plan there. Changes nothing but the name caches.
+    #[inline(always)]
+    fn quick_target(
+        &mut self,
+        tag: &StartTag<'_>,
+        d: usize,
+        plans: &[Option<ElementPlan>],
+    ) -> Option<(ElementId, u32, ElementPlan, NameId)> {
+        let schema = self.schema;
+        let pc = self.quick_parent(d)?;
+        let ns = self.map_ns(tag.ns(), || tag.namespace_uri());
+        let name = self.map_name(tag.name_id(), tag.ns(), ns, || tag.local_name())?;
+        let m = model_of(schema, &self.fallback, pc)?;
+        let (decl, target) = m.quick_step(&self.frames[d - 1].state, name)?;
+        let plan = plans.get(decl.index()).copied().flatten()?;
+        Some((decl, target, plan, name))
+    }
+
     /// The start of an element whose tag has no attributes (no namespace declarations
     /// either), which is a plain move in its parent's content model to a declaration with
-    /// an [`ElementPlan`](super::ElementPlan), while no identity constraint is in scope: its
-    /// frame is filled straight away. `false` (nothing changed) for anything else, which
-    /// [`Validator::start`] then takes the general way, to the same outcome.
+    /// an [`ElementPlan`](super::ElementPlan) (whose type has no attribute uses), while no
+    /// identity constraint is in scope: its frame is filled straight away. `false` (nothing
+    /// changed) for anything else, which [`Validator::start_quick_attributed`] or
+    /// [`Validator::start`] then takes, to the same outcome.
     #[inline]
     fn start_quick(&mut self, tag: &StartTag<'_>, offset: u64) -> bool {
         let d = self.depth;
         if d == 0 || tag.attributes().len() != 0 || self.stopped || self.identity.active() {
             return false;
         }
-        let schema = self.schema;
-        let Some(pc) = self.quick_parent(d) else {
+        let plans = &self.schema.element_plans;
+        let Some((decl, target, plan, name)) = self.quick_target(tag, d, plans) else {
             return false;
         };
-        let ns = self.map_ns(tag.ns(), || tag.namespace_uri());
-        let Some(name) = self.map_name(tag.name_id(), tag.ns(), ns, || tag.local_name()) else {
+        self.clear_attr_infos();
+        self.open_quick(tag, offset, d, target, decl, plan, name);
+        true
+    }
+
+    /// As [`Validator::start_quick`], for a declaration whose type has attribute uses (its
+    /// plan in `attributed_plans`): the tag's attributes are checked against them first
+    /// ([`Validator::quick_attributes`]). `false` (nothing changed but the last start's
+    /// attributes dropped) when they need the general way.
+    #[inline(never)]
+    fn start_quick_attributed(&mut self, tag: &StartTag<'_>, offset: u64) -> bool {
+        let d = self.depth;
+        if d == 0 || self.stopped || self.identity.active() {
+            return false;
+        }
+        let plans = &self.schema.attributed_plans;
+        let Some((decl, target, plan, name)) = self.quick_target(tag, d, plans) else {
             return false;
         };
-        let Some(m) = model_of(schema, &self.fallback, pc) else {
+        self.clear_attr_infos();
+        if !self.quick_attributes(tag, plan.ty) {
             return false;
-        };
-        let Some((decl, target)) = m.quick_step(&self.frames[d - 1].state, name) else {
-            return false;
-        };
-        let Some(plan) = schema.element_plans.get(decl.index()).copied().flatten() else {
-            return false;
-        };
+        }
+        self.open_quick(tag, offset, d, target, decl, plan, name);
+        true
+    }
+
+    /// The end of a quick start: the move in the parent's model and the frame from the plan.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn open_quick(
+        &mut self,
+        tag: &StartTag<'_>,
+        offset: u64,
+        d: usize,
+        target: u32,
+        decl: ElementId,
+        plan: ElementPlan,
+        name: NameId,
+    ) {
         self.enter_quick_child(d, target);
         let bindings = self.bindings.len();
         self.open_frame(
@@ -732,6 +782,72 @@ impl<'s> Validator<'s> {
                 quick_end: plan.quick_end,
             },
         );
+    }
+
+    /// The attributes of a quick start for type `ty` (whose uses record no IDs), into
+    /// `attr_infos` as the general way puts them: each attribute valid for a use of the type
+    /// (its fixed value kept), then the uses not present with a default or fixed value.
+    /// `false` for anything the general way would report or treat apart: a namespace
+    /// declaration (its binding), an attribute with no use (`xsi:`, a wildcard's), an invalid
+    /// value, a required use missing.
+    #[inline(never)]
+    fn quick_attributes(&mut self, tag: &StartTag<'_>, ty: TypeId) -> bool {
+        let schema = self.schema;
+        let TypeId::Complex(c) = ty else {
+            return false;
+        };
+        let uses = schema.complex_type(c).attribute_uses.as_slice();
+        if uses.len() > 64 {
+            return false;
+        }
+        let mut seen = 0u64;
+        for (i, a) in tag.attributes().enumerate() {
+            if a.is_namespace_decl() {
+                return false;
+            }
+            // An `xsi:` attribute is no type's use (the loader refuses to declare one,
+            // `no-xsi`): it finds none, like a wildcard's attribute.
+            let ans = self.map_ns(a.ns(), || a.namespace_uri());
+            let Some(n) = self.map_name(a.name_id(), a.ns(), ans, || a.local_name()) else {
+                return false;
+            };
+            let Some(ui) = self.find_use(c, n) else {
+                return false;
+            };
+            let u = &uses[ui];
+            let ad = schema.attribute(u.decl);
+            let Ok(v) = self.validate_simple(ad.type_def, a.value()) else {
+                return false;
+            };
+            let vc = u.value_constraint.as_ref().or(ad.value_constraint.as_ref());
+            if vc.is_some_and(|vc| vc.fixed && !self.fixed_matches(ad.type_def, vc, &v)) {
+                self.recycle(Some(v));
+                return false;
+            }
+            seen |= 1 << ui;
+            self.attr_infos.push(AttributeInfo {
+                index: Some(i),
+                decl: Some(u.decl),
+                value: Some(v),
+            });
+        }
+        for (ui, u) in uses.iter().enumerate() {
+            if seen & (1 << ui) != 0 {
+                continue;
+            }
+            if u.required {
+                return false;
+            }
+            let ad = schema.attribute(u.decl);
+            if let Some(vc) = u.value_constraint.as_ref().or(ad.value_constraint.as_ref()) {
+                let value = self.validate_simple(ad.type_def, &vc.lexical).ok();
+                self.attr_infos.push(AttributeInfo {
+                    index: None,
+                    decl: Some(u.decl),
+                    value,
+                });
+            }
+        }
         true
     }
 
@@ -811,6 +927,7 @@ impl<'s> Validator<'s> {
         // one was left to the general way.
         let collect_text = keeps_text(schema, ty, false);
         let quick_end = value_plan::quick_end(schema, ty, false);
+        self.clear_attr_infos();
         self.enter_quick_child(d, target);
         self.attr_infos.push(AttributeInfo {
             index: Some(0),
@@ -835,15 +952,13 @@ impl<'s> Validator<'s> {
         true
     }
 
-    /// A quick start's move to `target` in the content of the element open at depth `d - 1`;
-    /// the attributes of the previous start are dropped. Always inlined, like
-    /// [`Validator::open_frame`].
+    /// A quick start's move to `target` in the content of the element open at depth `d - 1`.
+    /// Always inlined, like [`Validator::open_frame`].
     #[inline(always)]
     fn enter_quick_child(&mut self, d: usize, target: u32) {
         let p = &mut self.frames[d - 1];
         ContentModel::quick_move(&mut p.state, target);
         p.had_child = true;
-        self.clear_attr_infos();
     }
 
     /// Drops the attribute information of the previous start (keeping string allocations).
@@ -1204,7 +1319,10 @@ impl<'s> Validator<'s> {
         self.last = Last::Other;
         match ev {
             Event::Start(tag) => {
-                if !self.start_quick(tag, offset) && !self.start_quick_typed(tag, offset) {
+                if !self.start_quick(tag, offset)
+                    && !self.start_quick_typed(tag, offset)
+                    && !self.start_quick_attributed(tag, offset)
+                {
                     self.start(tag, offset);
                 }
                 self.last = Last::Start;
@@ -1682,9 +1800,8 @@ impl<'s> Validator<'s> {
                 raw: RawName::Str(a.name()),
             };
             let found = match (aname, ty) {
-                (None, _) => None,
-                (Some(n), TypeId::Complex(c)) if uses.len() > 8 => self.find_use_indexed(c, n),
-                (Some(n), _) => uses.iter().position(|u| schema.attribute(u.decl).name == n),
+                (Some(n), TypeId::Complex(c)) => self.find_use(c, n),
+                _ => None,
             };
             if let Some(ui) = found {
                 self.attr_seen[ui] = true;
@@ -1758,6 +1875,18 @@ impl<'s> Validator<'s> {
                 });
             }
         }
+    }
+
+    /// The attribute use of complex type `c` named `n`: by a walk over few, through
+    /// [`Validator::find_use_indexed`] among many.
+    #[inline]
+    fn find_use(&mut self, c: ComplexTypeId, n: NameId) -> Option<usize> {
+        let schema = self.schema;
+        let uses = &schema.complex_type(c).attribute_uses;
+        if uses.len() > 8 {
+            return self.find_use_indexed(c, n);
+        }
+        uses.iter().position(|u| schema.attribute(u.decl).name == n)
     }
 
     /// The attribute use named `n` of a type with many: through a sorted index built on

@@ -2,7 +2,7 @@
 //! models are compiled): most element and attribute types need only their built-in's lexical
 //! check, or that and an integer range, so the validator can skip the general walk over the
 //! facets ([`Schema::validate_simple`]) for them. Decided at the same time: which element
-//! declarations a start tag without attributes can take the quick way ([`ElementPlan`]).
+//! declarations a start tag can take the quick way ([`ElementPlan`]).
 
 use super::ids::{id_kind, IdKind};
 use crate::datatypes::{
@@ -10,7 +10,7 @@ use crate::datatypes::{
     Value, WhiteSpace,
 };
 use crate::model::{
-    ContentType, ElementId, FacetValue, Facets, Schema, SimpleTypeId, TypeId, Variety,
+    AttributeUse, ContentType, ElementId, FacetValue, Facets, Schema, SimpleTypeId, TypeId, Variety,
 };
 
 /// How the validator checks the values of one simple type.
@@ -56,10 +56,10 @@ impl ValuePlan {
     }
 }
 
-/// An element declaration whose start, when its tag carries no attributes, needs no check
-/// beyond its place in the parent's content: not abstract, no identity constraints, a type
-/// that is not abstract and has no attribute uses (so none can be missing or defaulted).
-/// The validator fills the frame from it straight away.
+/// An element declaration whose start needs no check beyond its place in the parent's
+/// content and its attributes: not abstract, no identity constraints, a type that is not
+/// abstract and whose attribute uses (if any) record no IDs. The validator fills the frame
+/// from it straight away, after checking the attributes against the uses when there are any.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct ElementPlan {
     pub(crate) ty: TypeId,
@@ -135,15 +135,33 @@ pub(crate) fn opens_plainly(schema: &Schema, ty: TypeId) -> bool {
     }
 }
 
-/// The [`ElementPlan`] of every element declaration that has one, by [`ElementId`].
-pub(crate) fn element_plans(schema: &Schema) -> Vec<Option<ElementPlan>> {
+/// Whether an element of type `ty` can open the quick way: `Some(uses)` when the type is not
+/// abstract and none of its attribute uses (`uses` says whether it has any) is of an ID
+/// type (whose values the general way records).
+fn quick_uses(schema: &Schema, ty: TypeId) -> Option<bool> {
+    let TypeId::Complex(c) = ty else {
+        return Some(false);
+    };
+    let ct = schema.complex_type(c);
+    let ids = |u: &AttributeUse| id_kind(schema, schema.attribute(u.decl).type_def) != IdKind::None;
+    if ct.is_abstract || ct.attribute_uses.iter().any(ids) {
+        return None;
+    }
+    Some(!ct.attribute_uses.is_empty())
+}
+
+/// The [`ElementPlan`] of every element declaration that has one, by [`ElementId`] (after
+/// the value plans): of those whose type has attribute uses if `with_uses`, else of the
+/// others. A tag may open the first kind only once its attributes are checked against the
+/// uses (a use may be required, or add a default, even when the tag has no attributes).
+pub(crate) fn element_plans(schema: &Schema, with_uses: bool) -> Vec<Option<ElementPlan>> {
     (0..schema.elements.len())
         .map(|i| {
             let ed = schema.element(ElementId::from_index(i));
-            if ed.is_abstract
-                || !ed.identity_constraints.is_empty()
-                || !opens_plainly(schema, ed.type_def)
-            {
+            if ed.is_abstract || !ed.identity_constraints.is_empty() {
+                return None;
+            }
+            if quick_uses(schema, ed.type_def)? != with_uses {
                 return None;
             }
             let vc = ed.value_constraint.is_some();

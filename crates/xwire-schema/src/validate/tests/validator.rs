@@ -1287,8 +1287,27 @@ fn quick_paths_agree_with_the_general_way() {
             </xs:sequence></xs:complexType>
           </xs:element>
           <xs:element name="blk" type="xs:int" block="restriction" minOccurs="0" maxOccurs="unbounded"/>
+          <xs:element name="att" minOccurs="0" maxOccurs="unbounded">
+            <xs:complexType><xs:sequence>
+              <xs:element name="i" type="xs:int" minOccurs="0"/>
+            </xs:sequence>
+              <xs:attribute name="req" type="xs:int" use="required"/>
+              <xs:attribute name="code">
+                <xs:simpleType><xs:restriction base="xs:string"><xs:pattern value="\d{3}-[A-Z]{2}"/></xs:restriction></xs:simpleType>
+              </xs:attribute>
+              <xs:attribute name="fix" type="xs:NMTOKEN" fixed="US"/>
+              <xs:attribute name="def" type="xs:decimal" default="2.50"/>
+              <xs:attribute ref="t:gatt"/>
+              <xs:anyAttribute namespace="urn:other" processContents="lax"/>
+            </xs:complexType>
+          </xs:element>
+          <xs:element name="idatt" minOccurs="0" maxOccurs="unbounded">
+            <xs:complexType><xs:attribute name="id" type="xs:ID"/></xs:complexType>
+          </xs:element>
+          <xs:element name="wa" type="t:WithAttr" minOccurs="0" maxOccurs="unbounded"/>
         </xs:sequence></xs:complexType>
       </xs:element>
+      <xs:attribute name="gatt" type="xs:date"/>
       <xs:element name="glob" type="xs:int"/>
       <xs:complexType name="WithAttr">
         <xs:simpleContent><xs:extension base="xs:int">
@@ -1312,6 +1331,7 @@ fn quick_paths_agree_with_the_general_way() {
     // Without element plans every start and end goes the general way; without value plans
     // every value is checked by the general walk over the facets.
     general.element_plans.clear();
+    general.attributed_plans.clear();
     general.value_plans.clear();
     let docs = [
         "<i>1</i><i> 2 </i><small>3</small><d>2.5e3</d><d>INF</d><inner><i>4</i></inner>",
@@ -1328,6 +1348,9 @@ fn quick_paths_agree_with_the_general_way() {
         "<t:head xmlns:t='urn:q' xsi:type='xs:int' xmlns:xs='http://www.w3.org/2001/XMLSchema'>2</t:head>",
         "<arr><item xsi:type='xs:double'>1.5</item><item xsi:type='xs:int'>x</item><item xsi:type='xs:nope'>1</item><item xsi:type='t:WithAttr'>1</item><item xsi:type='t:Abs'/><t:glob xsi:type='xs:int'>1</t:glob><t:glob xsi:type='xs:string'>1</t:glob><item xsi:type=' xs:int '>2</item><item xsi:type='bad:int'>3</item><item xsi:type='1x'>3</item><item>free</item><item xsi:type='t:Pair'><x>1</x></item><item xsi:type='t:Pair'><y/></item><item xsi:type='xs:int' xsi:nil='true'/></arr>",
         "<i xsi:type='xs:short'>5</i><i xsi:type='xs:string'>5</i><i xsi:type='t:WithAttr' a='1'>5</i><blk xsi:type='xs:short'>1</blk><blk xsi:type='xs:int'>1</blk>",
+        "<att req='1'/><att req=' 2 ' code='123-AB' fix='US' def='3' t:gatt='2026-01-01'><i>1</i></att><att/><att req='x'/><att req='1' code='12-AB'/><att req='1' fix='UK'/><att req='1' fix=' US '/><att req='1' def='x'/>",
+        "<att req='1' other='z'/><att req='1' xmlns:o='urn:other' o:x='1'/><att req='1' xmlns:o='urn:other' o:x='1' xmlns:p='urn:p'/><att req='1' xsi:nil='true'/><att req='1' xsi:type='t:Pair'/><att req='1' t:gatt='x'/><att req='1' t:nope='1'/>",
+        "<idatt id='a'/><idatt id='a'/><idatt/><wa a='1'>5</wa><wa>5</wa><wa a='x'>5</wa><wa a='1' b='2'>5</wa><wa a='1'>x</wa>",
     ];
     for body in docs {
         let xml = format!(
