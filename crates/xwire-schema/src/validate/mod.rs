@@ -8,9 +8,13 @@
 //! - `hints`: the `xsi:schemaLocation` hints of a document, for callers that follow them;
 //! - `typed_value`: [`TypedValue`], an element's value, built when first asked for;
 //! - `ids`, `identity`: ID/IDREF and identity-constraint tables;
-//! - `value_plan`: how the values of each simple type are checked, decided once per schema.
+//! - `value_plan`: how the values of each simple type are checked, decided once per schema;
+//! - `differential`: the quick ways checked against the general way (hidden; for the tests
+//!   and the fuzz targets).
 
 pub mod automaton;
+#[doc(hidden)]
+pub mod differential;
 mod errors;
 mod hints;
 mod identity;

@@ -1,0 +1,52 @@
+//! Checks of the validator's quick ways against its general way, for the differential test
+//! and the `schema_validate` fuzz target. Not part of the API: hidden from the documentation.
+//!
+//! Every quick way (a start or end from an element plan, a value from a value plan) must give
+//! what the general way gives. A schema whose plans are dropped ([`drop_plans`]) sends every
+//! start, end and value the general way; [`observe`] records everything a consumer sees of a
+//! document, to compare the two.
+
+use super::validator::{Psvi, ValidatingReader, Validator};
+use super::ValidationOptions;
+use crate::model::Schema;
+
+/// Drops the element and value plans of `schema` (made by the loader): its documents are
+/// then validated the general way only, more slowly, to the same outcome.
+pub fn drop_plans(schema: &mut Schema) {
+    schema.element_plans.clear();
+    schema.attributed_plans.clear();
+    schema.value_plans.clear();
+}
+
+/// Everything a consumer sees of a document validated against `schema`, one line per event:
+/// its kind, and its PSVI (declaration, type, nil, attributes and their values, element
+/// value); then each error. Stops at the first well-formedness error (which the errors
+/// include).
+pub fn observe(schema: &Schema, xml: &[u8]) -> Vec<String> {
+    let mut v = Validator::new(schema, ValidationOptions::default());
+    let mut r = ValidatingReader::new(&mut v, xwire::Reader::from_slice(xml));
+    let mut seen = Vec::new();
+    while let Ok(e) = r.next() {
+        let (ev, psvi) = e.split();
+        let what = match psvi {
+            Psvi::None => String::new(),
+            Psvi::Start {
+                decl,
+                type_def,
+                nil,
+                attributes,
+            } => format!("{decl:?} {type_def:?} {nil} {attributes:?}"),
+            Psvi::End {
+                decl,
+                type_def,
+                value,
+            } => format!("{decl:?} {type_def:?} {:?}", value.map(|v| v.get().clone())),
+        };
+        seen.push(format!("{:?} {what}", ev.kind()));
+        if matches!(ev, xwire::Event::Eof) {
+            break;
+        }
+    }
+    seen.extend(r.errors().iter().map(|e| e.to_string()));
+    seen
+}
