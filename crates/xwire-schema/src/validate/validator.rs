@@ -17,9 +17,9 @@ use super::typed_value::TypedValue;
 use super::value_plan::{self, keeps_text, opens_plainly, Check, ElementPlan, ValuePlan};
 use crate::datatypes::{parse_plain, trim_xml, Builtin, Value};
 use crate::model::{
-    same_value, AttributeId, ComplexTypeId, ContentType, DerivationSet, ElementId, NameId, NsId,
-    ProcessContents, Schema, SimpleTypeId, SimpleValue, TypeId, ValueConstraint, Variety, Wildcard,
-    XSI_NAMESPACE,
+    same_value, AttributeId, AttributeUse, ComplexTypeId, ContentType, DerivationSet, ElementId,
+    NameId, NsId, ProcessContents, Schema, SimpleTypeId, SimpleValue, TypeId, ValueConstraint,
+    Variety, Wildcard, XSI_NAMESPACE,
 };
 
 /// How an element is assessed.
@@ -838,15 +838,7 @@ impl<'s> Validator<'s> {
             if u.required {
                 return false;
             }
-            let ad = schema.attribute(u.decl);
-            if let Some(vc) = u.value_constraint.as_ref().or(ad.value_constraint.as_ref()) {
-                let value = self.validate_simple(ad.type_def, &vc.lexical).ok();
-                self.attr_infos.push(AttributeInfo {
-                    index: None,
-                    decl: Some(u.decl),
-                    value,
-                });
-            }
+            self.add_default(u);
         }
         true
     }
@@ -1866,14 +1858,21 @@ impl<'s> Validator<'s> {
                 );
                 continue;
             }
-            if let Some(vc) = u.value_constraint.as_ref().or(d.value_constraint.as_ref()) {
-                let value = self.validate_simple(d.type_def, &vc.lexical).ok();
-                self.attr_infos.push(AttributeInfo {
-                    index: None,
-                    decl: Some(u.decl),
-                    value,
-                });
-            }
+            self.add_default(u);
+        }
+    }
+
+    /// The attribute of use `u`, absent from its tag, added from its default or fixed value
+    /// (the use's, else the declaration's), if it has one.
+    fn add_default(&mut self, u: &AttributeUse) {
+        let ad = self.schema.attribute(u.decl);
+        if let Some(vc) = u.value_constraint.as_ref().or(ad.value_constraint.as_ref()) {
+            let value = self.validate_simple(ad.type_def, &vc.lexical).ok();
+            self.attr_infos.push(AttributeInfo {
+                index: None,
+                decl: Some(u.decl),
+                value,
+            });
         }
     }
 
