@@ -460,14 +460,8 @@ impl Loader<'_> {
                             "the type of attribute '{shown}' does not derive from the base's"
                         ));
                     }
-                    let bvc = bu
-                        .value_constraint
-                        .as_ref()
-                        .or(bdecl.value_constraint.as_ref());
-                    let vc = u
-                        .value_constraint
-                        .as_ref()
-                        .or(decl.value_constraint.as_ref());
+                    let bvc = bu.effective_value_constraint(&self.s);
+                    let vc = u.effective_value_constraint(&self.s);
                     if let Some(bvc) = bvc.filter(|v| v.fixed) {
                         let ok = vc.is_some_and(|v| {
                             v.fixed

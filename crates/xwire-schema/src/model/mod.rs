@@ -300,6 +300,19 @@ pub struct AttributeUse {
     pub value_constraint: Option<ValueConstraint>,
 }
 
+impl AttributeUse {
+    /// The value constraint that governs the use: its own, else its declaration's in
+    /// `schema`.
+    pub fn effective_value_constraint<'a>(
+        &'a self,
+        schema: &'a Schema,
+    ) -> Option<&'a ValueConstraint> {
+        self.value_constraint
+            .as_ref()
+            .or(schema.attribute(self.decl).value_constraint.as_ref())
+    }
+}
+
 /// How a wildcard's matches are validated (`processContents`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ProcessContents {

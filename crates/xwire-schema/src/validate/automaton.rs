@@ -1479,8 +1479,7 @@ pub(crate) fn compile_content_models(schema: &mut Schema) -> Result<(), Vec<Sche
     let (models, errors) = compile_every(schema);
     schema.content_models = models;
     schema.value_plans = super::value_plan::plans(schema);
-    schema.element_plans = super::value_plan::element_plans(schema, false);
-    schema.attributed_plans = super::value_plan::element_plans(schema, true);
+    (schema.element_plans, schema.attributed_plans) = super::value_plan::element_plans(schema);
     if errors.is_empty() {
         Ok(())
     } else {

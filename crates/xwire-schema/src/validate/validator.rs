@@ -688,6 +688,14 @@ impl<'s> Validator<'s> {
         }
     }
 
+    /// Whether a quick start may be tried at depth `d`: below the root, the validator not
+    /// stopped, no identity constraint in scope (whose fields and selectors need the
+    /// general way's attribute keys).
+    #[inline]
+    fn quick_allowed(&self, d: usize) -> bool {
+        d != 0 && !self.stopped && !self.identity.active()
+    }
+
     /// Where a quick start of `tag` (below the root) goes: its declaration, the target of
     /// its plain move in the parent's content model, the declaration's
     /// [`ElementPlan`](super::ElementPlan) in `plans` and the element's name. `None` when the
@@ -719,7 +727,7 @@ impl<'s> Validator<'s> {
     #[inline]
     fn start_quick(&mut self, tag: &StartTag<'_>, offset: u64) -> bool {
         let d = self.depth;
-        if d == 0 || tag.attributes().len() != 0 || self.stopped || self.identity.active() {
+        if !self.quick_allowed(d) || tag.attributes().len() != 0 {
             return false;
         }
         let plans = &self.schema.element_plans;
@@ -727,7 +735,7 @@ impl<'s> Validator<'s> {
             return false;
         };
         self.clear_attr_infos();
-        self.open_quick(tag, offset, d, target, decl, plan, name);
+        self.open_quick(tag, offset, d, target, Some(decl), plan, Some(name));
         true
     }
 
@@ -738,7 +746,7 @@ impl<'s> Validator<'s> {
     #[inline(never)]
     fn start_quick_attributed(&mut self, tag: &StartTag<'_>, offset: u64) -> bool {
         let d = self.depth;
-        if d == 0 || self.stopped || self.identity.active() {
+        if !self.quick_allowed(d) {
             return false;
         }
         let plans = &self.schema.attributed_plans;
@@ -749,11 +757,13 @@ impl<'s> Validator<'s> {
         if !self.quick_attributes(tag, plan.ty) {
             return false;
         }
-        self.open_quick(tag, offset, d, target, decl, plan, name);
+        self.open_quick(tag, offset, d, target, Some(decl), plan, Some(name));
         true
     }
 
-    /// The end of a quick start: the move in the parent's model and the frame from the plan.
+    /// The end of every quick start: the move to `target` in the content of the element
+    /// open at depth `d - 1`, and the frame of the new element from its plan (assessed, not
+    /// nil). Always inlined, like [`Validator::open_frame`].
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn open_quick(
@@ -762,11 +772,13 @@ impl<'s> Validator<'s> {
         offset: u64,
         d: usize,
         target: u32,
-        decl: ElementId,
+        decl: Option<ElementId>,
         plan: ElementPlan,
-        name: NameId,
+        name: Option<NameId>,
     ) {
-        self.enter_quick_child(d, target);
+        let p = &mut self.frames[d - 1];
+        ContentModel::quick_move(&mut p.state, target);
+        p.had_child = true;
         let bindings = self.bindings.len();
         self.open_frame(
             tag,
@@ -774,11 +786,11 @@ impl<'s> Validator<'s> {
             bindings,
             Opening {
                 mode: Mode::Typed,
-                decl: Some(decl),
+                decl,
                 ty: plan.ty,
                 nil: false,
                 collect_text: plan.collect_text,
-                name: Some(name),
+                name,
                 quick_end: plan.quick_end,
             },
         );
@@ -819,7 +831,7 @@ impl<'s> Validator<'s> {
             let Ok(v) = self.validate_simple(ad.type_def, a.value()) else {
                 return false;
             };
-            let vc = u.value_constraint.as_ref().or(ad.value_constraint.as_ref());
+            let vc = u.effective_value_constraint(schema);
             if vc.is_some_and(|vc| vc.fixed && !self.fixed_matches(ad.type_def, vc, &v)) {
                 self.recycle(Some(v));
                 return false;
@@ -853,11 +865,9 @@ impl<'s> Validator<'s> {
     fn start_quick_typed(&mut self, tag: &StartTag<'_>, offset: u64) -> bool {
         let d = self.depth;
         // Like the other quick ways, only for a schema whose plans were made.
-        if d == 0
+        if !self.quick_allowed(d)
             || tag.attributes().len() != 1
             || self.schema.element_plans.is_empty()
-            || self.stopped
-            || self.identity.active()
             || self.options.schema_location_hints
         {
             return false;
@@ -917,40 +927,19 @@ impl<'s> Validator<'s> {
         }
         // No value constraint: a wildcard's child has no declaration, a declaration with
         // one was left to the general way.
-        let collect_text = keeps_text(schema, ty, false);
-        let quick_end = value_plan::quick_end(schema, ty, false);
+        let plan = ElementPlan {
+            ty,
+            collect_text: keeps_text(schema, ty, false),
+            quick_end: value_plan::quick_end(schema, ty, false),
+        };
         self.clear_attr_infos();
-        self.enter_quick_child(d, target);
         self.attr_infos.push(AttributeInfo {
             index: Some(0),
             decl: Some(xsi_type_decl),
             value: None,
         });
-        let bindings = self.bindings.len();
-        self.open_frame(
-            tag,
-            offset,
-            bindings,
-            Opening {
-                mode: Mode::Typed,
-                decl,
-                ty,
-                nil: false,
-                collect_text,
-                name,
-                quick_end,
-            },
-        );
+        self.open_quick(tag, offset, d, target, decl, plan, name);
         true
-    }
-
-    /// A quick start's move to `target` in the content of the element open at depth `d - 1`.
-    /// Always inlined, like [`Validator::open_frame`].
-    #[inline(always)]
-    fn enter_quick_child(&mut self, d: usize, target: u32) {
-        let p = &mut self.frames[d - 1];
-        ContentModel::quick_move(&mut p.state, target);
-        p.had_child = true;
     }
 
     /// Drops the attribute information of the previous start (keeping string allocations).
@@ -1798,10 +1787,7 @@ impl<'s> Validator<'s> {
             if let Some(ui) = found {
                 self.attr_seen[ui] = true;
                 let u = &uses[ui];
-                let vc = u
-                    .value_constraint
-                    .as_ref()
-                    .or(schema.attribute(u.decl).value_constraint.as_ref());
+                let vc = u.effective_value_constraint(schema);
                 self.attribute_value(i, u.decl, a.value(), vc, &alabel, label, offset);
                 continue;
             }
@@ -1865,9 +1851,9 @@ impl<'s> Validator<'s> {
     /// The attribute of use `u`, absent from its tag, added from its default or fixed value
     /// (the use's, else the declaration's), if it has one.
     fn add_default(&mut self, u: &AttributeUse) {
-        let ad = self.schema.attribute(u.decl);
-        if let Some(vc) = u.value_constraint.as_ref().or(ad.value_constraint.as_ref()) {
-            let value = self.validate_simple(ad.type_def, &vc.lexical).ok();
+        if let Some(vc) = u.effective_value_constraint(self.schema) {
+            let ty = self.schema.attribute(u.decl).type_def;
+            let value = self.validate_simple(ty, &vc.lexical).ok();
             self.attr_infos.push(AttributeInfo {
                 index: None,
                 decl: Some(u.decl),

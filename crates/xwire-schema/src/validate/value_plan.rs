@@ -10,7 +10,7 @@ use crate::datatypes::{
     Value, WhiteSpace,
 };
 use crate::model::{
-    AttributeUse, ContentType, ElementId, FacetValue, Facets, Schema, SimpleTypeId, TypeId, Variety,
+    AttributeUse, ContentType, FacetValue, Facets, Schema, SimpleTypeId, TypeId, Variety,
 };
 
 /// How the validator checks the values of one simple type.
@@ -135,43 +135,53 @@ pub(crate) fn opens_plainly(schema: &Schema, ty: TypeId) -> bool {
     }
 }
 
-/// Whether an element of type `ty` can open the quick way: `Some(uses)` when the type is not
-/// abstract and none of its attribute uses (`uses` says whether it has any) is of an ID
-/// type (whose values the general way records).
+/// Whether an element of type `ty` can open the quick way: `Some(false)` when it opens
+/// plainly, `Some(true)` when its type is not abstract and has attribute uses of which none
+/// is of an ID type (whose values the general way records).
 fn quick_uses(schema: &Schema, ty: TypeId) -> Option<bool> {
-    let TypeId::Complex(c) = ty else {
+    if opens_plainly(schema, ty) {
         return Some(false);
+    }
+    // A simple type opens plainly.
+    let TypeId::Complex(c) = ty else {
+        return None;
     };
     let ct = schema.complex_type(c);
     let ids = |u: &AttributeUse| id_kind(schema, schema.attribute(u.decl).type_def) != IdKind::None;
-    if ct.is_abstract || ct.attribute_uses.iter().any(ids) {
-        return None;
-    }
-    Some(!ct.attribute_uses.is_empty())
+    (!ct.is_abstract && !ct.attribute_uses.iter().any(ids)).then_some(true)
 }
 
-/// The [`ElementPlan`] of every element declaration that has one, by [`ElementId`] (after
-/// the value plans): of those whose type has attribute uses if `with_uses`, else of the
-/// others. A tag may open the first kind only once its attributes are checked against the
-/// uses (a use may be required, or add a default, even when the tag has no attributes).
-pub(crate) fn element_plans(schema: &Schema, with_uses: bool) -> Vec<Option<ElementPlan>> {
-    (0..schema.elements.len())
-        .map(|i| {
-            let ed = schema.element(ElementId::from_index(i));
-            if ed.is_abstract || !ed.identity_constraints.is_empty() {
-                return None;
-            }
-            if quick_uses(schema, ed.type_def)? != with_uses {
-                return None;
-            }
-            let vc = ed.value_constraint.is_some();
-            Some(ElementPlan {
-                ty: ed.type_def,
-                collect_text: keeps_text(schema, ed.type_def, vc),
-                quick_end: quick_end(schema, ed.type_def, vc),
-            })
-        })
-        .collect()
+/// A table of [`ElementPlan`]s by [`ElementId`](crate::model::ElementId).
+pub(crate) type ElementPlans = Vec<Option<ElementPlan>>;
+
+/// The [`ElementPlan`] of every element declaration that has one (after the value plans), in
+/// two tables: for the declarations whose type has no attribute uses, and for those whose
+/// type has some. A tag may open the second kind only once its attributes are checked
+/// against the uses (a use may be required, or add a default, even when the tag has no
+/// attributes).
+pub(crate) fn element_plans(schema: &Schema) -> (ElementPlans, ElementPlans) {
+    let n = schema.elements.len();
+    let (mut plain, mut attributed) = (vec![None; n], vec![None; n]);
+    for (i, ed) in schema.elements.iter().enumerate() {
+        if ed.is_abstract || !ed.identity_constraints.is_empty() {
+            continue;
+        }
+        let Some(uses) = quick_uses(schema, ed.type_def) else {
+            continue;
+        };
+        let vc = ed.value_constraint.is_some();
+        let plan = ElementPlan {
+            ty: ed.type_def,
+            collect_text: keeps_text(schema, ed.type_def, vc),
+            quick_end: quick_end(schema, ed.type_def, vc),
+        };
+        if uses {
+            attributed[i] = Some(plan);
+        } else {
+            plain[i] = Some(plan);
+        }
+    }
+    (plain, attributed)
 }
 
 /// The plan of every simple type, by [`SimpleTypeId`].
