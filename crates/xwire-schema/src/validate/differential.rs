@@ -1,5 +1,6 @@
 //! Checks of the validator's quick ways against its general way, for the differential test
-//! and the `schema_validate` fuzz target. Not part of the API: hidden from the documentation.
+//! and the `schema_validate` and `schema_mutate` fuzz targets. Not part of the API: hidden
+//! from the documentation.
 //!
 //! Every quick way (a start or end from an element plan, a value from a value plan) must give
 //! what the general way gives. A schema whose plans are dropped ([`drop_plans`]) sends every
