@@ -9,7 +9,8 @@ use xwire_schema::validate::{ValidatingReader, ValidationOptions, Validator};
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let parse_only = args.iter().any(|a| a == "--parse");
-    let args: Vec<&String> = args.iter().filter(|a| *a != "--parse").collect();
+    let verdict = args.iter().any(|a| a == "--verdict");
+    let args: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
     let schema = Schema::load(args[0]).expect("schema");
     let doc = std::fs::read(args[1]).expect("document");
     let rounds: usize = args.get(2).map_or(1000, |s| s.parse().expect("rounds"));
@@ -26,6 +27,11 @@ fn main() {
                     _ => sum += 1,
                 }
             }
+            continue;
+        }
+        if verdict {
+            v.validate(&doc).expect("valid");
+            sum += 1;
             continue;
         }
         let mut r = ValidatingReader::new(&mut v, xwire::Reader::from_slice(&doc));

@@ -131,10 +131,16 @@ const MUTATE_INSTANCES: &[&[u8]] = &[
 
 /// `schema_mutate`: a real schema with structured edits, loaded (and, if it loads, instances
 /// validated against it). Never panics; the validator's quick ways give what its general way
-/// gives against the edited schema (every event's PSVI and every error).
+/// gives against the edited schema (every event's PSVI and every error), and its lean pass
+/// proves valid only instances the general way finds valid.
 pub fn schema_mutate(data: &[u8]) {
     let Some(text) = mutate(data) else { return };
     if let Ok(mut schema) = Schema::parse_str(&text, &load_options()) {
+        for doc in MUTATE_INSTANCES {
+            if let Err(e) = differential::check_lean(&schema, doc) {
+                panic!("{e}, on {}", String::from_utf8_lossy(doc));
+            }
+        }
         let quick: Vec<Vec<String>> = MUTATE_INSTANCES
             .iter()
             .map(|doc| differential::observe(&schema, doc))
@@ -205,8 +211,8 @@ fn valid_by_reader(v: &mut Validator<'_>, data: &[u8], options: &ValidationOptio
 }
 
 /// `schema_validate`: arbitrary instance bytes against the Primer schemas, through
-/// `Validator::validate` and through a `ValidatingReader`: never panics, and both say the same
-/// (valid or not). The validator's quick ways give what its general way gives: every event's
+/// `Validator::validate` (the lean pass first) and through a `ValidatingReader` (never the
+/// lean pass): never panics, and both say the same (valid or not). The validator's quick ways give what its general way gives: every event's
 /// PSVI and every error are the same against the schemas without their plans.
 pub fn schema_validate(data: &[u8]) {
     let options = ValidationOptions::default();

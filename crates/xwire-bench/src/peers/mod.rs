@@ -415,6 +415,7 @@ pub fn in_process() -> Vec<Peer> {
 /// `bench --ops validate` also runs these (see [`beside_validating`] and the driver).
 pub const VALIDATE_BESIDE: &[(&str, &str, Op)] = &[
     ("xwire", "xwire", Op::Parse),
+    ("xwire-psvi", "xwire", Op::Parse),
     ("libxml2-xsd", "libxml2-sax", Op::Push),
     ("libxml2-xsd-doc", "libxml2-dom", Op::Tree),
     ("xerces-sax2-validating", "xerces-sax2", Op::Push),

@@ -23,10 +23,17 @@ pub(super) fn peers() -> Vec<Peer> {
                 ];
                 // The tree and its XPath pipelines (xwire::tree).
                 ops.extend(super::models::tree_ops());
-                // Validation in the same pass (crate xwire-schema), consuming the typed events.
+                // Validation (crate xwire-schema): the events and the verdict.
                 ops.push((Op::Validate, Box::new(xwire_validate)));
                 ops
             }),
+        },
+        Peer {
+            name: "xwire-psvi",
+            lang: Lang::Rust,
+            checks: "as xwire, validating through a ValidatingReader: each event comes with its \
+                     PSVI (declaration, type, typed values), all taken by the consumer",
+            engine: Engine::InProcess(vec![(Op::Validate, Box::new(xwire_validate_psvi))]),
         },
         Peer {
             name: "xwire-index",
@@ -72,34 +79,56 @@ pub(super) fn peers() -> Vec<Peer> {
     ]
 }
 
-/// Loads the workload's schema once; the runner validates each document through a
-/// `ValidatingReader` (one pass: parse, validate, typed values) and returns the parse checksum.
-fn xwire_validate(setup: &super::Setup<'_>) -> Result<super::Runner, String> {
-    use xwire_schema::validate::{ValidatingReader, ValidationOptions, Validator};
+/// The workload's schema, loaded once per workload and worker. A runner must be 'static and
+/// a validator borrows its schema: the schema (a few KB) lives for the rest of the benchmark
+/// process.
+fn leaked_schema(setup: &super::Setup<'_>) -> Result<&'static xwire_schema::model::Schema, String> {
     let path = setup.schema.ok_or("this workload has no schema")?;
     let schema = xwire_schema::model::Schema::load(path).map_err(err)?;
-    // The runner must be 'static and the validator borrows its schema: the schema (a few KB,
-    // loaded once per workload and worker) lives for the rest of the benchmark process.
-    let schema: &'static xwire_schema::model::Schema = Box::leak(Box::new(schema));
-    let mut validator = Validator::new(schema, ValidationOptions::default());
+    Ok(Box::leak(Box::new(schema)))
+}
+
+/// The parse checksum's share of one event (as the parse runners count it).
+#[inline]
+fn event_sum(ev: &xwire::Event<'_>) -> u64 {
+    use xwire::Event;
+    match ev {
+        Event::Start(t) => 1 + t.attributes().filter(|a| !a.is_namespace_decl()).count() as u64,
+        Event::Text(t) => t.unescape().len() as u64,
+        Event::CData(c) => c.raw().len() as u64,
+        _ => 0,
+    }
+}
+
+/// Validates each document with `Validator::validate_with` (its lean pass first, the
+/// general pass when that gives up), the consumer taking every event for the parse
+/// checksum, as the validating SAX peers' handlers do.
+fn xwire_validate(setup: &super::Setup<'_>) -> Result<super::Runner, String> {
+    use xwire_schema::validate::{ValidationOptions, Validator};
+    let mut validator = Validator::new(leaked_schema(setup)?, ValidationOptions::default());
     Ok(Box::new(move |doc: &[u8]| {
-        use xwire::Event;
+        let mut sum = 0u64;
+        match validator.validate_with(doc, |ev| sum += event_sum(ev)) {
+            Ok(()) => Ok(sum),
+            Err(errors) => Err(err(&errors[0])),
+        }
+    }))
+}
+
+/// Validates each document through a `ValidatingReader` (one pass: parse, validate, typed
+/// values), the consumer taking every event and its PSVI, typed values included.
+fn xwire_validate_psvi(setup: &super::Setup<'_>) -> Result<super::Runner, String> {
+    use xwire_schema::validate::{ValidatingReader, ValidationOptions, Validator};
+    let mut validator = Validator::new(leaked_schema(setup)?, ValidationOptions::default());
+    Ok(Box::new(move |doc: &[u8]| {
         let mut r = ValidatingReader::new(&mut validator, xwire::Reader::from_slice(doc));
         let mut sum = 0u64;
         loop {
             let (ev, psvi) = r.next().map_err(err)?.split();
-            match ev {
-                Event::Start(t) => {
-                    sum += 1;
-                    for a in t.attributes() {
-                        sum += !a.is_namespace_decl() as u64;
-                    }
-                }
-                Event::Text(t) => sum += t.unescape().len() as u64,
-                Event::CData(c) => sum += c.raw().len() as u64,
-                Event::Eof => break,
-                _ => {}
+            if matches!(ev, xwire::Event::Eof) {
+                break;
             }
+            sum += event_sum(&ev);
             black_box(psvi);
         }
         match r.errors().first() {

@@ -7,6 +7,8 @@
 
 use xwire::{Event, Reader, ReaderBuffers, StartTag};
 
+mod lean;
+
 use super::automaton::{
     compile_every, complex_type_label, ContentModel, Expected, MatchState, Matched, MemberStatus,
 };
@@ -190,6 +192,8 @@ pub struct Validator<'s> {
     /// Content models compiled by the validator itself, for a schema whose own were not
     /// (built without the loader).
     fallback: Option<Vec<Option<ContentModel>>>,
+    /// The lean pass's frames, kept from document to document.
+    lean_frames: Vec<lean::LeanFrame>,
 }
 
 /// The content model of complex type `c`: the schema's, or the validator's own.
@@ -355,6 +359,7 @@ impl<'s> Validator<'s> {
             saw_root: false,
             fallback: (schema.content_models.len() != schema.complex_types.len())
                 .then(|| compile_every(schema).0),
+            lean_frames: Vec::new(),
         }
     }
 
@@ -364,14 +369,61 @@ impl<'s> Validator<'s> {
     }
 
     /// Validates a whole document in memory.
+    ///
+    /// A lean pass that keeps nothing but the verdict tries the document first and proves
+    /// most valid documents valid; on anything it does not handle, or anything not valid,
+    /// it gives up and the general pass validates the document from the start (and says
+    /// what is wrong). The result is the general pass's either way.
     pub fn validate(&mut self, bytes: &[u8]) -> Result<(), Vec<ValidationError>> {
+        self.validate_with(bytes, |_| {})
+    }
+
+    /// As [`Validator::validate`], handing each event of the document to `f`, once and in
+    /// order, whichever pass validates it: up to the end ([`Event::Eof`] not included), the
+    /// first well-formedness error, or where validation stopped
+    /// ([`ValidationOptions::max_errors`]). For a consumer that needs the events but not
+    /// their typed values (a [`ValidatingReader`] gives both, and is slower).
+    ///
+    /// ```
+    /// use xwire_schema::model::Schema;
+    /// use xwire_schema::validate::{ValidationOptions, Validator};
+    ///
+    /// let xsd = r#"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">
+    ///   <xs:element name="n" type="xs:int"/></xs:schema>"#;
+    /// let schema = Schema::parse_str(xsd, &Default::default()).unwrap();
+    /// let mut v = Validator::new(&schema, ValidationOptions::default());
+    /// let mut starts = 0;
+    /// let r = v.validate_with(b"<n>12</n>", |e| starts += matches!(e, xwire::Event::Start(_)) as u32);
+    /// assert!(r.is_ok());
+    /// assert_eq!(starts, 1);
+    /// ```
+    pub fn validate_with<F: FnMut(&Event<'_>)>(
+        &mut self,
+        bytes: &[u8],
+        mut f: F,
+    ) -> Result<(), Vec<ValidationError>> {
+        let mut observed = 0usize;
+        if self.prove_valid(bytes, &mut f, &mut observed) {
+            return Ok(());
+        }
         let buffers = self.buffers.take().unwrap_or_default();
         let reader = Reader::with_buffers(bytes, self.options.reader.clone(), buffers);
         let mut vr = ValidatingReader::new(self, reader);
+        // The events the lean pass handed out are not handed out again.
+        let mut n = 0usize;
         loop {
             match vr.next() {
-                Ok(e) if !matches!(e.event(), Event::Eof) => {}
-                _ => break,
+                Ok(e) => {
+                    let ev = e.event();
+                    if matches!(ev, Event::Eof) {
+                        break;
+                    }
+                    if n >= observed {
+                        f(&ev);
+                    }
+                    n += 1;
+                }
+                Err(_) => break,
             }
             if vr.v.stopped {
                 break;
@@ -986,6 +1038,31 @@ impl<'s> Validator<'s> {
         self.depth += 1;
     }
 
+    /// Puts the binding of namespace declaration `a` in scope.
+    fn push_binding(&mut self, a: &xwire::Attribute<'_>) {
+        let prefix = if a.prefix().is_some() {
+            a.local_name()
+        } else {
+            ""
+        };
+        let p = self.binding_text.len();
+        self.binding_text.push_str(prefix);
+        let u = self.binding_text.len();
+        self.binding_text.push_str(a.value());
+        self.bindings.push((p, u, self.binding_text.len()));
+        self.binding_gen = self.binding_gen.wrapping_add(1);
+    }
+
+    /// Takes the bindings declared since there were `len` out of scope.
+    fn pop_bindings(&mut self, len: usize) {
+        self.bindings.truncate(len);
+        self.binding_gen = self.binding_gen.wrapping_add(1);
+        match self.bindings.last() {
+            Some(&(_, _, e)) => self.binding_text.truncate(e),
+            None => self.binding_text.clear(),
+        }
+    }
+
     fn start(&mut self, tag: &StartTag<'_>, offset: u64) {
         let schema = self.schema;
         let d = self.depth;
@@ -997,17 +1074,7 @@ impl<'s> Validator<'s> {
         self.xsi_nil_at = None;
         for (i, a) in tag.attributes().enumerate() {
             if a.is_namespace_decl() {
-                let prefix = if a.prefix().is_some() {
-                    a.local_name()
-                } else {
-                    ""
-                };
-                let p = self.binding_text.len();
-                self.binding_text.push_str(prefix);
-                let u = self.binding_text.len();
-                self.binding_text.push_str(a.value());
-                self.bindings.push((p, u, self.binding_text.len()));
-                self.binding_gen = self.binding_gen.wrapping_add(1);
+                self.push_binding(&a);
             } else if let Some(xsi) = self.xsi {
                 let ans = self.map_ns(a.ns(), || a.namespace_uri());
                 if ans != xsi {
@@ -2255,13 +2322,7 @@ impl<'s> Validator<'s> {
             self.flush_id_errors();
         }
         if self.bindings.len() != self.frames[d].bindings {
-            self.bindings.truncate(self.frames[d].bindings);
-            self.binding_gen = self.binding_gen.wrapping_add(1);
-        }
-        if let Some(&(_, _, e)) = self.bindings.last() {
-            self.binding_text.truncate(e);
-        } else {
-            self.binding_text.clear();
+            self.pop_bindings(self.frames[d].bindings);
         }
         self.depth -= 1;
         if self.depth == 0 && !self.stopped {

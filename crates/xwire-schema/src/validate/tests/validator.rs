@@ -1211,86 +1211,90 @@ fn number_values_are_built_on_demand_and_agree_with_the_general_way() {
 /// each condition the quick way checks (attributes, abstract and blocked members, identity
 /// constraints, required attributes, value constraints, nil, mixed content, numbers the
 /// scan refuses, unknown names, text in element-only content).
-#[test]
-fn quick_paths_agree_with_the_general_way() {
-    let xsd = r#"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"
-        xmlns:t="urn:q" targetNamespace="urn:q" elementFormDefault="qualified">
-      <xs:element name="root">
-        <xs:complexType><xs:sequence>
-          <xs:element name="i" type="xs:int" minOccurs="0" maxOccurs="unbounded"/>
-          <xs:element name="small" minOccurs="0" maxOccurs="unbounded">
-            <xs:simpleType><xs:restriction base="xs:short"><xs:maxInclusive value="9"/></xs:restriction></xs:simpleType>
-          </xs:element>
-          <xs:element name="d" type="xs:double" minOccurs="0" maxOccurs="unbounded"/>
-          <xs:element name="s" type="xs:string" minOccurs="0" maxOccurs="unbounded"/>
-          <xs:element name="dt" type="xs:date" minOccurs="0" maxOccurs="unbounded"/>
-          <xs:element name="code" minOccurs="0" maxOccurs="unbounded">
-            <xs:simpleType><xs:restriction base="xs:string"><xs:pattern value="\d{3}-[A-Z]{2}"/></xs:restriction></xs:simpleType>
-          </xs:element>
-          <xs:element name="id" type="xs:ID" minOccurs="0" maxOccurs="unbounded"/>
-          <xs:element name="fixed" type="xs:int" fixed="7" minOccurs="0"/>
-          <xs:element name="dflt" type="xs:decimal" default="1.5" minOccurs="0"/>
-          <xs:element name="n" type="xs:int" nillable="true" minOccurs="0"/>
-          <xs:element ref="t:head" minOccurs="0" maxOccurs="unbounded"/>
-          <xs:element name="req" minOccurs="0">
-            <xs:complexType><xs:attribute name="a" type="xs:int" use="required"/></xs:complexType>
-          </xs:element>
-          <xs:element name="mixed" minOccurs="0" fixed="m">
-            <xs:complexType mixed="true"><xs:sequence>
-              <xs:element name="b" type="xs:string" minOccurs="0"/>
-            </xs:sequence></xs:complexType>
-          </xs:element>
-          <xs:element name="keyed" minOccurs="0">
-            <xs:complexType><xs:sequence>
-              <xs:element name="k" type="xs:int" maxOccurs="unbounded"/>
-            </xs:sequence></xs:complexType>
-            <xs:unique name="u"><xs:selector xpath="t:k"/><xs:field xpath="."/></xs:unique>
-          </xs:element>
-          <xs:element name="inner" minOccurs="0">
-            <xs:complexType><xs:sequence>
-              <xs:element name="i" type="xs:int"/>
-            </xs:sequence></xs:complexType>
-          </xs:element>
-          <xs:element name="arr" minOccurs="0">
-            <xs:complexType><xs:sequence>
-              <xs:any processContents="lax" minOccurs="0" maxOccurs="unbounded"/>
-            </xs:sequence></xs:complexType>
-          </xs:element>
-          <xs:element name="blk" type="xs:int" block="restriction" minOccurs="0" maxOccurs="unbounded"/>
-          <xs:element name="att" minOccurs="0" maxOccurs="unbounded">
-            <xs:complexType><xs:sequence>
-              <xs:element name="i" type="xs:int" minOccurs="0"/>
-            </xs:sequence>
-              <xs:attribute name="req" type="xs:int" use="required"/>
-              <xs:attribute name="code">
-                <xs:simpleType><xs:restriction base="xs:string"><xs:pattern value="\d{3}-[A-Z]{2}"/></xs:restriction></xs:simpleType>
-              </xs:attribute>
-              <xs:attribute name="fix" type="xs:NMTOKEN" fixed="US"/>
-              <xs:attribute name="def" type="xs:decimal" default="2.50"/>
-              <xs:attribute ref="t:gatt"/>
-              <xs:anyAttribute namespace="urn:other" processContents="lax"/>
-            </xs:complexType>
-          </xs:element>
-          <xs:element name="idatt" minOccurs="0" maxOccurs="unbounded">
-            <xs:complexType><xs:attribute name="id" type="xs:ID"/></xs:complexType>
-          </xs:element>
-          <xs:element name="wa" type="t:WithAttr" minOccurs="0" maxOccurs="unbounded"/>
+/// A schema with one element of each kind the quick ways and the lean pass take (and some
+/// they leave to the general way), all optional children of `root`.
+const QUICK_XSD: &str = r#"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"
+    xmlns:t="urn:q" targetNamespace="urn:q" elementFormDefault="qualified">
+  <xs:element name="root">
+    <xs:complexType><xs:sequence>
+      <xs:element name="i" type="xs:int" minOccurs="0" maxOccurs="unbounded"/>
+      <xs:element name="small" minOccurs="0" maxOccurs="unbounded">
+        <xs:simpleType><xs:restriction base="xs:short"><xs:maxInclusive value="9"/></xs:restriction></xs:simpleType>
+      </xs:element>
+      <xs:element name="d" type="xs:double" minOccurs="0" maxOccurs="unbounded"/>
+      <xs:element name="s" type="xs:string" minOccurs="0" maxOccurs="unbounded"/>
+      <xs:element name="dt" type="xs:date" minOccurs="0" maxOccurs="unbounded"/>
+      <xs:element name="code" minOccurs="0" maxOccurs="unbounded">
+        <xs:simpleType><xs:restriction base="xs:string"><xs:pattern value="\d{3}-[A-Z]{2}"/></xs:restriction></xs:simpleType>
+      </xs:element>
+      <xs:element name="id" type="xs:ID" minOccurs="0" maxOccurs="unbounded"/>
+      <xs:element name="fixed" type="xs:int" fixed="7" minOccurs="0"/>
+      <xs:element name="dflt" type="xs:decimal" default="1.5" minOccurs="0"/>
+      <xs:element name="n" type="xs:int" nillable="true" minOccurs="0"/>
+      <xs:element ref="t:head" minOccurs="0" maxOccurs="unbounded"/>
+      <xs:element name="req" minOccurs="0">
+        <xs:complexType><xs:attribute name="a" type="xs:int" use="required"/></xs:complexType>
+      </xs:element>
+      <xs:element name="mixed" minOccurs="0" fixed="m">
+        <xs:complexType mixed="true"><xs:sequence>
+          <xs:element name="b" type="xs:string" minOccurs="0"/>
         </xs:sequence></xs:complexType>
       </xs:element>
-      <xs:attribute name="gatt" type="xs:date"/>
-      <xs:element name="glob" type="xs:int"/>
-      <xs:complexType name="WithAttr">
-        <xs:simpleContent><xs:extension base="xs:int">
-          <xs:attribute name="a" type="xs:int" use="required"/>
-        </xs:extension></xs:simpleContent>
-      </xs:complexType>
-      <xs:complexType name="Abs" abstract="true"><xs:sequence/></xs:complexType>
-      <xs:complexType name="Pair"><xs:sequence>
-        <xs:element name="x" type="xs:int"/>
-      </xs:sequence></xs:complexType>
-      <xs:element name="head" type="xs:int" abstract="true"/>
-      <xs:element name="member" type="xs:int" substitutionGroup="t:head"/>
-    </xs:schema>"#;
+      <xs:element name="keyed" minOccurs="0">
+        <xs:complexType><xs:sequence>
+          <xs:element name="k" type="xs:int" maxOccurs="unbounded"/>
+        </xs:sequence></xs:complexType>
+        <xs:unique name="u"><xs:selector xpath="t:k"/><xs:field xpath="."/></xs:unique>
+      </xs:element>
+      <xs:element name="inner" minOccurs="0">
+        <xs:complexType><xs:sequence>
+          <xs:element name="i" type="xs:int"/>
+        </xs:sequence></xs:complexType>
+      </xs:element>
+      <xs:element name="arr" minOccurs="0">
+        <xs:complexType><xs:sequence>
+          <xs:any processContents="lax" minOccurs="0" maxOccurs="unbounded"/>
+        </xs:sequence></xs:complexType>
+      </xs:element>
+      <xs:element name="blk" type="xs:int" block="restriction" minOccurs="0" maxOccurs="unbounded"/>
+      <xs:element name="att" minOccurs="0" maxOccurs="unbounded">
+        <xs:complexType><xs:sequence>
+          <xs:element name="i" type="xs:int" minOccurs="0"/>
+        </xs:sequence>
+          <xs:attribute name="req" type="xs:int" use="required"/>
+          <xs:attribute name="code">
+            <xs:simpleType><xs:restriction base="xs:string"><xs:pattern value="\d{3}-[A-Z]{2}"/></xs:restriction></xs:simpleType>
+          </xs:attribute>
+          <xs:attribute name="fix" type="xs:NMTOKEN" fixed="US"/>
+          <xs:attribute name="def" type="xs:decimal" default="2.50"/>
+          <xs:attribute ref="t:gatt"/>
+          <xs:anyAttribute namespace="urn:other" processContents="lax"/>
+        </xs:complexType>
+      </xs:element>
+      <xs:element name="idatt" minOccurs="0" maxOccurs="unbounded">
+        <xs:complexType><xs:attribute name="id" type="xs:ID"/></xs:complexType>
+      </xs:element>
+      <xs:element name="wa" type="t:WithAttr" minOccurs="0" maxOccurs="unbounded"/>
+    </xs:sequence></xs:complexType>
+  </xs:element>
+  <xs:attribute name="gatt" type="xs:date"/>
+  <xs:element name="glob" type="xs:int"/>
+  <xs:complexType name="WithAttr">
+    <xs:simpleContent><xs:extension base="xs:int">
+      <xs:attribute name="a" type="xs:int" use="required"/>
+    </xs:extension></xs:simpleContent>
+  </xs:complexType>
+  <xs:complexType name="Abs" abstract="true"><xs:sequence/></xs:complexType>
+  <xs:complexType name="Pair"><xs:sequence>
+    <xs:element name="x" type="xs:int"/>
+  </xs:sequence></xs:complexType>
+  <xs:element name="head" type="xs:int" abstract="true"/>
+  <xs:element name="member" type="xs:int" substitutionGroup="t:head"/>
+</xs:schema>"#;
+
+#[test]
+fn quick_paths_agree_with_the_general_way() {
+    let xsd = QUICK_XSD;
     let opts = crate::load::LoadOptions::default();
     let quick = Schema::parse_str(xsd, &opts).unwrap();
     let mut general = Schema::parse_str(xsd, &opts).unwrap();
@@ -1347,4 +1351,135 @@ fn quick_paths_agree_with_the_general_way() {
         .last()
         .unwrap()
         .contains("cvc-datatype-valid"));
+}
+
+/// The lean pass of `Validator::validate` proves valid the documents in its reach, gives up on
+/// the others, and never proves an invalid one valid.
+#[test]
+fn the_lean_pass_proves_only_valid_documents() {
+    use crate::validate::differential::check_lean;
+    let schema = Schema::parse_str(QUICK_XSD, &crate::load::LoadOptions::default()).unwrap();
+    let doc = |body: &str| {
+        format!(
+            "<root xmlns='urn:q' xmlns:t='urn:q' xmlns:xs='http://www.w3.org/2001/XMLSchema' xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance'>{body}</root>"
+        )
+    };
+    // Valid, and in the lean pass's reach.
+    let proved = [
+        "",
+        "<i>1</i><i> 2 </i><small>3</small><d>2.5e3</d><d>INF</d><s> a b </s><s/><s>&amp;</s>",
+        "<dt>2026-11-24</dt><code>123-AB</code><inner><i>4</i></inner>",
+        "<i>+7</i><small> 9 </small><d>-0.5E-3</d>",
+        "<i xsi:type='xs:short'>5</i><d xmlns:p='urn:p'>1.0</d><blk xsi:type='xs:int'>1</blk>",
+        "<d xsi:type='p:double' xmlns:p='http://www.w3.org/2001/XMLSchema'>1</d>",
+        "<i xsi:type='t:WithAttr' a='1'>5</i><wa a='1'>5</wa><wa a=' 2 '> 6 </wa>",
+        "<arr><item xsi:type='xs:double'>1.5</item><item xsi:type='t:WithAttr' a='3'>1</item><item xsi:type='t:Pair'><x>1</x></item><t:glob>1</t:glob><t:glob xsi:type='xs:int'>1</t:glob><item xsi:type=' xs:int '>2</item></arr>",
+        "<att req='1'/><att req=' 2 ' code='123-AB' fix='US' def='3' t:gatt='2026-01-01'><i>1</i></att>",
+        "<att req='1' fix=' US '/><att req='1' xmlns:o='urn:other' o:x='1'/><att req='1' xmlns:o='urn:other' o:x='1' xmlns:p='urn:p'/>",
+        "<req a='1'/><!-- a comment --><?pi x?>",
+        "<member>5</member>",
+    ];
+    for body in proved {
+        let xml = doc(body);
+        assert_eq!(check_lean(&schema, xml.as_bytes()), Ok(true), "{body}");
+        valid(&schema, &xml);
+    }
+    // Valid, but left to the general way: IDs, identity constraints, value constraints,
+    // xsi:nil, lax subtrees.
+    let left = [
+        "<id>a</id>",
+        "<idatt id='a'/>",
+        "<keyed><k>1</k><k>2</k></keyed>",
+        "<fixed>7</fixed>",
+        "<dflt/>",
+        "<n xsi:nil='true'/>",
+        "<arr><item>free</item></arr>",
+        "<mixed>m</mixed>",
+    ];
+    for body in left {
+        let xml = doc(body);
+        assert_eq!(check_lean(&schema, xml.as_bytes()), Ok(false), "{body}");
+        valid(&schema, &xml);
+    }
+    // Invalid: the lean pass gives up on each, and validate reports the error.
+    let invalid = [
+        "<i>x</i>",
+        "<i/>",
+        "<small>10</small>",
+        "<d>1e</d>",
+        "<dt>2026-02-30</dt>",
+        "<code>12-AB</code>",
+        "<code> 123-AB</code>",
+        "<inner><i>1</i><i>2</i></inner>",
+        "<inner/>",
+        "<i>1<b/></i>",
+        "text<i>1</i>",
+        "<unknown/>",
+        "<s>a</s><i>1</i>",
+        "<i q='1'>1</i>",
+        "<i xsi:type='xs:string'>5</i>",
+        "<blk xsi:type='xs:short'>1</blk>",
+        "<head>1</head>",
+        "<arr><item xsi:type='xs:int'>x</item></arr>",
+        "<arr><item xsi:type='xs:nope'>1</item></arr>",
+        "<arr><item xsi:type='t:Abs'/></arr>",
+        "<arr><item xsi:type='t:Pair'><y/></item></arr>",
+        "<arr><t:glob xsi:type='xs:string'>1</t:glob></arr>",
+        "<arr><item xsi:type='bad:int'>3</item></arr>",
+        "<att/>",
+        "<att req='x'/>",
+        "<att req='1' code='12-AB'/>",
+        "<att req='1' fix='UK'/>",
+        "<att req='1' def='x'/>",
+        "<att req='1' other='z'/>",
+        "<att req='1' t:gatt='x'/>",
+        "<att req='1' t:nope='1'/>",
+        "<att req='1' xsi:type='t:Pair'/>",
+        "<wa>5</wa>",
+        "<wa a='x'>5</wa>",
+        "<wa a='1' b='2'>5</wa>",
+        "<wa a='1'>x</wa>",
+        "<req/>",
+        "<req a='1'>text</req>",
+    ];
+    for body in invalid {
+        let xml = doc(body);
+        assert_eq!(check_lean(&schema, xml.as_bytes()), Ok(false), "{body}");
+        assert!(!errors(&schema, &xml).is_empty(), "{body}");
+    }
+    // validate_with hands out each event once, in order, whether the lean pass proves the
+    // document, gives up on it half-way (the general pass then goes on from there), or the
+    // document is not well-formed.
+    let mut v = Validator::new(&schema, ValidationOptions::default());
+    for (xml, is_valid) in [
+        (doc(proved[2]), true),
+        (
+            doc("<i>1</i><s>late</s><id>a</id><inner><i>2</i></inner>"),
+            true,
+        ),
+        (doc("<i>1</i><i>x</i><s>after</s>"), false),
+        ("<root xmlns='urn:q'><i>1</i><i>2</i>".to_string(), false),
+    ] {
+        let mut seen = Vec::new();
+        let r = v.validate_with(xml.as_bytes(), |e| seen.push(format!("{e:?}")));
+        let mut reader = xwire::Reader::from_slice(xml.as_bytes());
+        let mut want = Vec::new();
+        while let Ok(e) = reader.next() {
+            if matches!(e, xwire::Event::Eof) {
+                break;
+            }
+            want.push(format!("{e:?}"));
+        }
+        assert_eq!(seen, want, "{xml}");
+        assert_eq!(r.is_ok(), is_valid, "{xml}");
+    }
+
+    // Not well-formed, two roots, no root: given up too.
+    for xml in [
+        "<root xmlns='urn:q'>",
+        "<root xmlns='urn:q'/><root xmlns='urn:q'/>",
+        "",
+    ] {
+        assert_eq!(check_lean(&schema, xml.as_bytes()), Ok(false), "{xml}");
+    }
 }

@@ -1,0 +1,385 @@
+//! The lean pass: [`Validator::validate`]'s first try at a document in memory.
+//!
+//! Most documents a service validates are valid, and for them nothing but the verdict is
+//! needed: no typed values, no error messages, no locations. This pass checks the document
+//! against the schema keeping only what validity depends on, one small frame per open
+//! element (its type, its place in the content model, its text when the type is simple).
+//! The first thing it does not handle, or the first thing not valid, makes it give up, and
+//! the general pass then validates the document from the start, to the same verdict, with
+//! its messages.
+//!
+//! So it may only say "valid" when the general pass would; it may give up on anything. It
+//! takes what the quick starts take, and as well an `xsi:type` with attributes beside it,
+//! attributes matched by a wildcard, and a wildcard's element with a global declaration.
+//! It gives up on: an ID or IDREF (whose values must be recorded), an identity
+//! constraint, a value constraint on an element, `xsi:nil` and the other `xsi:`
+//! attributes, a content model that is not a plain move (counters, several
+//! configurations, `xs:all`), a lax or skip subtree, and any value a scan or plain parse
+//! cannot vouch for.
+
+use xwire::TokenKind;
+
+use super::*;
+
+/// The state of one open element.
+#[derive(Debug, Default)]
+pub(super) struct LeanFrame {
+    state: MatchState,
+    /// What the end checks: the value of the simple type, or the content model.
+    end: LeanEnd,
+    /// Whether non-whitespace text is allowed (and not kept): mixed content.
+    mixed: bool,
+    /// Length of the namespace binding stack before the element.
+    bindings: usize,
+    /// The text of an element of simple type or simple content.
+    text: String,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum LeanEnd {
+    /// The value of this type, from the text (simple type or simple content).
+    Value(SimpleTypeId),
+    /// The end of the content model of this type (element-only or mixed content).
+    Model(ComplexTypeId),
+    /// Nothing: any text is valid (a `string` without facets, simple content or not).
+    AnyText,
+    /// Nothing: empty content.
+    #[default]
+    Nothing,
+}
+
+impl<'s> Validator<'s> {
+    /// Whether the lean pass proves `bytes` a valid document (`false`: invalid, or it could
+    /// not tell). The validator is left as after [`Validator::reset`] and a document. Each
+    /// event it got through (all of them, when it proves the document valid) is handed to
+    /// `observe`; `observed` counts them.
+    pub(crate) fn prove_valid<F: FnMut(&Event<'_>)>(
+        &mut self,
+        bytes: &[u8],
+        observe: &mut F,
+        observed: &mut usize,
+    ) -> bool {
+        if self.schema.element_plans.is_empty()
+            || self.fallback.is_some()
+            || self.options.schema_location_hints
+        {
+            return false;
+        }
+        self.reset();
+        let mut frames = std::mem::take(&mut self.lean_frames);
+        let buffers = self.buffers.take().unwrap_or_default();
+        let mut reader = Reader::with_buffers(bytes, self.options.reader.clone(), buffers);
+        let valid = self
+            .lean_pass(&mut reader, &mut frames, observe, observed)
+            .is_some();
+        self.buffers = Some(reader.into_buffers());
+        self.lean_frames = frames;
+        valid
+    }
+
+    /// The pass itself: `None` as soon as it gives up.
+    #[inline(always)]
+    fn lean_pass<F: FnMut(&Event<'_>)>(
+        &mut self,
+        reader: &mut Reader<'_>,
+        frames: &mut Vec<LeanFrame>,
+        observe: &mut F,
+        observed: &mut usize,
+    ) -> Option<()> {
+        let mut d = 0usize;
+        let mut saw_root = false;
+        loop {
+            // The end tag needs no view of the token (only the observer may).
+            let kind = reader.next_token().ok()?;
+            if kind == TokenKind::End {
+                d -= 1;
+                self.lean_end(&frames[d])?;
+                if frames[d].bindings != self.bindings.len() {
+                    self.pop_bindings(frames[d].bindings);
+                }
+                observe(&reader.current());
+                *observed += 1;
+                continue;
+            }
+            let ev = reader.current();
+            match ev {
+                Event::Start(tag) => {
+                    if d == 0 && std::mem::replace(&mut saw_root, true) {
+                        return None;
+                    }
+                    if frames.len() <= d {
+                        frames.resize_with(d + 1, LeanFrame::default);
+                    }
+                    let (parents, rest) = frames.split_at_mut(d);
+                    self.lean_start(&tag, parents.last_mut(), &mut rest[0])?;
+                    d += 1;
+                }
+                Event::Text(t) if d > 0 => {
+                    let f = &mut frames[d - 1];
+                    if let LeanEnd::Value(_) = f.end {
+                        match t.unescape() {
+                            std::borrow::Cow::Borrowed(s) => f.text.push_str(s),
+                            std::borrow::Cow::Owned(s) => f.text.push_str(&s),
+                        }
+                    } else if !f.mixed && f.end != LeanEnd::AnyText && !t.is_whitespace() {
+                        return None;
+                    }
+                }
+                Event::CData(c) if d > 0 => {
+                    let f = &mut frames[d - 1];
+                    let s = c.text();
+                    if let LeanEnd::Value(_) = f.end {
+                        f.text.push_str(&s);
+                    } else if !f.mixed
+                        && f.end != LeanEnd::AnyText
+                        && !s.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+                    {
+                        return None;
+                    }
+                }
+                Event::Eof => return saw_root.then_some(()),
+                _ => {}
+            }
+            observe(&ev);
+            *observed += 1;
+        }
+    }
+
+    /// The start of `tag` under `parent` (`None` for the root), into frame `f`.
+    #[inline]
+    fn lean_start(
+        &mut self,
+        tag: &StartTag<'_>,
+        parent: Option<&mut LeanFrame>,
+        f: &mut LeanFrame,
+    ) -> Option<()> {
+        let schema = self.schema;
+        f.bindings = self.bindings.len();
+        // Namespace declarations first (an `xsi:type` value may use them), and `xsi:type`.
+        let mut xsi_type = None;
+        let mut others = 0usize;
+        if tag.attributes().len() != 0 {
+            for (i, a) in tag.attributes().enumerate() {
+                if a.is_namespace_decl() {
+                    self.push_binding(&a);
+                    continue;
+                }
+                let ans = self.map_ns(a.ns(), || a.namespace_uri());
+                if ans != NsId::UNKNOWN && Some(ans) == self.xsi {
+                    let n = self.map_name(a.name_id(), a.ns(), ans, || a.local_name());
+                    // `xsi:nil` and the location hints go the general way.
+                    if n.is_none() || n != self.xsi_names.0 {
+                        return None;
+                    }
+                    xsi_type = Some(i);
+                } else {
+                    others += 1;
+                }
+            }
+        }
+        let ns = self.map_ns(tag.ns(), || tag.namespace_uri());
+        let name = self.map_name(tag.name_id(), tag.ns(), ns, || tag.local_name());
+        // The declaration, from the parent's content model (or the global one); `None` for
+        // a lax wildcard's element that has none.
+        let decl = match parent {
+            None => Some(schema.global_element(name?)?),
+            Some(p) => {
+                let LeanEnd::Model(c) = p.end else {
+                    return None;
+                };
+                let m = model_of(schema, &None, c)?;
+                match name.and_then(|n| m.quick_step(&p.state, n)) {
+                    Some((e, target)) => {
+                        ContentModel::quick_move(&mut p.state, target);
+                        Some(e)
+                    }
+                    None => {
+                        let (wc, target) = m.quick_wildcard(&p.state, name, ns)?;
+                        let global = name.and_then(|n| schema.global_element(n));
+                        match (wc.process, global) {
+                            (ProcessContents::Skip, _) | (ProcessContents::Strict, None) => {
+                                return None
+                            }
+                            _ => {}
+                        }
+                        ContentModel::quick_move(&mut p.state, target);
+                        global
+                    }
+                }
+            }
+        };
+        // The type, and the check of the attributes.
+        let ty = match (xsi_type, decl) {
+            (None, None) => return None, // assessed laxly
+            // A value constraint goes the general way (plans are made for some).
+            (None, Some(e)) if schema.element(e).value_constraint.is_some() => return None,
+            (None, Some(e)) => match schema.element_plans.get(e.index()) {
+                Some(Some(plan)) if others == 0 => plan.ty,
+                _ => {
+                    let plan = schema.attributed_plans.get(e.index()).copied().flatten();
+                    let plan = plan.or_else(|| schema.element_plans[e.index()])?;
+                    self.lean_attributes(tag, plan.ty)?;
+                    plan.ty
+                }
+            },
+            (Some(i), decl) => {
+                let a = tag.attributes().nth(i)?;
+                let ty = self.xsi_type_fast(a.value())??;
+                if let Some(e) = decl {
+                    let ed = schema.element(e);
+                    if ed.is_abstract
+                        || !ed.identity_constraints.is_empty()
+                        || ed.value_constraint.is_some()
+                        || !schema.derives_from(ty, ed.type_def, self.blocked_by(decl, ed.type_def))
+                    {
+                        return None;
+                    }
+                }
+                if others != 0 || !opens_plainly(schema, ty) {
+                    if let TypeId::Complex(c) = ty {
+                        if schema.complex_type(c).is_abstract {
+                            return None;
+                        }
+                    }
+                    self.lean_attributes(tag, ty)?;
+                }
+                ty
+            }
+        };
+        self.lean_open(f, ty)
+    }
+
+    /// Fills frame `f` for an element of type `ty` (its declaration has no value
+    /// constraint, or its plan says so).
+    #[inline]
+    fn lean_open(&self, f: &mut LeanFrame, ty: TypeId) -> Option<()> {
+        let schema = self.schema;
+        f.mixed = false;
+        f.text.clear();
+        let value = |s: SimpleTypeId| match self.plan(s) {
+            ValuePlan {
+                check: Check::Builtin(Builtin::String | Builtin::AnySimpleType),
+                id: IdKind::None,
+            } => LeanEnd::AnyText,
+            _ => LeanEnd::Value(s),
+        };
+        f.end = match ty {
+            TypeId::Simple(s) => value(s),
+            TypeId::Complex(c) => match &schema.complex_type(c).content {
+                ContentType::Simple(s) => value(*s),
+                ContentType::Empty => LeanEnd::Nothing,
+                ContentType::Elements { mixed, .. } => {
+                    f.mixed = *mixed;
+                    model_of(schema, &None, c)?.start(&mut f.state);
+                    LeanEnd::Model(c)
+                }
+            },
+        };
+        Some(())
+    }
+
+    /// The end of the element of frame `f`.
+    #[inline]
+    fn lean_end(&self, f: &LeanFrame) -> Option<()> {
+        match f.end {
+            LeanEnd::Value(s) => self.lean_value(s, &f.text),
+            LeanEnd::Model(c) => model_of(self.schema, &None, c)?
+                .can_end(&f.state)
+                .then_some(()),
+            LeanEnd::AnyText | LeanEnd::Nothing => Some(()),
+        }
+    }
+
+    /// Whether `lexical` is a valid value of `ty` (not of an ID type): by its value plan's
+    /// scan or plain parse, else the general way. No value is kept.
+    #[inline]
+    fn lean_value(&self, ty: SimpleTypeId, lexical: &str) -> Option<()> {
+        let plan = self.plan(ty);
+        if plan.id != IdKind::None {
+            return None;
+        }
+        let quick = match plan.check {
+            check @ (Check::Number(_) | Check::IntRange { .. }) => check.scan(lexical).is_some(),
+            Check::Plain(b) => parse_plain(b, lexical).is_some(),
+            check => self.text_is_value(check, ty, lexical),
+        };
+        // What the quick checks cannot vouch for, the general check of the value.
+        quick
+            .then_some(())
+            .or_else(|| self.lean_value_general(ty, lexical))
+    }
+
+    #[inline(never)]
+    fn lean_value_general(&self, ty: SimpleTypeId, lexical: &str) -> Option<()> {
+        let v = self.validate_simple(ty, lexical).ok()?;
+        self.recycle(Some(v));
+        Some(())
+    }
+
+    /// The attributes of `tag` (not `xmlns` nor `xsi:type`) against type `ty`: each valid
+    /// for a use of the type or allowed by its wildcard, and no required use missing. `None`
+    /// for anything else, and for a value of an ID type.
+    fn lean_attributes(&mut self, tag: &StartTag<'_>, ty: TypeId) -> Option<()> {
+        let schema = self.schema;
+        let ct = match ty {
+            TypeId::Complex(c) => schema.complex_type(c),
+            // `xmlns` and `xsi:type` only (the caller's count).
+            TypeId::Simple(_) => return None,
+        };
+        let TypeId::Complex(c) = ty else { return None };
+        let uses = ct.attribute_uses.as_slice();
+        if uses.len() > 64 {
+            return None;
+        }
+        let mut seen = 0u64;
+        for a in tag.attributes() {
+            if a.is_namespace_decl() {
+                continue;
+            }
+            let ans = self.map_ns(a.ns(), || a.namespace_uri());
+            if ans != NsId::UNKNOWN && Some(ans) == self.xsi {
+                continue; // the `xsi:type` the caller found
+            }
+            let n = self.map_name(a.name_id(), a.ns(), ans, || a.local_name());
+            let (decl, fixed) = match n.and_then(|n| self.find_use(c, n)) {
+                Some(ui) => {
+                    seen |= 1 << ui;
+                    let u = &uses[ui];
+                    (
+                        u.decl,
+                        u.effective_value_constraint(schema).filter(|vc| vc.fixed),
+                    )
+                }
+                None => {
+                    let w = ct.attribute_wildcard.as_ref().filter(|w| w.allows(ans))?;
+                    match (w.process, n.and_then(|n| schema.global_attribute(n))) {
+                        (ProcessContents::Skip, _) | (ProcessContents::Lax, None) => continue,
+                        (_, Some(g)) => {
+                            let vc = schema.attribute(g).value_constraint.as_ref();
+                            (g, vc.filter(|vc| vc.fixed))
+                        }
+                        (ProcessContents::Strict, None) => return None,
+                    }
+                }
+            };
+            let ty = schema.attribute(decl).type_def;
+            match fixed {
+                None => self.lean_value(ty, a.value())?,
+                Some(vc) => {
+                    if self.plan(ty).id != IdKind::None {
+                        return None;
+                    }
+                    let v = self.validate_simple(ty, a.value()).ok()?;
+                    let ok = self.fixed_matches(ty, vc, &v);
+                    self.recycle(Some(v));
+                    ok.then_some(())?
+                }
+            }
+        }
+        let missing = uses
+            .iter()
+            .enumerate()
+            .any(|(ui, u)| u.required && seen & (1 << ui) == 0);
+        (!missing).then_some(())
+    }
+}
