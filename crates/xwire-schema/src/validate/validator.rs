@@ -375,7 +375,8 @@ impl<'s> Validator<'s> {
     /// it gives up and the general pass validates the document from the start (and says
     /// what is wrong). The result is the general pass's either way.
     pub fn validate(&mut self, bytes: &[u8]) -> Result<(), Vec<ValidationError>> {
-        self.validate_with(bytes, |_| {})
+        // No observer: the lean pass builds no view of end tags.
+        self.validate_observed(bytes, None::<fn(&Event<'_>)>)
     }
 
     /// As [`Validator::validate`], handing each event of the document to `f`, once and in
@@ -400,7 +401,15 @@ impl<'s> Validator<'s> {
     pub fn validate_with<F: FnMut(&Event<'_>)>(
         &mut self,
         bytes: &[u8],
-        mut f: F,
+        f: F,
+    ) -> Result<(), Vec<ValidationError>> {
+        self.validate_observed(bytes, Some(f))
+    }
+
+    fn validate_observed<F: FnMut(&Event<'_>)>(
+        &mut self,
+        bytes: &[u8],
+        mut f: Option<F>,
     ) -> Result<(), Vec<ValidationError>> {
         let mut observed = 0usize;
         if self.prove_valid(bytes, &mut f, &mut observed) {
@@ -411,20 +420,15 @@ impl<'s> Validator<'s> {
         let mut vr = ValidatingReader::new(self, reader);
         // The events the lean pass handed out are not handed out again.
         let mut n = 0usize;
-        loop {
-            match vr.next() {
-                Ok(e) => {
-                    let ev = e.event();
-                    if matches!(ev, Event::Eof) {
-                        break;
-                    }
-                    if n >= observed {
-                        f(&ev);
-                    }
-                    n += 1;
-                }
-                Err(_) => break,
+        while let Ok(e) = vr.next() {
+            let ev = e.event();
+            if matches!(ev, Event::Eof) {
+                break;
             }
+            if let Some(f) = f.as_mut().filter(|_| n >= observed) {
+                f(&ev);
+            }
+            n += 1;
             if vr.v.stopped {
                 break;
             }

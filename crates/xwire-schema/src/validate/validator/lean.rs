@@ -52,11 +52,11 @@ impl<'s> Validator<'s> {
     /// Whether the lean pass proves `bytes` a valid document (`false`: invalid, or it could
     /// not tell). The validator is left as after [`Validator::reset`] and a document. Each
     /// event it got through (all of them, when it proves the document valid) is handed to
-    /// `observe`; `observed` counts them.
+    /// `observe`, if any; `observed` counts them.
     pub(crate) fn prove_valid<F: FnMut(&Event<'_>)>(
         &mut self,
         bytes: &[u8],
-        observe: &mut F,
+        observe: &mut Option<F>,
         observed: &mut usize,
     ) -> bool {
         if self.schema.element_plans.is_empty()
@@ -83,7 +83,7 @@ impl<'s> Validator<'s> {
         &mut self,
         reader: &mut Reader<'_>,
         frames: &mut Vec<LeanFrame>,
-        observe: &mut F,
+        observe: &mut Option<F>,
         observed: &mut usize,
     ) -> Option<()> {
         let mut d = 0usize;
@@ -97,7 +97,9 @@ impl<'s> Validator<'s> {
                 if frames[d].bindings != self.bindings.len() {
                     self.pop_bindings(frames[d].bindings);
                 }
-                observe(&reader.current());
+                if let Some(f) = observe {
+                    f(&reader.current());
+                }
                 *observed += 1;
                 continue;
             }
@@ -140,7 +142,9 @@ impl<'s> Validator<'s> {
                 Event::Eof => return saw_root.then_some(()),
                 _ => {}
             }
-            observe(&ev);
+            if let Some(f) = observe {
+                f(&ev);
+            }
             *observed += 1;
         }
     }
