@@ -1,5 +1,6 @@
-//! Validates a document many times through a `ValidatingReader` (as the benchmark's validate
-//! peer does), for profiling: `validate_loop SCHEMA DOC [ROUNDS]`. With `--parse`, only parses.
+//! Validates a document many times through a `ValidatingReader` (as the benchmark's xwire-psvi
+//! peer does), for profiling: `validate_loop SCHEMA DOC [ROUNDS]`. With `--parse`, only parses;
+//! with `--verdict`, validates through `Validator::validate` (the lean pass first).
 
 use std::time::Instant;
 
