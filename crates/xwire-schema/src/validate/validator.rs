@@ -411,10 +411,9 @@ impl<'s> Validator<'s> {
         bytes: &[u8],
         mut f: Option<F>,
     ) -> Result<(), Vec<ValidationError>> {
-        let mut observed = 0usize;
-        if self.prove_valid(bytes, &mut f, &mut observed) {
+        let Err(observed) = self.prove_valid(bytes, &mut f) else {
             return Ok(());
-        }
+        };
         let buffers = self.buffers.take().unwrap_or_default();
         let reader = Reader::with_buffers(bytes, self.options.reader.clone(), buffers);
         let mut vr = ValidatingReader::new(self, reader);
@@ -957,14 +956,7 @@ impl<'s> Validator<'s> {
         };
         let st = &self.frames[d - 1].state;
         let (decl, target) = if let Some((e, target)) = name.and_then(|n| m.quick_step(st, n)) {
-            let ed = schema.element(e);
-            if ed.is_abstract
-                || !ed.identity_constraints.is_empty()
-                || ed.value_constraint.is_some()
-            {
-                return false;
-            }
-            if !schema.derives_from(ty, ed.type_def, self.blocked_by(Some(e), ed.type_def)) {
+            if !self.xsi_type_plainly(e, ty) {
                 return false;
             }
             (Some(e), target)
@@ -996,6 +988,19 @@ impl<'s> Validator<'s> {
         });
         self.open_quick(tag, offset, d, target, decl, plan, name);
         true
+    }
+
+    /// Whether declaration `e` may be typed by `xsi:type` naming `ty` with no check but the
+    /// type's own: the declaration is not abstract and has no identity or value constraint,
+    /// and `ty` derives from its type without a blocked step.
+    fn xsi_type_plainly(&self, e: ElementId, ty: TypeId) -> bool {
+        let ed = self.schema.element(e);
+        !ed.is_abstract
+            && ed.identity_constraints.is_empty()
+            && ed.value_constraint.is_none()
+            && self
+                .schema
+                .derives_from(ty, ed.type_def, self.blocked_by(Some(e), ed.type_def))
     }
 
     /// Drops the attribute information of the previous start (keeping string allocations).

@@ -27,8 +27,6 @@ pub(super) struct LeanFrame {
     state: MatchState,
     /// What the end checks: the value of the simple type, or the content model.
     end: LeanEnd,
-    /// Whether non-whitespace text is allowed (and not kept): mixed content.
-    mixed: bool,
     /// Length of the namespace binding stack before the element.
     bindings: usize,
     /// The text of an element of simple type or simple content.
@@ -39,8 +37,10 @@ pub(super) struct LeanFrame {
 enum LeanEnd {
     /// The value of this type, from the text (simple type or simple content).
     Value(SimpleTypeId),
-    /// The end of the content model of this type (element-only or mixed content).
+    /// The end of the content model of this type (element-only content).
     Model(ComplexTypeId),
+    /// As `Model`, for mixed content (text allowed, not kept).
+    MixedModel(ComplexTypeId),
     /// Nothing: any text is valid (a `string` without facets, simple content or not).
     AnyText,
     /// Nothing: empty content.
@@ -48,33 +48,49 @@ enum LeanEnd {
     Nothing,
 }
 
+impl LeanFrame {
+    /// Character data in the element of this frame: kept for a value, allowed as it is by
+    /// mixed content or a type any text fits, else only white space. `None`: give up.
+    #[inline(always)]
+    fn take_text<'t>(
+        &mut self,
+        text: impl FnOnce() -> std::borrow::Cow<'t, str>,
+        whitespace: impl FnOnce() -> bool,
+    ) -> Option<()> {
+        if let LeanEnd::Value(_) = self.end {
+            self.text.push_str(&text());
+        } else if !matches!(self.end, LeanEnd::AnyText | LeanEnd::MixedModel(_)) && !whitespace() {
+            return None;
+        }
+        Some(())
+    }
+}
+
 impl<'s> Validator<'s> {
-    /// Whether the lean pass proves `bytes` a valid document (`false`: invalid, or it could
-    /// not tell). The validator is left as after [`Validator::reset`] and a document. Each
-    /// event it got through (all of them, when it proves the document valid) is handed to
-    /// `observe`, if any; `observed` counts them.
+    /// `Ok` when the lean pass proves `bytes` a valid document; else (invalid, or it could
+    /// not tell) how many events it got through. Each of those (all of them, when it proves
+    /// the document valid) is handed to `observe`, if any. The validator is left as after
+    /// [`Validator::reset`] and a document.
     pub(crate) fn prove_valid<F: FnMut(&Event<'_>)>(
         &mut self,
         bytes: &[u8],
         observe: &mut Option<F>,
-        observed: &mut usize,
-    ) -> bool {
+    ) -> Result<(), usize> {
         if self.schema.element_plans.is_empty()
             || self.fallback.is_some()
             || self.options.schema_location_hints
         {
-            return false;
+            return Err(0);
         }
         self.reset();
         let mut frames = std::mem::take(&mut self.lean_frames);
         let buffers = self.buffers.take().unwrap_or_default();
         let mut reader = Reader::with_buffers(bytes, self.options.reader.clone(), buffers);
-        let valid = self
-            .lean_pass(&mut reader, &mut frames, observe, observed)
-            .is_some();
+        let mut observed = 0;
+        let valid = self.lean_pass(&mut reader, &mut frames, observe, &mut observed);
         self.buffers = Some(reader.into_buffers());
         self.lean_frames = frames;
-        valid
+        valid.ok_or(observed)
     }
 
     /// The pass itself: `None` as soon as it gives up.
@@ -117,27 +133,12 @@ impl<'s> Validator<'s> {
                     d += 1;
                 }
                 Event::Text(t) if d > 0 => {
-                    let f = &mut frames[d - 1];
-                    if let LeanEnd::Value(_) = f.end {
-                        match t.unescape() {
-                            std::borrow::Cow::Borrowed(s) => f.text.push_str(s),
-                            std::borrow::Cow::Owned(s) => f.text.push_str(&s),
-                        }
-                    } else if !f.mixed && f.end != LeanEnd::AnyText && !t.is_whitespace() {
-                        return None;
-                    }
+                    frames[d - 1].take_text(|| t.unescape(), || t.is_whitespace())?;
                 }
                 Event::CData(c) if d > 0 => {
-                    let f = &mut frames[d - 1];
                     let s = c.text();
-                    if let LeanEnd::Value(_) = f.end {
-                        f.text.push_str(&s);
-                    } else if !f.mixed
-                        && f.end != LeanEnd::AnyText
-                        && !s.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
-                    {
-                        return None;
-                    }
+                    let whitespace = || s.bytes().all(xwire::chars::is_whitespace);
+                    frames[d - 1].take_text(|| s.clone(), whitespace)?;
                 }
                 Event::Eof => return saw_root.then_some(()),
                 _ => {}
@@ -188,7 +189,7 @@ impl<'s> Validator<'s> {
         let decl = match parent {
             None => Some(schema.global_element(name?)?),
             Some(p) => {
-                let LeanEnd::Model(c) = p.end else {
+                let (LeanEnd::Model(c) | LeanEnd::MixedModel(c)) = p.end else {
                     return None;
                 };
                 let m = model_of(schema, &None, c)?;
@@ -200,11 +201,10 @@ impl<'s> Validator<'s> {
                     None => {
                         let (wc, target) = m.quick_wildcard(&p.state, name, ns)?;
                         let global = name.and_then(|n| schema.global_element(n));
-                        match (wc.process, global) {
-                            (ProcessContents::Skip, _) | (ProcessContents::Strict, None) => {
-                                return None
-                            }
-                            _ => {}
+                        if wc.process == ProcessContents::Skip
+                            || (wc.process == ProcessContents::Strict && global.is_none())
+                        {
+                            return None;
                         }
                         ContentModel::quick_move(&mut p.state, target);
                         global
@@ -217,34 +217,26 @@ impl<'s> Validator<'s> {
             (None, None) => return None, // assessed laxly
             // A value constraint goes the general way (plans are made for some).
             (None, Some(e)) if schema.element(e).value_constraint.is_some() => return None,
-            (None, Some(e)) => match schema.element_plans.get(e.index()) {
-                Some(Some(plan)) if others == 0 => plan.ty,
-                _ => {
-                    let plan = schema.attributed_plans.get(e.index()).copied().flatten();
-                    let plan = plan.or_else(|| schema.element_plans[e.index()])?;
-                    self.lean_attributes(tag, plan.ty)?;
-                    plan.ty
+            // A declaration has a plan in one table at most: its type has attribute uses or
+            // not. The first is the common case: no attributes to check.
+            (None, Some(e)) => match schema.element_plans.get(e.index()).copied().flatten() {
+                Some(plan) if others == 0 => plan.ty,
+                plain => {
+                    let attributed = || schema.attributed_plans.get(e.index()).copied().flatten();
+                    let ty = plain.or_else(attributed)?.ty;
+                    self.lean_attributes(tag, ty)?;
+                    ty
                 }
             },
             (Some(i), decl) => {
                 let a = tag.attributes().nth(i)?;
                 let ty = self.xsi_type_fast(a.value())??;
-                if let Some(e) = decl {
-                    let ed = schema.element(e);
-                    if ed.is_abstract
-                        || !ed.identity_constraints.is_empty()
-                        || ed.value_constraint.is_some()
-                        || !schema.derives_from(ty, ed.type_def, self.blocked_by(decl, ed.type_def))
-                    {
-                        return None;
-                    }
+                if decl.is_some_and(|e| !self.xsi_type_plainly(e, ty))
+                    || matches!(ty, TypeId::Complex(c) if schema.complex_type(c).is_abstract)
+                {
+                    return None;
                 }
                 if others != 0 || !opens_plainly(schema, ty) {
-                    if let TypeId::Complex(c) = ty {
-                        if schema.complex_type(c).is_abstract {
-                            return None;
-                        }
-                    }
                     self.lean_attributes(tag, ty)?;
                 }
                 ty
@@ -258,7 +250,6 @@ impl<'s> Validator<'s> {
     #[inline]
     fn lean_open(&self, f: &mut LeanFrame, ty: TypeId) -> Option<()> {
         let schema = self.schema;
-        f.mixed = false;
         f.text.clear();
         let value = |s: SimpleTypeId| match self.plan(s) {
             ValuePlan {
@@ -273,9 +264,11 @@ impl<'s> Validator<'s> {
                 ContentType::Simple(s) => value(*s),
                 ContentType::Empty => LeanEnd::Nothing,
                 ContentType::Elements { mixed, .. } => {
-                    f.mixed = *mixed;
                     model_of(schema, &None, c)?.start(&mut f.state);
-                    LeanEnd::Model(c)
+                    match mixed {
+                        true => LeanEnd::MixedModel(c),
+                        false => LeanEnd::Model(c),
+                    }
                 }
             },
         };
@@ -287,7 +280,7 @@ impl<'s> Validator<'s> {
     fn lean_end(&self, f: &LeanFrame) -> Option<()> {
         match f.end {
             LeanEnd::Value(s) => self.lean_value(s, &f.text),
-            LeanEnd::Model(c) => model_of(self.schema, &None, c)?
+            LeanEnd::Model(c) | LeanEnd::MixedModel(c) => model_of(self.schema, &None, c)?
                 .can_end(&f.state)
                 .then_some(()),
             LeanEnd::AnyText | LeanEnd::Nothing => Some(()),
@@ -325,12 +318,9 @@ impl<'s> Validator<'s> {
     /// for anything else, and for a value of an ID type.
     fn lean_attributes(&mut self, tag: &StartTag<'_>, ty: TypeId) -> Option<()> {
         let schema = self.schema;
-        let ct = match ty {
-            TypeId::Complex(c) => schema.complex_type(c),
-            // `xmlns` and `xsi:type` only (the caller's count).
-            TypeId::Simple(_) => return None,
-        };
+        // A simple type allows `xmlns` and `xsi:type` only (the caller's count).
         let TypeId::Complex(c) = ty else { return None };
+        let ct = schema.complex_type(c);
         let uses = ct.attribute_uses.as_slice();
         if uses.len() > 64 {
             return None;
@@ -367,17 +357,13 @@ impl<'s> Validator<'s> {
                 }
             };
             let ty = schema.attribute(decl).type_def;
-            match fixed {
-                None => self.lean_value(ty, a.value())?,
-                Some(vc) => {
-                    if self.plan(ty).id != IdKind::None {
-                        return None;
-                    }
-                    let v = self.validate_simple(ty, a.value()).ok()?;
-                    let ok = self.fixed_matches(ty, vc, &v);
-                    self.recycle(Some(v));
-                    ok.then_some(())?
-                }
+            self.lean_value(ty, a.value())?;
+            if let Some(vc) = fixed {
+                // Rare: the value built again, to compare.
+                let v = self.validate_simple(ty, a.value()).ok()?;
+                let same = self.fixed_matches(ty, vc, &v);
+                self.recycle(Some(v));
+                same.then_some(())?;
             }
         }
         let missing = uses
