@@ -100,6 +100,34 @@ pub fn is_whitespace(b: u8) -> bool {
     CLASS[b as usize] & WS != 0
 }
 
+/// Whether every byte of `s` is white space (`S`); true for an empty `s`.
+///
+/// ```
+/// assert!(xwire::chars::is_all_whitespace(b"\n    \t"));
+/// assert!(!xwire::chars::is_all_whitespace(b"\n  x "));
+/// ```
+#[inline]
+pub fn is_all_whitespace(s: &[u8]) -> bool {
+    // The usual case, indentation (a line feed, then spaces), is compared a word at a time;
+    // anything else goes byte by byte.
+    const SPACES: u64 = u64::from_ne_bytes([b' '; 8]);
+    const LF_SPACES: u64 = u64::from_ne_bytes(*b"\n       ");
+    const LF_SPACES4: u32 = u32::from_ne_bytes(*b"\n   ");
+    let w8 = |at: usize| s[at..].first_chunk::<8>().map(|w| u64::from_ne_bytes(*w));
+    let w4 = |at: usize| s[at..].first_chunk::<4>().map(|w| u32::from_ne_bytes(*w));
+    let n = s.len();
+    let indent = match n {
+        0..=3 => false,
+        4..=8 => w4(0) == Some(LF_SPACES4) && w4(n - 4) == Some(SPACES as u32),
+        _ => {
+            w8(0) == Some(LF_SPACES)
+                && (1..n / 8).all(|i| w8(i * 8) == Some(SPACES))
+                && w8(n - 8) == Some(SPACES)
+        }
+    };
+    indent || s.iter().all(|&b| is_whitespace(b))
+}
+
 /// Whether `s` matches the `Name` production.
 pub fn is_name(s: &str) -> bool {
     let mut chars = s.chars();
@@ -148,6 +176,41 @@ mod tests {
                 "{b:#x}"
             );
             assert_eq!(CLASS[b as usize] & BAD_CTRL != 0, !is_xml_char(c), "{b:#x}");
+        }
+    }
+
+    #[test]
+    fn all_whitespace_agrees_with_the_byte_test() {
+        let slow = |s: &[u8]| s.iter().all(|&b| is_whitespace(b));
+        // Every string of up to 7 bytes over blanks and two others (one with the high bit,
+        // one a zero byte, both of which the word test must not mistake for a blank).
+        let alphabet = [b' ', b'\n', b'\t', b'\r', b'a', 0x80 | b' ', 0];
+        let mut s = Vec::new();
+        for n in 0..=7u32 {
+            for mut k in 0..alphabet.len().pow(n) {
+                s.clear();
+                for _ in 0..n {
+                    s.push(alphabet[k % alphabet.len()]);
+                    k /= alphabet.len();
+                }
+                assert_eq!(is_all_whitespace(&s), slow(&s), "{s:?}");
+            }
+        }
+        // Longer indentation (one line feed, or one every five bytes), one odd byte anywhere.
+        for n in 0..40 {
+            for every in [n.max(1), 5] {
+                let blank: Vec<u8> = (0..n)
+                    .map(|i| if i % every == 0 { b'\n' } else { b' ' })
+                    .collect();
+                assert!(is_all_whitespace(&blank));
+                for at in 0..n {
+                    for odd in [b'x', b'\t', 0x80 | b' ', 0x80 | b'\n', 0, 0x7F] {
+                        let mut t = blank.clone();
+                        t[at] = odd;
+                        assert_eq!(is_all_whitespace(&t), slow(&t), "{t:?}");
+                    }
+                }
+            }
         }
     }
 

@@ -552,8 +552,9 @@ impl<'r> Text<'r> {
     }
 
     /// Whether the text is only white space (as written).
+    #[inline]
     pub fn is_whitespace(&self) -> bool {
-        self.raw.bytes().all(crate::chars::is_whitespace)
+        crate::chars::is_all_whitespace(self.raw.as_bytes())
     }
 }
 

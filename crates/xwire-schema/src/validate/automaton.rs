@@ -189,6 +189,54 @@ pub struct ContentModel {
     kind: Kind,
 }
 
+/// A content model whose matching state is one position: no counters, not `xs:all`
+/// ([`ContentModel::plain`]). Its walk takes only the moves that need no more than that
+/// position; for anything else it says `None` and [`ContentModel::step`] must decide.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PlainModel<'m>(&'m Glushkov);
+
+impl<'m> PlainModel<'m> {
+    /// The position before the first child.
+    pub(crate) const START: u32 = 0;
+
+    /// The declaration of child `name` at position `at` and the position after it, when one
+    /// element particle matches the name as it is (not abstract, not blocked).
+    #[inline]
+    pub(crate) fn step(self, at: u32, name: NameId) -> Option<(ElementId, u32)> {
+        let g = self.0;
+        let (m, only) = g.states[g.rep[at as usize] as usize].named(name)?;
+        (only && m.4 == MemberStatus::Ok).then(|| (m.2, g.transitions[m.1 as usize].target))
+    }
+
+    /// The wildcard that child `name` (its schema name, if any) in namespace `ns` matches
+    /// at position `at`, and the position after it: no element particle for the name, one
+    /// wildcard.
+    #[inline]
+    pub(crate) fn wildcard(
+        self,
+        at: u32,
+        name: Option<NameId>,
+        ns: NsId,
+    ) -> Option<(&'m Wildcard, u32)> {
+        let g = self.0;
+        let state = &g.states[g.rep[at as usize] as usize];
+        if state.wild.len() != 1 || name.is_some_and(|n| state.named(n).is_some()) {
+            return None;
+        }
+        let tr = &g.transitions[state.wild[0] as usize];
+        match &g.positions[tr.target as usize].term {
+            PosTerm::Wildcard(wc) if wc.allows(ns) => Some((wc, tr.target)),
+            _ => None,
+        }
+    }
+
+    /// Whether the content may end at position `at`.
+    #[inline]
+    pub(crate) fn can_end(self, at: u32) -> bool {
+        self.0.accepts(&[at])
+    }
+}
+
 /// The state of a match in progress: the configurations of the automaton. Reuse one per
 /// open element; its buffers keep their capacity.
 #[derive(Clone, Debug, Default)]
@@ -234,14 +282,10 @@ impl ContentModel {
     /// decides; `st` is not changed either way ([`ContentModel::quick_move`] makes the move).
     #[inline]
     pub(crate) fn quick_step(&self, st: &MatchState, name: NameId) -> Option<(ElementId, u32)> {
-        let Kind::Glushkov(g) = &self.kind else {
-            return None;
-        };
-        if !g.counters.is_empty() || st.cur.len() != 1 {
-            return None;
+        match st.cur.as_slice() {
+            &[at] => self.plain()?.step(at, name),
+            _ => None,
         }
-        let (m, only) = g.states[g.rep[st.cur[0] as usize] as usize].named(name)?;
-        (only && m.4 == MemberStatus::Ok).then(|| (m.2, g.transitions[m.1 as usize].target))
     }
 
     /// The wildcard child `name` (its schema name, if any) in namespace `ns` matches and
@@ -254,19 +298,18 @@ impl ContentModel {
         name: Option<NameId>,
         ns: NsId,
     ) -> Option<(&Wildcard, u32)> {
-        let Kind::Glushkov(g) = &self.kind else {
-            return None;
-        };
-        if !g.counters.is_empty() || st.cur.len() != 1 {
-            return None;
+        match st.cur.as_slice() {
+            &[at] => self.plain()?.wildcard(at, name, ns),
+            _ => None,
         }
-        let state = &g.states[g.rep[st.cur[0] as usize] as usize];
-        if state.wild.len() != 1 || name.is_some_and(|n| state.named(n).is_some()) {
-            return None;
-        }
-        let tr = &g.transitions[state.wild[0] as usize];
-        match &g.positions[tr.target as usize].term {
-            PosTerm::Wildcard(wc) if wc.allows(ns) => Some((wc, tr.target)),
+    }
+
+    /// The model as a plain automaton, whose whole state is one position (no counters, not
+    /// `xs:all`), starting at [`PlainModel::START`]; `None` for any other.
+    #[inline]
+    pub(crate) fn plain(&self) -> Option<PlainModel<'_>> {
+        match &self.kind {
+            Kind::Glushkov(g) if g.counters.is_empty() => Some(PlainModel(g)),
             _ => None,
         }
     }

@@ -193,7 +193,7 @@ pub struct Validator<'s> {
     /// (built without the loader).
     fallback: Option<Vec<Option<ContentModel>>>,
     /// The lean pass's frames, kept from document to document.
-    lean_frames: Vec<lean::LeanFrame>,
+    lean_frames: Vec<lean::LeanFrame<'s>>,
 }
 
 /// The content model of complex type `c`: the schema's, or the validator's own.

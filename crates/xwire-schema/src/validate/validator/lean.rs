@@ -19,28 +19,31 @@
 
 use xwire::TokenKind;
 
+use crate::validate::automaton::PlainModel;
+
 use super::*;
 
 /// The state of one open element.
 #[derive(Debug, Default)]
-pub(super) struct LeanFrame {
-    state: MatchState,
+pub(super) struct LeanFrame<'s> {
+    /// The position in the content model (element content).
+    at: u32,
     /// What the end checks: the value of the simple type, or the content model.
-    end: LeanEnd,
+    end: LeanEnd<'s>,
     /// Length of the namespace binding stack before the element.
     bindings: usize,
     /// The text of an element of simple type or simple content.
     text: String,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-enum LeanEnd {
+#[derive(Clone, Copy, Debug, Default)]
+enum LeanEnd<'s> {
     /// The value of this type, from the text (simple type or simple content).
     Value(SimpleTypeId),
-    /// The end of the content model of this type (element-only content).
-    Model(ComplexTypeId),
+    /// The end of this content model (element-only content).
+    Model(PlainModel<'s>),
     /// As `Model`, for mixed content (text allowed, not kept).
-    MixedModel(ComplexTypeId),
+    MixedModel(PlainModel<'s>),
     /// Nothing: any text is valid (a `string` without facets, simple content or not).
     AnyText,
     /// Nothing: empty content.
@@ -48,7 +51,7 @@ enum LeanEnd {
     Nothing,
 }
 
-impl LeanFrame {
+impl LeanFrame<'_> {
     /// Character data in the element of this frame: kept for a value, allowed as it is by
     /// mixed content or a type any text fits, else only white space. `None`: give up.
     #[inline(always)]
@@ -98,7 +101,7 @@ impl<'s> Validator<'s> {
     fn lean_pass<F: FnMut(&Event<'_>)>(
         &mut self,
         reader: &mut Reader<'_>,
-        frames: &mut Vec<LeanFrame>,
+        frames: &mut Vec<LeanFrame<'s>>,
         observe: &mut Option<F>,
         observed: &mut usize,
     ) -> Option<()> {
@@ -155,8 +158,8 @@ impl<'s> Validator<'s> {
     fn lean_start(
         &mut self,
         tag: &StartTag<'_>,
-        parent: Option<&mut LeanFrame>,
-        f: &mut LeanFrame,
+        parent: Option<&mut LeanFrame<'s>>,
+        f: &mut LeanFrame<'s>,
     ) -> Option<()> {
         let schema = self.schema;
         f.bindings = self.bindings.len();
@@ -189,24 +192,23 @@ impl<'s> Validator<'s> {
         let decl = match parent {
             None => Some(schema.global_element(name?)?),
             Some(p) => {
-                let (LeanEnd::Model(c) | LeanEnd::MixedModel(c)) = p.end else {
+                let (LeanEnd::Model(m) | LeanEnd::MixedModel(m)) = p.end else {
                     return None;
                 };
-                let m = model_of(schema, &None, c)?;
-                match name.and_then(|n| m.quick_step(&p.state, n)) {
+                match name.and_then(|n| m.step(p.at, n)) {
                     Some((e, target)) => {
-                        ContentModel::quick_move(&mut p.state, target);
+                        p.at = target;
                         Some(e)
                     }
                     None => {
-                        let (wc, target) = m.quick_wildcard(&p.state, name, ns)?;
+                        let (wc, target) = m.wildcard(p.at, name, ns)?;
                         let global = name.and_then(|n| schema.global_element(n));
                         if wc.process == ProcessContents::Skip
                             || (wc.process == ProcessContents::Strict && global.is_none())
                         {
                             return None;
                         }
-                        ContentModel::quick_move(&mut p.state, target);
+                        p.at = target;
                         global
                     }
                 }
@@ -248,7 +250,7 @@ impl<'s> Validator<'s> {
     /// Fills frame `f` for an element of type `ty` (its declaration has no value
     /// constraint, or its plan says so).
     #[inline]
-    fn lean_open(&self, f: &mut LeanFrame, ty: TypeId) -> Option<()> {
+    fn lean_open(&self, f: &mut LeanFrame<'s>, ty: TypeId) -> Option<()> {
         let schema = self.schema;
         f.text.clear();
         let value = |s: SimpleTypeId| match self.plan(s) {
@@ -264,10 +266,12 @@ impl<'s> Validator<'s> {
                 ContentType::Simple(s) => value(*s),
                 ContentType::Empty => LeanEnd::Nothing,
                 ContentType::Elements { mixed, .. } => {
-                    model_of(schema, &None, c)?.start(&mut f.state);
+                    // Counters and `xs:all` go the general way.
+                    let m = model_of(schema, &None, c)?.plain()?;
+                    f.at = PlainModel::START;
                     match mixed {
-                        true => LeanEnd::MixedModel(c),
-                        false => LeanEnd::Model(c),
+                        true => LeanEnd::MixedModel(m),
+                        false => LeanEnd::Model(m),
                     }
                 }
             },
@@ -280,9 +284,7 @@ impl<'s> Validator<'s> {
     fn lean_end(&self, f: &LeanFrame) -> Option<()> {
         match f.end {
             LeanEnd::Value(s) => self.lean_value(s, &f.text),
-            LeanEnd::Model(c) | LeanEnd::MixedModel(c) => model_of(self.schema, &None, c)?
-                .can_end(&f.state)
-                .then_some(()),
+            LeanEnd::Model(m) | LeanEnd::MixedModel(m) => m.can_end(f.at).then_some(()),
             LeanEnd::AnyText | LeanEnd::Nothing => Some(()),
         }
     }
