@@ -1275,6 +1275,19 @@ const QUICK_XSD: &str = r#"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema
         <xs:complexType><xs:attribute name="id" type="xs:ID"/></xs:complexType>
       </xs:element>
       <xs:element name="wa" type="t:WithAttr" minOccurs="0" maxOccurs="unbounded"/>
+      <xs:element name="few" minOccurs="0">
+        <xs:complexType><xs:sequence>
+          <xs:element name="c" type="xs:int" minOccurs="2" maxOccurs="3"/>
+          <xs:element ref="t:head" minOccurs="0" maxOccurs="2"/>
+          <xs:element ref="t:bhead" minOccurs="0" maxOccurs="2"/>
+        </xs:sequence></xs:complexType>
+      </xs:element>
+      <xs:element name="every" minOccurs="0">
+        <xs:complexType><xs:all>
+          <xs:element name="x" type="xs:int"/>
+          <xs:element name="y" type="xs:date" minOccurs="0"/>
+        </xs:all></xs:complexType>
+      </xs:element>
     </xs:sequence></xs:complexType>
   </xs:element>
   <xs:attribute name="gatt" type="xs:date"/>
@@ -1290,6 +1303,8 @@ const QUICK_XSD: &str = r#"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema
   </xs:sequence></xs:complexType>
   <xs:element name="head" type="xs:int" abstract="true"/>
   <xs:element name="member" type="xs:int" substitutionGroup="t:head"/>
+  <xs:element name="bhead" type="xs:int" block="substitution"/>
+  <xs:element name="bmember" type="xs:int" substitutionGroup="t:bhead"/>
 </xs:schema>"#;
 
 #[test]
@@ -1378,6 +1393,10 @@ fn the_lean_pass_proves_only_valid_documents() {
         "<att req='1' fix=' US '/><att req='1' xmlns:o='urn:other' o:x='1'/><att req='1' xmlns:o='urn:other' o:x='1' xmlns:p='urn:p'/>",
         "<req a='1'/><!-- a comment --><?pi x?>",
         "<member>5</member>",
+        // Counters and xs:all (the general automaton).
+        "<few><c>1</c><c>2</c></few><every><y>2026-01-01</y><x>1</x></every>",
+        "<few><c>1</c><c> 2</c><c>3</c></few><every><x>1</x></every>",
+        "<few><c>1</c><c>2</c><member>3</member><member>4</member><bhead>5</bhead></few>",
     ];
     for body in proved {
         let xml = doc(body);
@@ -1441,6 +1460,17 @@ fn the_lean_pass_proves_only_valid_documents() {
         "<wa a='1'>x</wa>",
         "<req/>",
         "<req a='1'>text</req>",
+        "<few><c>1</c></few>",
+        "<few><c>1</c><c>2</c><c>3</c><c>4</c></few>",
+        "<few><c>1</c><c>x</c></few>",
+        "<few><c>1</c><c>2</c><i>3</i></few>",
+        "<few><c>1</c><c>2</c><head>3</head></few>",
+        "<few><c>1</c><c>2</c><bmember>3</bmember></few>",
+        "<few><c>1</c><c>2</c><member>3</member><member>4</member><member>5</member></few>",
+        "<every/>",
+        "<every><y>2026-01-01</y></every>",
+        "<every><x>1</x><x>2</x></every>",
+        "<every><x>1</x><c>2</c></every>",
     ];
     for body in invalid {
         let xml = doc(body);

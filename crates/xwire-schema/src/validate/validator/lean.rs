@@ -13,9 +13,10 @@
 //! attributes matched by a wildcard, and a wildcard's element with a global declaration.
 //! It gives up on: an ID or IDREF (whose values must be recorded), an identity
 //! constraint, a value constraint on an element, `xsi:nil` and the other `xsi:`
-//! attributes, a content model that is not a plain move (counters, several
-//! configurations, `xs:all`), a lax or skip subtree, and any value a scan or plain parse
-//! cannot vouch for.
+//! attributes, a substitution the group's head blocks, a lax or skip subtree, and any
+//! value a scan or plain parse cannot vouch for. Content models without counters are
+//! walked by one position ([`PlainModel`]); those with counters or `xs:all` by the
+//! general automaton.
 
 use xwire::TokenKind;
 
@@ -26,8 +27,10 @@ use super::*;
 /// The state of one open element.
 #[derive(Debug, Default)]
 pub(super) struct LeanFrame<'s> {
-    /// The position in the content model (element content).
+    /// The position in a plain content model.
     at: u32,
+    /// The configurations of a content model that is not plain.
+    state: MatchState,
     /// What the end checks: the value of the simple type, or the content model.
     end: LeanEnd<'s>,
     /// Length of the namespace binding stack before the element.
@@ -41,9 +44,9 @@ enum LeanEnd<'s> {
     /// The value of this type, from the text (simple type or simple content).
     Value(SimpleTypeId),
     /// The end of this content model (element-only content).
-    Model(PlainModel<'s>),
+    Model(LeanModel<'s>),
     /// As `Model`, for mixed content (text allowed, not kept).
-    MixedModel(PlainModel<'s>),
+    MixedModel(LeanModel<'s>),
     /// Nothing: any text is valid (a `string` without facets, simple content or not).
     AnyText,
     /// Nothing: empty content.
@@ -51,7 +54,57 @@ enum LeanEnd<'s> {
     Nothing,
 }
 
-impl LeanFrame<'_> {
+/// A content model, as the lean pass walks it.
+#[derive(Clone, Copy, Debug)]
+enum LeanModel<'s> {
+    /// No counters, not `xs:all`: the frame's `at` is the whole state.
+    Plain(PlainModel<'s>),
+    /// Counters or `xs:all`: the frame's `state`.
+    Full(&'s ContentModel),
+}
+
+/// What a child element matched in its parent's content model.
+enum LeanChild<'s> {
+    /// An element particle (or a member of its substitution group) allowed as it is.
+    Element(ElementId),
+    /// A wildcard.
+    Wildcard(&'s Wildcard),
+}
+
+impl<'s> LeanFrame<'s> {
+    /// The move of the frame's content model for child `name` (the schema's name, if any)
+    /// in namespace `ns`. `None`: not element content, no match, or a match the general
+    /// pass must judge (an abstract or blocked declaration, several particles in a plain
+    /// model).
+    #[inline]
+    fn child(&mut self, name: Option<NameId>, ns: NsId) -> Option<LeanChild<'s>> {
+        let (LeanEnd::Model(m) | LeanEnd::MixedModel(m)) = self.end else {
+            return None;
+        };
+        match m {
+            LeanModel::Plain(m) => match name.and_then(|n| m.step(self.at, n)) {
+                Some((e, target)) => {
+                    self.at = target;
+                    Some(LeanChild::Element(e))
+                }
+                None => {
+                    let (wc, target) = m.wildcard(self.at, name, ns)?;
+                    self.at = target;
+                    Some(LeanChild::Wildcard(wc))
+                }
+            },
+            LeanModel::Full(m) => match m.step(&mut self.state, name, ns)? {
+                Matched::Element {
+                    decl,
+                    status: MemberStatus::Ok,
+                    ..
+                } => Some(LeanChild::Element(decl)),
+                Matched::Element { .. } => None,
+                Matched::Wildcard(wc) => Some(LeanChild::Wildcard(wc)),
+            },
+        }
+    }
+
     /// Character data in the element of this frame: kept for a value, allowed as it is by
     /// mixed content or a type any text fits, else only white space. `None`: give up.
     #[inline(always)]
@@ -191,28 +244,18 @@ impl<'s> Validator<'s> {
         // a lax wildcard's element that has none.
         let decl = match parent {
             None => Some(schema.global_element(name?)?),
-            Some(p) => {
-                let (LeanEnd::Model(m) | LeanEnd::MixedModel(m)) = p.end else {
-                    return None;
-                };
-                match name.and_then(|n| m.step(p.at, n)) {
-                    Some((e, target)) => {
-                        p.at = target;
-                        Some(e)
+            Some(p) => match p.child(name, ns)? {
+                LeanChild::Element(e) => Some(e),
+                LeanChild::Wildcard(wc) => {
+                    let global = name.and_then(|n| schema.global_element(n));
+                    if wc.process == ProcessContents::Skip
+                        || (wc.process == ProcessContents::Strict && global.is_none())
+                    {
+                        return None;
                     }
-                    None => {
-                        let (wc, target) = m.wildcard(p.at, name, ns)?;
-                        let global = name.and_then(|n| schema.global_element(n));
-                        if wc.process == ProcessContents::Skip
-                            || (wc.process == ProcessContents::Strict && global.is_none())
-                        {
-                            return None;
-                        }
-                        p.at = target;
-                        global
-                    }
+                    global
                 }
-            }
+            },
         };
         // The type, and the check of the attributes.
         let ty = match (xsi_type, decl) {
@@ -266,9 +309,17 @@ impl<'s> Validator<'s> {
                 ContentType::Simple(s) => value(*s),
                 ContentType::Empty => LeanEnd::Nothing,
                 ContentType::Elements { mixed, .. } => {
-                    // Counters and `xs:all` go the general way.
-                    let m = model_of(schema, &None, c)?.plain()?;
-                    f.at = PlainModel::START;
+                    let m = model_of(schema, &None, c)?;
+                    let m = match m.plain() {
+                        Some(plain) => {
+                            f.at = PlainModel::START;
+                            LeanModel::Plain(plain)
+                        }
+                        None => {
+                            m.start(&mut f.state);
+                            LeanModel::Full(m)
+                        }
+                    };
                     match mixed {
                         true => LeanEnd::MixedModel(m),
                         false => LeanEnd::Model(m),
@@ -284,7 +335,12 @@ impl<'s> Validator<'s> {
     fn lean_end(&self, f: &LeanFrame) -> Option<()> {
         match f.end {
             LeanEnd::Value(s) => self.lean_value(s, &f.text),
-            LeanEnd::Model(m) | LeanEnd::MixedModel(m) => m.can_end(f.at).then_some(()),
+            LeanEnd::Model(m) | LeanEnd::MixedModel(m) => match m {
+                LeanModel::Plain(m) => m.can_end(f.at),
+                // Dropped configurations make the general pass report an error.
+                LeanModel::Full(m) => !f.state.overflow && m.can_end(&f.state),
+            }
+            .then_some(()),
             LeanEnd::AnyText | LeanEnd::Nothing => Some(()),
         }
     }
