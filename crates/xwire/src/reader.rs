@@ -2329,7 +2329,7 @@ impl<'a> Reader<'a> {
     }
 
     /// One parsing step at the current position of the current frame.
-    #[inline]
+    #[inline(always)]
     fn step(&mut self) -> Scan<StepR> {
         let Reader {
             input,

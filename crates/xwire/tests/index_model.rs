@@ -496,7 +496,30 @@ struct Slot {
     attr_ids: Vec<usize>,
     /// Children as slots, with the insertions in each gap (`gaps[k]` before child `k`).
     children: Vec<Slot>,
-    gaps: Vec<Vec<M>>,
+    gaps: Vec<Gap>,
+}
+
+/// The insertions between two children (or before the first, after the last).
+#[derive(Clone, Debug, Default)]
+struct Gap {
+    /// Each insertion: whether it was made after the node before the gap, and its nodes.
+    inserts: Vec<(bool, Vec<M>)>,
+    /// Markup without a node of its own (an empty CDATA section) lies in the gap: what was
+    /// inserted after the node before it then comes first, whatever the order of the edits.
+    split: bool,
+}
+
+impl Gap {
+    fn nodes(&self) -> Vec<M> {
+        let mut inserts: Vec<&(bool, Vec<M>)> = self.inserts.iter().collect();
+        if self.split {
+            inserts.sort_by_key(|(after, _)| !after); // stable
+        }
+        inserts
+            .into_iter()
+            .flat_map(|(_, m)| m.iter().cloned())
+            .collect()
+    }
 }
 
 fn slot(ix: &Index<'_>, n: NodeRef, m: M) -> Slot {
@@ -510,8 +533,18 @@ fn slot(ix: &Index<'_>, n: NodeRef, m: M) -> Slot {
         ),
         _ => (Vec::new(), Vec::new()),
     };
+    let mut gaps = vec![Gap::default(); children.len() + 1];
+    // A text node's own extent takes in such markup beside it (edits before or after the
+    // text go outside it), so only markup between two other nodes splits a gap.
+    for k in 1..children.len() {
+        let (a, b) = (children[k - 1].id, children[k].id);
+        let (a, b) = (ix.node(a).unwrap(), ix.node(b).unwrap());
+        gaps[k].split = ix.span(a).end != ix.span(b).start
+            && ix.kind(a) != NodeKind::Text
+            && ix.kind(b) != NodeKind::Text;
+    }
     Slot {
-        gaps: vec![Vec::new(); children.len() + 1],
+        gaps,
         attr_edits: vec![None; attr_ids.len()],
         attr_ids,
         node: m,
@@ -555,20 +588,20 @@ fn flatten(s: &Slot) -> Vec<M> {
                     Some(Some(nv)) => Some((k.clone(), nv.clone())),
                 })
                 .collect();
-            let mut children = s.gaps[0].clone();
+            let mut children = s.gaps[0].nodes();
             match &s.replaced {
                 Some(r) => children.extend(r.iter().cloned()),
                 None => {
                     for (k, c) in s.children.iter().enumerate() {
                         if k > 0 {
-                            children.extend(s.gaps[k].iter().cloned());
+                            children.extend(s.gaps[k].nodes());
                         }
                         children.extend(flatten(c));
                     }
                 }
             }
             if !s.children.is_empty() {
-                children.extend(s.gaps[s.children.len()].iter().cloned());
+                children.extend(s.gaps[s.children.len()].nodes());
             }
             vec![M::Elem {
                 name: name.clone(),
@@ -630,7 +663,9 @@ fn edit(
             .is_ok();
             if ok {
                 match find_parent(reference, id) {
-                    Some((p, k)) => p.gaps[if before { k } else { k + 1 }].extend(nodes),
+                    Some((p, k)) => p.gaps[if before { k } else { k + 1 }]
+                        .inserts
+                        .push((!before, nodes)),
                     None => panic!("root element edits are not generated"),
                 }
             }
