@@ -39,6 +39,7 @@ mod tests;
 use std::fmt;
 
 pub use decimal::Decimal;
+pub(crate) use temporal::is_plain_temporal;
 pub use temporal::{DateTime, Duration, TemporalKind};
 pub(crate) use value::{
     i64_bounds, is_plain_number, is_scanned_number, parse_plain, rejects_inner_space,

@@ -135,6 +135,44 @@ fn fixed_date(s: &str) -> Option<(i64, u8, u8)> {
     (year != 0).then_some((year, month, day))
 }
 
+/// Whether `lexical`, once trimmed of XML white space, is certainly a valid `date` or
+/// `dateTime` (the only kinds it takes), by a check at fixed positions: no value is built.
+/// It takes the common shapes (`YYYY-MM-DD`, then `Thh:mm:ss` with or without a fraction,
+/// with or without a timezone) and says `false` for anything else, valid or not (another
+/// kind, a longer or negative year, the hour 24): the parse then decides. `true` implies
+/// that [`DateTime::parse`] gives a value.
+pub(crate) fn is_plain_temporal(kind: TemporalKind, lexical: &str) -> bool {
+    let Ok((body, _)) = parse_timezone(super::trim_xml(lexical)) else {
+        return false;
+    };
+    let (date, time) = match kind {
+        TemporalKind::Date => (body, None),
+        TemporalKind::DateTime => match body.split_at_checked(10) {
+            Some((d, t)) => (d, t.strip_prefix('T')),
+            None => return false,
+        },
+        _ => return false,
+    };
+    let date_ok = fixed_date(date)
+        .is_some_and(|(y, m, d)| (1..=12).contains(&m) && d >= 1 && d <= days_in_month(y, m));
+    match (kind, time.map(str::as_bytes)) {
+        (TemporalKind::Date, _) => date_ok,
+        (_, Some(&[h1, h2, b':', m1, m2, b':', s1, s2, ref fraction @ ..])) => {
+            let fraction_ok = match fraction {
+                [] => true,
+                [b'.', digits @ ..] => !digits.is_empty() && digits.iter().all(u8::is_ascii_digit),
+                _ => false,
+            };
+            date_ok
+                && fraction_ok
+                && digits2(&[h1, h2]).is_some_and(|h| h < 24)
+                && digits2(&[m1, m2]).is_some_and(|m| m < 60)
+                && digits2(&[s1, s2]).is_some_and(|s| s < 60)
+        }
+        _ => false,
+    }
+}
+
 /// The largest year magnitude accepted, so that day and second arithmetic cannot overflow.
 const MAX_YEAR: i64 = 1_000_000_000_000;
 

@@ -574,6 +574,19 @@ mod properties {
             }
         }
 
+        /// The fixed-position check of dates and times says yes only to what the parse
+        /// takes.
+        #[test]
+        fn temporal_checks_imply_the_parse(
+            s in "[ 0-9:.TZ+\\-]{0,30}|[0-9]{4}-[01][0-9]-[0-3][0-9](T[0-2][0-9]:[0-6][0-9]:[0-6][0-9](\\.[0-9]{0,3})?)?(Z|[+-]1[0-5]:[0-6][0-9])?",
+        ) {
+            for (ty, kind) in [(Builtin::Date, TemporalKind::Date), (Builtin::DateTime, TemporalKind::DateTime)] {
+                if temporal::is_plain_temporal(kind, &s) {
+                    prop_assert!(value::parse_plain(ty, &s).is_some(), "{} {:?}", ty, &s);
+                }
+            }
+        }
+
         /// Every integer of up to 18 digits, written with padding, sign and leading zeros,
         /// is read by the scan as the parse reads it.
         #[test]
@@ -729,4 +742,64 @@ fn number_scan_edge_cases() {
     assert_eq!(value::i64_bounds(PositiveInteger), (1, i64::MAX));
     assert_eq!(value::i64_bounds(UnsignedLong), (0, i64::MAX));
     assert_eq!(value::i64_bounds(Integer), (i64::MIN, i64::MAX));
+}
+
+#[test]
+fn temporal_check_edge_cases() {
+    use Builtin::*;
+    let plain = |kind, s: &str| temporal::is_plain_temporal(kind, s);
+    for s in [
+        "2026-04-23",
+        " 2024-02-29\n",
+        "2026-12-31Z",
+        "2026-01-01+14:00",
+        "2026-01-01-05:30",
+    ] {
+        assert!(plain(TemporalKind::Date, s), "{s:?}");
+        assert!(value::parse_plain(Date, s).is_some(), "{s:?}");
+    }
+    for s in [
+        "2026-04-23T10:00:00",
+        "2026-04-23T23:59:59.125Z",
+        "2024-02-29T00:00:00-14:00",
+    ] {
+        assert!(plain(TemporalKind::DateTime, s), "{s:?}");
+        assert!(value::parse_plain(DateTime, s).is_some(), "{s:?}");
+    }
+    // Invalid, or valid but beyond the check (longer or negative years, the hour 24, the
+    // other kinds): the parse decides.
+    for s in [
+        "2023-02-29",
+        "2026-04-31",
+        "2026-13-01",
+        "2026-00-10",
+        "2026-01-00",
+        "0000-01-01",
+        "2026-01-01+14:01",
+        "2026-01-01+15:00",
+        "2026-1-01",
+        "12026-01-01",
+        "-2026-01-01",
+        "2026-01-01T00:00:00",
+        "",
+        "2026-01-01 Z",
+    ] {
+        assert!(!plain(TemporalKind::Date, s), "{s:?}");
+    }
+    for s in [
+        "2026-01-01T24:00:00",
+        "2026-01-01T10:60:00",
+        "2026-01-01T10:00:60",
+        "2026-01-01T10:00:00.",
+        "2026-01-01T10:00",
+        "2026-01-01t10:00:00",
+        "2026-02-30T10:00:00",
+        "2026-01-01T10:00:00.5x",
+        "2026-01-01",
+        "2026-01-01T1:00:00",
+    ] {
+        assert!(!plain(TemporalKind::DateTime, s), "{s:?}");
+    }
+    assert!(value::parse_plain(DateTime, "2026-01-01T24:00:00").is_some());
+    assert!(!plain(TemporalKind::GYear, "2026"));
 }

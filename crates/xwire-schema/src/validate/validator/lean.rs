@@ -20,6 +20,8 @@
 
 use xwire::TokenKind;
 
+use crate::datatypes::{is_plain_temporal, TemporalKind};
+
 use crate::validate::automaton::PlainModel;
 
 use super::*;
@@ -355,6 +357,13 @@ impl<'s> Validator<'s> {
         }
         let quick = match plan.check {
             check @ (Check::Number(_) | Check::IntRange { .. }) => check.scan(lexical).is_some(),
+            // The common dates and times by a check at fixed positions, no value built.
+            Check::Plain(Builtin::Date) if is_plain_temporal(TemporalKind::Date, lexical) => true,
+            Check::Plain(Builtin::DateTime)
+                if is_plain_temporal(TemporalKind::DateTime, lexical) =>
+            {
+                true
+            }
             Check::Plain(b) => parse_plain(b, lexical).is_some(),
             check => self.text_is_value(check, ty, lexical),
         };
