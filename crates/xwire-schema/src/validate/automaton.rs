@@ -146,6 +146,12 @@ impl State {
     /// The element particle for name `n`, and whether it is the only one.
     #[inline]
     fn named(&self, n: NameId) -> Option<(&ByName, bool)> {
+        // Most states allow a few names: a scan beats the search's branches.
+        if self.by_name.len() <= 4 {
+            let at = self.by_name.iter().position(|m| m.0 == n)?;
+            let only = self.by_name.get(at + 1).map_or(true, |m2| m2.0 != n);
+            return Some((&self.by_name[at], only));
+        }
         let lo = self.by_name.partition_point(|m| m.0 < n);
         let hits = &self.by_name[lo..];
         let m = hits.first().filter(|m| m.0 == n)?;
@@ -201,7 +207,7 @@ impl<'m> PlainModel<'m> {
 
     /// The declaration of child `name` at position `at` and the position after it, when one
     /// element particle matches the name as it is (not abstract, not blocked).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn step(self, at: u32, name: NameId) -> Option<(ElementId, u32)> {
         let g = self.0;
         let (m, only) = g.states[g.rep[at as usize] as usize].named(name)?;
