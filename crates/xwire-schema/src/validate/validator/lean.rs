@@ -349,7 +349,7 @@ impl<'s> Validator<'s> {
 
     /// Whether `lexical` is a valid value of `ty` (not of an ID type): by its value plan's
     /// scan or plain parse, else the general way. No value is kept.
-    #[inline]
+    #[inline(always)]
     fn lean_value(&self, ty: SimpleTypeId, lexical: &str) -> Option<()> {
         let plan = self.plan(ty);
         if plan.id != IdKind::None {
