@@ -314,6 +314,23 @@ struct StateBufs {
     bindings: Vec<(Id, NsId)>,
     attrs: Vec<Attr>,
     scratch: String,
+    /// What the names were read under: their ids' generation (0: none), the last binding
+    /// epoch (the next reader goes on from it, so no cached resolution of a name matches a
+    /// new scope) and whether namespaces were on (their QName checks and prefixes).
+    names_gen: u64,
+    epoch: u32,
+    namespaces: bool,
+}
+
+/// At most this many names and namespace names are kept from one document for the next
+/// (see [`Reader::name_generation`]): a stream of ever-new names cannot grow the tables.
+const KEPT_NAMES: usize = 256;
+const KEPT_URIS: usize = 32;
+
+/// A new generation of name ids, unique in the process.
+fn next_name_generation() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 impl Default for StateBufs {
@@ -327,6 +344,9 @@ impl Default for StateBufs {
             bindings: Vec::with_capacity(8),
             attrs: Vec::with_capacity(8),
             scratch: String::new(),
+            names_gen: 0,
+            epoch: 0,
+            namespaces: false,
         }
     }
 }
@@ -346,6 +366,8 @@ pub(crate) struct State {
     pub(crate) uris: Interner,
     pub(crate) bindings: Vec<(Id, NsId)>,
     pub(crate) epoch: u32,
+    /// The generation of the ids in `names` and `uris` ([`Reader::name_generation`]).
+    names_gen: u64,
     // The current token.
     pub(crate) kind: TokenKind,
     pub(crate) tok_start: u64,
@@ -563,6 +585,17 @@ impl<'a> Reader<'a> {
         } = bufs;
         dtd.clear();
         buf.clear();
+        // The names of the last document stay (with their ids) when they are few and were
+        // read the same way; the binding epoch goes on from where it was.
+        let keep = old.names_gen != 0
+            && old.names.len() <= KEPT_NAMES
+            && old.uris.len() <= KEPT_URIS
+            && old.namespaces == config.namespaces
+            && old.epoch < u32::MAX / 2;
+        let (names_gen, epoch) = match keep {
+            true => (old.names_gen, old.epoch + 1),
+            false => (next_name_generation(), 1),
+        };
         let mut st = State {
             config,
             pos: 0,
@@ -576,7 +609,8 @@ impl<'a> Reader<'a> {
             qmeta: old.qmeta,
             uris: old.uris,
             bindings: old.bindings,
-            epoch: 1,
+            epoch,
+            names_gen,
             kind: TokenKind::Eof,
             tok_start: 0,
             a: Span::default(),
@@ -602,7 +636,7 @@ impl<'a> Reader<'a> {
         st.stack.clear();
         st.attrs.clear();
         st.scratch.clear();
-        st.reset_names();
+        st.reset_names(keep);
         Reader {
             input: Input {
                 slice: &[],
@@ -647,6 +681,12 @@ impl<'a> Reader<'a> {
 
     /// Moves the reusable allocations out, leaving empty (unallocated) ones.
     fn take_buffers(&mut self) -> ReaderBuffers {
+        // A name is interned before its first check: after an error the names may hold one
+        // that failed, and are not kept. (Nor after binary input, to keep to one way.)
+        let names_gen = match self.failed.is_none() && self.binary.is_none() {
+            true => self.st.names_gen,
+            false => 0,
+        };
         let st = &mut self.st;
         ReaderBuffers {
             st: StateBufs {
@@ -658,6 +698,9 @@ impl<'a> Reader<'a> {
                 bindings: std::mem::take(&mut st.bindings),
                 attrs: std::mem::take(&mut st.attrs),
                 scratch: std::mem::take(&mut st.scratch),
+                names_gen,
+                epoch: st.epoch,
+                namespaces: st.config.namespaces,
             },
             dtd: std::mem::take(&mut self.dtd),
             buf: std::mem::take(&mut self.input.buf),
@@ -678,10 +721,17 @@ impl<'a> Reader<'a> {
 }
 
 impl State {
-    fn reset_names(&mut self) {
+    /// Readies the names for a new document: only the binding of `xml` stays in scope.
+    /// With `keep`, the names and namespace names of the last document stay too (their
+    /// cached resolutions are of older epochs).
+    fn reset_names(&mut self, keep: bool) {
         // A recycled state keeps the predefined entries: "" and the xml/xmlns namespace URIs,
         // the name "xml" and its binding.
         if self.uris.len() >= 3 && !self.qmeta.is_empty() && !self.bindings.is_empty() {
+            self.bindings.truncate(1);
+            if keep {
+                return;
+            }
             self.uris.truncate(3);
             self.names.truncate(1);
             self.qmeta.truncate(1);
@@ -2522,6 +2572,29 @@ impl<'a> Reader<'a> {
     pub fn location(&mut self) -> Location {
         let o = self.st.tok_start;
         self.location_of(o)
+    }
+
+    /// The generation of this reader's name ids: the [`Id`]s of names
+    /// ([`StartTag::name_id`](crate::StartTag::name_id)) and the [`NsId`]s of namespaces mean
+    /// the same names for every reader of one generation. A reader made with the buffers of
+    /// another ([`Reader::with_buffers`], or the spare buffers of its thread) keeps its
+    /// generation when that one's names were few; a layer that caches by those ids (a
+    /// validator's map to its schema's names) keeps its cache while the generation is the
+    /// same, and drops it when it changes.
+    ///
+    /// ```
+    /// let mut r = xwire::Reader::from_slice(b"<a/>");
+    /// let id = match r.next().unwrap() {
+    ///     xwire::Event::Start(t) => t.name_id(),
+    ///     _ => unreachable!(),
+    /// };
+    /// let generation = r.name_generation();
+    /// let mut r = xwire::Reader::with_buffers(b"<b/><!-- -->", xwire::Config::default(), r.into_buffers());
+    /// assert_eq!(r.name_generation(), generation);
+    /// # let _ = id;
+    /// ```
+    pub fn name_generation(&self) -> u64 {
+        self.st.names_gen
     }
 
     /// Byte offset of the start of the current event. For binary input: the offset of the

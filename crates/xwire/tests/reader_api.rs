@@ -43,17 +43,40 @@ fn undeclared_entities_are_skipped_only_when_declarations_may_be_missing() {
 
 #[test]
 fn recycled_buffers_parse_like_fresh_readers() {
-    let docs: [&[u8]; 4] = [
-        br#"<p:a xmlns:p="urn:1" p:x="1"><p:b/></p:a>"#,
-        br#"<!DOCTYPE a [<!ATTLIST a d CDATA "dflt"><!ENTITY e "E">]><a>&e;</a>"#,
-        b"<a><unclosed></a>",
-        br#"<q:a xmlns:q="urn:2"><xml/><b q:y="2"/></q:a>"#,
+    // The names (and their cached resolutions) a recycled reader keeps from one document
+    // must not leak into the next: the same prefix bound elsewhere, or not at all, a name
+    // that failed its check, names read with namespaces off.
+    let docs: [(&[u8], bool); 10] = [
+        (br#"<p:a xmlns:p="urn:1" p:x="1"><p:b/></p:a>"#, true),
+        (
+            br#"<p:a xmlns:p="urn:other" p:x="1"><p:b xmlns:p="urn:1"/></p:a>"#,
+            true,
+        ),
+        (b"<p:a/>", true),
+        (
+            br#"<!DOCTYPE a [<!ATTLIST a d CDATA "dflt"><!ENTITY e "E">]><a>&e;</a>"#,
+            true,
+        ),
+        (b"<a><unclosed></a>", true),
+        (br#"<q:a xmlns:q="urn:2"><xml/><b q:y="2"/></q:a>"#, true),
+        (b"<a:b:c/>", false),
+        (b"<a:b:c/>", true),
+        (b"<a:b:c/>", true),
+        (
+            br#"<p:a xmlns:p="urn:1"><p:b p:x="1" xmlns:p="urn:3"/><p:c/></p:a>"#,
+            true,
+        ),
     ];
     let mut buffers = ReaderBuffers::default();
     for round in 0..3 {
-        for doc in docs {
-            let fresh: Result<Vec<_>, _> = Reader::from_slice(doc).into_events().collect();
-            let mut r = Reader::with_buffers(doc, Config::default(), buffers);
+        for (doc, namespaces) in docs {
+            let mut config = Config::default();
+            config.namespaces = namespaces;
+            let fresh: Result<Vec<_>, _> =
+                Reader::with_buffers(doc, config.clone(), ReaderBuffers::default())
+                    .into_events()
+                    .collect();
+            let mut r = Reader::with_buffers(doc, config, buffers);
             let mut again = Vec::new();
             let outcome = loop {
                 match r.next() {

@@ -147,6 +147,9 @@ pub struct Validator<'s> {
     stopped: bool,
     /// Schema namespace by reader namespace id (`NS_UNSEEN` when not looked up yet).
     ns_cache: Vec<NsId>,
+    /// The reader name generation the two caches are of ([`Reader::name_generation`]; 0:
+    /// none): they stay from one document to the next while it is the same.
+    names_gen: u64,
     /// Schema name by reader qualified-name id: (reader namespace id, name) of the last
     /// lookup.
     name_cache: Vec<(u32, Option<NameId>)>,
@@ -324,6 +327,7 @@ impl<'s> Validator<'s> {
             resolved: 0,
             stopped: false,
             ns_cache: Vec::new(),
+            names_gen: 0,
             name_cache: Vec::new(),
             xsi,
             xsi_names: xsi.map_or((None, None), |ns| {
@@ -477,8 +481,6 @@ impl<'s> Validator<'s> {
         self.errors.clear();
         self.resolved = 0;
         self.stopped = false;
-        self.ns_cache.clear();
-        self.name_cache.clear();
         self.bindings.clear();
         self.binding_text.clear();
         self.binding_gen = self.binding_gen.wrapping_add(1);
@@ -524,6 +526,17 @@ impl<'s> Validator<'s> {
     }
 
     // ----- names ----------------------------------------------------------------------------
+
+    /// Keeps the name caches while `reader`'s ids mean the names they meant for the last
+    /// document; drops them when they may not.
+    fn names_of(&mut self, reader: &Reader<'_>) {
+        let generation = reader.name_generation();
+        if generation != self.names_gen {
+            self.ns_cache.clear();
+            self.name_cache.clear();
+            self.names_gen = generation;
+        }
+    }
 
     /// The schema's namespace of reader namespace `rns`; `uri` is asked for only on its first
     /// sighting.
@@ -2588,6 +2601,7 @@ impl<'r, 's> ValidatingReader<'r, 's> {
     /// Starts validating the document of `reader` (the validator's previous state is reset).
     pub fn new(validator: &'r mut Validator<'s>, reader: Reader<'r>) -> ValidatingReader<'r, 's> {
         validator.reset();
+        validator.names_of(&reader);
         ValidatingReader {
             reader,
             v: validator,

@@ -280,6 +280,35 @@ fn validator_is_reusable_across_documents() {
         assert_eq!(v.validate(good.as_bytes()), Ok(()));
         assert_eq!(v.validate(b"<x/>").unwrap_err().len(), 1);
     }
+    // The validator keeps its map of the reader's names from one document to the next
+    // (while the reader keeps its name ids): the same names in other namespaces, bound by
+    // prefix or by default, must be told apart, in both passes, as a new validator does.
+    let docs = [
+        good.clone(),
+        format!("<p:order xmlns:p='{NS}'><p:shipTo>{ADDR}</p:shipTo><p:item qty='1'>1</p:item></p:order>"),
+        format!("<p:order xmlns:p='urn:other'><p:shipTo>{ADDR}</p:shipTo><p:item qty='1'>1</p:item></p:order>"),
+        format!("<order xmlns='urn:other'><shipTo>{ADDR}</shipTo><item qty='1'>1</item></order>"),
+        format!("<order xmlns='{NS}'><shipTo xmlns='urn:other'>{ADDR}</shipTo><item qty='1'>1</item></order>"),
+        format!("<order xmlns='{NS}'><shipTo>{ADDR}</shipTo><item qty='x'>1</item></order>"),
+        good.clone(),
+        // Not well-formed: the reader then gives its names new ids, the first to `item`.
+        format!("<order xmlns='{NS}'><unclosed></order>"),
+        format!("<item xmlns='{NS}' qty='1'>1</item>"),
+        good,
+    ];
+    for _ in 0..2 {
+        for doc in &docs {
+            let fresh = Validator::new(&s, ValidationOptions::default())
+                .validate(doc.as_bytes())
+                .map_err(|es| es.len());
+            assert_eq!(
+                v.validate(doc.as_bytes()).map_err(|es| es.len()),
+                fresh,
+                "{doc}"
+            );
+        }
+    }
+    assert!(v.validate(docs[2].as_bytes()).is_err());
 }
 
 #[test]

@@ -144,6 +144,7 @@ impl<'s> Validator<'s> {
         let mut frames = std::mem::take(&mut self.lean_frames);
         let buffers = self.buffers.take().unwrap_or_default();
         let mut reader = Reader::with_buffers(bytes, self.options.reader.clone(), buffers);
+        self.names_of(&reader);
         let mut observed = 0;
         let valid = self.lean_pass(&mut reader, &mut frames, observe, &mut observed);
         self.buffers = Some(reader.into_buffers());
