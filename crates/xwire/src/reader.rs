@@ -592,9 +592,10 @@ impl<'a> Reader<'a> {
             && old.uris.len() <= KEPT_URIS
             && old.namespaces == config.namespaces
             && old.epoch < u32::MAX / 2;
-        let (names_gen, epoch) = match keep {
-            true => (old.names_gen, old.epoch + 1),
-            false => (next_name_generation(), 1),
+        let (names_gen, epoch) = if keep {
+            (old.names_gen, old.epoch + 1)
+        } else {
+            (next_name_generation(), 1)
         };
         let mut st = State {
             config,
@@ -683,10 +684,8 @@ impl<'a> Reader<'a> {
     fn take_buffers(&mut self) -> ReaderBuffers {
         // A name is interned before its first check: after an error the names may hold one
         // that failed, and are not kept. (Nor after binary input, to keep to one way.)
-        let names_gen = match self.failed.is_none() && self.binary.is_none() {
-            true => self.st.names_gen,
-            false => 0,
-        };
+        let clean = self.failed.is_none() && self.binary.is_none();
+        let names_gen = if clean { self.st.names_gen } else { 0 };
         let st = &mut self.st;
         ReaderBuffers {
             st: StateBufs {
@@ -2583,15 +2582,17 @@ impl<'a> Reader<'a> {
     /// same, and drops it when it changes.
     ///
     /// ```
-    /// let mut r = xwire::Reader::from_slice(b"<a/>");
-    /// let id = match r.next().unwrap() {
-    ///     xwire::Event::Start(t) => t.name_id(),
+    /// use xwire::{Config, Event, Reader};
+    ///
+    /// let root = |r: &mut Reader<'_>| match r.next().unwrap() {
+    ///     Event::Start(t) => t.name_id(),
     ///     _ => unreachable!(),
     /// };
-    /// let generation = r.name_generation();
-    /// let mut r = xwire::Reader::with_buffers(b"<b/><!-- -->", xwire::Config::default(), r.into_buffers());
+    /// let mut r = Reader::from_slice(b"<a/>");
+    /// let (a, generation) = (root(&mut r), r.name_generation());
+    /// let mut r = Reader::with_buffers(b"<a><b/></a>", Config::default(), r.into_buffers());
     /// assert_eq!(r.name_generation(), generation);
-    /// # let _ = id;
+    /// assert_eq!(root(&mut r), a);
     /// ```
     pub fn name_generation(&self) -> u64 {
         self.st.names_gen

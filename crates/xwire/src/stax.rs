@@ -15,7 +15,7 @@ impl Reader<'_> {
                 Event::Text(t) if !t.is_whitespace() => {
                     return Err(self.misuse("next_tag found non-white-space text"))
                 }
-                Event::CData(c) if !c.raw().bytes().all(crate::chars::is_whitespace) => {
+                Event::CData(c) if !crate::chars::is_all_whitespace(c.raw().as_bytes()) => {
                     return Err(self.misuse("next_tag found a non-white-space CDATA section"))
                 }
                 Event::Eof => return Err(self.misuse("next_tag reached the end of the document")),

@@ -3,6 +3,7 @@
 use std::cmp::Ordering;
 
 use super::decimal::Decimal;
+use super::Builtin;
 
 /// Which of the date/time primitives a [`DateTime`] belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -135,28 +136,31 @@ fn fixed_date(s: &str) -> Option<(i64, u8, u8)> {
     (year != 0).then_some((year, month, day))
 }
 
-/// Whether `lexical`, once trimmed of XML white space, is certainly a valid `date` or
-/// `dateTime` (the only kinds it takes), by a check at fixed positions: no value is built.
-/// It takes the common shapes (`YYYY-MM-DD`, then `Thh:mm:ss` with or without a fraction,
-/// with or without a timezone) and says `false` for anything else, valid or not (another
-/// kind, a longer or negative year, the hour 24): the parse then decides. `true` implies
-/// that [`DateTime::parse`] gives a value.
-pub(crate) fn is_plain_temporal(kind: TemporalKind, lexical: &str) -> bool {
+/// Whether `lexical`, once trimmed of XML white space, is certainly a valid value of `ty`,
+/// `date` or `dateTime` (`false` for every other type), by a check at fixed positions: no
+/// value is built. It takes the common shapes (`YYYY-MM-DD`, then `Thh:mm:ss` with or
+/// without a fraction, with or without a timezone) and says `false` for anything else,
+/// valid or not (a longer or negative year, the hour 24): the parse then decides. `true`
+/// implies that [`super::parse_plain`] gives a value, as [`super::is_plain_number`] does for
+/// numbers.
+pub(crate) fn is_plain_temporal(ty: Builtin, lexical: &str) -> bool {
+    if !matches!(ty, Builtin::Date | Builtin::DateTime) {
+        return false;
+    }
     let Ok((body, _)) = parse_timezone(super::trim_xml(lexical)) else {
         return false;
     };
-    let (date, time) = match kind {
-        TemporalKind::Date => (body, None),
-        TemporalKind::DateTime => match body.split_at_checked(10) {
+    let (date, time) = match ty {
+        Builtin::Date => (body, None),
+        _ => match body.split_at_checked(10) {
             Some((d, t)) => (d, t.strip_prefix('T')),
             None => return false,
         },
-        _ => return false,
     };
     let date_ok = fixed_date(date)
         .is_some_and(|(y, m, d)| (1..=12).contains(&m) && d >= 1 && d <= days_in_month(y, m));
-    match (kind, time.map(str::as_bytes)) {
-        (TemporalKind::Date, _) => date_ok,
+    match (ty, time.map(str::as_bytes)) {
+        (Builtin::Date, _) => date_ok,
         (_, Some(&[h1, h2, b':', m1, m2, b':', s1, s2, ref fraction @ ..])) => {
             let fraction_ok = match fraction {
                 [] => true,

@@ -580,8 +580,8 @@ mod properties {
         fn temporal_checks_imply_the_parse(
             s in "[ 0-9:.TZ+\\-]{0,30}|[0-9]{4}-[01][0-9]-[0-3][0-9](T[0-2][0-9]:[0-6][0-9]:[0-6][0-9](\\.[0-9]{0,3})?)?(Z|[+-]1[0-5]:[0-6][0-9])?",
         ) {
-            for (ty, kind) in [(Builtin::Date, TemporalKind::Date), (Builtin::DateTime, TemporalKind::DateTime)] {
-                if temporal::is_plain_temporal(kind, &s) {
+            for ty in [Builtin::Date, Builtin::DateTime] {
+                if temporal::is_plain_temporal(ty, &s) {
                     prop_assert!(value::parse_plain(ty, &s).is_some(), "{} {:?}", ty, &s);
                 }
             }
@@ -747,7 +747,7 @@ fn number_scan_edge_cases() {
 #[test]
 fn temporal_check_edge_cases() {
     use Builtin::*;
-    let plain = |kind, s: &str| temporal::is_plain_temporal(kind, s);
+    let plain = |ty, s: &str| temporal::is_plain_temporal(ty, s);
     for s in [
         "2026-04-23",
         " 2024-02-29\n",
@@ -755,7 +755,7 @@ fn temporal_check_edge_cases() {
         "2026-01-01+14:00",
         "2026-01-01-05:30",
     ] {
-        assert!(plain(TemporalKind::Date, s), "{s:?}");
+        assert!(plain(Date, s), "{s:?}");
         assert!(value::parse_plain(Date, s).is_some(), "{s:?}");
     }
     for s in [
@@ -763,7 +763,7 @@ fn temporal_check_edge_cases() {
         "2026-04-23T23:59:59.125Z",
         "2024-02-29T00:00:00-14:00",
     ] {
-        assert!(plain(TemporalKind::DateTime, s), "{s:?}");
+        assert!(plain(DateTime, s), "{s:?}");
         assert!(value::parse_plain(DateTime, s).is_some(), "{s:?}");
     }
     // Invalid, or valid but beyond the check (longer or negative years, the hour 24, the
@@ -784,7 +784,7 @@ fn temporal_check_edge_cases() {
         "",
         "2026-01-01 Z",
     ] {
-        assert!(!plain(TemporalKind::Date, s), "{s:?}");
+        assert!(!plain(Date, s), "{s:?}");
     }
     for s in [
         "2026-01-01T24:00:00",
@@ -798,8 +798,8 @@ fn temporal_check_edge_cases() {
         "2026-01-01",
         "2026-01-01T1:00:00",
     ] {
-        assert!(!plain(TemporalKind::DateTime, s), "{s:?}");
+        assert!(!plain(DateTime, s), "{s:?}");
     }
     assert!(value::parse_plain(DateTime, "2026-01-01T24:00:00").is_some());
-    assert!(!plain(TemporalKind::GYear, "2026"));
+    assert!(!plain(GYear, "2026"));
 }

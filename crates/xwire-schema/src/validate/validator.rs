@@ -475,8 +475,15 @@ impl<'s> Validator<'s> {
         &self.hints
     }
 
-    /// Starts a new document.
-    fn reset(&mut self) {
+    /// Starts a new document, read by `reader`: the name caches stay while its ids mean
+    /// the names they meant for the last document.
+    fn reset(&mut self, reader: &Reader<'_>) {
+        let generation = reader.name_generation();
+        if generation != self.names_gen {
+            self.ns_cache.clear();
+            self.name_cache.clear();
+            self.names_gen = generation;
+        }
         self.depth = 0;
         self.errors.clear();
         self.resolved = 0;
@@ -526,17 +533,6 @@ impl<'s> Validator<'s> {
     }
 
     // ----- names ----------------------------------------------------------------------------
-
-    /// Keeps the name caches while `reader`'s ids mean the names they meant for the last
-    /// document; drops them when they may not.
-    fn names_of(&mut self, reader: &Reader<'_>) {
-        let generation = reader.name_generation();
-        if generation != self.names_gen {
-            self.ns_cache.clear();
-            self.name_cache.clear();
-            self.names_gen = generation;
-        }
-    }
 
     /// The schema's namespace of reader namespace `rns`; `uri` is asked for only on its first
     /// sighting.
@@ -2600,8 +2596,7 @@ impl<'a> Validated<'a> {
 impl<'r, 's> ValidatingReader<'r, 's> {
     /// Starts validating the document of `reader` (the validator's previous state is reset).
     pub fn new(validator: &'r mut Validator<'s>, reader: Reader<'r>) -> ValidatingReader<'r, 's> {
-        validator.reset();
-        validator.names_of(&reader);
+        validator.reset(&reader);
         ValidatingReader {
             reader,
             v: validator,

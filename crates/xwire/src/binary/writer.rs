@@ -233,7 +233,7 @@ impl<W: Write> BinaryWriter<W> {
     /// root element is dropped (it is not part of the data model).
     pub fn text(&mut self, text: &str) -> Result<()> {
         if self.stack.is_empty() {
-            if text.bytes().all(chars::is_whitespace) {
+            if chars::is_all_whitespace(text.as_bytes()) {
                 return Ok(());
             }
             return Err(WriteError::TextOutsideRoot);

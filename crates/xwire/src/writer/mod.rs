@@ -423,7 +423,7 @@ impl<W: Write> Writer<W> {
     /// Writes character data, escaped.
     pub fn text(&mut self, text: &str) -> Result<()> {
         if self.stack.is_empty() {
-            if text.bytes().all(chars::is_whitespace) {
+            if chars::is_all_whitespace(text.as_bytes()) {
                 if self.config.indent.is_none() {
                     self.buf.extend_from_slice(text.as_bytes());
                 }
@@ -439,7 +439,7 @@ impl<W: Write> Writer<W> {
         if self.config.indent.is_some()
             && !open.preserve
             && !open.text
-            && text.bytes().all(chars::is_whitespace)
+            && chars::is_all_whitespace(text.as_bytes())
         {
             // Indentation replaces white space between elements.
             return Ok(());

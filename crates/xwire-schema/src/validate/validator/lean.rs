@@ -20,7 +20,7 @@
 
 use xwire::TokenKind;
 
-use crate::datatypes::{is_plain_temporal, TemporalKind};
+use crate::datatypes::is_plain_temporal;
 
 use crate::validate::automaton::PlainModel;
 
@@ -140,11 +140,10 @@ impl<'s> Validator<'s> {
         {
             return Err(0);
         }
-        self.reset();
         let mut frames = std::mem::take(&mut self.lean_frames);
         let buffers = self.buffers.take().unwrap_or_default();
         let mut reader = Reader::with_buffers(bytes, self.options.reader.clone(), buffers);
-        self.names_of(&reader);
+        self.reset(&reader);
         let mut observed = 0;
         let valid = self.lean_pass(&mut reader, &mut frames, observe, &mut observed);
         self.buffers = Some(reader.into_buffers());
@@ -196,7 +195,7 @@ impl<'s> Validator<'s> {
                 }
                 Event::CData(c) if d > 0 => {
                     let s = c.text();
-                    let whitespace = || s.bytes().all(xwire::chars::is_whitespace);
+                    let whitespace = || xwire::chars::is_all_whitespace(s.as_bytes());
                     frames[d - 1].take_text(|| s.clone(), whitespace)?;
                 }
                 Event::Eof => return saw_root.then_some(()),
@@ -359,13 +358,7 @@ impl<'s> Validator<'s> {
         let quick = match plan.check {
             check @ (Check::Number(_) | Check::IntRange { .. }) => check.scan(lexical).is_some(),
             // The common dates and times by a check at fixed positions, no value built.
-            Check::Plain(Builtin::Date) if is_plain_temporal(TemporalKind::Date, lexical) => true,
-            Check::Plain(Builtin::DateTime)
-                if is_plain_temporal(TemporalKind::DateTime, lexical) =>
-            {
-                true
-            }
-            Check::Plain(b) => parse_plain(b, lexical).is_some(),
+            Check::Plain(b) => is_plain_temporal(b, lexical) || parse_plain(b, lexical).is_some(),
             check => self.text_is_value(check, ty, lexical),
         };
         // What the quick checks cannot vouch for, the general check of the value.
