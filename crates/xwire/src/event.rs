@@ -110,7 +110,7 @@ impl Event<'_> {
     }
 }
 
-#[inline]
+#[inline(always)]
 pub(crate) fn view<'r>(data: &'r [u8], st: &'r State, dtd: &'r Dtd) -> Event<'r> {
     let slice = |s: crate::event::Span| -> &'r str { str_of(&data[s.start..s.end]) };
     // Spans of the current token's name or text are in the scratch buffer only for binary input

@@ -2152,7 +2152,7 @@ impl<'a> Reader<'a> {
 
     /// The event last read (by [`Reader::next_token`], [`Reader::next`] or
     /// [`Reader::peek`]); [`Event::Eof`] before the first.
-    #[inline]
+    #[inline(always)]
     pub fn current(&self) -> Event<'_> {
         self.event()
     }
@@ -2810,8 +2810,10 @@ impl<'a> Reader<'a> {
         self.st.uris.len()
     }
 
-    /// Builds the borrowed view of the current token.
-    #[inline]
+    /// Builds the borrowed view of the current token. Always inlined: built out of line, the
+    /// event goes through memory, and the caller's first wide load of it stalls on the
+    /// narrower stores that wrote it (store forwarding fails).
+    #[inline(always)]
     fn event(&self) -> Event<'_> {
         let data: &[u8] = match self.st.frames.last() {
             Some(f) => f.text.as_bytes(),

@@ -178,7 +178,9 @@ impl<'s> Validator<'s> {
                 continue;
             }
             let ev = reader.current();
-            match ev {
+            // By reference: a payload moved out of `ev` is copied to another stack slot, and
+            // that copy stalls on the stores that just built `ev`.
+            match &ev {
                 Event::Start(tag) => {
                     if d == 0 && std::mem::replace(&mut saw_root, true) {
                         return None;
@@ -187,7 +189,7 @@ impl<'s> Validator<'s> {
                         frames.resize_with(d + 1, LeanFrame::default);
                     }
                     let (parents, rest) = frames.split_at_mut(d);
-                    self.lean_start(&tag, parents.last_mut(), &mut rest[0])?;
+                    self.lean_start(tag, parents.last_mut(), &mut rest[0])?;
                     d += 1;
                 }
                 Event::Text(t) if d > 0 => {
