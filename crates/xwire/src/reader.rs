@@ -2598,6 +2598,39 @@ impl<'a> Reader<'a> {
         self.st.names_gen
     }
 
+    /// The character data of the current text token borrowed from the input itself, for the
+    /// input's whole lifetime (so it may be kept while the reader moves on): `Some` when the
+    /// reader reads a UTF-8 slice in place, outside an entity's replacement text, and the
+    /// text needs nothing replaced (it is then what [`Text::unescape`](crate::Text::unescape)
+    /// borrows). `None` for anything else, CDATA among it.
+    ///
+    /// ```
+    /// use xwire::{Reader, TokenKind};
+    ///
+    /// let doc = b"<a>kept</a>";
+    /// let mut r = Reader::from_slice(doc);
+    /// r.next_token().unwrap();
+    /// assert_eq!(r.text_in_input(), None); // a start tag
+    /// assert_eq!(r.next_token().unwrap(), TokenKind::Text);
+    /// let text = r.text_in_input();
+    /// assert_eq!(r.next_token().unwrap(), TokenKind::End);
+    /// assert_eq!(text, Some("kept"));
+    /// ```
+    #[inline]
+    pub fn text_in_input(&self) -> Option<&'a str> {
+        let st = &self.st;
+        if st.kind != TokenKind::Text
+            || st.flags != 0
+            || st.a.scratch
+            || self.input.owned
+            || self.binary.is_some()
+            || !st.frames.is_empty()
+        {
+            return None;
+        }
+        Some(str_of(self.input.slice.get(st.a.start..st.a.end)?))
+    }
+
     /// Byte offset of the start of the current event. For binary input: the offset of the
     /// event's frame (for an end, of the byte after the frame; for the text of a typed element,
     /// of its value).

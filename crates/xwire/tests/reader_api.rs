@@ -94,3 +94,62 @@ fn recycled_buffers_parse_like_fresh_readers() {
         }
     }
 }
+
+/// `text_in_input` borrows exactly the text `unescape` would borrow, from the input itself,
+/// and nothing else: not references, CR, CDATA, an entity's replacement text, a stream, or
+/// transcoded input.
+#[test]
+fn text_in_input_is_the_plain_text_of_the_document() {
+    let docs: [&[u8]; 4] = [
+        b"<a>one<b>two</b>x&amp;y<![CDATA[cd]]>z\r\nw<!--c-->three</a>",
+        b"<!DOCTYPE a [<!ENTITY e 'in <b>entity</b> text'>]><a>before&e;after</a>",
+        b"<a>\xc3\xa9t\xc3\xa9 \xe2\x82\xac</a>",
+        b"\xef\xbb\xbf<a> </a>",
+    ];
+    let mut borrowed = Vec::new();
+    for doc in docs {
+        let mut r = Reader::from_slice(doc);
+        loop {
+            let kind = r.next_token().expect("well-formed");
+            if kind == xwire::TokenKind::Eof {
+                break;
+            }
+            let expected = match r.current() {
+                Event::Text(t) if t.is_plain() => Some(t.raw().to_string()),
+                _ => None,
+            };
+            let got = r.text_in_input();
+            match (&expected, got) {
+                // Outside entities: the same text, at its place in the input.
+                (Some(e), Some(g)) => {
+                    assert_eq!(e, g);
+                    let at = g.as_ptr() as usize - doc.as_ptr() as usize;
+                    assert_eq!(&doc[at..at + g.len()], g.as_bytes());
+                    borrowed.push(g);
+                }
+                (_, None) => {}
+                (None, Some(g)) => panic!("{g:?} is not plain text"),
+            }
+        }
+    }
+    // Kept after the readers are gone. Not borrowed: `x&amp;y` and `z\r\nw` (one token
+    // each), the CDATA section, the entity's text.
+    assert_eq!(
+        borrowed,
+        ["one", "two", "three", "before", "after", "été €", " "]
+    );
+    // Read from a stream, or transcoded: never.
+    let mut r = Reader::from_reader(&b"<a>text</a>"[..], Config::default());
+    r.next_token().unwrap();
+    assert_eq!(r.next_token().unwrap(), xwire::TokenKind::Text);
+    assert_eq!(r.text_in_input(), None);
+    let utf16: Vec<u8> = "\u{feff}<a>text</a>"
+        .encode_utf16()
+        .flat_map(|u| u.to_le_bytes())
+        .collect();
+    let mut r = Reader::from_slice(&utf16);
+    r.next_token().unwrap();
+    assert_eq!(r.next_token().unwrap(), xwire::TokenKind::Text);
+    assert!(matches!(r.current(), Event::Text(t) if t.raw() == "text"));
+    assert_eq!(r.text_in_input(), None);
+}

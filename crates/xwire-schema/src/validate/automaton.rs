@@ -171,6 +171,50 @@ struct Glushkov {
     transitions: Vec<Transition>,
     actions: Vec<(u32, Act)>,
     accept_counters: Vec<u32>,
+    /// The moves [`PlainModel`] takes, flat (empty for a model with counters).
+    moves: PlainMoves,
+}
+
+/// The moves of a model without counters, flat, for [`PlainModel`]: one load for the
+/// position and a scan of its names, where the general tables take four dependent loads
+/// (representative, state, its names, the transition).
+#[derive(Clone, Debug, Default)]
+struct PlainMoves {
+    /// Per position: its range in `moves` (start, length) and whether the content may end
+    /// there.
+    at: Vec<(u32, u16, bool)>,
+    /// (name, declaration, target) for each name that one element particle matches as it is
+    /// (not abstract, not blocked), sorted by name per position.
+    moves: Vec<(NameId, ElementId, u32)>,
+}
+
+impl PlainMoves {
+    /// The tables of `states` (by representative, `rep`), without counters.
+    fn new(rep: &[u32], states: &[State], transitions: &[Transition]) -> PlainMoves {
+        let mut ranges = vec![None; states.len()];
+        let mut moves = Vec::new();
+        let mut at = Vec::with_capacity(rep.len());
+        for &r in rep {
+            let range = *ranges[r as usize].get_or_insert_with(|| {
+                let state = &states[r as usize];
+                let start = moves.len();
+                for (i, m) in state.by_name.iter().enumerate() {
+                    let shared = |j: usize| state.by_name.get(j).is_some_and(|o| o.0 == m.0);
+                    if m.4 == MemberStatus::Ok && !shared(i + 1) && (i == 0 || !shared(i - 1)) {
+                        moves.push((m.0, m.2, transitions[m.1 as usize].target));
+                    }
+                }
+                // A state with more names than fit is left to the general tables.
+                let len = u16::try_from(moves.len() - start).unwrap_or_else(|_| {
+                    moves.truncate(start);
+                    0
+                });
+                (start as u32, len)
+            });
+            at.push((range.0, range.1, states[r as usize].accept.is_some()));
+        }
+        PlainMoves { at, moves }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -209,9 +253,19 @@ impl<'m> PlainModel<'m> {
     /// element particle matches the name as it is (not abstract, not blocked).
     #[inline(always)]
     pub(crate) fn step(self, at: u32, name: NameId) -> Option<(ElementId, u32)> {
-        let g = self.0;
-        let (m, only) = g.states[g.rep[at as usize] as usize].named(name)?;
-        (only && m.4 == MemberStatus::Ok).then(|| (m.2, g.transitions[m.1 as usize].target))
+        let PlainMoves {
+            at: positions,
+            moves,
+        } = &self.0.moves;
+        let (start, len, _) = *positions.get(at as usize)?;
+        let moves = moves.get(start as usize..start as usize + len as usize)?;
+        // Most positions allow a few names: a scan beats the search's branches.
+        let m = if moves.len() <= 8 {
+            moves.iter().find(|m| m.0 == name)?
+        } else {
+            &moves[moves.binary_search_by_key(&name, |m| m.0).ok()?]
+        };
+        Some((m.1, m.2))
     }
 
     /// The wildcard that child `name` (its schema name, if any) in namespace `ns` matches
@@ -239,7 +293,7 @@ impl<'m> PlainModel<'m> {
     /// Whether the content may end at position `at`.
     #[inline]
     pub(crate) fn can_end(self, at: u32) -> bool {
-        self.0.accepts(&[at])
+        self.0.moves.at.get(at as usize).is_some_and(|a| a.2)
     }
 }
 
@@ -1070,6 +1124,10 @@ pub(crate) fn compile(
         }
         st.by_name.sort_by_key(|m| (m.0, m.1));
     }
+    let moves = match b.counters.is_empty() {
+        true => PlainMoves::new(&rep, &states, &transitions),
+        false => PlainMoves::default(),
+    };
     let g = Glushkov {
         positions: std::iter::once(Position {
             term: PosTerm::Wildcard(Wildcard {
@@ -1086,6 +1144,7 @@ pub(crate) fn compile(
         transitions,
         actions,
         accept_counters,
+        moves,
     };
     let mut errors = b.errors;
     check_upa(schema, &g, owner, &mut errors);

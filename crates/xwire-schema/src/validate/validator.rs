@@ -197,6 +197,9 @@ pub struct Validator<'s> {
     fallback: Option<Vec<Option<ContentModel>>>,
     /// The lean pass's frames, kept from document to document.
     lean_frames: Vec<lean::LeanFrame<'s>>,
+    /// How the lean pass opens an element of each declaration (by [`ElementId`]), made on
+    /// its first document.
+    lean_decls: Vec<lean::LeanDecl<'s>>,
 }
 
 /// The content model of complex type `c`: the schema's, or the validator's own.
@@ -364,6 +367,7 @@ impl<'s> Validator<'s> {
             fallback: (schema.content_models.len() != schema.complex_types.len())
                 .then(|| compile_every(schema).0),
             lean_frames: Vec::new(),
+            lean_decls: Vec::new(),
         }
     }
 

@@ -1426,6 +1426,11 @@ fn the_lean_pass_proves_only_valid_documents() {
         "<few><c>1</c><c>2</c></few><every><y>2026-01-01</y><x>1</x></every>",
         "<few><c>1</c><c> 2</c><c>3</c></few><every><x>1</x></every>",
         "<few><c>1</c><c>2</c><member>3</member><member>4</member><bhead>5</bhead></few>",
+        // A value in pieces: borrowed, then joined in order.
+        "<code>12<!--c-->3-AB</code><code>1&#50;3-AB</code><code>12<![CDATA[3-]]>AB</code>",
+        "<code><![CDATA[12]]>3-AB</code>",
+        "<i>1<?pi?>2</i>",
+        "<code>123-<!--c-->A<!--c-->B</code>",
     ];
     for body in proved {
         let xml = doc(body);
@@ -1458,6 +1463,8 @@ fn the_lean_pass_proves_only_valid_documents() {
         "<dt>2026-02-30</dt>",
         "<code>12-AB</code>",
         "<code> 123-AB</code>",
+        "<code>3-AB<!--c-->12</code>",
+        "<code>-AB<![CDATA[123]]></code>",
         "<inner><i>1</i><i>2</i></inner>",
         "<inner/>",
         "<i>1<b/></i>",

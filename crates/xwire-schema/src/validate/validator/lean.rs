@@ -42,7 +42,7 @@ pub(super) struct LeanFrame<'s> {
 }
 
 #[derive(Clone, Copy, Debug, Default)]
-enum LeanEnd<'s> {
+pub(super) enum LeanEnd<'s> {
     /// The value of this type, from the text (simple type or simple content).
     Value(SimpleTypeId),
     /// The end of this content model (element-only content).
@@ -56,9 +56,23 @@ enum LeanEnd<'s> {
     Nothing,
 }
 
+/// How the lean pass opens an element of one declaration, when the start tag has no
+/// `xsi:type`: decided once per validator from the declaration's [`ElementPlan`].
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) enum LeanDecl<'s> {
+    /// No plan, a value constraint, or a type the lean pass does not take: give up.
+    #[default]
+    GiveUp,
+    /// A type without attribute uses: a tag without attributes of its own opens it as it is.
+    Plain(TypeId, LeanEnd<'s>),
+    /// A type with attribute uses: the attributes are checked first, even when there are
+    /// none (a use may be required).
+    Attributed(TypeId, LeanEnd<'s>),
+}
+
 /// A content model, as the lean pass walks it.
 #[derive(Clone, Copy, Debug)]
-enum LeanModel<'s> {
+pub(super) enum LeanModel<'s> {
     /// No counters, not `xs:all`: the frame's `at` is the whole state.
     Plain(PlainModel<'s>),
     /// Counters or `xs:all`: the frame's `state`.
@@ -109,18 +123,43 @@ impl<'s> LeanFrame<'s> {
 
     /// Character data in the element of this frame: kept for a value, allowed as it is by
     /// mixed content or a type any text fits, else only white space. `None`: give up.
+    ///
+    /// A value's first text is kept in `pending` when it can be borrowed from the document
+    /// (`in_input`), not copied; more text joins it in the frame. (An element with a value
+    /// has no child element, so one `pending` serves the innermost frame.)
     #[inline(always)]
-    fn take_text<'t>(
+    fn take_text<'t, 'd>(
         &mut self,
+        pending: &mut Option<&'d str>,
+        in_input: impl FnOnce() -> Option<&'d str>,
         text: impl FnOnce() -> std::borrow::Cow<'t, str>,
         whitespace: impl FnOnce() -> bool,
     ) -> Option<()> {
         if let LeanEnd::Value(_) = self.end {
-            self.text.push_str(&text());
+            match in_input() {
+                Some(s) if pending.is_none() && self.text.is_empty() => *pending = Some(s),
+                _ => {
+                    if let Some(p) = pending.take() {
+                        self.text.push_str(p);
+                    }
+                    self.text.push_str(&text());
+                }
+            }
         } else if !matches!(self.end, LeanEnd::AnyText | LeanEnd::MixedModel(_)) && !whitespace() {
             return None;
         }
         Some(())
+    }
+}
+
+/// Fills frame `f` for an element whose end checks `end`.
+#[inline(always)]
+fn lean_open<'s>(f: &mut LeanFrame<'s>, end: LeanEnd<'s>) {
+    f.text.clear();
+    f.end = end;
+    f.at = PlainModel::START;
+    if let LeanEnd::Model(LeanModel::Full(m)) | LeanEnd::MixedModel(LeanModel::Full(m)) = end {
+        m.start(&mut f.state);
     }
 }
 
@@ -140,6 +179,9 @@ impl<'s> Validator<'s> {
         {
             return Err(0);
         }
+        if self.lean_decls.len() != self.schema.elements.len() {
+            self.lean_decls = self.make_lean_decls();
+        }
         let mut frames = std::mem::take(&mut self.lean_frames);
         let buffers = self.buffers.take().unwrap_or_default();
         let mut reader = Reader::with_buffers(bytes, self.options.reader.clone(), buffers);
@@ -151,23 +193,50 @@ impl<'s> Validator<'s> {
         valid.ok_or(observed)
     }
 
+    /// The [`LeanDecl`] of every element declaration.
+    fn make_lean_decls(&self) -> Vec<LeanDecl<'s>> {
+        let schema = self.schema;
+        (0..schema.elements.len())
+            .map(|i| {
+                if schema.elements[i].value_constraint.is_some() {
+                    return LeanDecl::GiveUp;
+                }
+                let plan = |plans: &[Option<ElementPlan>]| plans.get(i).copied().flatten();
+                let (plan, attributed) = match plan(&schema.element_plans) {
+                    Some(p) => (p, false),
+                    None => match plan(&schema.attributed_plans) {
+                        Some(p) => (p, true),
+                        None => return LeanDecl::GiveUp,
+                    },
+                };
+                match (self.lean_end_of(plan.ty), attributed) {
+                    (None, _) => LeanDecl::GiveUp,
+                    (Some(end), false) => LeanDecl::Plain(plan.ty, end),
+                    (Some(end), true) => LeanDecl::Attributed(plan.ty, end),
+                }
+            })
+            .collect()
+    }
+
     /// The pass itself: `None` as soon as it gives up.
     #[inline(always)]
-    fn lean_pass<F: FnMut(&Event<'_>)>(
+    fn lean_pass<'d, F: FnMut(&Event<'_>)>(
         &mut self,
-        reader: &mut Reader<'_>,
+        reader: &mut Reader<'d>,
         frames: &mut Vec<LeanFrame<'s>>,
         observe: &mut Option<F>,
         observed: &mut usize,
     ) -> Option<()> {
         let mut d = 0usize;
         let mut saw_root = false;
+        // The text of the innermost element with a value, borrowed from the document.
+        let mut pending: Option<&'d str> = None;
         loop {
             // The end tag needs no view of the token (only the observer may).
             let kind = reader.next_token().ok()?;
             if kind == TokenKind::End {
                 d -= 1;
-                self.lean_end(&frames[d])?;
+                self.lean_end(&frames[d], &mut pending)?;
                 if frames[d].bindings != self.bindings.len() {
                     self.pop_bindings(frames[d].bindings);
                 }
@@ -193,12 +262,18 @@ impl<'s> Validator<'s> {
                     d += 1;
                 }
                 Event::Text(t) if d > 0 => {
-                    frames[d - 1].take_text(|| t.unescape(), || t.is_whitespace())?;
+                    let in_input = || reader.text_in_input();
+                    frames[d - 1].take_text(
+                        &mut pending,
+                        in_input,
+                        || t.unescape(),
+                        || t.is_whitespace(),
+                    )?;
                 }
                 Event::CData(c) if d > 0 => {
                     let s = c.text();
                     let whitespace = || xwire::chars::is_all_whitespace(s.as_bytes());
-                    frames[d - 1].take_text(|| s.clone(), whitespace)?;
+                    frames[d - 1].take_text(&mut pending, || None, || s.clone(), whitespace)?;
                 }
                 Event::Eof => return saw_root.then_some(()),
                 _ => {}
@@ -264,19 +339,19 @@ impl<'s> Validator<'s> {
         // The type, and the check of the attributes.
         let ty = match (xsi_type, decl) {
             (None, None) => return None, // assessed laxly
-            // A value constraint goes the general way (plans are made for some).
-            (None, Some(e)) if schema.element(e).value_constraint.is_some() => return None,
-            // A declaration has a plan in one table at most: its type has attribute uses or
-            // not. The first is the common case: no attributes to check.
-            (None, Some(e)) => match schema.element_plans.get(e.index()).copied().flatten() {
-                Some(plan) if others == 0 => plan.ty,
-                plain => {
-                    let attributed = || schema.attributed_plans.get(e.index()).copied().flatten();
-                    let ty = plain.or_else(attributed)?.ty;
-                    self.lean_attributes(tag, ty)?;
-                    ty
-                }
-            },
+            // The common case: no attributes to check.
+            (None, Some(e)) => {
+                let end = match *self.lean_decls.get(e.index())? {
+                    LeanDecl::Plain(_, end) if others == 0 => end,
+                    LeanDecl::Plain(ty, end) | LeanDecl::Attributed(ty, end) => {
+                        self.lean_attributes(tag, ty)?;
+                        end
+                    }
+                    LeanDecl::GiveUp => return None,
+                };
+                lean_open(f, end);
+                return Some(());
+            }
             (Some(i), decl) => {
                 let a = tag.attributes().nth(i)?;
                 let ty = self.xsi_type_fast(a.value())??;
@@ -291,15 +366,14 @@ impl<'s> Validator<'s> {
                 ty
             }
         };
-        self.lean_open(f, ty)
+        lean_open(f, self.lean_end_of(ty)?);
+        Some(())
     }
 
-    /// Fills frame `f` for an element of type `ty` (its declaration has no value
-    /// constraint, or its plan says so).
-    #[inline]
-    fn lean_open(&self, f: &mut LeanFrame<'s>, ty: TypeId) -> Option<()> {
+    /// What the end of an element of type `ty` checks; `None` for a type the lean pass does
+    /// not take.
+    fn lean_end_of(&self, ty: TypeId) -> Option<LeanEnd<'s>> {
         let schema = self.schema;
-        f.text.clear();
         let value = |s: SimpleTypeId| match self.plan(s) {
             ValuePlan {
                 check: Check::Builtin(Builtin::String | Builtin::AnySimpleType),
@@ -307,7 +381,7 @@ impl<'s> Validator<'s> {
             } => LeanEnd::AnyText,
             _ => LeanEnd::Value(s),
         };
-        f.end = match ty {
+        Some(match ty {
             TypeId::Simple(s) => value(s),
             TypeId::Complex(c) => match &schema.complex_type(c).content {
                 ContentType::Simple(s) => value(*s),
@@ -315,14 +389,8 @@ impl<'s> Validator<'s> {
                 ContentType::Elements { mixed, .. } => {
                     let m = model_of(schema, &None, c)?;
                     let m = match m.plain() {
-                        Some(plain) => {
-                            f.at = PlainModel::START;
-                            LeanModel::Plain(plain)
-                        }
-                        None => {
-                            m.start(&mut f.state);
-                            LeanModel::Full(m)
-                        }
+                        Some(plain) => LeanModel::Plain(plain),
+                        None => LeanModel::Full(m),
                     };
                     match mixed {
                         true => LeanEnd::MixedModel(m),
@@ -330,15 +398,15 @@ impl<'s> Validator<'s> {
                     }
                 }
             },
-        };
-        Some(())
+        })
     }
 
-    /// The end of the element of frame `f`.
+    /// The end of the element of frame `f`, whose value's text is `pending` if any, else the
+    /// frame's.
     #[inline]
-    fn lean_end(&self, f: &LeanFrame) -> Option<()> {
+    fn lean_end(&self, f: &LeanFrame, pending: &mut Option<&str>) -> Option<()> {
         match f.end {
-            LeanEnd::Value(s) => self.lean_value(s, &f.text),
+            LeanEnd::Value(s) => self.lean_value(s, pending.take().unwrap_or(&f.text)),
             LeanEnd::Model(m) | LeanEnd::MixedModel(m) => match m {
                 LeanModel::Plain(m) => m.can_end(f.at),
                 // Dropped configurations make the general pass report an error.
