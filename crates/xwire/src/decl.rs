@@ -26,7 +26,7 @@ pub(crate) enum DeclKind {
 /// Parses a declaration at `pos` (which starts with `<?xml` followed by white space). Returns the
 /// declaration and the position after `?>`.
 pub(crate) fn parse(data: &[u8], pos: usize, eof: bool, kind: DeclKind) -> Scan<(XmlDecl, usize)> {
-    let Some(end) = memchr::memmem::find(&data[pos..], b"?>").map(|e| pos + e) else {
+    let Some(end) = crate::scan::find_pi_end(&data[pos..]).map(|e| pos + e) else {
         return if eof {
             bad(pos, ErrorKind::UnexpectedEof("the XML declaration"))
         } else {

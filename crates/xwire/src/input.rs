@@ -64,9 +64,9 @@ pub(crate) fn declared_encoding(b: &[u8]) -> Option<&[u8]> {
     if !b.starts_with(b"<?xml") || !b.get(5).is_some_and(|c| crate::chars::is_whitespace(*c)) {
         return None;
     }
-    let end = memchr::memmem::find(&b[..b.len().min(4096)], b"?>")?;
+    let end = crate::scan::find_pi_end(&b[..b.len().min(4096)])?;
     let decl = &b[..end];
-    let at = memchr::memmem::find(decl, b"encoding")?;
+    let at = decl.windows(8).position(|w| w == b"encoding")?;
     let mut i = at + 8;
     while i < decl.len() && crate::chars::is_whitespace(decl[i]) {
         i += 1;

@@ -817,7 +817,7 @@ pub(crate) fn pi_body(data: &[u8], start: usize, eof: bool) -> Scan<(usize, usiz
         }
     }
     let ds = scan::skip_ws(data, te);
-    let Some(end) = memchr::memmem::find(&data[ds..], b"?>").map(|e| ds + e) else {
+    let Some(end) = scan::find_pi_end(&data[ds..]).map(|e| ds + e) else {
         return if eof {
             bad(start, ErrorKind::UnexpectedEof("a processing instruction"))
         } else {

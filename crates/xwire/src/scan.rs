@@ -269,6 +269,22 @@ pub(crate) fn nmtoken(data: &[u8], pos: usize, eof: bool) -> Scan<usize> {
     Ok(i)
 }
 
+/// The position of the first `?>` in `hay`, the end of a declaration or processing
+/// instruction. These are short: a `memchr` for `?` costs less than `memmem`, which builds a
+/// searcher on each call (a few hundred instructions, every document).
+#[inline]
+pub(crate) fn find_pi_end(hay: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    while let Some(i) = memchr::memchr(b'?', hay.get(at..)?) {
+        let q = at + i;
+        if hay.get(q + 1) == Some(&b'>') {
+            return Some(q);
+        }
+        at = q + 1;
+    }
+    None
+}
+
 /// Skips white space; returns the new position.
 #[inline]
 pub(crate) fn skip_ws(data: &[u8], mut pos: usize) -> usize {
@@ -430,6 +446,32 @@ fn find_non_plain(data: &[u8], mut pos: usize, end: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn find_pi_end_agrees_with_memmem() {
+        let cases: [&[u8]; 9] = [
+            b"",
+            b"?",
+            b">",
+            b"?>",
+            b"version='1.0'?>",
+            b"a?b?>c?>",
+            b"??>",
+            b"? > ?",
+            b"x?",
+        ];
+        for hay in cases {
+            assert_eq!(
+                find_pi_end(hay),
+                memchr::memmem::find(hay, b"?>"),
+                "{hay:?}"
+            );
+        }
+        proptest::proptest!(|(hay in proptest::collection::vec(
+            proptest::sample::select(vec![b'?', b'>', b'x']), 0..40))| {
+            proptest::prop_assert_eq!(find_pi_end(&hay), memchr::memmem::find(&hay, b"?>"));
+        });
+    }
 
     #[test]
     fn same_bytes_agrees_with_slice_equality() {
