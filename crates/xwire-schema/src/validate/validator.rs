@@ -422,6 +422,19 @@ impl<'s> Validator<'s> {
         let Err(observed) = self.prove_valid(bytes, &mut f) else {
             return Ok(());
         };
+        self.general_pass(bytes, f, observed)
+    }
+
+    /// The general pass over `bytes`, the observer taking the events after the first
+    /// `observed` (the lean pass handed those out). Out of line: the lean pass's loop stays
+    /// compact in the instruction cache.
+    #[inline(never)]
+    fn general_pass<F: FnMut(&Event<'_>)>(
+        &mut self,
+        bytes: &[u8],
+        mut f: Option<F>,
+        observed: usize,
+    ) -> Result<(), Vec<ValidationError>> {
         let buffers = self.buffers.take().unwrap_or_default();
         let reader = Reader::with_buffers(bytes, self.options.reader.clone(), buffers);
         let mut vr = ValidatingReader::new(self, reader);
