@@ -92,7 +92,8 @@ fn one(v: &mut Validator<'_>, doc: &[u8], mode: &Mode, sum: &mut u64) {
     }
 }
 
-/// What the benchmark's consumers take from each event.
+/// What the benchmark's consumers take from each event: a copy of `event_sum` in
+/// `xwire-bench/src/peers/rust.rs` (an example cannot depend on the benchmark crate).
 fn event_sum(ev: &xwire::Event<'_>) -> u64 {
     use xwire::Event;
     match ev {
