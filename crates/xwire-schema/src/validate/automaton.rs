@@ -200,7 +200,8 @@ impl PlainMoves {
                 let start = moves.len();
                 for (i, m) in state.by_name.iter().enumerate() {
                     let shared = |j: usize| state.by_name.get(j).is_some_and(|o| o.0 == m.0);
-                    if m.4 == MemberStatus::Ok && !shared(i + 1) && (i == 0 || !shared(i - 1)) {
+                    let alone = !shared(i + 1) && !i.checked_sub(1).is_some_and(shared);
+                    if m.4 == MemberStatus::Ok && alone {
                         moves.push((m.0, m.2, transitions[m.1 as usize].target));
                     }
                 }

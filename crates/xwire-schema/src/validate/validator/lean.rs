@@ -58,10 +58,9 @@ pub(super) enum LeanEnd<'s> {
 
 /// How the lean pass opens an element of one declaration, when the start tag has no
 /// `xsi:type`: decided once per validator from the declaration's [`ElementPlan`].
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub(super) enum LeanDecl<'s> {
     /// No plan, a value constraint, or a type the lean pass does not take: give up.
-    #[default]
     GiveUp,
     /// A type without attribute uses: a tag without attributes of its own opens it as it is.
     Plain(TypeId, LeanEnd<'s>),
