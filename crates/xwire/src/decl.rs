@@ -1,17 +1,20 @@
 //! The XML declaration (`<?xml version=... encoding=... standalone=...?>`) and the text
 //! declaration of external entities, checked exactly as productions [23]-[32] and [77] say.
 
+use std::borrow::Cow;
+
 use crate::chars::is_whitespace;
 use crate::error::ErrorKind;
 use crate::scan::{bad, syntax, Scan, Stop};
 
-/// What an XML or text declaration said.
+/// What an XML or text declaration said. The usual values (version `1.0`, encoding `UTF-8`)
+/// are borrowed from static strings: most documents' declarations cost no allocation.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct XmlDecl {
     /// The version number (`1.0`), if given (always given in an XML declaration).
-    pub version: Option<String>,
+    pub version: Option<Cow<'static, str>>,
     /// The encoding name, as written.
-    pub encoding: Option<String>,
+    pub encoding: Option<Cow<'static, str>>,
     /// The standalone document declaration.
     pub standalone: Option<bool>,
 }
@@ -83,7 +86,7 @@ pub(crate) fn parse(data: &[u8], pos: usize, eof: bool, kind: DeclKind) -> Scan<
                         ErrorKind::WellFormedness(format!("version \"{value}\" is not 1.x")),
                     );
                 }
-                d.version = Some(value.to_string());
+                d.version = Some(known(value, &["1.0", "1.1"]));
                 seen = 1;
             }
             b"encoding" if seen < 2 => {
@@ -98,7 +101,7 @@ pub(crate) fn parse(data: &[u8], pos: usize, eof: bool, kind: DeclKind) -> Scan<
                         ErrorKind::WellFormedness(format!("\"{value}\" is not an encoding name")),
                     );
                 }
-                d.encoding = Some(value.to_string());
+                d.encoding = Some(known(value, &["UTF-8", "utf-8"]));
                 seen = 2;
             }
             b"standalone" if seen < 3 && kind == DeclKind::Xml => {
@@ -138,6 +141,14 @@ pub(crate) fn parse(data: &[u8], pos: usize, eof: bool, kind: DeclKind) -> Scan<
     }
 }
 
+/// `value` borrowed from `common` when it is one of them, else copied.
+fn known(value: &str, common: &[&'static str]) -> Cow<'static, str> {
+    match common.iter().find(|c| **c == value) {
+        Some(c) => Cow::Borrowed(c),
+        None => Cow::Owned(value.to_string()),
+    }
+}
+
 /// Whether `data[pos..]` starts a declaration (`<?xml` and white space).
 pub(crate) fn starts_decl(data: &[u8], pos: usize) -> bool {
     data[pos..].starts_with(b"<?xml") && data.get(pos + 5).is_some_and(|&b| is_whitespace(b))
@@ -160,6 +171,18 @@ mod tests {
         assert_eq!(d.encoding.as_deref(), Some("UTF-8"));
         assert_eq!(d.standalone, Some(true));
         assert_eq!(e, 55);
+        // The usual values are borrowed, the others copied.
+        assert!(matches!(d.version, Some(Cow::Borrowed("1.0"))));
+        assert!(matches!(d.encoding, Some(Cow::Borrowed("UTF-8"))));
+        let (d, _) = parse(
+            b"<?xml version='1.2' encoding='latin1'?>",
+            0,
+            true,
+            DeclKind::Xml,
+        )
+        .unwrap();
+        assert!(matches!(d.version, Some(Cow::Owned(ref v)) if v == "1.2"));
+        assert!(matches!(d.encoding, Some(Cow::Owned(ref v)) if v == "latin1"));
         assert!(parse(b"<?xml encoding='UTF-8'?>", 0, true, DeclKind::Xml).is_err());
         assert!(parse(b"<?xml encoding='UTF-8'?>", 0, true, DeclKind::Text).is_ok());
         assert!(parse(b"<?xml version='1.0'?>", 0, true, DeclKind::Text).is_err());

@@ -61,30 +61,44 @@ fn family(b: &[u8]) -> Result<Family, String> {
 /// (ASCII-compatible bytes). Returns `None` when there is no declaration or no encoding in it.
 /// Syntax is checked leniently here; the reader checks the declaration properly later.
 pub(crate) fn declared_encoding(b: &[u8]) -> Option<&[u8]> {
-    if !b.starts_with(b"<?xml") || !b.get(5).is_some_and(|c| crate::chars::is_whitespace(*c)) {
+    use crate::chars::is_whitespace;
+    if !b.starts_with(b"<?xml") || !b.get(5).is_some_and(|c| is_whitespace(*c)) {
         return None;
     }
     let end = crate::scan::find_pi_end(&b[..b.len().min(4096)])?;
     let decl = &b[..end];
-    let at = decl.windows(8).position(|w| w == b"encoding")?;
-    let mut i = at + 8;
-    while i < decl.len() && crate::chars::is_whitespace(decl[i]) {
-        i += 1;
+    // The pseudo-attributes one after the other (`name = 'value'`), up to `encoding`:
+    // a walk of a few dozen bytes, where a search for the word would build a searcher.
+    let mut i = 5;
+    loop {
+        let skip_ws = |mut i: usize| {
+            while decl.get(i).is_some_and(|c| is_whitespace(*c)) {
+                i += 1;
+            }
+            i
+        };
+        let name_start = skip_ws(i);
+        i = name_start;
+        while decl.get(i).is_some_and(u8::is_ascii_alphabetic) {
+            i += 1;
+        }
+        let name = &decl[name_start..i];
+        i = skip_ws(i);
+        if decl.get(i) != Some(&b'=') {
+            return None;
+        }
+        i = skip_ws(i + 1);
+        let q = *decl.get(i)?;
+        if q != b'"' && q != b'\'' {
+            return None;
+        }
+        let rest = &decl[i + 1..];
+        let close = memchr::memchr(q, rest)?;
+        if name == b"encoding" {
+            return Some(&rest[..close]);
+        }
+        i += 1 + close + 1;
     }
-    if decl.get(i) != Some(&b'=') {
-        return None;
-    }
-    i += 1;
-    while i < decl.len() && crate::chars::is_whitespace(decl[i]) {
-        i += 1;
-    }
-    let q = *decl.get(i)?;
-    if q != b'"' && q != b'\'' {
-        return None;
-    }
-    let rest = &decl[i + 1..];
-    let close = memchr::memchr(q, rest)?;
-    Some(&rest[..close])
 }
 
 fn is_utf16_label(l: &str) -> bool {
@@ -97,60 +111,71 @@ fn is_utf16_label(l: &str) -> bool {
 /// Decides the encoding of a document (or external entity) from its first bytes. `head` should
 /// hold at least the first few hundred bytes, or the whole input if it is shorter.
 pub(crate) fn detect(head: &[u8]) -> Result<Enc, String> {
-    let fam = family(head)?;
-    match fam {
-        Family::Utf16LeBom | Family::Utf16BeBom | Family::Utf16Le | Family::Utf16Be => {
-            let (enc, bom) = match fam {
-                Family::Utf16LeBom => (encoding_rs::UTF_16LE, 2),
-                Family::Utf16BeBom => (encoding_rs::UTF_16BE, 2),
-                Family::Utf16Le => (encoding_rs::UTF_16LE, 0),
-                _ => (encoding_rs::UTF_16BE, 0),
-            };
-            // Read the declaration through a decoding of the first bytes.
-            let n = head.len().min(1024) & !1;
-            let (text, _) = enc.decode_without_bom_handling(&head[bom..n.max(bom)]);
-            if let Some(label) = declared_encoding(text.as_bytes()) {
-                let l = String::from_utf8_lossy(label).to_ascii_lowercase();
-                if !is_utf16_label(&l) {
-                    return Err(format!(
-                        "the document is in UTF-16 but declares encoding \"{}\"",
-                        String::from_utf8_lossy(label)
-                    ));
-                }
-            } else if bom == 0 {
-                return Err("UTF-16 without a byte order mark must declare its encoding".into());
-            }
-            Ok(Enc::Other { enc, bom })
+    let bom = match family(head)? {
+        Family::AsciiCompatible => 0,
+        Family::Utf8Bom => 3,
+        fam => return detect_utf16(head, fam),
+    };
+    match declared_encoding(&head[bom..]) {
+        None => Ok(Enc::Utf8 { bom }),
+        Some(l) if l.eq_ignore_ascii_case(b"utf-8") || l.eq_ignore_ascii_case(b"utf8") => {
+            Ok(Enc::Utf8 { bom })
         }
-        Family::Utf8Bom | Family::AsciiCompatible => {
-            let bom = if fam == Family::Utf8Bom { 3 } else { 0 };
-            let Some(label) = declared_encoding(&head[bom..]) else {
-                return Ok(Enc::Utf8 { bom });
-            };
-            let l = String::from_utf8_lossy(label).to_ascii_lowercase();
-            match l.as_str() {
-                "utf-8" | "utf8" => Ok(Enc::Utf8 { bom }),
-                _ if bom != 0 => Err(format!(
-                    "the document starts with a UTF-8 byte order mark but declares encoding \"{}\"",
-                    String::from_utf8_lossy(label)
-                )),
-                "iso-8859-1" | "iso8859-1" | "latin1" | "l1" | "iso_8859-1" | "iso-ir-100"
-                | "cp819" | "ibm819" | "iso_8859-1:1987" | "csisolatin1" => Ok(Enc::Latin1),
-                "us-ascii" | "ascii" | "iso-ir-6" | "ansi_x3.4-1968" | "ansi_x3.4-1986"
-                | "iso646-us" | "us" | "ibm367" | "cp367" | "csascii" => Ok(Enc::Ascii),
-                _ if is_utf16_label(&l) => Err(format!(
-                    "encoding \"{}\" declared, but the bytes are not UTF-16 (no byte order mark)",
-                    String::from_utf8_lossy(label)
-                )),
-                _ => match Encoding::for_label_no_replacement(label) {
-                    Some(enc) if enc.is_ascii_compatible() => Ok(Enc::Other { enc, bom: 0 }),
-                    _ => Err(format!(
-                        "unsupported encoding \"{}\"",
-                        String::from_utf8_lossy(label)
-                    )),
-                },
-            }
+        Some(label) => declared_other(label, bom),
+    }
+}
+
+/// A document in UTF-16 (by its byte order mark or first bytes): the declaration must agree.
+#[cold]
+fn detect_utf16(head: &[u8], fam: Family) -> Result<Enc, String> {
+    let (enc, bom) = match fam {
+        Family::Utf16LeBom => (encoding_rs::UTF_16LE, 2),
+        Family::Utf16BeBom => (encoding_rs::UTF_16BE, 2),
+        Family::Utf16Le => (encoding_rs::UTF_16LE, 0),
+        _ => (encoding_rs::UTF_16BE, 0),
+    };
+    // Read the declaration through a decoding of the first bytes.
+    let n = head.len().min(1024) & !1;
+    let (text, _) = enc.decode_without_bom_handling(&head[bom..n.max(bom)]);
+    if let Some(label) = declared_encoding(text.as_bytes()) {
+        let l = String::from_utf8_lossy(label).to_ascii_lowercase();
+        if !is_utf16_label(&l) {
+            return Err(format!(
+                "the document is in UTF-16 but declares encoding \"{}\"",
+                String::from_utf8_lossy(label)
+            ));
         }
+    } else if bom == 0 {
+        return Err("UTF-16 without a byte order mark must declare its encoding".into());
+    }
+    Ok(Enc::Other { enc, bom })
+}
+
+/// An ASCII-compatible document that declares an encoding other than UTF-8 (out of line:
+/// most documents are UTF-8).
+#[cold]
+fn declared_other(label: &[u8], bom: usize) -> Result<Enc, String> {
+    let l = String::from_utf8_lossy(label).to_ascii_lowercase();
+    match l.as_str() {
+        _ if bom != 0 => Err(format!(
+            "the document starts with a UTF-8 byte order mark but declares encoding \"{}\"",
+            String::from_utf8_lossy(label)
+        )),
+        "iso-8859-1" | "iso8859-1" | "latin1" | "l1" | "iso_8859-1" | "iso-ir-100" | "cp819"
+        | "ibm819" | "iso_8859-1:1987" | "csisolatin1" => Ok(Enc::Latin1),
+        "us-ascii" | "ascii" | "iso-ir-6" | "ansi_x3.4-1968" | "ansi_x3.4-1986" | "iso646-us"
+        | "us" | "ibm367" | "cp367" | "csascii" => Ok(Enc::Ascii),
+        _ if is_utf16_label(&l) => Err(format!(
+            "encoding \"{}\" declared, but the bytes are not UTF-16 (no byte order mark)",
+            String::from_utf8_lossy(label)
+        )),
+        _ => match Encoding::for_label_no_replacement(label) {
+            Some(enc) if enc.is_ascii_compatible() => Ok(Enc::Other { enc, bom: 0 }),
+            _ => Err(format!(
+                "unsupported encoding \"{}\"",
+                String::from_utf8_lossy(label)
+            )),
+        },
     }
 }
 
@@ -260,6 +285,38 @@ impl ChunkDecoder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn finds_the_declared_encoding() {
+        let cases: [(&[u8], Option<&[u8]>); 8] = [
+            (b"<?xml version='1.0' encoding='UTF-8'?>", Some(b"UTF-8")),
+            (
+                b"<?xml version=\"1.0\"\n encoding = \"latin1\" standalone='no'?>",
+                Some(b"latin1"),
+            ),
+            (b"<?xml encoding='x'?>", Some(b"x")),
+            // Out of order: found (the reader reports the order later).
+            (
+                b"<?xml standalone='yes' encoding='x' version='1.0'?>",
+                Some(b"x"),
+            ),
+            (b"<?xml version='1.0'?>", None),
+            (
+                b"<?xml version='1.0' standalone='yes'?><a encoding='x'/>",
+                None,
+            ),
+            (b"<?xml version=1.0 encoding='x'?>", None),
+            (b"<?xmlversion='1.0' encoding='x'?>", None),
+        ];
+        for (doc, want) in cases {
+            assert_eq!(
+                declared_encoding(doc),
+                want,
+                "{}",
+                String::from_utf8_lossy(doc)
+            );
+        }
+    }
 
     #[test]
     fn detects_families() {

@@ -42,8 +42,8 @@ pub use decimal::Decimal;
 pub(crate) use temporal::is_plain_temporal;
 pub use temporal::{DateTime, Duration, TemporalKind};
 pub(crate) use value::{
-    i64_bounds, is_plain_number, is_scanned_number, parse_plain, rejects_inner_space,
-    small_integer, trim_xml,
+    i64_bounds, is_plain_number, is_plain_string, is_scanned_number, is_string_type, parse_plain,
+    rejects_inner_space, small_integer, trim_xml,
 };
 pub use value::{Facet, Value};
 

@@ -798,3 +798,34 @@ fn temporal_check_edge_cases() {
     assert!(value::parse_plain(DateTime, "2026-01-01T24:00:00").is_some());
     assert!(!plain(GYear, "2026"));
 }
+
+/// `is_plain_string` vouches for a text only when the general parse takes it as it is.
+#[test]
+fn plain_strings_are_their_own_values() {
+    use Builtin::*;
+    let cases = [
+        (Token, "a b", true),
+        (Token, " a", false),
+        (Token, "a  b", false),
+        (Token, "a\tb", false),
+        (NmToken, "US", true),
+        (NmToken, "U S", false),
+        (NmToken, "a;b", false),
+        (NcName, "a:b", false),
+        (Name, "a:b", true),
+        (NormalizedString, "a  b ", true),
+        (NormalizedString, "a\nb", false),
+        (Language, "en-GB", true),
+        (Language, "english-", false),
+        (AnyUri, "http://x/y", true),
+        (Int, "1", false),
+        (QName, "p:x", false),
+        (NmTokens, "a b", false),
+    ];
+    for (ty, text, plain) in cases {
+        assert_eq!(is_plain_string(ty, text), plain, "{ty:?} {text:?}");
+        if plain {
+            assert_eq!(ty.parse(text), Ok(Value::String(text.into())), "{ty:?}");
+        }
+    }
+}

@@ -7,7 +7,7 @@ use super::document::XNode;
 use super::Loader;
 use crate::datatypes::{Builtin, Value};
 use crate::model::{
-    ComplexTypeId, ContentType, DerivationSet, ElementId, IdentityKind, ModelGroupId,
+    AttributeId, ComplexTypeId, ContentType, DerivationSet, ElementId, IdentityKind, ModelGroupId,
     ProcessContents, SimpleTypeId, Term, TypeId,
 };
 
@@ -193,7 +193,10 @@ impl Loader<'_> {
                 ),
             }
         }
-        // Uses that refer to a declaration.
+        // Uses that refer to a declaration. Their own constraints' values, resolved in their
+        // namespace context (a QName's prefix), by declaration and text; `None` when two
+        // uses' contexts give the same text two values.
+        let mut use_values: HashMap<(AttributeId, String), Option<Value>> = HashMap::new();
         for (decl, d, node) in std::mem::take(&mut self.attr_use_nodes) {
             if node.attr("ref").is_none() {
                 continue;
@@ -212,6 +215,14 @@ impl Loader<'_> {
             }
             match self.constraint_value(TypeId::Simple(a.type_def), lexical, &node) {
                 Ok(v) => {
+                    use_values
+                        .entry((decl, lexical.to_string()))
+                        .and_modify(|seen| {
+                            if *seen != v {
+                                *seen = None;
+                            }
+                        })
+                        .or_insert_with(|| v.clone());
                     if let Some(dvc) = &a.value_constraint {
                         if dvc.fixed {
                             let same = match (&v, &dvc.value) {
@@ -237,7 +248,8 @@ impl Loader<'_> {
                 ),
             }
         }
-        // Fill the values of use constraints.
+        // Fill the values of use constraints: a local declaration's use has the declaration's
+        // constraint (resolved above, in the declaration's context), a reference its own.
         let resolve_none = |p: &str| {
             if p.is_empty() {
                 Some(String::new())
@@ -254,12 +266,23 @@ impl Loader<'_> {
                 if vc.value.is_some() {
                     continue;
                 }
-                let ty = self.s.attribute(u.decl).type_def;
-                let v = self
-                    .s
-                    .validate_simple(ty, &vc.lexical, &resolve_none)
-                    .ok()
-                    .map(|v| v.value);
+                let a = self.s.attribute(u.decl);
+                let own = a
+                    .value_constraint
+                    .as_ref()
+                    .filter(|dvc| dvc.lexical == vc.lexical && dvc.value.is_some())
+                    .and_then(|dvc| dvc.value.clone());
+                let v = match own {
+                    Some(v) => Some(v),
+                    None => match use_values.get(&(u.decl, vc.lexical.clone())) {
+                        Some(v) => v.clone(),
+                        None => self
+                            .s
+                            .validate_simple(a.type_def, &vc.lexical, &resolve_none)
+                            .ok()
+                            .map(|v| v.value),
+                    },
+                };
                 if let Some(vc) = self.s.complex_types[i].attribute_uses[j]
                     .value_constraint
                     .as_mut()

@@ -837,3 +837,37 @@ fn version_control_attributes_select_what_xsd_1_0_sees() {
         .collect();
     assert_eq!(attrs, ["x", "y", "w"]);
 }
+
+/// A QName's fixed or default value is resolved where the schema writes it, on a local
+/// declaration's use and on a reference alike (not left for the instance to resolve).
+#[test]
+fn qname_value_constraints_resolve_in_the_schema() {
+    let s = ok(r#"<xs:attribute name="g" type="xs:QName"/>
+<xs:complexType name="T" xmlns:p="urn:p">
+  <xs:attribute name="local" type="xs:QName" fixed="p:x"/>
+  <xs:attribute ref="g" default="xs:int"/>
+</xs:complexType>"#);
+    let Some(TypeId::Complex(t)) = s.global_type(name(&s, "T")) else {
+        panic!()
+    };
+    let values: Vec<String> = s
+        .complex_type(t)
+        .attribute_uses
+        .iter()
+        .map(|u| {
+            match u
+                .effective_value_constraint(&s)
+                .and_then(|vc| vc.value.as_ref())
+            {
+                Some(Value::QName {
+                    namespace, local, ..
+                }) => format!("{{{namespace}}}{local}"),
+                other => format!("{other:?}"),
+            }
+        })
+        .collect();
+    assert_eq!(
+        values,
+        ["{urn:p}x", "{http://www.w3.org/2001/XMLSchema}int"]
+    );
+}

@@ -17,7 +17,7 @@ use super::identity::{key_part, IdError, Identity, KeyPart};
 use super::ids::{IdKind, IdTable};
 use super::typed_value::TypedValue;
 use super::value_plan::{self, keeps_text, opens_plainly, Check, ElementPlan, ValuePlan};
-use crate::datatypes::{parse_plain, trim_xml, Builtin, Value};
+use crate::datatypes::{is_plain_string, parse_plain, trim_xml, Builtin, Value};
 use crate::model::{
     same_value, AttributeId, AttributeUse, ComplexTypeId, ContentType, DerivationSet, ElementId,
     NameId, NsId, ProcessContents, Schema, SimpleTypeId, SimpleValue, TypeId, ValueConstraint,
@@ -2014,12 +2014,10 @@ impl<'s> Validator<'s> {
             Ok(v) => {
                 if let Some(vc) = vc.filter(|vc| vc.fixed) {
                     if !self.fixed_matches(ty, vc, &v) {
+                        let m = fixed_mismatch(vc, lexical, &v);
                         self.error(
                             "cvc-au",
-                            format!(
-                                "attribute '{alabel}' of element '{label}' must have the fixed value '{}', found '{lexical}'",
-                                vc.lexical
-                            ),
+                            format!("attribute '{alabel}' of element '{label}' {m}"),
                             offset,
                         );
                     }
@@ -2415,13 +2413,10 @@ impl<'s> Validator<'s> {
             Ok(v) => {
                 if let Some(vc) = vc.filter(|vc| vc.fixed && !text.is_empty()) {
                     if !self.fixed_matches(s, vc, &v) {
+                        let m = fixed_mismatch(vc, &text, &v);
                         self.error(
                             "cvc-elt.5.2.2.2.2",
-                            format!(
-                                "element '{label}' must have the fixed value '{}', found '{}'",
-                                vc.lexical,
-                                text.trim()
-                            ),
+                            format!("element '{label}' {m}"),
                             offset,
                         );
                     }
@@ -2463,12 +2458,14 @@ impl<'s> Validator<'s> {
     }
 
     /// Whether the text of an element of type `s` (checked `check`) is its value as it is: a
-    /// `string` (the reader has checked the characters), or a string with patterns only that
-    /// the text matches.
+    /// `string` (the reader has checked the characters), another string type (`token`,
+    /// `NMTOKEN`, ...) whose whitespace facet leaves the text as it is and whose lexical
+    /// check it passes, or a string with patterns only that the text matches.
     #[inline]
     fn text_is_value(&self, check: Check, s: SimpleTypeId, text: &str) -> bool {
         match check {
             Check::Builtin(Builtin::String | Builtin::AnySimpleType) => true,
+            Check::Builtin(b) => is_plain_string(b, text),
             Check::Patterned => self.matches_patterns(s, text),
             _ => false,
         }
@@ -2504,6 +2501,28 @@ impl<'s> Validator<'s> {
             );
         }
     }
+}
+
+/// What a value `found` (as written) that is not the fixed value of `vc` gets told: when
+/// the two are written alike (a QName whose prefix is bound elsewhere), the values too.
+#[cold]
+fn fixed_mismatch(vc: &ValueConstraint, found: &str, v: &SimpleValue) -> String {
+    let found = trim_xml(found);
+    let mut m = format!(
+        "must have the fixed value '{}', found '{found}'",
+        vc.lexical
+    );
+    if let Some(fixed) = vc.value.as_ref().filter(|_| found == trim_xml(&vc.lexical)) {
+        // A QName as {namespace}local, which is what differs.
+        let show = |v: &Value| match v {
+            Value::QName {
+                namespace, local, ..
+            } => format!("{{{namespace}}}{local}"),
+            v => v.canonical(),
+        };
+        m += &format!(" (the value {}, not {})", show(&v.value), show(fixed));
+    }
+    m
 }
 
 /// Whether values of this built-in are strings.

@@ -6,8 +6,8 @@
 
 use super::ids::{id_kind, IdKind};
 use crate::datatypes::{
-    i64_bounds, is_plain_number, is_scanned_number, rejects_inner_space, small_integer, Builtin,
-    Value, WhiteSpace,
+    i64_bounds, is_plain_number, is_scanned_number, is_string_type, rejects_inner_space,
+    small_integer, Builtin, Value, WhiteSpace,
 };
 use crate::model::{
     AttributeUse, ContentType, FacetValue, Facets, Schema, SimpleTypeId, TypeId, Variety,
@@ -72,6 +72,16 @@ pub(crate) struct ElementPlan {
 }
 
 impl Check {
+    /// Whether a value's lexical form alone decides it (no in-scope namespaces, as `QName`
+    /// and `NOTATION` need): two equal texts are then the same value. Unknown (`false`) for
+    /// the general check.
+    pub(crate) fn context_free(self) -> bool {
+        !matches!(
+            self,
+            Check::General | Check::Builtin(Builtin::QName | Builtin::Notation)
+        )
+    }
+
     /// For a number (`Number`, `IntRange`): its built-in when the scan of `text` vouches for
     /// it (the value then built on demand); `None` when it cannot, or for another check.
     #[inline]
@@ -103,7 +113,7 @@ pub(crate) fn quick_end(
     let plan = schema.value_plans.get(st.index())?;
     let quick = match plan.check {
         Check::Number(_) | Check::IntRange { .. } | Check::Plain(_) | Check::Patterned => true,
-        Check::Builtin(b) => matches!(b, Builtin::String | Builtin::AnySimpleType),
+        Check::Builtin(b) => is_string_type(b),
         Check::General => false,
     };
     (quick && !value_constraint && plan.id == IdKind::None).then_some(st)

@@ -1295,6 +1295,9 @@ const QUICK_XSD: &str = r#"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema
             <xs:simpleType><xs:restriction base="xs:string"><xs:pattern value="\d{3}-[A-Z]{2}"/></xs:restriction></xs:simpleType>
           </xs:attribute>
           <xs:attribute name="fix" type="xs:NMTOKEN" fixed="US"/>
+          <xs:attribute name="fd" type="xs:decimal" fixed="1.0"/>
+          <xs:attribute name="qn" type="xs:QName" fixed="t:x"/>
+          <xs:attribute name="tok" type="xs:token"/>
           <xs:attribute name="def" type="xs:decimal" default="2.50"/>
           <xs:attribute ref="t:gatt"/>
           <xs:anyAttribute namespace="urn:other" processContents="lax"/>
@@ -1420,6 +1423,9 @@ fn the_lean_pass_proves_only_valid_documents() {
         "<arr><item xsi:type='xs:double'>1.5</item><item xsi:type='t:WithAttr' a='3'>1</item><item xsi:type='t:Pair'><x>1</x></item><t:glob>1</t:glob><t:glob xsi:type='xs:int'>1</t:glob><item xsi:type=' xs:int '>2</item></arr>",
         "<att req='1'/><att req=' 2 ' code='123-AB' fix='US' def='3' t:gatt='2026-01-01'><i>1</i></att>",
         "<att req='1' fix=' US '/><att req='1' xmlns:o='urn:other' o:x='1'/><att req='1' xmlns:o='urn:other' o:x='1' xmlns:p='urn:p'/>",
+        // Fixed values as written and in other forms of the same value; string types as
+        // they stand and collapsed.
+        "<att req='1' fd='1.0' fix='US'/><att req='1' fd=' 1.00'/><att req='1' tok='a b'/><att req='1' tok=' a  b '/>",
         "<req a='1'/><!-- a comment --><?pi x?>",
         "<member>5</member>",
         // Counters and xs:all (the general automaton).
@@ -1485,6 +1491,8 @@ fn the_lean_pass_proves_only_valid_documents() {
         "<att req='x'/>",
         "<att req='1' code='12-AB'/>",
         "<att req='1' fix='UK'/>",
+        "<att req='1' fd='1.5'/>",
+        "<att req='1' qn='t:x' xmlns:t='urn:other'/>",
         "<att req='1' def='x'/>",
         "<att req='1' other='z'/>",
         "<att req='1' t:gatt='x'/>",
@@ -1513,6 +1521,18 @@ fn the_lean_pass_proves_only_valid_documents() {
         assert_eq!(check_lean(&schema, xml.as_bytes()), Ok(false), "{body}");
         assert!(!errors(&schema, &xml).is_empty(), "{body}");
     }
+    // A QName's fixed value is the same text with the same binding: valid, whichever pass
+    // proves it.
+    let xml = doc("<att req='1' qn='t:x'/>");
+    assert!(check_lean(&schema, xml.as_bytes()).is_ok());
+    valid(&schema, &xml);
+    let es = errors(&schema, &doc("<att req='1' qn='t:x' xmlns:t='urn:other'/>"));
+    assert!(
+        es[0].contains(
+            "must have the fixed value 't:x', found 't:x' (the value {urn:other}x, not {urn:q}x)"
+        ),
+        "{es:?}"
+    );
     // validate_with hands out each event once, in order, whether the lean pass proves the
     // document, gives up on it half-way (the general pass then goes on from there), or the
     // document is not well-formed.
