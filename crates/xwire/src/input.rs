@@ -116,6 +116,9 @@ pub(crate) fn detect(head: &[u8]) -> Result<Enc, String> {
         Family::Utf8Bom => 3,
         fam => return detect_utf16(head, fam),
     };
+    if crate::decl::usual(&head[bom..]).is_some() {
+        return Ok(Enc::Utf8 { bom });
+    }
     match declared_encoding(&head[bom..]) {
         None => Ok(Enc::Utf8 { bom }),
         Some(l) if l.eq_ignore_ascii_case(b"utf-8") || l.eq_ignore_ascii_case(b"utf8") => {

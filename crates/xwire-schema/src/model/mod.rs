@@ -683,6 +683,9 @@ pub struct Schema {
     /// How the validator checks the values of each simple type, by [`SimpleTypeId`] (filled
     /// with the content models).
     pub(crate) value_plans: Vec<crate::validate::ValuePlan>,
+    /// What the values of the `string` restrictions whose plan is `StringFacets` are checked
+    /// against, by the plan's index (filled with the plans).
+    pub(crate) string_rules: Vec<crate::validate::StringRule>,
     /// Which element declarations a start tag without attributes takes the quick way, by
     /// [`ElementId`] (filled with the content models): those whose type has no attribute
     /// uses.
@@ -718,6 +721,7 @@ impl Schema {
             target_namespaces: Vec::new(),
             content_models: Vec::new(),
             value_plans: Vec::new(),
+            string_rules: Vec::new(),
             element_plans: Vec::new(),
             attributed_plans: Vec::new(),
         };

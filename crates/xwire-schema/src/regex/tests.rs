@@ -197,6 +197,45 @@ fn full_dfa_agrees_with_the_regex() {
     );
 }
 
+/// The ASCII table of a DFA answers as the dense DFA does, on ASCII text (and declines
+/// the rest).
+#[test]
+fn ascii_table_agrees_with_the_dense_dfa() {
+    use proptest::prelude::*;
+    let dfas: Vec<_> = CASES
+        .iter()
+        .map(|(p, ..)| compile(p))
+        .filter(|re| re.full_dfa().is_some())
+        .collect();
+    let tables = dfas
+        .iter()
+        .filter(|re| re.full_dfa().unwrap().ascii_match("").is_some())
+        .count();
+    assert!(
+        tables * 10 >= dfas.len() * 9,
+        "{tables} of {} with a table",
+        dfas.len()
+    );
+    // Values near the patterns' own (their characters, in any order) and printable ASCII.
+    let values = prop_oneof![
+        r"[0-9a-zA-Z_.,:; \t\n#{}()\[\]|*+?^$/-]{0,12}",
+        "[ -~]{0,16}",
+        ".{0,6}",
+    ];
+    proptest!(ProptestConfig::with_cases(4000), |(i in 0..dfas.len(), v in values)| {
+        let re = &dfas[i];
+        let dfa = re.full_dfa().unwrap();
+        let dense = dfa.dense_match(&v);
+        prop_assert_eq!(dense, re.regex.is_match(&v), "{} on {:?}", re.as_str(), &v);
+        match dfa.ascii_match(&v) {
+            Some(Some(m)) => prop_assert_eq!(m, dense, "{} on {:?}", re.as_str(), &v),
+            Some(None) => prop_assert!(!v.is_ascii()),
+            None => {}
+        }
+        prop_assert_eq!(dfa.is_match(&v), dense);
+    });
+}
+
 #[test]
 fn table_of_errors() {
     for (pattern, pos) in ERRORS {

@@ -1587,7 +1587,7 @@ pub(crate) fn complex_type_label(schema: &Schema, id: ComplexTypeId) -> String {
 pub(crate) fn compile_content_models(schema: &mut Schema) -> Result<(), Vec<SchemaError>> {
     let (models, errors) = compile_every(schema);
     schema.content_models = models;
-    schema.value_plans = super::value_plan::plans(schema);
+    (schema.value_plans, schema.string_rules) = super::value_plan::plans(schema);
     (schema.element_plans, schema.attributed_plans) = super::value_plan::element_plans(schema);
     if errors.is_empty() {
         Ok(())

@@ -32,4 +32,4 @@ pub use errors::{ValidationError, ValidationOptions};
 pub use hints::{hinted_schema_paths, schema_location_hints};
 pub use typed_value::TypedValue;
 pub use validator::{validate_bytes, AttributeInfo, Psvi, Validated, ValidatingReader, Validator};
-pub(crate) use value_plan::{ElementPlan, ValuePlan};
+pub(crate) use value_plan::{ElementPlan, StringRule, ValuePlan};

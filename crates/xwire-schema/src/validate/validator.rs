@@ -653,7 +653,7 @@ impl<'s> Validator<'s> {
                 None => self.parse_builtin(b, ty, lexical),
             },
             Check::Builtin(b) => self.parse_builtin(b, ty, lexical),
-            Check::Patterned if self.matches_patterns(ty, lexical) => {
+            Check::StringFacets(r) if self.string_facets_hold(r, lexical) => {
                 let mut s = self.string_pool.borrow_mut().pop().unwrap_or_default();
                 s.clear();
                 s.push_str(lexical);
@@ -674,19 +674,14 @@ impl<'s> Validator<'s> {
                 // Out of range (or too large to tell here): the general way says why.
                 _ => self.validate_general(ty, lexical),
             },
-            Check::General | Check::Patterned => self.validate_general(ty, lexical),
+            Check::General | Check::StringFacets(_) => self.validate_general(ty, lexical),
         }
     }
 
-    /// Whether `s` (a `string` value: no whitespace normalization) matches the patterns of
-    /// every derivation step of `ty`.
-    fn matches_patterns(&self, ty: SimpleTypeId, s: &str) -> bool {
-        self.schema
-            .simple_type(ty)
-            .facets
-            .patterns
-            .iter()
-            .all(|step| step.iter().any(|p| p.is_match(s)))
+    /// Whether `s` (a `string` value: no whitespace normalization) satisfies string rule `r`
+    /// (of a [`Check::StringFacets`] type).
+    fn string_facets_hold(&self, r: u32, s: &str) -> bool {
+        self.schema.string_rules[r as usize].holds(self.schema, s)
     }
 
     /// A value of a type that is its built-in's lexical space: parsed straight away (no
@@ -2248,7 +2243,7 @@ impl<'s> Validator<'s> {
                 Some(v) => Some(v),
                 None => return false,
             },
-            _ if self.text_is_value(check, s, text) => None,
+            _ if self.text_is_value(check, text) => None,
             _ => return false,
         };
         self.clear_end_value();
@@ -2388,7 +2383,7 @@ impl<'s> Validator<'s> {
         if vc.is_none() && !self.frames[d].text.is_empty() {
             let text = &self.frames[d].text;
             let check = self.plan(s).check;
-            if self.text_is_value(check, s, text) {
+            if self.text_is_value(check, text) {
                 return self.text_as_value(d, s, offset);
             }
             // A number nobody needs the value of here (no identity constraint to key, no ID
@@ -2457,16 +2452,16 @@ impl<'s> Validator<'s> {
         k
     }
 
-    /// Whether the text of an element of type `s` (checked `check`) is its value as it is: a
-    /// `string` (the reader has checked the characters), another string type (`token`,
+    /// Whether the text of an element whose type is checked `check` is its value as it is:
+    /// a `string` (the reader has checked the characters), another string type (`token`,
     /// `NMTOKEN`, ...) whose whitespace facet leaves the text as it is and whose lexical
-    /// check it passes, or a string with patterns only that the text matches.
+    /// check it passes, or a `string` restriction whose facets the text satisfies.
     #[inline]
-    fn text_is_value(&self, check: Check, s: SimpleTypeId, text: &str) -> bool {
+    fn text_is_value(&self, check: Check, text: &str) -> bool {
         match check {
             Check::Builtin(Builtin::String | Builtin::AnySimpleType) => true,
             Check::Builtin(b) => is_plain_string(b, text),
-            Check::Patterned => self.matches_patterns(s, text),
+            Check::StringFacets(r) => self.string_facets_hold(r, text),
             _ => false,
         }
     }

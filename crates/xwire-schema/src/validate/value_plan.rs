@@ -34,10 +34,11 @@ pub(crate) enum Check {
     /// As `Plain`, for `decimal`, `float` and `double`: an element's text is checked by a
     /// scan of its bytes, its value built only when asked for.
     Number(Builtin),
-    /// A restriction of `string` whose only facets are patterns: the text as it is, matched
-    /// against the patterns of every derivation step. A value that fails goes the general
-    /// way, for its message.
-    Patterned,
+    /// A restriction of `string` (whitespace preserved) whose facets are among patterns,
+    /// lengths and enumerations: the text as it is, checked against them (the schema's
+    /// [`StringRule`] of this index). A value that fails goes the general way, for its
+    /// message.
+    StringFacets(u32),
     /// An integer type whose only facets are bounds (the built-in integers among them):
     /// `lo <= value <= hi`, the built-in's bounds included. An element's value is built only
     /// when asked for. A value out of range (or beyond an `i64`) goes the general way, for
@@ -112,7 +113,9 @@ pub(crate) fn quick_end(
     };
     let plan = schema.value_plans.get(st.index())?;
     let quick = match plan.check {
-        Check::Number(_) | Check::IntRange { .. } | Check::Plain(_) | Check::Patterned => true,
+        Check::Number(_) | Check::IntRange { .. } | Check::Plain(_) | Check::StringFacets(_) => {
+            true
+        }
         Check::Builtin(b) => is_string_type(b),
         Check::General => false,
     };
@@ -194,20 +197,108 @@ pub(crate) fn element_plans(schema: &Schema) -> (ElementPlans, ElementPlans) {
     (plain, attributed)
 }
 
-/// The plan of every simple type, by [`SimpleTypeId`].
-pub(crate) fn plans(schema: &Schema) -> Vec<ValuePlan> {
-    (0..schema.simple_types.len())
+/// The plan of every simple type, by [`SimpleTypeId`], and the [`StringRule`]s their
+/// [`Check::StringFacets`] refer to.
+pub(crate) fn plans(schema: &Schema) -> (Vec<ValuePlan>, Vec<StringRule>) {
+    let mut rules = Vec::new();
+    let plans = (0..schema.simple_types.len())
         .map(|i| {
             let ty = SimpleTypeId::from_index(i);
             ValuePlan {
-                check: check_of(schema, ty),
+                check: check_of(schema, ty, &mut rules),
                 id: id_kind(schema, ty),
             }
         })
-        .collect()
+        .collect();
+    (plans, rules)
 }
 
-fn check_of(schema: &Schema, ty: SimpleTypeId) -> Check {
+/// What the text of a [`Check::StringFacets`] type is checked against, in one small record
+/// (the facets themselves are spread over the heap: a value's check should touch few cache
+/// lines).
+#[derive(Clone, Debug)]
+pub(crate) struct StringRule {
+    /// The length in characters: at least, at most.
+    len: (usize, usize),
+    /// The enumerated strings, each after its length (four bytes, little-endian); `None`:
+    /// any string.
+    enums: Option<Box<[u8]>>,
+    /// The type, when it has patterns (in its facets).
+    patterns: Option<SimpleTypeId>,
+}
+
+impl StringRule {
+    fn new(ty: SimpleTypeId, f: &Facets) -> StringRule {
+        let exact = f.length.as_ref().map(|l| l.value);
+        let min = exact.max(f.min_length.as_ref().map(|l| l.value));
+        let max = exact
+            .into_iter()
+            .chain(f.max_length.as_ref().map(|l| l.value))
+            .min();
+        let enums = f.enumeration.as_ref().map(|e| {
+            let mut all = Vec::new();
+            for (v, _) in e {
+                if let Value::String(x) = v {
+                    let len = u32::try_from(x.len()).unwrap_or(u32::MAX);
+                    all.extend_from_slice(&len.to_le_bytes());
+                    all.extend_from_slice(x.as_bytes());
+                }
+            }
+            all.into_boxed_slice()
+        });
+        StringRule {
+            len: (min.unwrap_or(0), max.unwrap_or(usize::MAX)),
+            enums,
+            patterns: (!f.patterns.is_empty()).then_some(ty),
+        }
+    }
+
+    /// Whether `s`, a value of the rule's type as it stands, satisfies it: its length in
+    /// characters, one of the enumerated strings, a pattern of every derivation step.
+    pub(crate) fn holds(&self, schema: &Schema, s: &str) -> bool {
+        if self.len != (0, usize::MAX) {
+            let n = if s.is_ascii() {
+                s.len()
+            } else {
+                s.chars().count()
+            };
+            if n < self.len.0 || n > self.len.1 {
+                return false;
+            }
+        }
+        if let Some(e) = &self.enums {
+            if !enumerates(e, s.as_bytes()) {
+                return false;
+            }
+        }
+        self.patterns.map_or(true, |ty| {
+            schema
+                .simple_type(ty)
+                .facets
+                .patterns
+                .iter()
+                .all(|step| step.iter().any(|p| p.is_match(s)))
+        })
+    }
+}
+
+/// Whether the packed strings `all` (see [`StringRule::enums`]) include `s`.
+fn enumerates(all: &[u8], s: &[u8]) -> bool {
+    let mut rest = all;
+    while let Some((len, tail)) = rest.split_first_chunk::<4>() {
+        let len = u32::from_le_bytes(*len) as usize;
+        let Some((x, tail)) = tail.split_at_checked(len) else {
+            return false;
+        };
+        if x == s {
+            return true;
+        }
+        rest = tail;
+    }
+    false
+}
+
+fn check_of(schema: &Schema, ty: SimpleTypeId, rules: &mut Vec<StringRule>) -> Check {
     let st = schema.simple_type(ty);
     let Variety::Atomic(b) = st.variety else {
         return Check::General;
@@ -239,20 +330,35 @@ fn check_of(schema: &Schema, ty: SimpleTypeId) -> Check {
             Check::Builtin(b)
         };
     }
-    if b == Builtin::String && only_patterns(&st.facets) {
-        return Check::Patterned;
+    if b == Builtin::String && string_facets_only(&st.facets) {
+        if let Ok(i) = u32::try_from(rules.len()) {
+            rules.push(StringRule::new(ty, &st.facets));
+            return Check::StringFacets(i);
+        }
     }
     Check::General
+}
+
+/// Whether a restriction of `string` keeps its text as it is and has only facets that
+/// [`string_facets_hold`] checks.
+fn string_facets_only(f: &Facets) -> bool {
+    f.white_space
+        .as_ref()
+        .map_or(true, |w| w.value == WhiteSpace::Preserve)
+        && f.total_digits.is_none()
+        && f.fraction_digits.is_none()
+        && f.min_inclusive.is_none()
+        && f.max_inclusive.is_none()
+        && f.min_exclusive.is_none()
+        && f.max_exclusive.is_none()
+        && f.enumeration.as_ref().map_or(true, |e| {
+            e.iter().all(|(v, _)| matches!(v, Value::String(_)))
+        })
 }
 
 /// Whether a simple type adds no facet to its built-in.
 pub(crate) fn facet_free(f: &Facets) -> bool {
     f.patterns.is_empty() && no_facet_but_patterns(f)
-}
-
-/// Whether a simple type's only facets of its own are patterns.
-fn only_patterns(f: &Facets) -> bool {
-    !f.patterns.is_empty() && no_facet_but_patterns(f)
 }
 
 fn no_facet_but_patterns(f: &Facets) -> bool {

@@ -1256,6 +1256,13 @@ const QUICK_XSD: &str = r#"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema
       <xs:element name="code" minOccurs="0" maxOccurs="unbounded">
         <xs:simpleType><xs:restriction base="xs:string"><xs:pattern value="\d{3}-[A-Z]{2}"/></xs:restriction></xs:simpleType>
       </xs:element>
+      <xs:element name="st" minOccurs="0" maxOccurs="unbounded">
+        <xs:simpleType><xs:restriction base="xs:string">
+          <xs:enumeration value="AK"/><xs:enumeration value="&#xE9;"/><xs:enumeration value=""/>
+        </xs:restriction></xs:simpleType>
+      </xs:element>
+      <xs:element name="pc" type="t:Post" minOccurs="0" maxOccurs="unbounded"/>
+      <xs:element name="tk" type="xs:token" minOccurs="0" maxOccurs="unbounded"/>
       <xs:element name="id" type="xs:ID" minOccurs="0" maxOccurs="unbounded"/>
       <xs:element name="fixed" type="xs:int" fixed="7" minOccurs="0"/>
       <xs:element name="dflt" type="xs:decimal" default="1.5" minOccurs="0"/>
@@ -1337,6 +1344,12 @@ const QUICK_XSD: &str = r#"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema
   <xs:element name="member" type="xs:int" substitutionGroup="t:head"/>
   <xs:element name="bhead" type="xs:int" block="substitution"/>
   <xs:element name="bmember" type="xs:int" substitutionGroup="t:bhead"/>
+  <xs:simpleType name="Post7">
+    <xs:restriction base="xs:string"><xs:length value="7"/></xs:restriction>
+  </xs:simpleType>
+  <xs:simpleType name="Post">
+    <xs:restriction base="t:Post7"><xs:pattern value="[A-Z]{2}\d\s\d[A-Z]{2}"/></xs:restriction>
+  </xs:simpleType>
 </xs:schema>"#;
 
 #[test]
@@ -1363,6 +1376,7 @@ fn quick_paths_agree_with_the_general_way() {
         "text<i>1</i>more<d>1.0</d>",
         "<s> a b </s><s/><s>&amp;</s><dt>2026-11-24</dt><dt> 2026-02-30 </dt><dt>x</dt>",
         "<code>123-AB</code><code> 123-AB</code><code>12-AB</code><id>a</id><id>a</id><id>1</id>",
+        "<st>AK</st><st>\u{e9}</st><st></st><st/><st> AK</st><st>XX</st><st>AK\u{e9}</st><pc>LS2 9JT</pc><pc>LS2  9JT</pc><pc>LS29JT</pc><pc>ls2 9jt</pc><pc>L\u{e9}2 9JT</pc><tk>a b</tk><tk> a  b </tk><tk>a\tb</tk>",
         "<d xmlns:p='urn:p'>1.0</d><d xsi:type='p:double'>1</d><d xsi:type='xs:double' xmlns:xs='http://www.w3.org/2001/XMLSchema'>1</d>",
         "<t:head xmlns:t='urn:q' xsi:type='xs:int' xmlns:xs='http://www.w3.org/2001/XMLSchema'>2</t:head>",
         "<arr><item xsi:type='xs:double'>1.5</item><item xsi:type='xs:int'>x</item><item xsi:type='xs:nope'>1</item><item xsi:type='t:WithAttr'>1</item><item xsi:type='t:Abs'/><t:glob xsi:type='xs:int'>1</t:glob><t:glob xsi:type='xs:string'>1</t:glob><item xsi:type=' xs:int '>2</item><item xsi:type='bad:int'>3</item><item xsi:type='1x'>3</item><item>free</item><item xsi:type='t:Pair'><x>1</x></item><item xsi:type='t:Pair'><y/></item><item xsi:type='xs:int' xsi:nil='true'/></arr>",
@@ -1437,6 +1451,8 @@ fn the_lean_pass_proves_only_valid_documents() {
         "<code><![CDATA[12]]>3-AB</code>",
         "<i>1<?pi?>2</i>",
         "<code>123-<!--c-->A<!--c-->B</code>",
+        // String restrictions: enumerations, lengths and patterns; a token collapsed.
+        "<st>AK</st><st>\u{e9}</st><st/><pc>LS2 9JT</pc><tk>a b</tk><tk> a  b </tk>",
     ];
     for body in proved {
         let xml = doc(body);
@@ -1471,6 +1487,10 @@ fn the_lean_pass_proves_only_valid_documents() {
         "<code> 123-AB</code>",
         "<code>3-AB<!--c-->12</code>",
         "<code>-AB<![CDATA[123]]></code>",
+        "<st>XX</st>",
+        "<st> AK</st>",
+        "<pc>LS29JT</pc>",
+        "<pc>LS2 9J1</pc>",
         "<inner><i>1</i><i>2</i></inner>",
         "<inner/>",
         "<i>1<b/></i>",

@@ -428,7 +428,7 @@ impl<'s> Validator<'s> {
             check @ (Check::Number(_) | Check::IntRange { .. }) => check.scan(lexical).is_some(),
             // The common dates and times by a check at fixed positions, no value built.
             Check::Plain(b) => is_plain_temporal(b, lexical) || parse_plain(b, lexical).is_some(),
-            check => self.text_is_value(check, ty, lexical),
+            check => self.text_is_value(check, lexical),
         };
         // What the quick checks cannot vouch for, the general check of the value.
         quick
