@@ -339,21 +339,26 @@ fn check_of(schema: &Schema, ty: SimpleTypeId, rules: &mut Vec<StringRule>) -> C
     Check::General
 }
 
-/// Whether a restriction of `string` keeps its text as it is and has only facets that
-/// [`string_facets_hold`] checks.
+/// Whether a restriction of `string` keeps its text as it is and has only facets that a
+/// [`StringRule`] checks.
 fn string_facets_only(f: &Facets) -> bool {
     f.white_space
         .as_ref()
         .map_or(true, |w| w.value == WhiteSpace::Preserve)
-        && f.total_digits.is_none()
+        && no_digits_nor_bounds(f)
+        && f.enumeration.as_ref().map_or(true, |e| {
+            e.iter().all(|(v, _)| matches!(v, Value::String(_)))
+        })
+}
+
+/// Whether `f` has neither digit counts nor bounds.
+fn no_digits_nor_bounds(f: &Facets) -> bool {
+    f.total_digits.is_none()
         && f.fraction_digits.is_none()
         && f.min_inclusive.is_none()
         && f.max_inclusive.is_none()
         && f.min_exclusive.is_none()
         && f.max_exclusive.is_none()
-        && f.enumeration.as_ref().map_or(true, |e| {
-            e.iter().all(|(v, _)| matches!(v, Value::String(_)))
-        })
 }
 
 /// Whether a simple type adds no facet to its built-in.
@@ -366,12 +371,7 @@ fn no_facet_but_patterns(f: &Facets) -> bool {
         && f.length.is_none()
         && f.min_length.is_none()
         && f.max_length.is_none()
-        && f.total_digits.is_none()
-        && f.fraction_digits.is_none()
-        && f.min_inclusive.is_none()
-        && f.max_inclusive.is_none()
-        && f.min_exclusive.is_none()
-        && f.max_exclusive.is_none()
+        && no_digits_nor_bounds(f)
         && f.enumeration.is_none()
 }
 
