@@ -50,6 +50,8 @@ mod models;
 pub mod probes;
 mod rust;
 
+pub use rust::event_sum;
+
 use std::fmt;
 use std::path::Path;
 

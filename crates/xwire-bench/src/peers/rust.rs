@@ -88,9 +88,10 @@ fn leaked_schema(setup: &super::Setup<'_>) -> Result<&'static xwire_schema::mode
     Ok(Box::leak(Box::new(schema)))
 }
 
-/// The parse checksum's share of one event (as the parse runners count it).
+/// The parse checksum's share of one event (as the parse runners count it), public for the
+/// profiling examples, which consume events as the runners do.
 #[inline]
-fn event_sum(ev: &xwire::Event<'_>) -> u64 {
+pub fn event_sum(ev: &xwire::Event<'_>) -> u64 {
     use xwire::Event;
     match ev {
         Event::Start(t) => 1 + t.attributes().filter(|a| !a.is_namespace_decl()).count() as u64,

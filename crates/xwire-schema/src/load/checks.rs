@@ -270,18 +270,16 @@ impl Loader<'_> {
                 let own = a
                     .value_constraint
                     .as_ref()
-                    .filter(|dvc| dvc.lexical == vc.lexical && dvc.value.is_some())
+                    .filter(|dvc| dvc.lexical == vc.lexical)
                     .and_then(|dvc| dvc.value.clone());
-                let v = match own {
-                    Some(v) => Some(v),
-                    None => match use_values.get(&(u.decl, vc.lexical.clone())) {
-                        Some(v) => v.clone(),
-                        None => self
-                            .s
-                            .validate_simple(a.type_def, &vc.lexical, &resolve_none)
-                            .ok()
-                            .map(|v| v.value),
-                    },
+                let v = match (own, use_values.get(&(u.decl, vc.lexical.clone()))) {
+                    (Some(v), _) => Some(v),
+                    (None, Some(v)) => v.clone(),
+                    (None, None) => self
+                        .s
+                        .validate_simple(a.type_def, &vc.lexical, &resolve_none)
+                        .ok()
+                        .map(|v| v.value),
                 };
                 if let Some(vc) = self.s.complex_types[i].attribute_uses[j]
                     .value_constraint

@@ -516,6 +516,17 @@ pub struct Facets {
     pub patterns: Vec<Vec<Pattern>>,
 }
 
+impl Facets {
+    /// The first derivation step none of whose patterns `s` matches (`None`: `s` satisfies
+    /// the patterns).
+    pub(crate) fn unmatched_pattern(&self, s: &str) -> Option<&[Pattern]> {
+        self.patterns
+            .iter()
+            .find(|step| !step.iter().any(|p| p.is_match(s)))
+            .map(Vec::as_slice)
+    }
+}
+
 /// A simple type definition (section 3.14).
 #[derive(Clone, Debug)]
 pub struct SimpleType {

@@ -170,14 +170,12 @@ pub(crate) fn same_value(a: &Value, b: &Value) -> bool {
 }
 
 fn check_facets(facets: &Facets, normalized: &str, value: &Value) -> Result<(), DatatypeError> {
-    for step in &facets.patterns {
-        if !step.iter().any(|p| p.is_match(normalized)) {
-            let alternatives: Vec<&str> = step.iter().map(|p| p.as_str()).collect();
-            return Err(DatatypeError::new(format!(
-                "'{normalized}' does not match the pattern '{}'",
-                alternatives.join("' or '")
-            )));
-        }
+    if let Some(step) = facets.unmatched_pattern(normalized) {
+        let alternatives: Vec<&str> = step.iter().map(|p| p.as_str()).collect();
+        return Err(DatatypeError::new(format!(
+            "'{normalized}' does not match the pattern '{}'",
+            alternatives.join("' or '")
+        )));
     }
     if let Some(enumeration) = &facets.enumeration {
         if !enumeration.iter().any(|(v, _)| same_value(v, value)) {

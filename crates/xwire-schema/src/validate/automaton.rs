@@ -198,9 +198,8 @@ impl PlainMoves {
             let range = *ranges[r as usize].get_or_insert_with(|| {
                 let state = &states[r as usize];
                 let start = moves.len();
-                for (i, m) in state.by_name.iter().enumerate() {
-                    let shared = |j: usize| state.by_name.get(j).is_some_and(|o| o.0 == m.0);
-                    let alone = !shared(i + 1) && !i.checked_sub(1).is_some_and(shared);
+                for m in &state.by_name {
+                    let alone = state.named(m.0).is_some_and(|(_, only)| only);
                     if m.4 == MemberStatus::Ok && alone {
                         moves.push((m.0, m.2, transitions[m.1 as usize].target));
                     }
@@ -1125,9 +1124,10 @@ pub(crate) fn compile(
         }
         st.by_name.sort_by_key(|m| (m.0, m.1));
     }
-    let moves = match b.counters.is_empty() {
-        true => PlainMoves::new(&rep, &states, &transitions),
-        false => PlainMoves::default(),
+    let moves = if b.counters.is_empty() {
+        PlainMoves::new(&rep, &states, &transitions)
+    } else {
+        PlainMoves::default()
     };
     let g = Glushkov {
         positions: std::iter::once(Position {

@@ -17,7 +17,7 @@ use super::identity::{key_part, IdError, Identity, KeyPart};
 use super::ids::{IdKind, IdTable};
 use super::typed_value::TypedValue;
 use super::value_plan::{self, keeps_text, opens_plainly, Check, ElementPlan, ValuePlan};
-use crate::datatypes::{is_plain_string, parse_plain, trim_xml, Builtin, Value};
+use crate::datatypes::{is_plain_string, is_string_type, parse_plain, trim_xml, Builtin, Value};
 use crate::model::{
     same_value, AttributeId, AttributeUse, ComplexTypeId, ContentType, DerivationSet, ElementId,
     NameId, NsId, ProcessContents, Schema, SimpleTypeId, SimpleValue, TypeId, ValueConstraint,
@@ -692,7 +692,7 @@ impl<'s> Validator<'s> {
         ty: SimpleTypeId,
         lexical: &str,
     ) -> Result<SimpleValue, String> {
-        let mut spare = if is_string_like(b) {
+        let mut spare = if is_string_type(b) {
             self.string_pool.borrow_mut().pop()
         } else {
             None
@@ -713,7 +713,7 @@ impl<'s> Validator<'s> {
     fn validate_general(&self, ty: SimpleTypeId, lexical: &str) -> Result<SimpleValue, String> {
         let st = self.schema.simple_type(ty);
         let mut spare = match st.variety {
-            Variety::Atomic(b) if is_string_like(b) => self.string_pool.borrow_mut().pop(),
+            Variety::Atomic(b) if is_string_type(b) => self.string_pool.borrow_mut().pop(),
             _ => None,
         };
         let r = self
@@ -2518,25 +2518,6 @@ fn fixed_mismatch(vc: &ValueConstraint, found: &str, v: &SimpleValue) -> String 
         m += &format!(" (the value {}, not {})", show(&v.value), show(fixed));
     }
     m
-}
-
-/// Whether values of this built-in are strings.
-fn is_string_like(b: Builtin) -> bool {
-    matches!(
-        b,
-        Builtin::AnySimpleType
-            | Builtin::String
-            | Builtin::NormalizedString
-            | Builtin::Token
-            | Builtin::AnyUri
-            | Builtin::Language
-            | Builtin::NmToken
-            | Builtin::Name
-            | Builtin::NcName
-            | Builtin::Id
-            | Builtin::IdRef
-            | Builtin::Entity
-    )
 }
 
 fn wildcard_label(schema: &Schema, w: &Wildcard) -> String {

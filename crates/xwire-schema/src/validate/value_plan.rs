@@ -272,12 +272,7 @@ impl StringRule {
             }
         }
         self.patterns.map_or(true, |ty| {
-            schema
-                .simple_type(ty)
-                .facets
-                .patterns
-                .iter()
-                .all(|step| step.iter().any(|p| p.is_match(s)))
+            schema.simple_type(ty).facets.unmatched_pattern(s).is_none()
         })
     }
 }
@@ -363,11 +358,8 @@ fn no_digits_nor_bounds(f: &Facets) -> bool {
 
 /// Whether a simple type adds no facet to its built-in.
 pub(crate) fn facet_free(f: &Facets) -> bool {
-    f.patterns.is_empty() && no_facet_but_patterns(f)
-}
-
-fn no_facet_but_patterns(f: &Facets) -> bool {
-    f.white_space.is_none()
+    f.patterns.is_empty()
+        && f.white_space.is_none()
         && f.length.is_none()
         && f.min_length.is_none()
         && f.max_length.is_none()

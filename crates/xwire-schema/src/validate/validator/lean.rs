@@ -487,15 +487,13 @@ impl<'s> Validator<'s> {
                 }
             };
             let ty = schema.attribute(decl).type_def;
-            if let Some(vc) = fixed {
-                // The usual case: the fixed value as the schema writes it (valid, as the
-                // schema was checked), which is then the same value.
-                if vc.value.is_some()
-                    && a.value() == vc.lexical
-                    && self.plan(ty).check.context_free()
-                {
-                    continue;
-                }
+            // The usual case: the fixed value as the schema writes it (valid, as the schema
+            // was checked), which is then the same value.
+            let as_written = |vc: &ValueConstraint| {
+                vc.value.is_some() && a.value() == vc.lexical && self.plan(ty).check.context_free()
+            };
+            if fixed.is_some_and(as_written) {
+                continue;
             }
             self.lean_value(ty, a.value())?;
             if let Some(vc) = fixed {

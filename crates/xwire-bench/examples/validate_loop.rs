@@ -1,12 +1,19 @@
-//! Validates a document many times through a `ValidatingReader` (as the benchmark's xwire-psvi
-//! peer does), for profiling: `validate_loop SCHEMA DOC [ROUNDS]`. With `--parse`, only parses;
-//! with `--verdict`, validates through `Validator::validate` (the lean pass first); with
-//! `--events`, through `Validator::validate_with`, taking each event as the benchmark does.
-//! `--cold` evicts the data caches between documents (as the benchmark's interleaved rounds
-//! do, running the other peers between two calls), and times each document alone.
+//! Validates a document many times, for profilers (`perf record`, callgrind):
+//!
+//! ```text
+//! cargo run --release -p xwire-bench --example validate_loop -- SCHEMA DOC [ROUNDS] [MODE] [--cold]
+//! ```
+//!
+//! By default through a `ValidatingReader` (as the benchmark's xwire-psvi peer does). MODE:
+//! `--parse` only parses; `--verdict` validates through `Validator::validate` (the lean pass
+//! first); `--events` through `Validator::validate_with`, taking each event as the
+//! benchmark's runners do (`peers::event_sum`). `--cold` evicts the data caches between
+//! documents (as the benchmark's interleaved rounds do, running the other peers between two
+//! calls), and times each document alone.
 
 use std::time::Instant;
 
+use xwire_bench::peers::event_sum;
 use xwire_schema::model::Schema;
 use xwire_schema::validate::{ValidatingReader, ValidationOptions, Validator};
 
@@ -89,17 +96,5 @@ fn one(v: &mut Validator<'_>, doc: &[u8], mode: &Mode, sum: &mut u64) {
                 panic!("invalid: {e}");
             }
         }
-    }
-}
-
-/// What the benchmark's consumers take from each event: a copy of `event_sum` in
-/// `xwire-bench/src/peers/rust.rs` (an example cannot depend on the benchmark crate).
-fn event_sum(ev: &xwire::Event<'_>) -> u64 {
-    use xwire::Event;
-    match ev {
-        Event::Start(t) => 1 + t.attributes().filter(|a| !a.is_namespace_decl()).count() as u64,
-        Event::Text(t) => t.unescape().len() as u64,
-        Event::CData(c) => c.raw().len() as u64,
-        _ => 0,
     }
 }
