@@ -1414,6 +1414,35 @@ fn quick_paths_agree_with_the_general_way() {
         .contains("cvc-datatype-valid"));
 }
 
+/// What the general pass records (errors, IDs, identity tables) is emptied before the next
+/// general pass, also when documents the lean pass proved valid come between (the lean pass
+/// does not empty it).
+#[test]
+fn general_state_does_not_outlive_its_document() {
+    let s = Schema::parse_str(QUICK_XSD, &crate::load::LoadOptions::default()).unwrap();
+    let mut v = Validator::new(&s, ValidationOptions::default());
+    let doc = |body: &str| format!("<root xmlns='urn:q'>{body}</root>");
+    let lean = doc("<i>1</i>");
+    let ids = doc("<id>a</id><idatt id='b'/>");
+    let keyed = doc("<keyed><k>1</k><k>2</k></keyed>");
+    let errors = |v: &mut Validator<'_>, xml: &str| v.validate(xml.as_bytes()).map_err(|e| e.len());
+    for _ in 0..2 {
+        assert_eq!(errors(&mut v, &ids), Ok(()));
+        assert_eq!(errors(&mut v, &lean), Ok(()));
+        // The IDs of the first document are not this one's: no duplicate.
+        assert_eq!(errors(&mut v, &ids), Ok(()));
+        assert_eq!(
+            errors(&mut v, &doc("<keyed><k>1</k><k>1</k></keyed>")),
+            Err(1)
+        );
+        assert_eq!(errors(&mut v, &lean), Ok(()));
+        assert_eq!(errors(&mut v, &keyed), Ok(()));
+        assert_eq!(errors(&mut v, &doc("<i>x</i><id>a</id><id>a</id>")), Err(2));
+        assert_eq!(errors(&mut v, &lean), Ok(()));
+        assert_eq!(errors(&mut v, &keyed), Ok(()));
+    }
+}
+
 /// The lean pass of `Validator::validate` proves valid the documents in its reach, gives up on
 /// the others, and never proves an invalid one valid.
 #[test]

@@ -184,7 +184,7 @@ impl<'s> Validator<'s> {
         let mut frames = std::mem::take(&mut self.lean_frames);
         let buffers = self.buffers.take().unwrap_or_default();
         let mut reader = Reader::with_buffers(bytes, self.options.reader.clone(), buffers);
-        self.reset(&reader);
+        self.reset(&reader, Pass::Lean);
         let mut observed = 0;
         let valid = self.lean_pass(&mut reader, &mut frames, observe, &mut observed);
         self.buffers = Some(reader.into_buffers());
