@@ -5,7 +5,8 @@
 //! a different peer, so that noise on the shared machine falls on all of them alike. A round
 //! times one whole run per peer. Medians and minima over the rounds are reported. Peers in a
 //! harness process (Java, Python) are timed by their harness after its own warm-up, on files
-//! the driver writes, with the same round rules.
+//! the driver writes, with the same round rules. An operation measured only beside validation
+//! (a validating peer's own parse, see [`Plan`]) is timed in validation's rounds.
 //!
 //! The overhead workload is timed in batches (one call is shorter than the timer's
 //! resolution). Peak memory is measured in a fresh process per (workload, peer, operation)
@@ -304,6 +305,15 @@ impl Plan {
             .collect()
     }
 
+    /// Whether `op` is measured only beside validation (for some validating peers): then in
+    /// validation's rounds.
+    fn with_validation(&self, op: Op) -> bool {
+        op != Op::Validate
+            && !self.wanted.contains(&op)
+            && self.wanted.contains(&Op::Validate)
+            && self.beside.iter().any(|b| b.1 == op)
+    }
+
     /// Whether `peer` runs `op` (if it can).
     fn runs(&self, peer: &str, op: Op) -> bool {
         self.wanted.contains(&op) || self.beside.contains(&(peer, op))
@@ -402,24 +412,42 @@ pub fn run(
         progress(&format!("measuring {}", l.w.name), step, steps);
         step += 1;
         let mut results = Vec::new();
+        let setup = Setup {
+            schema: l.w.schema.as_deref(),
+            document: Some(&l.doc),
+        };
+        let runs_of = |op: Op| -> (Op, Vec<&Peer>) {
+            (op, peers.iter().filter(|p| plan.runs(p.name, op)).collect())
+        };
         for &op in &ops {
-            let setup = Setup {
-                schema: l.w.schema.as_deref(),
-                document: Some(&l.doc),
-            };
-            let ps: Vec<&Peer> = peers.iter().filter(|p| plan.runs(p.name, op)).collect();
-            let (cells, reference) = measure_in_process(l, op, &setup, &ps, opts);
-            if let (false, Some(r)) = (op.has_parse_checksum(), reference) {
-                references.push((wi, op, r));
+            if plan.with_validation(op) {
+                continue; // timed in validation's rounds, below
             }
-            for (p, cell) in ps.iter().zip(cells) {
-                results.push(Measurement {
-                    peer: p.name.to_string(),
-                    op,
-                    cell,
-                });
+            // Validation, and the parses measured only beside it, in the same rounds.
+            let mut groups = vec![runs_of(op)];
+            if op == Op::Validate {
+                groups.extend(
+                    ops.iter()
+                        .filter(|&&o| plan.with_validation(o))
+                        .map(|&o| runs_of(o)),
+                );
+            }
+            let measured = measure_together(l, &groups, &setup, opts);
+            for ((op, ps), (cells, reference)) in groups.into_iter().zip(measured) {
+                if let (false, Some(r)) = (op.has_parse_checksum(), reference) {
+                    references.push((wi, op, r));
+                }
+                for (p, cell) in ps.iter().zip(cells) {
+                    results.push(Measurement {
+                        peer: p.name.to_string(),
+                        op,
+                        cell,
+                    });
+                }
             }
         }
+        // In report order of the operations.
+        results.sort_by_key(|m| ops.iter().position(|&o| o == m.op));
         if let Some(exe) = &opts.memory_probe {
             // Each probe is a process of its own and is not timed: two at a time.
             let half = results.len().div_ceil(2);
@@ -532,17 +560,62 @@ fn consensus(sums: &[Option<u64>]) -> Option<u64> {
     best.map(|(s, _)| s)
 }
 
-/// Measures `op` on a loaded workload with every in-process peer; the cells in peer order, and
-/// the checksum they were compared with (xwire's parse, or for a pipeline the consensus of the
-/// peers that ran it), for the harness peers to be compared with too.
-fn measure_in_process(
+/// Measures operations on a loaded workload, each with its in-process peers, all timed in the
+/// same interleaved rounds (a ratio between two of their cells, a peer validating and the
+/// same peer parsing, then compares runs at the same moments of a noisy machine). For each
+/// operation, the cells in peer order and the checksum they were compared with (xwire's
+/// parse, or for a pipeline the consensus of the peers that ran it), for the harness peers to
+/// be compared with too.
+fn measure_together(
+    l: &Loaded<'_>,
+    groups: &[(Op, Vec<&Peer>)],
+    setup: &Setup<'_>,
+    opts: &Options,
+) -> Vec<(Vec<Cell>, Option<u64>)> {
+    let mut runners: Vec<Option<Runner>> = Vec::new();
+    let mut out = Vec::new();
+    for (op, peers) in groups {
+        let (cells, reference) = prepare_cells(l, *op, setup, peers, &mut runners);
+        out.push((cells, reference));
+    }
+    let live: Vec<usize> = (0..runners.len())
+        .filter(|&i| runners[i].is_some())
+        .collect();
+    if live.is_empty() {
+        return out;
+    }
+    let times = if l.w.group == Group::Overhead {
+        time_batches(&l.doc, &mut runners, &live, opts)
+    } else {
+        time_rounds(&l.doc, &mut runners, &live, opts)
+    };
+    let mut cells: Vec<&mut Cell> = out.iter_mut().flat_map(|(c, _)| c.iter_mut()).collect();
+    for (&i, mut t) in live.iter().zip(times) {
+        if let Cell::Measured {
+            median_s,
+            min_s,
+            runs,
+            ..
+        } = &mut *cells[i]
+        {
+            *runs = t.len();
+            *median_s = median(&mut t);
+            *min_s = t[0];
+        }
+    }
+    out
+}
+
+/// Readies `op` with each of `peers`: its cell (to be timed when `Measured`) and its runner,
+/// pushed on `runners` (`None` when it does not run), after a first run that checks it
+/// accepts the document and gives its checksum; and the checksum the cells were compared with.
+fn prepare_cells(
     l: &Loaded<'_>,
     op: Op,
     setup: &Setup<'_>,
     peers: &[&Peer],
-    opts: &Options,
+    runners: &mut Vec<Option<Runner>>,
 ) -> (Vec<Cell>, Option<u64>) {
-    let mut runners: Vec<Option<Runner>> = Vec::new();
     let mut cells: Vec<Cell> = Vec::new();
     let mut sums: Vec<Option<u64>> = Vec::new();
     for p in peers {
@@ -593,28 +666,6 @@ fn measure_in_process(
         ) = (cell, sum)
         {
             *checksum_differs = reference.is_some_and(|x| x != *s);
-        }
-    }
-    let live: Vec<usize> = (0..peers.len()).filter(|&i| runners[i].is_some()).collect();
-    if live.is_empty() {
-        return (cells, reference);
-    }
-    let times = if l.w.group == Group::Overhead {
-        time_batches(&l.doc, &mut runners, &live, opts)
-    } else {
-        time_rounds(&l.doc, &mut runners, &live, opts)
-    };
-    for (&i, mut t) in live.iter().zip(times) {
-        if let Cell::Measured {
-            median_s,
-            min_s,
-            runs,
-            ..
-        } = &mut cells[i]
-        {
-            *runs = t.len();
-            *median_s = median(&mut t);
-            *min_s = t[0];
         }
     }
     (cells, reference)
@@ -922,6 +973,28 @@ mod tests {
         assert_eq!(wr.cell("quick-xml", Op::Push), None);
         assert_eq!(wr.cell("quick-xml", Op::Parse), None);
         assert_eq!(wr.cell("quick-xml", Op::Validate), Some(&Cell::Unsupported));
+    }
+
+    #[test]
+    fn parses_beside_validation_are_timed_in_its_rounds() {
+        let peers = crate::peers::select(Some("xwire,libxml2-sax,libxml2-xsd,quick-xml")).unwrap();
+        let plan = |ops: Vec<Op>| {
+            let mut opts = Options::new(true);
+            opts.ops = ops;
+            Plan::new(&peers, &opts)
+        };
+        // Asked for validation alone: the parses beside it go in its rounds.
+        let p = plan(vec![Op::Validate]);
+        assert!(p.with_validation(Op::Parse));
+        assert!(!p.with_validation(Op::Validate));
+        assert!(p.runs("xwire", Op::Parse) && !p.runs("quick-xml", Op::Parse));
+        // Parsing asked for too: it has its own rounds, with every peer.
+        let p = plan(vec![Op::Parse, Op::Validate]);
+        assert!(!p.with_validation(Op::Parse));
+        assert!(p.runs("quick-xml", Op::Parse));
+        // No validation: nothing beside it.
+        let p = plan(vec![Op::Parse]);
+        assert!(!p.with_validation(Op::Parse) && !p.with_validation(Op::Push));
     }
 
     #[test]
