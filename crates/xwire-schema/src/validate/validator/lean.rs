@@ -324,7 +324,15 @@ impl<'s> Validator<'s> {
             None => Some(schema.global_element(name?)?),
             Some(p) => match p.child(name, ns)? {
                 LeanChild::Element(e) => Some(e),
-                LeanChild::Wildcard(wc) => self.wildcard_decl(wc, name)?,
+                LeanChild::Wildcard(wc) => {
+                    let global = name.and_then(|n| schema.global_element(n));
+                    if wc.process == ProcessContents::Skip
+                        || (wc.process == ProcessContents::Strict && global.is_none())
+                    {
+                        return None;
+                    }
+                    global
+                }
             },
         };
         // The type, and the check of the attributes.
@@ -343,52 +351,23 @@ impl<'s> Validator<'s> {
                 lean_open(f, end);
                 return Some(());
             }
-            (Some(i), decl) => self.lean_xsi_type(tag, i, decl, others)?,
+            // Rare in most documents, but SOAP-encoded arrays type every item so: inline.
+            (Some(i), decl) => {
+                let a = tag.attributes().nth(i)?;
+                let ty = self.xsi_type_fast(a.value())??;
+                if decl.is_some_and(|e| !self.xsi_type_plainly(e, ty))
+                    || matches!(ty, TypeId::Complex(c) if schema.complex_type(c).is_abstract)
+                {
+                    return None;
+                }
+                if others != 0 || !opens_plainly(schema, ty) {
+                    self.lean_attributes(tag, ty)?;
+                }
+                self.lean_end_of(ty)?
+            }
         };
         lean_open(f, end);
         Some(())
-    }
-
-    /// The declaration of an element a wildcard matched: its global one, if any (`Some(None)`
-    /// for a lax wildcard's element that has none). Out of line, as the rare
-    /// [`Validator::lean_xsi_type`].
-    #[cold]
-    #[inline(never)]
-    fn wildcard_decl(&self, wc: &Wildcard, name: Option<NameId>) -> Option<Option<ElementId>> {
-        let global = name.and_then(|n| self.schema.global_element(n));
-        if wc.process == ProcessContents::Skip
-            || (wc.process == ProcessContents::Strict && global.is_none())
-        {
-            return None;
-        }
-        Some(global)
-    }
-
-    /// What the end of an element with the `xsi:type` of attribute `i` checks, once its
-    /// attributes (`others` besides the namespace declarations and `xsi:type`) are checked.
-    /// Out of line: most documents have none, and a small one reads each line of code it
-    /// runs from a cold cache.
-    #[cold]
-    #[inline(never)]
-    fn lean_xsi_type(
-        &mut self,
-        tag: &StartTag<'_>,
-        i: usize,
-        decl: Option<ElementId>,
-        others: usize,
-    ) -> Option<LeanEnd<'s>> {
-        let schema = self.schema;
-        let a = tag.attributes().nth(i)?;
-        let ty = self.xsi_type_fast(a.value())??;
-        if decl.is_some_and(|e| !self.xsi_type_plainly(e, ty))
-            || matches!(ty, TypeId::Complex(c) if schema.complex_type(c).is_abstract)
-        {
-            return None;
-        }
-        if others != 0 || !opens_plainly(schema, ty) {
-            self.lean_attributes(tag, ty)?;
-        }
-        self.lean_end_of(ty)
     }
 
     /// What the end of an element of type `ty` checks; `None` for a type the lean pass does
@@ -439,17 +418,31 @@ impl<'s> Validator<'s> {
     }
 
     /// Whether `lexical` is a valid value of `ty` (not of an ID type): by its value plan's
-    /// scan or plain parse, else the general way. No value is kept. Out of line: one copy
-    /// for the ends of elements and for attributes (a small document touches each line of
-    /// code it runs once, from a cold cache).
-    #[inline(never)]
+    /// scan or plain parse, else the general way. No value is kept. A number's scan is
+    /// inline (numeric data is mostly numbers); the rest is out of line, one copy for the
+    /// ends of elements and for attributes (a small document reads each line of code it
+    /// runs from a cold cache).
+    #[inline(always)]
     fn lean_value(&self, ty: SimpleTypeId, lexical: &str) -> Option<()> {
+        let plan = self.plan(ty);
+        if let check @ (Check::Number(_) | Check::IntRange { .. }) = plan.check {
+            if plan.id == IdKind::None && check.scan(lexical).is_some() {
+                return Some(());
+            }
+        }
+        self.lean_value_other(ty, lexical)
+    }
+
+    /// [`Validator::lean_value`] but for a number its scan takes.
+    #[inline(never)]
+    fn lean_value_other(&self, ty: SimpleTypeId, lexical: &str) -> Option<()> {
         let plan = self.plan(ty);
         if plan.id != IdKind::None {
             return None;
         }
         let quick = match plan.check {
-            check @ (Check::Number(_) | Check::IntRange { .. }) => check.scan(lexical).is_some(),
+            // (A number the scan did not take goes the general way.)
+            Check::Number(_) | Check::IntRange { .. } => false,
             // The common dates and times by a check at fixed positions, no value built.
             Check::Plain(b) => is_plain_temporal(b, lexical) || parse_plain(b, lexical).is_some(),
             check => self.text_is_value(check, lexical),
