@@ -69,14 +69,14 @@ pub(crate) fn declared_encoding(b: &[u8]) -> Option<&[u8]> {
     let decl = &b[..end];
     // The pseudo-attributes one after the other (`name = 'value'`), up to `encoding`:
     // a walk of a few dozen bytes, where a search for the word would build a searcher.
+    let skip_ws = |mut i: usize| {
+        while decl.get(i).is_some_and(|c| is_whitespace(*c)) {
+            i += 1;
+        }
+        i
+    };
     let mut i = 5;
     loop {
-        let skip_ws = |mut i: usize| {
-            while decl.get(i).is_some_and(|c| is_whitespace(*c)) {
-                i += 1;
-            }
-            i
-        };
         let name_start = skip_ws(i);
         i = name_start;
         while decl.get(i).is_some_and(u8::is_ascii_alphabetic) {

@@ -121,8 +121,17 @@ impl WhiteSpace {
     /// assert_eq!(WhiteSpace::Collapse.normalize(" a  b"), "a b");
     /// ```
     pub fn normalize(self, s: &str) -> std::borrow::Cow<'_, str> {
+        if self.keeps(s) {
+            std::borrow::Cow::Borrowed(s)
+        } else {
+            std::borrow::Cow::Owned(self.apply(s))
+        }
+    }
+
+    /// Whether the normalization leaves `s` as it is.
+    pub(crate) fn keeps(self, s: &str) -> bool {
         let b = s.as_bytes();
-        let clean = match self {
+        match self {
             WhiteSpace::Preserve => true,
             WhiteSpace::Replace => !b.iter().any(|b| matches!(b, b'\t' | b'\n' | b'\r')),
             WhiteSpace::Collapse => {
@@ -147,11 +156,6 @@ impl WhiteSpace {
                 }
                 ok && (b.is_empty() || !prev_space)
             }
-        };
-        if clean {
-            std::borrow::Cow::Borrowed(s)
-        } else {
-            std::borrow::Cow::Owned(self.apply(s))
         }
     }
 }

@@ -7,7 +7,7 @@ use xwire::chars;
 use super::binary;
 use super::decimal::{skip_digits, Decimal, DecimalLexical};
 use super::temporal::{DateTime, Duration, TemporalKind};
-use super::{Builtin, DatatypeError, WhiteSpace};
+use super::{Builtin, DatatypeError};
 
 /// A value in the value space of a built-in type.
 ///
@@ -145,18 +145,7 @@ fn string_check(ty: Builtin, s: &str) -> Option<Result<(), &'static str>> {
 /// its whitespace facet leaves it unchanged, and it passes the type's lexical check. `false`
 /// for the other types, and for text the facet would change (normalized first elsewhere).
 pub(crate) fn is_plain_string(ty: Builtin, s: &str) -> bool {
-    let b = s.as_bytes();
-    let unchanged = match ty.white_space() {
-        WhiteSpace::Preserve => true,
-        WhiteSpace::Replace => !b.iter().any(|&c| matches!(c, b'\t' | b'\n' | b'\r')),
-        WhiteSpace::Collapse => {
-            b.first() != Some(&b' ')
-                && b.last() != Some(&b' ')
-                && !b.iter().any(|&c| matches!(c, b'\t' | b'\n' | b'\r'))
-                && !b.windows(2).any(|w| w == b"  ")
-        }
-    };
-    unchanged && matches!(string_check(ty, s), Some(Ok(())))
+    ty.white_space().keeps(s) && matches!(string_check(ty, s), Some(Ok(())))
 }
 
 pub(crate) fn string_lexical(ty: Builtin, s: &str) -> Result<(), DatatypeError> {
@@ -438,6 +427,17 @@ impl Value {
                 .map(Value::canonical)
                 .collect::<Vec<_>>()
                 .join(" "),
+        }
+    }
+
+    /// The canonical form, but a QName as `{namespace}local`: what tells two QName values
+    /// apart whatever their prefixes.
+    pub(crate) fn expanded_canonical(&self) -> String {
+        match self {
+            Value::QName {
+                namespace, local, ..
+            } => format!("{{{namespace}}}{local}"),
+            v => v.canonical(),
         }
     }
 

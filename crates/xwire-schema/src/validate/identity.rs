@@ -43,10 +43,7 @@ pub(crate) fn key_part(v: &Value) -> KeyPart {
         }
         Value::Integer(d) => d.canonical_integer(),
         // QNames are equal by namespace and local name, whatever their prefixes.
-        Value::QName {
-            namespace, local, ..
-        } => format!("{{{namespace}}}{local}"),
-        _ => v.canonical(),
+        _ => v.expanded_canonical(),
     };
     (class, text)
 }

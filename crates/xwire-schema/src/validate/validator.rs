@@ -2533,13 +2533,11 @@ fn fixed_mismatch(vc: &ValueConstraint, found: &str, v: &SimpleValue) -> String 
     );
     if let Some(fixed) = vc.value.as_ref().filter(|_| found == trim_xml(&vc.lexical)) {
         // A QName as {namespace}local, which is what differs.
-        let show = |v: &Value| match v {
-            Value::QName {
-                namespace, local, ..
-            } => format!("{{{namespace}}}{local}"),
-            v => v.canonical(),
-        };
-        m += &format!(" (the value {}, not {})", show(&v.value), show(fixed));
+        m += &format!(
+            " (the value {}, not {})",
+            v.value.expanded_canonical(),
+            fixed.expanded_canonical()
+        );
     }
     m
 }

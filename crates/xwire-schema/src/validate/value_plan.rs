@@ -257,11 +257,7 @@ impl StringRule {
     /// characters, one of the enumerated strings, a pattern of every derivation step.
     pub(crate) fn holds(&self, schema: &Schema, s: &str) -> bool {
         if self.len != (0, usize::MAX) {
-            let n = if s.is_ascii() {
-                s.len()
-            } else {
-                s.chars().count()
-            };
+            let n = s.chars().count();
             if n < self.len.0 || n > self.len.1 {
                 return false;
             }

@@ -433,7 +433,8 @@ impl<'s> Validator<'s> {
         self.lean_value_other(ty, lexical)
     }
 
-    /// [`Validator::lean_value`] but for a number its scan takes.
+    /// [`Validator::lean_value`] but for a number its scan takes. (It looks the plan up
+    /// again: taking the caller's as an argument cost the inlined caller 0.7% on po-64k.)
     #[inline(never)]
     fn lean_value_other(&self, ty: SimpleTypeId, lexical: &str) -> Option<()> {
         let plan = self.plan(ty);
