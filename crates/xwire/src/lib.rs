@@ -30,8 +30,8 @@
 //! Any panic, hang or unbounded allocation on any input is a bug.
 
 // `unsafe` is denied everywhere but in the function that views scanner-validated bytes as `str`
-// (scan::str_of), the SSE2 scans (simd.rs) and the file mapping (mmap.rs), each of which says
-// why it is sound.
+// (scan::str_of), the SSE2 scans (simd.rs), the file mapping (mmap.rs) and the lending of a kept
+// reader for one document's lifetime (slot.rs), each of which says why it is sound.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -54,6 +54,7 @@ mod resolver;
 pub mod sax;
 mod scan;
 mod simd;
+mod slot;
 mod stax;
 pub mod tree;
 pub mod writer;
@@ -72,3 +73,4 @@ pub use mmap::MappedFile;
 pub use node::NodeKind;
 pub use reader::{Config, Limits, NsId, Reader, ReaderBuffers, XMLNS_NS, XML_NS};
 pub use resolver::{FsResolver, ResolvedEntity, Resolver};
+pub use slot::ReaderSlot;

@@ -327,6 +327,22 @@ struct StateBufs {
 const KEPT_NAMES: usize = 256;
 const KEPT_URIS: usize = 32;
 
+/// Whether a document's names and namespace names are few enough to keep for the next one
+/// (with the binding epoch far from wrapping).
+fn names_fit(names: &Interner, uris: &Interner, epoch: u32) -> bool {
+    names.len() <= KEPT_NAMES && uris.len() <= KEPT_URIS && epoch < u32::MAX / 2
+}
+
+/// The name generation and binding epoch of the next document: the same generation when
+/// its names are kept, and the epoch going on from where it was; else a new generation.
+fn name_ids(keep: bool, names_gen: u64, epoch: u32) -> (u64, u32) {
+    if keep {
+        (names_gen, epoch + 1)
+    } else {
+        (next_name_generation(), 1)
+    }
+}
+
 /// A new generation of name ids, unique in the process.
 fn next_name_generation() -> u64 {
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
@@ -479,7 +495,7 @@ impl<'a> Reader<'a> {
         r
     }
 
-    fn init_slice(&mut self, bytes: &'a [u8]) {
+    pub(crate) fn init_slice(&mut self, bytes: &'a [u8]) {
         let r = self;
         r.input.slice = bytes;
         r.input.eof = true;
@@ -571,7 +587,7 @@ impl<'a> Reader<'a> {
 
     /// A reader on the allocations a dropped reader of this thread left (see [`SPARE`]), or
     /// on new ones.
-    fn empty(config: Config) -> Reader<'a> {
+    pub(crate) fn empty(config: Config) -> Reader<'a> {
         let bufs = SPARE.with(|s| s.take()).unwrap_or_default();
         Reader::recycled(config, bufs)
     }
@@ -588,15 +604,9 @@ impl<'a> Reader<'a> {
         // The names of the last document stay (with their ids) when they are few and were
         // read the same way; the binding epoch goes on from where it was.
         let keep = old.names_gen != 0
-            && old.names.len() <= KEPT_NAMES
-            && old.uris.len() <= KEPT_URIS
             && old.namespaces == config.namespaces
-            && old.epoch < u32::MAX / 2;
-        let (names_gen, epoch) = if keep {
-            (old.names_gen, old.epoch + 1)
-        } else {
-            (next_name_generation(), 1)
-        };
+            && names_fit(&old.names, &old.uris, old.epoch);
+        let (names_gen, epoch) = name_ids(keep, old.names_gen, old.epoch);
         let mut st = State {
             config,
             pos: 0,
@@ -704,6 +714,115 @@ impl<'a> Reader<'a> {
             dtd: std::mem::take(&mut self.dtd),
             buf: std::mem::take(&mut self.input.buf),
         }
+    }
+
+    /// Makes the reader a new one with its allocations, configuration and (when few) names,
+    /// in place: what [`Reader::take_buffers`] and [`Reader::recycled`] do, without moving
+    /// the reader (some 1.2 KB) twice. For [`ReaderSlot`]; the input is set next.
+    pub(crate) fn restart(&mut self) {
+        let clean = self.failed.is_none() && self.binary.is_none();
+        let Reader {
+            input,
+            dtd,
+            st,
+            resolver,
+            failed,
+            binary,
+            slow,
+        } = self;
+        let keep = clean && st.names_gen != 0 && names_fit(&st.names, &st.uris, st.epoch);
+        (st.names_gen, st.epoch) = name_ids(keep, st.names_gen, st.epoch);
+        let State {
+            config: _,
+            pos,
+            frames,
+            phase,
+            doc_start,
+            xml_decl,
+            standalone,
+            stack,
+            names: _,
+            qmeta: _,
+            uris: _,
+            bindings: _,
+            epoch: _,
+            names_gen: _,
+            kind,
+            tok_start,
+            a,
+            b,
+            flags,
+            qname,
+            ns,
+            empty,
+            pending_end,
+            attrs,
+            scratch,
+            doctype,
+            expansion,
+            peeked,
+            lines,
+            early,
+        } = st;
+        *pos = 0;
+        frames.clear();
+        *phase = Phase::Start;
+        *doc_start = 0;
+        *xml_decl = None;
+        *standalone = false;
+        stack.clear();
+        *kind = TokenKind::Eof;
+        *tok_start = 0;
+        *a = Span::default();
+        *b = Span::default();
+        *flags = 0;
+        *qname = Id(0);
+        *ns = NsId::NONE;
+        *empty = false;
+        *pending_end = false;
+        attrs.clear();
+        scratch.clear();
+        *doctype = None;
+        *expansion = Expansion::default();
+        *peeked = false;
+        *lines = LineTracker {
+            offset: 0,
+            line: 1,
+            col: 0,
+        };
+        *early = None;
+        st.reset_names(keep);
+        dtd.clear();
+        input.buf.clear();
+        input.owned = false;
+        input.stream = None;
+        input.eof = true;
+        input.bad_encoding = None;
+        input.base = 0;
+        *resolver = None;
+        *failed = None;
+        *binary = None;
+        *slow = false;
+    }
+
+    /// The configuration the reader reads with.
+    pub(crate) fn config(&self) -> &Config {
+        &self.st.config
+    }
+
+    /// Lets go of everything the reader borrows for `'a` (its input, stream and resolver),
+    /// leaving what a reader of any lifetime may hold. After an unwind, the names it read are
+    /// not kept (one may have been interned before its check).
+    pub(crate) fn park(&mut self) {
+        self.input.slice = &[];
+        if std::thread::panicking() {
+            self.st.names_gen = 0;
+        }
+        // Dropped last: their drops may panic, and nothing of `'a` may stay if they do.
+        let stream = self.input.stream.take();
+        let resolver = self.resolver.take();
+        drop(stream);
+        drop(resolver);
     }
 
     /// Installs a resolver for external entities (the external DTD subset, external parameter

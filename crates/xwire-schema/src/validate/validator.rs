@@ -5,7 +5,7 @@
 //! next; [`ValidatingReader`] wraps an [`xwire::Reader`] and hands out each event with its
 //! validation information ([`Psvi`]); [`validate_bytes`] validates a whole document.
 
-use xwire::{Event, Reader, ReaderBuffers, StartTag};
+use xwire::{Event, Reader, ReaderSlot, StartTag};
 
 mod lean;
 
@@ -193,7 +193,9 @@ pub struct Validator<'s> {
     /// Whether the general pass ran since the last [`Validator::general_reset`] (the lean
     /// pass fills none of what that empties).
     general_used: bool,
-    buffers: Option<ReaderBuffers>,
+    /// The reader of every document given as bytes, kept in place between them (boxed, so
+    /// that a pass takes it out of the validator by moving a pointer). Made on first use.
+    slot: Option<Box<ReaderSlot>>,
     saw_root: bool,
     /// Content models compiled by the validator itself, for a schema whose own were not
     /// (built without the loader).
@@ -373,7 +375,7 @@ impl<'s> Validator<'s> {
             last: Last::Other,
             hints: Vec::new(),
             general_used: false,
-            buffers: None,
+            slot: None,
             saw_root: false,
             fallback: (schema.content_models.len() != schema.complex_types.len())
                 .then(|| compile_every(schema).0),
@@ -443,16 +445,27 @@ impl<'s> Validator<'s> {
     fn general_pass<F: FnMut(&Event<'_>)>(
         &mut self,
         bytes: &[u8],
+        f: Option<F>,
+        observed: usize,
+    ) -> Result<(), Vec<ValidationError>> {
+        let mut slot = self.take_slot();
+        let verdict = slot.read(bytes, |reader| self.general_loop(reader, f, observed));
+        self.slot = Some(slot);
+        verdict
+    }
+
+    /// The general pass over the document of `reader`, from its start; the observer takes
+    /// the events after the first `observed`.
+    fn general_loop<F: FnMut(&Event<'_>)>(
+        &mut self,
+        reader: &mut Reader<'_>,
         mut f: Option<F>,
         observed: usize,
     ) -> Result<(), Vec<ValidationError>> {
-        let buffers = self.buffers.take().unwrap_or_default();
-        let reader = Reader::with_buffers(bytes, self.options.reader.clone(), buffers);
-        let mut vr = ValidatingReader::new(self, reader);
-        // The events the lean pass handed out are not handed out again.
+        self.reset(reader, Pass::General);
         let mut n = 0usize;
-        while let Ok(e) = vr.next() {
-            let ev = e.event();
+        while self.step(reader).is_ok() {
+            let ev = reader.current();
             if matches!(ev, Event::Eof) {
                 break;
             }
@@ -460,40 +473,94 @@ impl<'s> Validator<'s> {
                 f(&ev);
             }
             n += 1;
-            if vr.v.stopped {
+            if self.stopped {
                 break;
             }
         }
-        vr.resolve_locations();
-        let ValidatingReader { reader, v } = vr;
-        v.buffers = Some(reader.into_buffers());
-        if v.errors.is_empty() {
+        self.resolve_locations(reader);
+        if self.errors.is_empty() {
             Ok(())
         } else {
-            Err(std::mem::take(&mut v.errors))
+            Err(std::mem::take(&mut self.errors))
+        }
+    }
+
+    /// Reads the next event of `reader` and validates it (the general pass's step, for
+    /// [`ValidatingReader::next`] and the validator's own loop). A reader's error is recorded
+    /// as a validation error and returned.
+    #[inline]
+    fn step(&mut self, reader: &mut Reader<'_>) -> Result<(), xwire::Error> {
+        self.resolve_locations(reader);
+        if let Err(e) = reader.next_token() {
+            self.not_well_formed(&e);
+            return Err(e);
+        }
+        self.on_event(&reader.current(), reader.offset());
+        Ok(())
+    }
+
+    /// Records the reader's error as a validation error (once).
+    #[cold]
+    fn not_well_formed(&mut self, e: &xwire::Error) {
+        let loc = e.location();
+        let err = ValidationError {
+            constraint: "well-formed",
+            message: format!("the document is not well-formed: {}", e.kind()),
+            expected: Vec::new(),
+            line: loc.line,
+            column: loc.column,
+            offset: loc.offset,
+        };
+        if !self.errors.iter().any(|x| x.constraint == "well-formed") {
+            self.stopped = false;
+            self.errors.push(err);
+            self.stopped = true;
+        }
+    }
+
+    /// Gives the new errors their line and column (in offset order, so the reader's line
+    /// tracker moves forward) and keeps the list in document order.
+    #[inline]
+    fn resolve_locations(&mut self, reader: &mut Reader<'_>) {
+        if self.resolved != self.errors.len() {
+            self.resolve_new_locations(reader);
+        }
+    }
+
+    #[cold]
+    fn resolve_new_locations(&mut self, reader: &mut Reader<'_>) {
+        let new = &mut self.errors[self.resolved..];
+        new.sort_by_key(|e| e.offset);
+        for e in new.iter_mut() {
+            if e.line == 0 {
+                let loc = reader.location_of(e.offset);
+                e.line = loc.line;
+                e.column = loc.column;
+            }
+        }
+        // Merge when the new ones start before the last old one (rare: IDREFs at the end,
+        // values reported at their start tag).
+        if self.resolved > 0
+            && self.errors[self.resolved].offset < self.errors[self.resolved - 1].offset
+        {
+            self.errors.sort_by_key(|e| e.offset);
+        }
+        self.resolved = self.errors.len();
+    }
+
+    /// The reader slot, out of the validator for a pass (given back by the pass).
+    fn take_slot(&mut self) -> Box<ReaderSlot> {
+        match self.slot.take() {
+            Some(slot) => slot,
+            None => Box::new(ReaderSlot::new(self.options.reader.clone())),
         }
     }
 
     /// Validates a document read from `read` in chunks (memory bounded by the reader's
     /// window and the depth of the document, not its size).
     pub fn validate_read(&mut self, read: impl std::io::Read) -> Result<(), Vec<ValidationError>> {
-        let reader = Reader::from_reader(read, self.options.reader.clone());
-        let mut vr = ValidatingReader::new(self, reader);
-        loop {
-            match vr.next() {
-                Ok(e) if !matches!(e.event(), Event::Eof) => {}
-                _ => break,
-            }
-            if vr.v.stopped {
-                break;
-            }
-        }
-        vr.resolve_locations();
-        if vr.v.errors.is_empty() {
-            Ok(())
-        } else {
-            Err(std::mem::take(&mut vr.v.errors))
-        }
+        let mut reader = Reader::from_reader(read, self.options.reader.clone());
+        self.general_loop(&mut reader, None::<fn(&Event<'_>)>, 0)
     }
 
     /// The `xsi:schemaLocation` and `xsi:noNamespaceSchemaLocation` hints of the last
@@ -2643,70 +2710,16 @@ impl<'r, 's> ValidatingReader<'r, 's> {
     #[allow(clippy::should_implement_trait)]
     #[inline]
     pub fn next(&mut self) -> Result<Validated<'_>, xwire::Error> {
-        self.resolve_locations();
-        if let Err(e) = self.reader.next_token() {
-            Self::not_well_formed(self.v, &e);
-            return Err(e);
-        }
-        self.v
-            .on_event(&self.reader.current(), self.reader.offset());
+        self.v.step(&mut self.reader)?;
         Ok(Validated {
             reader: &self.reader,
             v: self.v,
         })
     }
 
-    /// Records the reader's error as a validation error (once).
-    #[cold]
-    fn not_well_formed(v: &mut Validator<'s>, e: &xwire::Error) {
-        let loc = e.location();
-        let err = ValidationError {
-            constraint: "well-formed",
-            message: format!("the document is not well-formed: {}", e.kind()),
-            expected: Vec::new(),
-            line: loc.line,
-            column: loc.column,
-            offset: loc.offset,
-        };
-        if !v.errors.iter().any(|x| x.constraint == "well-formed") {
-            v.stopped = false;
-            v.errors.push(err);
-            v.stopped = true;
-        }
-    }
-
-    /// Gives the new errors their line and column (in offset order, so the reader's line
-    /// tracker moves forward) and keeps the list in document order.
-    #[inline]
-    fn resolve_locations(&mut self) {
-        if self.v.resolved != self.v.errors.len() {
-            self.resolve_new_locations();
-        }
-    }
-
-    #[cold]
-    fn resolve_new_locations(&mut self) {
-        let v = &mut *self.v;
-        let new = &mut v.errors[v.resolved..];
-        new.sort_by_key(|e| e.offset);
-        for e in new.iter_mut() {
-            if e.line == 0 {
-                let loc = self.reader.location_of(e.offset);
-                e.line = loc.line;
-                e.column = loc.column;
-            }
-        }
-        // Merge when the new ones start before the last old one (rare: IDREFs at the end,
-        // values reported at their start tag).
-        if v.resolved > 0 && v.errors[v.resolved].offset < v.errors[v.resolved - 1].offset {
-            v.errors.sort_by_key(|e| e.offset);
-        }
-        v.resolved = v.errors.len();
-    }
-
     /// The errors found so far, in document order.
     pub fn errors(&mut self) -> &[ValidationError] {
-        self.resolve_locations();
+        self.v.resolve_locations(&mut self.reader);
         &self.v.errors
     }
 

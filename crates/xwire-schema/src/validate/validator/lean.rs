@@ -182,12 +182,13 @@ impl<'s> Validator<'s> {
             self.lean_decls = self.make_lean_decls();
         }
         let mut frames = std::mem::take(&mut self.lean_frames);
-        let buffers = self.buffers.take().unwrap_or_default();
-        let mut reader = Reader::with_buffers(bytes, self.options.reader.clone(), buffers);
-        self.reset(&reader, Pass::Lean);
+        let mut slot = self.take_slot();
         let mut observed = 0;
-        let valid = self.lean_pass(&mut reader, &mut frames, observe, &mut observed);
-        self.buffers = Some(reader.into_buffers());
+        let valid = slot.read(bytes, |reader| {
+            self.reset(reader, Pass::Lean);
+            self.lean_pass(reader, &mut frames, observe, &mut observed)
+        });
+        self.slot = Some(slot);
         self.lean_frames = frames;
         valid.ok_or(observed)
     }
