@@ -185,6 +185,41 @@ mod tests {
     }
 
     #[test]
+    fn a_reader_swapped_in_is_parked_too() {
+        // A resolver that touches what it borrows when dropped: dropped after the borrow
+        // ended, it would read freed memory (which `cargo miri test` reports).
+        struct Touch<'a>(&'a std::cell::Cell<u32>);
+        impl Resolver for Touch<'_> {
+            fn resolve(
+                &mut self,
+                _: Option<&str>,
+                _: &str,
+                _: Option<&str>,
+            ) -> Result<Option<ResolvedEntity>, String> {
+                Ok(None)
+            }
+        }
+        impl Drop for Touch<'_> {
+            fn drop(&mut self) {
+                self.0.set(self.0.get() + 1);
+            }
+        }
+        let mut slot = ReaderSlot::default();
+        {
+            let drops = std::cell::Cell::new(0);
+            let doc = b"<x/>".to_vec();
+            slot.read(b"<a/>", |r| {
+                let mut other = Reader::from_slice(&doc);
+                other.set_resolver(Touch(&drops));
+                std::mem::swap(r, &mut other);
+            });
+            // The swapped-in reader's resolver went when `read` returned.
+            assert_eq!(drops.get(), 1);
+        }
+        assert_eq!(names(&mut slot, b"<b/>").unwrap(), ["{}b"]);
+    }
+
+    #[test]
     fn is_send() {
         fn send<T: Send>() {}
         send::<ReaderSlot>();
