@@ -152,6 +152,17 @@ impl Dtd {
             && self.pis.is_empty()
     }
 
+    /// Whether there is nothing for [`Dtd::clear`] to forget (the DTD of most documents: a
+    /// reader kept between documents skips the clearing's code then).
+    pub(crate) fn is_clear(&self) -> bool {
+        self.is_empty()
+            && self.general.is_empty()
+            && self.params.is_empty()
+            && !self.has_external_parts
+            && !self.incomplete
+            && !self.skipping
+    }
+
     /// Forgets every declaration, keeping the allocations (a recycled reader's DTD).
     pub(crate) fn clear(&mut self) {
         let Dtd {
