@@ -489,7 +489,8 @@ pub struct Reader<'a> {
     /// The cursor over the binary encoding, when the input is binary XML.
     binary: Option<Box<Decoder>>,
     /// Whether `advance` must leave the text fast path: the reader failed, holds an early
-    /// error, or reads binary. One flag, so text parsing pays one well-predicted branch.
+    /// error, reads binary, or is done (past the end of the document). One flag, so text
+    /// parsing pays one well-predicted branch, and the step loop none of these tests.
     slow: bool,
 }
 
@@ -2363,25 +2364,26 @@ impl<'a> Reader<'a> {
         if let Some(e) = &self.failed {
             return Err(e.clone());
         }
+        if let Some((at, k)) = self.st.early.take() {
+            let e = self.error_at_doc(at as u64, k);
+            return Err(self.halt(e));
+        }
+        if self.st.phase == Phase::Done {
+            self.st.kind = TokenKind::Eof;
+            return Ok(());
+        }
         match self.advance_inner() {
             Ok(()) => Ok(()),
             Err(e) => Err(self.halt(e)),
         }
     }
 
+    /// One token of text input, on the fast path (`slow` unset: no early error, not done).
     fn advance_inner(&mut self) -> Result<()> {
-        if self.st.early.is_some() {
-            let (at, k) = self.st.early.take().expect("checked");
-            return Err(self.error_at_doc(at as u64, k));
-        }
         if self.st.pending_end {
             self.st.pending_end = false;
             self.st.kind = TokenKind::End;
             self.st.pop_element();
-            return Ok(());
-        }
-        if self.st.phase == Phase::Done {
-            self.st.kind = TokenKind::Eof;
             return Ok(());
         }
         loop {
@@ -2503,6 +2505,7 @@ impl<'a> Reader<'a> {
             }
             Phase::Epilog | Phase::Done => {
                 self.st.phase = Phase::Done;
+                self.slow = true;
                 self.st.kind = TokenKind::Eof;
                 self.st.tok_start = self.input.base + self.st.pos as u64;
                 Ok(())
