@@ -1,6 +1,6 @@
 //! Behaviour of the reader's public API that the conformance suites don't pin down.
 
-use xwire::{Config, Event, OwnedEvent, Reader, ReaderBuffers};
+use xwire::{Config, Event, OwnedEvent, Reader, ReaderBuffers, ReaderSlot};
 
 fn owned(xml: &[u8]) -> Vec<OwnedEvent> {
     Reader::from_slice(xml)
@@ -45,7 +45,8 @@ fn undeclared_entities_are_skipped_only_when_declarations_may_be_missing() {
 fn recycled_buffers_parse_like_fresh_readers() {
     // The names (and their cached resolutions) a recycled reader keeps from one document
     // must not leak into the next: the same prefix bound elsewhere, or not at all, a name
-    // that failed its check, names read with namespaces off.
+    // that failed its check, names read with namespaces off. Nor in a reader kept in a
+    // `ReaderSlot` (one per setting of `namespaces`).
     let docs: [(&[u8], bool); 10] = [
         (br#"<p:a xmlns:p="urn:1" p:x="1"><p:b/></p:a>"#, true),
         (
@@ -67,7 +68,21 @@ fn recycled_buffers_parse_like_fresh_readers() {
             true,
         ),
     ];
+    fn read_all(r: &mut Reader<'_>) -> Result<Vec<OwnedEvent>, xwire::Error> {
+        let mut events = Vec::new();
+        loop {
+            match r.next()? {
+                Event::Eof => return Ok(events),
+                e => events.push(OwnedEvent::from_event(&e).expect("not eof")),
+            }
+        }
+    }
     let mut buffers = ReaderBuffers::default();
+    let mut slots = [false, true].map(|namespaces| {
+        let mut config = Config::default();
+        config.namespaces = namespaces;
+        ReaderSlot::new(config)
+    });
     for round in 0..3 {
         for (doc, namespaces) in docs {
             let mut config = Config::default();
@@ -77,22 +92,37 @@ fn recycled_buffers_parse_like_fresh_readers() {
                     .into_events()
                     .collect();
             let mut r = Reader::with_buffers(doc, config, buffers);
-            let mut again = Vec::new();
-            let outcome = loop {
-                match r.next() {
-                    Ok(Event::Eof) => break Ok(again),
-                    Ok(e) => again.push(OwnedEvent::from_event(&e).expect("not eof")),
-                    Err(e) => break Err(e),
+            let recycled = read_all(&mut r);
+            let kept = slots[namespaces as usize].read(doc, read_all);
+            for (how, outcome) in [("recycled", recycled), ("kept", kept)] {
+                match (&fresh, outcome) {
+                    (Ok(a), Ok(b)) => assert_eq!(*a, b, "round {round}, {how}"),
+                    (Err(a), Err(b)) => {
+                        assert_eq!(a.to_string(), b.to_string(), "round {round}, {how}")
+                    }
+                    (a, b) => panic!("round {round}: fresh {a:?}, {how} {b:?}"),
                 }
-            };
-            match (fresh, outcome) {
-                (Ok(a), Ok(b)) => assert_eq!(a, b, "round {round}"),
-                (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "round {round}"),
-                (a, b) => panic!("round {round}: fresh {a:?}, recycled {b:?}"),
             }
             buffers = r.into_buffers();
         }
     }
+}
+
+#[test]
+fn the_end_of_the_document_stays_the_end() {
+    // Done is on the reader's slow path: every call after the end gives the end again.
+    let mut r = Reader::from_slice(b"<a/>");
+    while !matches!(r.next().unwrap(), Event::Eof) {}
+    for _ in 0..3 {
+        assert!(matches!(r.peek().unwrap(), Event::Eof));
+        assert_eq!(r.next_token().unwrap(), xwire::TokenKind::Eof);
+        assert!(matches!(r.next().unwrap(), Event::Eof));
+    }
+    // And an error stays the error.
+    let mut r = Reader::from_slice(b"<a>");
+    while r.next().is_ok() {}
+    let first = r.next().unwrap_err().to_string();
+    assert_eq!(r.next().unwrap_err().to_string(), first);
 }
 
 /// `text_in_input` borrows exactly the text `unescape` would borrow, from the input itself,

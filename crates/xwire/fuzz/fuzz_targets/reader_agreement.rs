@@ -1,11 +1,13 @@
-//! Slice and streaming input must agree: same events, or the same error at the same offset.
-//! The first byte picks the chunk size.
+//! Slice and streaming input must agree: same events, or the same error at the same offset;
+//! and a `ReaderSlot`, kept across inputs (whatever the last one left in it), must read the
+//! slice as a new reader does. The first byte picks the chunk size.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use xwire::{Config, Event, OwnedEvent, Reader};
+use std::cell::RefCell;
+use xwire::{Config, Event, OwnedEvent, Reader, ReaderSlot};
 
-fn run(mut r: Reader<'_>) -> (Vec<OwnedEvent>, Option<String>) {
+fn run(r: &mut Reader<'_>) -> (Vec<OwnedEvent>, Option<String>) {
     let mut events = Vec::new();
     loop {
         match r.next() {
@@ -16,11 +18,17 @@ fn run(mut r: Reader<'_>) -> (Vec<OwnedEvent>, Option<String>) {
     }
 }
 
+thread_local! {
+    static SLOT: RefCell<ReaderSlot> = RefCell::new(ReaderSlot::default());
+}
+
 fuzz_target!(|data: &[u8]| {
     let Some((&first, doc)) = data.split_first() else { return };
-    let slice = run(Reader::from_slice(doc));
+    let slice = run(&mut Reader::from_slice(doc));
     let mut config = Config::default();
     config.chunk_size = 1 + first as usize;
-    let stream = run(Reader::from_reader(doc, config));
+    let stream = run(&mut Reader::from_reader(doc, config));
     assert_eq!(slice, stream);
+    let kept = SLOT.with(|s| s.borrow_mut().read(doc, |r| run(r)));
+    assert_eq!(slice, kept);
 });
