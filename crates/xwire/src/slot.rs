@@ -97,6 +97,7 @@ unsafe impl Send for ReaderSlot {}
 mod tests {
     use super::*;
     use crate::{Event, ResolvedEntity, Resolver};
+    use std::cell::Cell;
 
     fn names(slot: &mut ReaderSlot, doc: &[u8]) -> crate::Result<Vec<String>> {
         slot.read(doc, |r| {
@@ -145,33 +146,50 @@ mod tests {
         assert_eq!(names(&mut slot, b"<d/>").unwrap(), ["{}d"]);
     }
 
+    /// Counts its calls and its drop in cells it borrows. Dropped after the borrow ended, it
+    /// would write freed memory (which `cargo miri test` reports).
+    struct Counting<'a> {
+        calls: &'a Cell<u32>,
+        drops: &'a Cell<u32>,
+    }
+
+    impl Resolver for Counting<'_> {
+        fn resolve(
+            &mut self,
+            _: Option<&str>,
+            _: &str,
+            _: Option<&str>,
+        ) -> Result<Option<ResolvedEntity>, String> {
+            self.calls.set(self.calls.get() + 1);
+            Ok(None)
+        }
+    }
+
+    impl Drop for Counting<'_> {
+        fn drop(&mut self) {
+            self.drops.set(self.drops.get() + 1);
+        }
+    }
+
+    fn to_the_end(r: &mut Reader<'_>) {
+        while !matches!(r.next(), Ok(Event::Eof) | Err(_)) {}
+    }
+
     #[test]
     fn lets_go_of_what_it_borrowed() {
-        struct Count<'a>(&'a std::cell::Cell<u32>);
-        impl Resolver for Count<'_> {
-            fn resolve(
-                &mut self,
-                _: Option<&str>,
-                _: &str,
-                _: Option<&str>,
-            ) -> Result<Option<ResolvedEntity>, String> {
-                self.0.set(self.0.get() + 1);
-                Ok(None)
-            }
-        }
         let mut slot = ReaderSlot::default();
-        let calls = std::cell::Cell::new(0);
+        let (calls, drops) = (Cell::new(0), Cell::new(0));
         let doc = b"<!DOCTYPE a SYSTEM 'a.dtd'><a/>".to_vec();
         slot.read(&doc, |r| {
-            r.set_resolver(Count(&calls));
-            while !matches!(r.next(), Ok(Event::Eof) | Err(_)) {}
+            r.set_resolver(Counting {
+                calls: &calls,
+                drops: &drops,
+            });
+            to_the_end(r);
         });
-        assert_eq!(calls.get(), 1);
+        assert_eq!((calls.get(), drops.get()), (1, 1));
         // The resolver went with the document: the next one loads nothing.
-        slot.read(
-            &doc,
-            |r| while !matches!(r.next(), Ok(Event::Eof) | Err(_)) {},
-        );
+        slot.read(&doc, to_the_end);
         assert_eq!(calls.get(), 1);
         // A panic in `f` parks the reader too; the slot reads on.
         let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -186,31 +204,16 @@ mod tests {
 
     #[test]
     fn a_reader_swapped_in_is_parked_too() {
-        // A resolver that touches what it borrows when dropped: dropped after the borrow
-        // ended, it would read freed memory (which `cargo miri test` reports).
-        struct Touch<'a>(&'a std::cell::Cell<u32>);
-        impl Resolver for Touch<'_> {
-            fn resolve(
-                &mut self,
-                _: Option<&str>,
-                _: &str,
-                _: Option<&str>,
-            ) -> Result<Option<ResolvedEntity>, String> {
-                Ok(None)
-            }
-        }
-        impl Drop for Touch<'_> {
-            fn drop(&mut self) {
-                self.0.set(self.0.get() + 1);
-            }
-        }
         let mut slot = ReaderSlot::default();
         {
-            let drops = std::cell::Cell::new(0);
+            let (calls, drops) = (Cell::new(0), Cell::new(0));
             let doc = b"<x/>".to_vec();
             slot.read(b"<a/>", |r| {
                 let mut other = Reader::from_slice(&doc);
-                other.set_resolver(Touch(&drops));
+                other.set_resolver(Counting {
+                    calls: &calls,
+                    drops: &drops,
+                });
                 std::mem::swap(r, &mut other);
             });
             // The swapped-in reader's resolver went when `read` returned.
