@@ -152,9 +152,8 @@ impl Dtd {
             && self.pis.is_empty()
     }
 
-    /// Whether there is nothing for [`Dtd::clear`] to forget (the DTD of most documents: a
-    /// reader kept between documents skips the clearing's code then).
-    pub(crate) fn is_clear(&self) -> bool {
+    /// Whether there is nothing for [`Dtd::clear`] to forget (the DTD of most documents).
+    fn is_clear(&self) -> bool {
         self.is_empty()
             && self.general.is_empty()
             && self.params.is_empty()
@@ -163,8 +162,12 @@ impl Dtd {
             && !self.skipping
     }
 
-    /// Forgets every declaration, keeping the allocations (a recycled reader's DTD).
+    /// Forgets every declaration, keeping the allocations (a recycled reader's DTD). Most
+    /// documents declare nothing: their readers skip the clearing of every table.
     pub(crate) fn clear(&mut self) {
+        if self.is_clear() {
+            return;
+        }
         let Dtd {
             entities,
             general,

@@ -425,6 +425,13 @@ struct LineTracker {
 }
 
 impl LineTracker {
+    /// At the start of a document: line 1, before its first column.
+    const START: LineTracker = LineTracker {
+        offset: 0,
+        line: 1,
+        col: 0,
+    };
+
     /// Advances over `bytes`, which start at `self.offset`.
     fn advance(&mut self, bytes: &[u8]) {
         let mut last_nl = None;
@@ -649,11 +656,7 @@ impl<'a> Reader<'a> {
             doctype: None,
             expansion: Expansion::default(),
             peeked: false,
-            lines: LineTracker {
-                offset: 0,
-                line: 1,
-                col: 0,
-            },
+            lines: LineTracker::START,
             early: None,
         };
         st.frames.clear();
@@ -798,16 +801,10 @@ impl<'a> Reader<'a> {
         clear(doctype);
         *expansion = Expansion::default();
         *peeked = false;
-        *lines = LineTracker {
-            offset: 0,
-            line: 1,
-            col: 0,
-        };
+        *lines = LineTracker::START;
         clear(early);
         st.reset_names(keep);
-        if !dtd.is_clear() {
-            dtd.clear();
-        }
+        dtd.clear();
         input.buf.clear();
         input.owned = false;
         clear(&mut input.stream);
@@ -2326,18 +2323,10 @@ impl<'a> Reader<'a> {
         e
     }
 
-    /// Binary input, or a reader that failed or holds an early error.
+    /// Off the text fast path: a reader that failed or holds an early error, binary input,
+    /// or the end of the document reached.
     #[inline(never)]
     fn advance_slow(&mut self) -> Result<()> {
-        if self.binary.is_some() {
-            self.advance_binary()
-        } else {
-            self.advance_cold()
-        }
-    }
-
-    /// One event of binary input (`binary/decode.rs`).
-    fn advance_binary(&mut self) -> Result<()> {
         if let Some(e) = &self.failed {
             return Err(e.clone());
         }
@@ -2345,6 +2334,22 @@ impl<'a> Reader<'a> {
             let e = self.error_at_doc(at as u64, k);
             return Err(self.halt(e));
         }
+        if self.binary.is_some() {
+            return self.advance_binary();
+        }
+        if self.st.phase == Phase::Done {
+            self.st.kind = TokenKind::Eof;
+            return Ok(());
+        }
+        // Only an early error set `slow` on text input before the end: read on.
+        match self.advance_inner() {
+            Ok(()) => Ok(()),
+            Err(e) => Err(self.halt(e)),
+        }
+    }
+
+    /// One event of binary input (`binary/decode.rs`).
+    fn advance_binary(&mut self) -> Result<()> {
         let Reader {
             input, st, binary, ..
         } = self;
@@ -2356,25 +2361,6 @@ impl<'a> Reader<'a> {
                 let e = self.error_at_doc(at as u64, kind);
                 Err(self.halt(e))
             }
-        }
-    }
-
-    #[cold]
-    fn advance_cold(&mut self) -> Result<()> {
-        if let Some(e) = &self.failed {
-            return Err(e.clone());
-        }
-        if let Some((at, k)) = self.st.early.take() {
-            let e = self.error_at_doc(at as u64, k);
-            return Err(self.halt(e));
-        }
-        if self.st.phase == Phase::Done {
-            self.st.kind = TokenKind::Eof;
-            return Ok(());
-        }
-        match self.advance_inner() {
-            Ok(()) => Ok(()),
-            Err(e) => Err(self.halt(e)),
         }
     }
 
@@ -2677,11 +2663,7 @@ impl<'a> Reader<'a> {
         let base = self.input.base;
         if offset < self.st.lines.offset {
             if base == 0 {
-                self.st.lines = LineTracker {
-                    offset: 0,
-                    line: 1,
-                    col: 0,
-                };
+                self.st.lines = LineTracker::START;
             } else {
                 return Location {
                     offset,

@@ -448,10 +448,7 @@ impl<'s> Validator<'s> {
         f: Option<F>,
         observed: usize,
     ) -> Result<(), Vec<ValidationError>> {
-        let mut slot = self.take_slot();
-        let verdict = slot.read(bytes, |reader| self.general_loop(reader, f, observed));
-        self.slot = Some(slot);
-        verdict
+        self.read_in_slot(bytes, |v, reader| v.general_loop(reader, f, observed))
     }
 
     /// The general pass over the document of `reader`, from its start; the observer takes
@@ -548,12 +545,21 @@ impl<'s> Validator<'s> {
         self.resolved = self.errors.len();
     }
 
-    /// The reader slot, out of the validator for a pass (given back by the pass).
-    fn take_slot(&mut self) -> Box<ReaderSlot> {
-        match self.slot.take() {
+    /// Runs a pass `f` over the document `bytes`, read by the validator's reader slot (made
+    /// on first use; out of the validator while `f` runs, so `f` has the validator too).
+    #[inline(always)]
+    fn read_in_slot<T>(
+        &mut self,
+        bytes: &[u8],
+        f: impl FnOnce(&mut Self, &mut Reader<'_>) -> T,
+    ) -> T {
+        let mut slot = match self.slot.take() {
             Some(slot) => slot,
             None => Box::new(ReaderSlot::new(self.options.reader.clone())),
-        }
+        };
+        let answer = slot.read(bytes, |reader| f(self, reader));
+        self.slot = Some(slot);
+        answer
     }
 
     /// Validates a document read from `read` in chunks (memory bounded by the reader's

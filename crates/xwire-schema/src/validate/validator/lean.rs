@@ -182,13 +182,11 @@ impl<'s> Validator<'s> {
             self.lean_decls = self.make_lean_decls();
         }
         let mut frames = std::mem::take(&mut self.lean_frames);
-        let mut slot = self.take_slot();
         let mut observed = 0;
-        let valid = slot.read(bytes, |reader| {
-            self.reset(reader, Pass::Lean);
-            self.lean_pass(reader, &mut frames, observe, &mut observed)
+        let valid = self.read_in_slot(bytes, |v, reader| {
+            v.reset(reader, Pass::Lean);
+            v.lean_pass(reader, &mut frames, observe, &mut observed)
         });
-        self.slot = Some(slot);
         self.lean_frames = frames;
         valid.ok_or(observed)
     }
