@@ -5,7 +5,7 @@
 //! ```
 //!
 //! By default through a `ValidatingReader` (as the benchmark's xwire-psvi peer does). MODE:
-//! `--parse` only parses; `--verdict` validates through `Validator::validate` (the lean pass
+//! `--parse` only parses; `--stream` parses through `Reader::from_reader`; `--verdict` validates through `Validator::validate` (the lean pass
 //! first); `--events` through `Validator::validate_with`, taking each event as the
 //! benchmark's runners do (`peers::event_sum`). `--cold` evicts the data caches between
 //! documents (as the benchmark's interleaved rounds do, running the other peers between two
@@ -22,6 +22,7 @@ fn main() {
     let flag = |f: &str| args.iter().any(|a| a == f);
     let mode = match () {
         _ if flag("--parse") => Mode::Parse,
+        _ if flag("--stream") => Mode::Stream,
         _ if flag("--events") => Mode::Events,
         _ if flag("--verdict") => Mode::Verdict,
         _ => Mode::Psvi,
@@ -56,6 +57,7 @@ fn main() {
 
 enum Mode {
     Parse,
+    Stream,
     Events,
     Verdict,
     Psvi,
@@ -66,6 +68,15 @@ fn one(v: &mut Validator<'_>, doc: &[u8], mode: &Mode, sum: &mut u64) {
     match mode {
         Mode::Parse => {
             let mut r = xwire::Reader::from_slice(doc);
+            loop {
+                match r.next().expect("well-formed") {
+                    xwire::Event::Eof => break,
+                    ev => *sum += event_sum(&ev),
+                }
+            }
+        }
+        Mode::Stream => {
+            let mut r = xwire::Reader::from_reader(doc, xwire::Config::default());
             loop {
                 match r.next().expect("well-formed") {
                     xwire::Event::Eof => break,

@@ -495,10 +495,24 @@ pub struct Reader<'a> {
     failed: Option<Error>,
     /// The cursor over the binary encoding, when the input is binary XML.
     binary: Option<Box<Decoder>>,
-    /// Whether `advance` must leave the text fast path: the reader failed, holds an early
-    /// error, reads binary, or is done (past the end of the document). One flag, so text
-    /// parsing pays one well-predicted branch, and the step loop none of these tests.
-    slow: bool,
+    /// How `advance` reads the next token (see [`Reader::choose_path`]).
+    path: Path,
+}
+
+/// How [`Reader::advance`] reads the next token, chosen after every token off the fast path
+/// ([`Reader::choose_path`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Path {
+    /// A UTF-8 document in memory, past its start and outside entities: one step, no tests.
+    Doc,
+    /// The same over a transcoded document.
+    Transcoded,
+    /// Any text input, token by token: a stream, an entity's replacement text, a document
+    /// longer than a token's window.
+    General,
+    /// Everything else first tested: the start of a document (its XML declaration), an early
+    /// error, binary input, a failed or finished reader.
+    Check,
 }
 
 impl<'a> Reader<'a> {
@@ -521,7 +535,7 @@ impl<'a> Reader<'a> {
         r.input.eof = true;
         if binary::is_binary(bytes) {
             r.binary = Some(Box::default());
-            r.slow = true;
+            r.path = Path::Check;
             return;
         }
         match input::detect(&bytes[..bytes.len().min(DETECT_WINDOW)]) {
@@ -581,7 +595,7 @@ impl<'a> Reader<'a> {
             r.input.buf = head;
             r.input.eof = true;
             r.binary = Some(Box::default());
-            r.slow = true;
+            r.path = Path::Check;
             return r;
         }
         match input::detect(&head[..head.len().min(DETECT_WINDOW)]) {
@@ -679,7 +693,8 @@ impl<'a> Reader<'a> {
             resolver: None,
             failed: None,
             binary: None,
-            slow: false,
+            // The XML declaration is read off the fast path.
+            path: Path::Check,
         }
     }
 
@@ -744,7 +759,7 @@ impl<'a> Reader<'a> {
             resolver,
             failed,
             binary,
-            slow,
+            path,
         } = self;
         let keep = clean && st.names_gen != 0 && names_fit(&st.names, &st.uris, st.epoch);
         (st.names_gen, st.epoch) = name_ids(keep, st.names_gen, st.epoch);
@@ -814,7 +829,8 @@ impl<'a> Reader<'a> {
         clear(resolver);
         clear(failed);
         clear(binary);
-        *slow = false;
+        // The XML declaration is read off the fast path.
+        *path = Path::Check;
     }
 
     /// The configuration the reader reads with.
@@ -846,7 +862,7 @@ impl<'a> Reader<'a> {
     #[cold]
     fn fail_early(&mut self, at: usize, kind: ErrorKind) {
         self.st.early = Some((at, kind));
-        self.slow = true;
+        self.path = Path::Check;
     }
 }
 
@@ -1173,6 +1189,79 @@ impl State {
         }
     }
 
+    /// One parsing step at `pos` in `data` (the document's window or an entity's replacement
+    /// text), past the start of the document; `base` locates tokens in the document.
+    #[inline(always)]
+    fn step_at(
+        &mut self,
+        data: &[u8],
+        eof: bool,
+        base: u64,
+        in_entity: bool,
+        dtd: &mut Dtd,
+        resolver: &mut Option<Box<dyn Resolver + '_>>,
+    ) -> Scan<StepR> {
+        let st = self;
+        let pos = st.pos;
+        let Some(&b) = data.get(pos) else {
+            return Ok(StepR::End);
+        };
+        let raw_cr = !in_entity;
+        if b == b'<' {
+            let b1 = match data.get(pos + 1) {
+                Some(&b1) => b1,
+                None if !eof => return Err(Stop::Eof),
+                None => return bad(pos, ErrorKind::UnexpectedEof("markup")),
+            };
+            return match b1 {
+                b'/' => st.end_tag(data, eof, base),
+                b'?' => st.pi(data, eof, raw_cr, base),
+                b'!' => {
+                    let rest = &data[pos..];
+                    if rest.starts_with(b"<!--") {
+                        st.comment(data, eof, raw_cr, base)
+                    } else if rest.starts_with(b"<![CDATA[") {
+                        st.cdata(data, eof, raw_cr, base)
+                    } else if rest.starts_with(b"<!DOCTYPE") {
+                        if in_entity {
+                            return bad(
+                                pos,
+                                wf("a document type declaration cannot occur inside an entity"),
+                            );
+                        }
+                        st.doctype(data, eof, dtd, resolver, base)
+                    } else if rest.len() < 9 && !eof {
+                        Err(Stop::Eof)
+                    } else {
+                        syntax(pos, "'<!--', '<![CDATA[' or '<!DOCTYPE'", data)
+                    }
+                }
+                _ => st.start_tag(data, eof, dtd, raw_cr, base),
+            };
+        }
+        if st.phase == Phase::Content {
+            return st.text(data, eof, dtd, resolver, in_entity, base);
+        }
+        // Outside the root element only white space may appear between markup.
+        let end = scan::skip_ws(data, pos);
+        if end == pos {
+            let kind = if b == b'&' {
+                wf("references are not allowed outside the root element")
+            } else if b >= 0x80 || chars::CLASS[b as usize] & chars::BAD_CTRL == 0 {
+                wf(format!(
+                    "text is not allowed outside the root element (found {})",
+                    scan::describe(data, pos)
+                ))
+            } else {
+                ErrorKind::InvalidChar(b as char)
+            };
+            return bad(pos, kind);
+        }
+        st.pos = end;
+        Ok(StepR::Continue)
+    }
+
+    #[inline(always)]
     fn start_tag(
         &mut self,
         data: &[u8],
@@ -1652,6 +1741,7 @@ impl State {
         Ok(())
     }
 
+    #[inline(always)]
     fn end_tag(&mut self, data: &[u8], eof: bool, base: u64) -> Scan<StepR> {
         let start = self.pos;
         let s = start + 2;
@@ -1833,6 +1923,7 @@ impl State {
     /// the token (expanded lazily by `Text::unescape`); a reference to an entity with markup
     /// ends the token, and the next step pushes a frame for it.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn text(
         &mut self,
         data: &[u8],
@@ -2303,12 +2394,12 @@ impl<'a> Reader<'a> {
         self.peek().map(|e| e.kind())
     }
 
-    #[inline]
+    #[inline(always)]
     fn advance(&mut self) -> Result<()> {
-        if self.slow {
+        if self.path != Path::Doc {
             return self.advance_slow();
         }
-        match self.advance_inner() {
+        match self.advance_doc::<false>() {
             Ok(()) => Ok(()),
             Err(e) => Err(self.halt(e)),
         }
@@ -2319,14 +2410,32 @@ impl<'a> Reader<'a> {
         self.st.phase = Phase::Done;
         self.st.kind = TokenKind::Eof;
         self.failed = Some(e.clone());
-        self.slow = true;
+        self.path = Path::Check;
         e
     }
 
-    /// Off the text fast path: a reader that failed or holds an early error, binary input,
-    /// or the end of the document reached.
+    /// Off the fast path of a UTF-8 slice: a transcoded document, text input on the general
+    /// path, or the checks of [`Path::Check`].
     #[inline(never)]
     fn advance_slow(&mut self) -> Result<()> {
+        let r = match self.path {
+            Path::General => {
+                let r = self.advance_general();
+                // Back out of an entity's replacement text (a stream stays here).
+                if r.is_ok() && self.st.frames.is_empty() && self.input.stream.is_none() {
+                    self.choose_path();
+                }
+                r
+            }
+            Path::Transcoded => self.advance_doc::<true>(),
+            _ => return self.advance_checked(),
+        };
+        r.map_err(|e| self.halt(e))
+    }
+
+    /// A reader at the start of a document, failed, holding an early error, reading binary
+    /// input or done.
+    fn advance_checked(&mut self) -> Result<()> {
         if let Some(e) = &self.failed {
             return Err(e.clone());
         }
@@ -2341,10 +2450,44 @@ impl<'a> Reader<'a> {
             self.st.kind = TokenKind::Eof;
             return Ok(());
         }
-        // Only an early error set `slow` on text input before the end: read on.
-        match self.advance_inner() {
-            Ok(()) => Ok(()),
-            Err(e) => Err(self.halt(e)),
+        // The start of a text document: its first token (and XML declaration) on the general
+        // path, which then chooses the path for the rest.
+        self.path = Path::General;
+        self.advance_slow()
+    }
+
+    /// Sets the path for the next token: the fast path ([`Reader::advance_doc`]) for text
+    /// input held whole in memory (a slice or its transcoding, no stream, no deferred decoding
+    /// error) that no token's window cuts short, past the start of the document, outside
+    /// entities, not failed and not done; else the general loop, or the checks.
+    fn choose_path(&mut self) {
+        self.path = if self.failed.is_some()
+            || self.st.early.is_some()
+            || self.binary.is_some()
+            || matches!(self.st.phase, Phase::Start | Phase::Done)
+        {
+            Path::Check
+        } else if !self.st.frames.is_empty()
+            || self.input.stream.is_some()
+            || !self.input.eof
+            || self.input.base != 0
+            || self.input.data().len() > self.st.window()
+        {
+            Path::General
+        } else if self.input.owned {
+            Path::Transcoded
+        } else {
+            Path::Doc
+        };
+    }
+
+    /// The document's bytes on the fast path: the slice read in place, or its transcoding.
+    #[inline(always)]
+    fn doc<'i, const OWNED: bool>(input: &'i Input<'a>) -> &'i [u8] {
+        if OWNED {
+            &input.buf
+        } else {
+            input.slice
         }
     }
 
@@ -2364,8 +2507,46 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// One token of text input, on the fast path (`slow` unset: no early error, not done).
-    fn advance_inner(&mut self) -> Result<()> {
+    /// One token on the fast path ([`Reader::choose_path`]): the whole document in memory
+    /// (`OWNED`: transcoded), no entity, no window. Anything else leaves for the general loop
+    /// out of line.
+    fn advance_doc<const OWNED: bool>(&mut self) -> Result<()> {
+        if self.st.pending_end {
+            self.st.pending_end = false;
+            self.st.kind = TokenKind::End;
+            self.st.pop_element();
+            return Ok(());
+        }
+        // One step, no loop: most calls read their token in one, and a loop here had the
+        // compiler set up what the step's inner loops use on every call.
+        match self.step::<true, OWNED>() {
+            Ok(StepR::Token) => Ok(()),
+            r => self.leave_doc::<OWNED>(r),
+        }
+    }
+
+    /// The fast path's step read no token: it skipped white space outside the root element,
+    /// ended the document, failed or entered an entity's replacement text (where the general
+    /// loop takes over until the reader may return to the fast path).
+    #[inline(never)]
+    fn leave_doc<const OWNED: bool>(&mut self, r: Scan<StepR>) -> Result<()> {
+        if let Ok(StepR::Continue) = r {
+            if self.st.frames.is_empty() {
+                // White space skipped: the step after it reads markup or the end.
+                return self.advance_doc::<OWNED>();
+            }
+        }
+        if let Some(done) = self.after_step(r) {
+            return done;
+        }
+        // (An error is halted on twice, here and by the caller: the same state either way.)
+        self.path = Path::General;
+        self.advance_slow()
+    }
+
+    /// One token of text input in any state: inside entities, on a stream's window.
+    #[inline(always)]
+    fn advance_general(&mut self) -> Result<()> {
         if self.st.pending_end {
             self.st.pending_end = false;
             self.st.kind = TokenKind::End;
@@ -2373,53 +2554,64 @@ impl<'a> Reader<'a> {
             return Ok(());
         }
         loop {
-            let r = self.step();
-            match r {
-                Ok(StepR::Token) => return Ok(()),
-                Ok(StepR::Continue) => {}
-                Ok(StepR::End) => {
-                    if let Some(f) = self.st.frames.last() {
-                        if self.st.stack.len() != f.depth {
-                            let name = self.dtd.entities[f.entity].name.to_string();
-                            return Err(self.error_here(
-                                0,
-                                wf(format!("entity '{name}' ends inside an element it opened")),
-                            ));
-                        }
-                        let f = self.st.frames.pop().expect("frame");
-                        self.st.pos = f.saved_pos;
-                        continue;
-                    }
-                    if !self.input.eof {
-                        self.refill()?;
-                        continue;
-                    }
-                    return self.end_of_document();
-                }
-                Err(Stop::Eof) => {
-                    if self.st.frames.is_empty()
-                        && self.input.data().len() - self.st.pos > self.st.window()
-                    {
-                        // The token does not end within the window (see `State::window`).
-                        let limit = self.st.config.limits.max_text_length;
-                        return Err(self.error_here(
-                            self.st.pos,
-                            ErrorKind::LimitExceeded(LimitKind::TextLength, limit),
-                        ));
-                    }
-                    if self.st.frames.is_empty() && !self.input.eof {
-                        self.refill_for_token()?;
-                        continue;
-                    }
-                    let what = if self.st.frames.is_empty() {
-                        "the document"
-                    } else {
-                        "an entity's replacement text (a construct must end in the entity where it starts)"
-                    };
-                    return Err(self.error_here(self.st.pos, ErrorKind::UnexpectedEof(what)));
-                }
-                Err(Stop::Bad(b)) => return Err(self.error_here(b.0, b.1)),
+            let r = self.step::<false, false>();
+            if let Ok(StepR::Token) = r {
+                return Ok(());
             }
+            if let Some(done) = self.after_step(r) {
+                return done;
+            }
+        }
+    }
+
+    /// What a step's outcome means for the token being read: `Some` when it is read (or
+    /// failed), `None` when the reader steps again.
+    fn after_step(&mut self, r: Scan<StepR>) -> Option<Result<()>> {
+        match r {
+            Ok(StepR::Token) => Some(Ok(())),
+            Ok(StepR::Continue) => None,
+            Ok(StepR::End) => {
+                if let Some(f) = self.st.frames.last() {
+                    if self.st.stack.len() != f.depth {
+                        let name = self.dtd.entities[f.entity].name.to_string();
+                        return Some(Err(self.error_here(
+                            0,
+                            wf(format!("entity '{name}' ends inside an element it opened")),
+                        )));
+                    }
+                    let f = self.st.frames.pop().expect("frame");
+                    self.st.pos = f.saved_pos;
+                    return None;
+                }
+                if !self.input.eof {
+                    return self.refill().err().map(Err);
+                }
+                Some(self.end_of_document())
+            }
+            Err(Stop::Eof) => {
+                if self.st.frames.is_empty()
+                    && self.input.data().len() - self.st.pos > self.st.window()
+                {
+                    // The token does not end within the window (see `State::window`).
+                    let limit = self.st.config.limits.max_text_length;
+                    return Some(Err(self.error_here(
+                        self.st.pos,
+                        ErrorKind::LimitExceeded(LimitKind::TextLength, limit),
+                    )));
+                }
+                if self.st.frames.is_empty() && !self.input.eof {
+                    return self.refill_for_token().err().map(Err);
+                }
+                let what = if self.st.frames.is_empty() {
+                    "the document"
+                } else {
+                    "an entity's replacement text (a construct must end in the entity where it starts)"
+                };
+                Some(Err(
+                    self.error_here(self.st.pos, ErrorKind::UnexpectedEof(what))
+                ))
+            }
+            Err(Stop::Bad(b)) => Some(Err(self.error_here(b.0, b.1))),
         }
     }
 
@@ -2491,7 +2683,7 @@ impl<'a> Reader<'a> {
             }
             Phase::Epilog | Phase::Done => {
                 self.st.phase = Phase::Done;
-                self.slow = true;
+                self.path = Path::Check;
                 self.st.kind = TokenKind::Eof;
                 self.st.tok_start = self.input.base + self.st.pos as u64;
                 Ok(())
@@ -2499,9 +2691,11 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// One parsing step at the current position of the current frame.
+    /// One parsing step at the current position of the current frame. `DOC`: on the fast
+    /// path ([`Reader::choose_path`]), where the data is the whole document (`OWNED`: its
+    /// transcoding) with no frame, past its start.
     #[inline(always)]
-    fn step(&mut self) -> Scan<StepR> {
+    fn step<const DOC: bool, const OWNED: bool>(&mut self) -> Scan<StepR> {
         let Reader {
             input,
             dtd,
@@ -2509,17 +2703,15 @@ impl<'a> Reader<'a> {
             resolver,
             ..
         } = self;
+        if DOC {
+            return st.step_at(Self::doc::<OWNED>(input), true, 0, false, dtd, resolver);
+        }
         let frame_text = st.frames.last().map(|f| f.text.clone());
         let in_entity = frame_text.is_some();
-        let (data, eof, base): (&[u8], bool, u64) = match &frame_text {
-            Some(t) => (
-                t.as_bytes(),
-                true,
-                st.frames
-                    .first()
-                    .map_or(0, |_| input.base + st.frames[0].saved_pos as u64),
-            ),
-            None => {
+        // Tokens inside entities are located at the reference in the document.
+        let (data, eof, base): (&[u8], bool, u64) = match (&frame_text, st.frames.first()) {
+            (Some(t), Some(outer)) => (t.as_bytes(), true, input.base + outer.saved_pos as u64),
+            _ => {
                 // Each step sees at most a window of the document past its position, in slice
                 // and stream mode alike, so both stop a too-long token at the same place (and a
                 // stream's buffer stays bounded).
@@ -2532,18 +2724,16 @@ impl<'a> Reader<'a> {
                 }
             }
         };
-        let base = if in_entity { base } else { input.base };
         let pos = st.pos;
-        let Some(&b) = data.get(pos) else {
+        if pos >= data.len() {
             return Ok(StepR::End);
-        };
-        let raw_cr = !in_entity;
+        }
         if st.phase == Phase::Start {
             // `doc_start` is a document offset: a stream may have dropped the byte order mark
             // before it from its buffer (fuzz: a declaration after a BOM and a refill was read
             // as a processing instruction named 'xml').
             let at_start = !in_entity && input.base + pos as u64 == st.doc_start;
-            if at_start && !in_entity && data.len() >= pos + 6 && decl::starts_decl(data, pos) {
+            if at_start && data.len() >= pos + 6 && decl::starts_decl(data, pos) {
                 let (d, end) = decl::parse(data, pos, eof, DeclKind::Xml)?;
                 st.standalone = d.standalone == Some(true);
                 st.xml_decl = Some(d);
@@ -2556,70 +2746,7 @@ impl<'a> Reader<'a> {
             }
             st.phase = Phase::Prolog;
         }
-        // Tokens inside entities are located at the reference in the document.
-        let tok_base = |st: &State| {
-            if in_entity {
-                input.base + st.frames[0].saved_pos as u64
-            } else {
-                base
-            }
-        };
-        let _ = base;
-        if b == b'<' {
-            let b1 = match data.get(pos + 1) {
-                Some(&b1) => b1,
-                None if !eof => return Err(Stop::Eof),
-                None => return bad(pos, ErrorKind::UnexpectedEof("markup")),
-            };
-            let tb = tok_base(st);
-            // (The phase is never `Start` here: the block above moved it on.)
-            return match b1 {
-                b'/' => st.end_tag(data, eof, tb),
-                b'?' => st.pi(data, eof, raw_cr, tb),
-                b'!' => {
-                    let rest = &data[pos..];
-                    if rest.starts_with(b"<!--") {
-                        st.comment(data, eof, raw_cr, tb)
-                    } else if rest.starts_with(b"<![CDATA[") {
-                        st.cdata(data, eof, raw_cr, tb)
-                    } else if rest.starts_with(b"<!DOCTYPE") {
-                        if in_entity {
-                            return bad(
-                                pos,
-                                wf("a document type declaration cannot occur inside an entity"),
-                            );
-                        }
-                        st.doctype(data, eof, dtd, resolver, tb)
-                    } else if rest.len() < 9 && !eof {
-                        Err(Stop::Eof)
-                    } else {
-                        syntax(pos, "'<!--', '<![CDATA[' or '<!DOCTYPE'", data)
-                    }
-                }
-                _ => st.start_tag(data, eof, dtd, raw_cr, tb),
-            };
-        }
-        if st.phase == Phase::Content {
-            let tb = tok_base(st);
-            return st.text(data, eof, dtd, resolver, in_entity, tb);
-        }
-        // Outside the root element only white space may appear between markup.
-        let end = scan::skip_ws(data, pos);
-        if end == pos {
-            let kind = if b == b'&' {
-                wf("references are not allowed outside the root element")
-            } else if b >= 0x80 || chars::CLASS[b as usize] & chars::BAD_CTRL == 0 {
-                wf(format!(
-                    "text is not allowed outside the root element (found {})",
-                    scan::describe(data, pos)
-                ))
-            } else {
-                ErrorKind::InvalidChar(b as char)
-            };
-            return bad(pos, kind);
-        }
-        st.pos = end;
-        Ok(StepR::Continue)
+        st.step_at(data, eof, base, in_entity, dtd, resolver)
     }
 
     // ----- errors and locations ---------------------------------------------------------------

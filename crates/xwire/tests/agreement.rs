@@ -105,3 +105,48 @@ fn mutated_documents() {
         );
     }
 }
+
+/// The reader moves between its fast path (a whole document in memory, read in place or
+/// transcoded), the general one (an entity's replacement text, a document longer than a
+/// token's window, a stream) and back: every encoding and every input reads the same events.
+#[test]
+fn fast_and_general_paths_agree() {
+    let doc =
+        "<?xml version='1.0' encoding='ENC'?>\n<!DOCTYPE r [<!ENTITY e 'x<b>&#60;i/>&f;</b>y'>\
+               <!ENTITY f '&#38;amp;'><!ENTITY g 'v'>]>\n <!--c-->\n\
+               <r a='&g;&amp;'>t&e;&e;<c/>&f;<?p d?>caf\u{e9}&e;</r>\n <!--end-->\n";
+    let utf8 = doc.replace("ENC", "UTF-8").into_bytes();
+    let (events, err) = run(Reader::from_slice(&utf8));
+    assert_eq!(err, None);
+    // Three expansions of `e` (each a start, text, an empty element and an end), the rest.
+    assert!(events.len() > 25, "{events:?}");
+    check(&utf8, &Config::default(), "UTF-8");
+    let mut utf16 = vec![0xff, 0xfe];
+    for u in doc.replace("ENC", "UTF-16").encode_utf16() {
+        utf16.extend_from_slice(&u.to_le_bytes());
+    }
+    let latin1: Vec<u8> = doc
+        .replace("ENC", "ISO-8859-1")
+        .chars()
+        .map(|c| u8::try_from(u32::from(c)).expect("Latin-1"))
+        .collect();
+    for (what, bytes) in [("UTF-16", &utf16), ("ISO-8859-1", &latin1)] {
+        let (other, err) = run(Reader::from_slice(bytes));
+        assert_eq!(err, None, "{what}");
+        assert_eq!(other, events, "{what} and UTF-8 disagree");
+        check(bytes, &Config::default(), what);
+    }
+    // Longer than a token's window (the limit plus 1 KiB): read on the general path throughout.
+    let mut long = b"<r>".to_vec();
+    for i in 0..400 {
+        long.extend_from_slice(format!("<c n='{i}'>text {i}</c>\n").as_bytes());
+    }
+    long.extend_from_slice(b"</r>");
+    let mut small = Config::default();
+    small.limits.max_text_length = 64;
+    assert!(long.len() > 64 + 1024);
+    let (windowed, err) = run(Reader::with_config(&long, small.clone()));
+    assert_eq!(err, None);
+    assert_eq!(windowed, run(Reader::from_slice(&long)).0);
+    check(&long, &small, "longer than the window");
+}
