@@ -237,6 +237,14 @@ impl Interner {
         }
     }
 
+    /// The bytes of a name: `get` without the slicing of a `str` (which checks both ends
+    /// fall on character boundaries).
+    #[inline]
+    pub(crate) fn bytes(&self, id: Id) -> &[u8] {
+        let (s, e) = self.spans[id.0 as usize];
+        &self.pool.as_bytes()[s as usize..e as usize]
+    }
+
     #[inline]
     pub(crate) fn get(&self, id: Id) -> &str {
         let (s, e) = self.spans[id.0 as usize];

@@ -1747,22 +1747,28 @@ impl State {
         let s = start + 2;
         // Fast path: the name of the open element, then a byte that cannot continue a name. The
         // open element's name was validated by its start tag, so nothing is scanned twice.
-        let e = match self.stack.last() {
+        let (e, matched) = match self.stack.last() {
             Some(top) => {
-                let open = self.names.get(top.qname).as_bytes();
+                let open = self.names.bytes(top.qname);
                 let e = s + open.len();
                 match data.get(e) {
                     Some(&b)
                         if scan::same_bytes(&data[s..e], open)
                             && (b == b'>' || chars::is_whitespace(b)) =>
                     {
-                        e
+                        (e, true)
                     }
                     None if !eof && data.len() < e + 1 => return Err(Stop::Eof),
-                    _ => scan::name(data, s, eof, "an element name in the end tag")?,
+                    _ => (
+                        scan::name(data, s, eof, "an element name in the end tag")?,
+                        false,
+                    ),
                 }
             }
-            None => scan::name(data, s, eof, "an element name in the end tag")?,
+            None => (
+                scan::name(data, s, eof, "an element name in the end tag")?,
+                false,
+            ),
         };
         let i = scan::skip_ws(data, e);
         match data.get(i) {
@@ -1779,7 +1785,7 @@ impl State {
                 )),
             );
         };
-        if !scan::same_bytes(self.names.get(top.qname).as_bytes(), &data[s..e]) {
+        if !matched && !scan::same_bytes(self.names.bytes(top.qname), &data[s..e]) {
             return bad(
                 start,
                 ErrorKind::MismatchedEndTag {
