@@ -1050,9 +1050,25 @@ impl State {
         Ok(())
     }
 
-    /// Interns a qualified name, checking its syntax (and length) on first sight.
-    #[inline]
-    fn intern_qname(&mut self, data: &[u8], s: usize, e: usize) -> Scan<Id> {
+    /// Interns a qualified name (of an element or an attribute), checking its syntax (and
+    /// length) on first sight. Inline when the interner predicts the name (a document
+    /// repeating its pattern), out of line otherwise.
+    #[inline(always)]
+    fn intern_qname(&mut self, data: &[u8], s: usize, e: usize, element: bool) -> Scan<Id> {
+        let over = (e - s) as u64 > self.config.limits.max_name_length as u64;
+        if !over {
+            if let Some(id) = self.names.predicted(&data[s..e], element) {
+                // Its checks were made when it was first interned.
+                if (id.0 as usize) < self.qmeta.len() {
+                    return Ok(id);
+                }
+            }
+        }
+        self.intern_qname_cold(data, s, e, element)
+    }
+
+    #[inline(never)]
+    fn intern_qname_cold(&mut self, data: &[u8], s: usize, e: usize, element: bool) -> Scan<Id> {
         if (e - s) as u64 > self.config.limits.max_name_length as u64 {
             return bad(
                 s,
@@ -1063,7 +1079,7 @@ impl State {
             );
         }
         let name = str_of(&data[s..e]);
-        let id = self.names.intern_next(name);
+        let id = self.names.intern_unpredicted(name, element);
         if (id.0 as usize) < self.qmeta.len() {
             return Ok(id);
         }
@@ -1106,7 +1122,8 @@ impl State {
     /// Interns a qualified name known to be valid (the binary decoder checked its parts),
     /// whose prefix is its first `prefix_len` bytes (0: none).
     pub(crate) fn intern_split(&mut self, qname: &str, prefix_len: usize) -> Id {
-        // Not `intern_next`: a second caller would cost the text parser its inlining.
+        // Plain `intern`: the prediction (`Interner::predicted`) follows the text parser's
+        // names in document order, which the decoder's calls would interleave with others.
         let id = self.names.intern(qname);
         if (id.0 as usize) < self.qmeta.len() {
             return id;
@@ -1278,7 +1295,7 @@ impl State {
             );
         }
         let name_end = scan::name(data, start + 1, eof, "an element name")?;
-        let qname = self.intern_qname(data, start + 1, name_end)?;
+        let qname = self.intern_qname(data, start + 1, name_end, true)?;
         self.attrs.clear();
         self.scratch.clear();
         let mut i = name_end;
@@ -1314,7 +1331,7 @@ impl State {
                 return syntax(i, "white space, '>' or '/>'", data);
             }
             let n_end = scan::name(data, i, eof, "an attribute name, '>' or '/>'")?;
-            let aq = self.intern_qname(data, i, n_end)?;
+            let aq = self.intern_qname(data, i, n_end, false)?;
             let mut j = scan::skip_ws(data, n_end);
             match data.get(j) {
                 Some(b'=') => j += 1,
@@ -1536,7 +1553,7 @@ impl State {
         };
         for def in defs {
             let id = self
-                .intern_qname(def.name.as_bytes(), 0, def.name.len())
+                .intern_qname(def.name.as_bytes(), 0, def.name.len(), false)
                 .map_err(|s| match s {
                     Stop::Bad(b) => Stop::at(at, b.1),
                     s => s,
@@ -1813,6 +1830,14 @@ impl State {
         self.pop_element();
         self.pos = i + 1;
         Ok(StepR::Token)
+    }
+
+    /// The end event of an empty-element tag (`<a/>`), read after its start event.
+    #[inline(always)]
+    fn end_empty_element(&mut self) {
+        self.pending_end = false;
+        self.kind = TokenKind::End;
+        self.pop_element();
     }
 
     pub(crate) fn pop_element(&mut self) {
@@ -2521,9 +2546,7 @@ impl<'a> Reader<'a> {
     #[inline(always)]
     fn advance_doc<const OWNED: bool>(&mut self) -> Result<()> {
         if self.st.pending_end {
-            self.st.pending_end = false;
-            self.st.kind = TokenKind::End;
-            self.st.pop_element();
+            self.st.end_empty_element();
             return Ok(());
         }
         // One step, no loop: most calls read their token in one, and a loop here had the
@@ -2557,9 +2580,7 @@ impl<'a> Reader<'a> {
     #[inline(always)]
     fn advance_general(&mut self) -> Result<()> {
         if self.st.pending_end {
-            self.st.pending_end = false;
-            self.st.kind = TokenKind::End;
-            self.st.pop_element();
+            self.st.end_empty_element();
             return Ok(());
         }
         loop {

@@ -183,3 +183,56 @@ fn text_in_input_is_the_plain_text_of_the_document() {
     assert!(matches!(r.current(), Event::Text(t) if t.raw() == "text"));
     assert_eq!(r.text_in_input(), None);
 }
+
+/// A name the reader predicts (it followed the same name in an earlier document) is still held
+/// to this document's limits and read under its own ids.
+#[test]
+fn predicted_names_keep_their_checks() {
+    let doc = b"<o i='1'><item sku='a' xsi:type='t' xmlns:xsi='urn:x'/><item sku='b'/></o>";
+    let mut buffers = ReaderBuffers::default();
+    let mut names = Vec::new();
+    for _ in 0..3 {
+        let mut r = Reader::with_buffers(doc, Config::default(), buffers);
+        let mut seen = Vec::new();
+        loop {
+            match r.next().unwrap() {
+                Event::Eof => break,
+                Event::Start(t) => {
+                    seen.push(t.name().to_string());
+                    seen.extend(t.attributes().map(|a| a.name().to_string()));
+                }
+                _ => {}
+            }
+        }
+        names.push(seen);
+        buffers = r.into_buffers();
+    }
+    assert_eq!(
+        names[0],
+        [
+            "o",
+            "i",
+            "item",
+            "sku",
+            "xsi:type",
+            "xmlns:xsi",
+            "item",
+            "sku"
+        ]
+    );
+    assert!(names.iter().all(|n| *n == names[0]));
+    let mut short = Config::default();
+    short.limits.max_name_length = 4;
+    let mut r = Reader::with_buffers(doc, short, buffers);
+    let err = loop {
+        match r.next() {
+            Ok(Event::Eof) => panic!("read past a name over the limit"),
+            Ok(_) => {}
+            Err(e) => break e,
+        }
+    };
+    // `xsi:type`, predicted after `sku`, is the first name over the limit.
+    assert!(err.to_string().contains("name"), "{err}");
+    let at = doc.windows(8).position(|w| w == b"xsi:type").unwrap() as u64;
+    assert_eq!(err.location().offset, at, "{err}");
+}
