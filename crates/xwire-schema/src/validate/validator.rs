@@ -205,6 +205,10 @@ pub struct Validator<'s> {
     /// How the lean pass opens an element of each declaration (by [`ElementId`]), made on
     /// its first document.
     lean_decls: Vec<lean::LeanDecl<'s>>,
+    /// What the lean pass made of the last `xsi:type` on each declaration (by
+    /// [`ElementId`] + 1; 0 for elements without one): the accessors of SOAP-encoded structs and the items of arrays carry
+    /// the same one every time.
+    lean_xsi: Vec<Option<lean::LeanXsi<'s>>>,
 }
 
 /// The content model of complex type `c`: the schema's, or the validator's own.
@@ -381,6 +385,7 @@ impl<'s> Validator<'s> {
                 .then(|| compile_every(schema).0),
             lean_frames: Vec::new(),
             lean_decls: Vec::new(),
+            lean_xsi: Vec::new(),
         }
     }
 
@@ -1771,6 +1776,22 @@ impl<'s> Validator<'s> {
             });
         }
         Some(t)
+    }
+
+    /// Whether entry `i` of the `xsi:type` cache resolves `value` to `ty` under the bindings in
+    /// scope.
+    fn xsi_type_cached(&self, i: usize, value: &str, ty: TypeId) -> bool {
+        self.xsi_type_cache.get(i).is_some_and(|e| {
+            e.gen == self.binding_gen && e.ty == Some(ty) && e.value == trim_xml(value)
+        })
+    }
+
+    /// The entry of the `xsi:type` cache the last resolution used, if it is current.
+    fn xsi_type_entry(&self) -> Option<usize> {
+        match self.xsi_type_last {
+            Some((g, i)) if g == self.binding_gen => Some(i),
+            _ => None,
+        }
     }
 
     /// `xsi:type` through the QName datatype (for the error message of a bad value).

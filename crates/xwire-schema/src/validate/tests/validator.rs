@@ -374,6 +374,46 @@ fn doc(body: &str) -> String {
     format!("<root xmlns='{NS}' xmlns:t='{NS}' xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance'>{body}</root>")
 }
 
+/// One validator over many documents keeps what each declaration's `xsi:type` made of it only
+/// while the value names the same type: other values, the same value with its prefix bound
+/// elsewhere, and the content each type wants.
+#[test]
+fn xsi_types_kept_per_declaration_follow_the_value() {
+    let s = types_schema(DerivationSet::EMPTY, false);
+    let mut v = Validator::new(&s, ValidationOptions::default());
+    let ext = "<e xsi:type='t:Ext'><a/><b/></e>";
+    let base = "<e xsi:type='t:Base'><a/></e>";
+    let cases = [
+        (format!("{ext}{ext}{base}{ext}{base}{base}"), true),
+        (doc(&format!("{ext}{base}")), true),
+        // `t:Base` wants no `b`, `t:Ext` wants one.
+        (
+            doc(&format!("{ext}<e xsi:type='t:Base'><a/><b/></e>")),
+            false,
+        ),
+        (doc(&format!("{base}<e xsi:type='t:Ext'><a/></e>")), false),
+        (doc(&format!("{ext}{ext}")), true),
+        // The same value with `t` bound to another namespace names no type of the schema.
+        (
+            doc(&format!(
+                "{ext}<e xmlns:t='urn:other' xsi:type='t:Ext'><a/><b/></e>"
+            )),
+            false,
+        ),
+        (doc(&format!("{ext}{ext}")), true),
+    ];
+    for (i, (xml, ok)) in cases.iter().enumerate() {
+        let xml = if i == 0 { doc(xml) } else { xml.clone() };
+        let fresh = validate_bytes(&s, xml.as_bytes(), &ValidationOptions::default()).is_ok();
+        assert_eq!(fresh, *ok, "{xml}");
+        assert_eq!(
+            v.validate(xml.as_bytes()).is_ok(),
+            *ok,
+            "kept validator: {xml}"
+        );
+    }
+}
+
 #[test]
 fn xsi_type_must_resolve_and_derive() {
     let s = types_schema(DerivationSet::EMPTY, false);

@@ -56,6 +56,17 @@ pub(super) enum LeanEnd<'s> {
     Nothing,
 }
 
+/// What the lean pass made of an `xsi:type` on an element of one declaration, kept while
+/// entry `entry` of the validator's `xsi:type` cache still says the same value names `ty`
+/// (what follows depends on the declaration and the type alone).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct LeanXsi<'s> {
+    entry: usize,
+    ty: TypeId,
+    opens_plainly: bool,
+    end: LeanEnd<'s>,
+}
+
 /// How the lean pass opens an element of one declaration, when the start tag has no
 /// `xsi:type`: decided once per validator from the declaration's [`ElementPlan`].
 #[derive(Clone, Copy, Debug)]
@@ -353,16 +364,30 @@ impl<'s> Validator<'s> {
             // Rare in most documents, but SOAP-encoded arrays type every item so: inline.
             (Some(i), decl) => {
                 let a = tag.attributes().nth(i)?;
-                let ty = self.xsi_type_fast(a.value())??;
-                if decl.is_some_and(|e| !self.xsi_type_plainly(e, ty))
-                    || matches!(ty, TypeId::Complex(c) if schema.complex_type(c).is_abstract)
-                {
-                    return None;
+                let value = a.value();
+                // Slot 0: elements with no declaration (a lax wildcard's).
+                let slot = decl.map_or(0, |e| e.index() + 1);
+                let known = self
+                    .lean_xsi
+                    .get(slot)
+                    .copied()
+                    .flatten()
+                    .filter(|m| self.xsi_type_cached(m.entry, value, m.ty));
+                let m = match known {
+                    Some(m) => m,
+                    None => {
+                        let m = self.lean_xsi_of(decl, value)?;
+                        if self.lean_xsi.len() <= slot {
+                            self.lean_xsi.resize(slot + 1, None);
+                        }
+                        self.lean_xsi[slot] = Some(m);
+                        m
+                    }
+                };
+                if others != 0 || !m.opens_plainly {
+                    self.lean_attributes(tag, m.ty)?;
                 }
-                if others != 0 || !opens_plainly(schema, ty) {
-                    self.lean_attributes(tag, ty)?;
-                }
-                self.lean_end_of(ty)?
+                m.end
             }
         };
         lean_open(f, end);
@@ -371,6 +396,24 @@ impl<'s> Validator<'s> {
 
     /// What the end of an element of type `ty` checks; `None` for a type the lean pass does
     /// not take.
+    /// What `xsi:type="value"` on an element of `decl` makes of it, when the lean pass can
+    /// read it; [`LeanXsi::entry`] is `usize::MAX` when the cache of types was full.
+    fn lean_xsi_of(&mut self, decl: Option<ElementId>, value: &str) -> Option<LeanXsi<'s>> {
+        let schema = self.schema;
+        let ty = self.xsi_type_fast(value)??;
+        if decl.is_some_and(|e| !self.xsi_type_plainly(e, ty))
+            || matches!(ty, TypeId::Complex(c) if schema.complex_type(c).is_abstract)
+        {
+            return None;
+        }
+        Some(LeanXsi {
+            entry: self.xsi_type_entry().unwrap_or(usize::MAX),
+            ty,
+            opens_plainly: opens_plainly(schema, ty),
+            end: self.lean_end_of(ty)?,
+        })
+    }
+
     fn lean_end_of(&self, ty: TypeId) -> Option<LeanEnd<'s>> {
         let schema = self.schema;
         let value = |s: SimpleTypeId| match self.plan(s) {
