@@ -1159,7 +1159,7 @@ impl State {
 
     /// Namespace of an element or prefixed attribute name, cached per name until the bindings
     /// in scope change.
-    #[inline]
+    #[inline(always)]
     fn resolve(&mut self, qname: Id, at: usize, element: bool) -> Scan<NsId> {
         let m = self.qmeta[qname.0 as usize];
         if m.prefix_len == 0 && !element {
@@ -1168,6 +1168,13 @@ impl State {
         if m.epoch == self.epoch {
             return Ok(m.ns);
         }
+        self.resolve_anew(qname, at)
+    }
+
+    /// [`State::resolve`] of a name not resolved under the bindings in scope.
+    #[inline(never)]
+    fn resolve_anew(&mut self, qname: Id, at: usize) -> Scan<NsId> {
+        let m = self.qmeta[qname.0 as usize];
         let ns = if m.prefix_len == 0 {
             self.lookup_prefix(NO_PREFIX).unwrap_or(NsId::NONE)
         } else {

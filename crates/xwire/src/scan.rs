@@ -23,8 +23,9 @@ pub(crate) fn str_of(b: &[u8]) -> &str {
 }
 
 /// Byte equality that stays inline for short names (a libc `memcmp` call costs more than the
-/// comparison itself): up to 16 bytes are compared as two overlapping words.
-#[inline]
+/// comparison itself): up to 16 bytes are compared as two overlapping words. Always inline:
+/// the reader's step, inlined into its callers, had stopped inlining it.
+#[inline(always)]
 pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     let n = a.len();
     if n != b.len() {
