@@ -4,6 +4,8 @@
 //! and compared as integers afterwards; the pool also owns the bytes, so names survive the
 //! refilling of a streaming buffer.
 
+use crate::bytes::first_eight;
+
 /// A small integer standing for an interned string. Ids are dense, starting at 0, and valid for
 /// the [`crate::Reader`] that produced them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -35,28 +37,6 @@ struct Slot {
     id1: u32,
 }
 
-/// The first eight bytes of `b`, zero-padded, built from (possibly overlapping) loads of the
-/// first and last bytes instead of a byte loop.
-#[inline]
-fn head(b: &[u8]) -> u64 {
-    let n = b.len();
-    if n >= 8 {
-        u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
-    } else if n >= 4 {
-        let lo = u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u64;
-        let hi = u32::from_le_bytes([b[n - 4], b[n - 3], b[n - 2], b[n - 1]]) as u64;
-        lo | (hi << (8 * (n - 4)))
-    } else if n >= 2 {
-        let lo = u16::from_le_bytes([b[0], b[1]]) as u64;
-        let hi = u16::from_le_bytes([b[n - 2], b[n - 1]]) as u64;
-        lo | (hi << (8 * (n - 2)))
-    } else if n == 1 {
-        b[0] as u64
-    } else {
-        0
-    }
-}
-
 #[inline]
 fn hash(first: u64, b: &[u8]) -> u64 {
     // Multiply-fold: names are short, so the head word decides almost everything.
@@ -64,7 +44,7 @@ fn hash(first: u64, b: &[u8]) -> u64 {
     let mut h = (first ^ (b.len() as u64).rotate_left(56)).wrapping_mul(K);
     if b.len() > 8 {
         for c in b[8..].chunks(8) {
-            h = (h.rotate_left(23) ^ head(c)).wrapping_mul(K);
+            h = (h.rotate_left(23) ^ first_eight(c)).wrapping_mul(K);
         }
     }
     h ^ (h >> 29)
@@ -233,7 +213,7 @@ impl Interner {
             self.slots = vec![Slot::default(); 64];
         }
         let b = s.as_bytes();
-        let hd = head(b);
+        let hd = first_eight(b);
         let i = match self.probe(b, hd) {
             Ok(id) => return id,
             Err(i) => i,
@@ -259,7 +239,7 @@ impl Interner {
             return None;
         }
         let b = s.as_bytes();
-        self.probe(b, head(b)).ok()
+        self.probe(b, first_eight(b)).ok()
     }
 
     fn grow(&mut self) {
@@ -294,17 +274,6 @@ impl Interner {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn head_is_the_padded_prefix() {
-        for n in 0..12 {
-            let b: Vec<u8> = (1..=n as u8).collect();
-            let mut w = [0u8; 8];
-            let k = n.min(8);
-            w[..k].copy_from_slice(&b[..k]);
-            assert_eq!(head(&b), u64::from_le_bytes(w), "length {n}");
-        }
-    }
 
     #[test]
     fn interns_and_finds() {

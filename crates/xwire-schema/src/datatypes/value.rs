@@ -5,7 +5,7 @@ use std::cmp::Ordering;
 use xwire::chars;
 
 use super::binary;
-use super::decimal::{skip_digits, Decimal, DecimalLexical};
+use super::decimal::Decimal;
 use super::temporal::{DateTime, Duration, TemporalKind};
 use super::{Builtin, DatatypeError};
 
@@ -212,43 +212,14 @@ pub(crate) fn is_scanned_number(ty: Builtin) -> bool {
 /// told this way (`INF`, `NaN`): then [`parse_plain`] decides.
 pub(crate) fn is_plain_number(ty: Builtin, lexical: &str) -> bool {
     debug_assert!(is_scanned_number(ty));
-    let t = trim_xml(lexical).as_bytes();
-    match DecimalLexical::prefix_of(t).map(|d| d.end) {
-        Some(i) if i == t.len() => true,
-        Some(i) if ty != Builtin::Decimal && matches!(t[i], b'e' | b'E') => {
-            let mut j = i + 1;
-            if matches!(t.get(j), Some(b'+' | b'-')) {
-                j += 1;
-            }
-            j < t.len() && skip_digits(t, j) == t.len()
-        }
-        _ => false,
-    }
+    xwire::bytes::is_xsd_number(trim_xml(lexical).as_bytes(), ty != Builtin::Decimal)
 }
 
 /// The value of an `integer` lexical (trimmed of XML whitespace) of at most 18 digits
 /// after its sign, which always fits an `i64`: `None` for anything else (invalid, or
 /// longer: then [`parse_plain`] decides).
 pub(crate) fn small_integer(lexical: &str) -> Option<i64> {
-    let t = trim_xml(lexical).as_bytes();
-    let (neg, digits) = match t.split_first() {
-        Some((b'-', rest)) => (true, rest),
-        Some((b'+', rest)) => (false, rest),
-        _ => (false, t),
-    };
-    if digits.is_empty() || digits.len() > 18 {
-        return None;
-    }
-    let mut v: i64 = 0;
-    for &c in digits {
-        let d = c.wrapping_sub(b'0');
-        if d > 9 {
-            return None;
-        }
-        // At most 18 digits: no overflow.
-        v = v * 10 + i64::from(d);
-    }
-    Some(if neg { -v } else { v })
+    xwire::bytes::xsd_integer(trim_xml(lexical).as_bytes())
 }
 
 /// The bounds of an integer built-in, as far as an `i64` reaches (`unsignedLong`'s upper
