@@ -93,18 +93,6 @@ impl NumberBytes {
         }
         Some(m)
     }
-
-    /// These classes, and `other`'s moved up by `by` bytes.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    #[inline(always)]
-    pub(crate) fn or_shifted(self, other: NumberBytes, by: usize) -> NumberBytes {
-        NumberBytes {
-            digit: self.digit | other.digit << by,
-            dot: self.dot | other.dot << by,
-            exp: self.exp | other.exp << by,
-            sign: self.sign | other.sign << by,
-        }
-    }
 }
 
 /// [`is_xsd_number`] from the classes of a text of `n` bytes: every byte is in a class, the

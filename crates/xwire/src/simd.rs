@@ -180,7 +180,7 @@ mod x86 {
                 )
             };
             // The last vector's lane k is byte n - 16 + k; where the two overlap they agree.
-            return Some(classes(first).or_shifted(classes(last), n - 16));
+            return Some(or_shifted(classes(first), classes(last), n - 16));
         }
         // The bytes in the low lanes, zeros above them, which are in no class.
         let lo = first_eight(b);
@@ -188,6 +188,17 @@ mod x86 {
         // SAFETY: SSE2 is baseline on x86_64 (no memory is read).
         let v = unsafe { _mm_set_epi64x(hi as i64, lo as i64) };
         Some(classes(v))
+    }
+
+    /// The classes `a`, and `b`'s moved up by `by` bytes.
+    #[inline(always)]
+    fn or_shifted(a: NumberBytes, b: NumberBytes, by: usize) -> NumberBytes {
+        NumberBytes {
+            digit: a.digit | b.digit << by,
+            dot: a.dot | b.dot << by,
+            exp: a.exp | b.exp << by,
+            sign: a.sign | b.sign << by,
+        }
     }
 
     /// The classes of the 16 bytes of `v`, by five compares.

@@ -206,8 +206,8 @@ pub struct Validator<'s> {
     /// its first document.
     lean_decls: Vec<lean::LeanDecl<'s>>,
     /// What the lean pass made of the last `xsi:type` on each declaration (by
-    /// [`ElementId`] + 1; 0 for elements without one): the accessors of SOAP-encoded structs and the items of arrays carry
-    /// the same one every time.
+    /// [`ElementId`] + 1; 0 for elements without one): the accessors of SOAP-encoded
+    /// structs and the items of arrays carry the same one every time.
     lean_xsi: Vec<Option<lean::LeanXsi<'s>>>,
 }
 

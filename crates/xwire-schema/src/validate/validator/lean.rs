@@ -394,9 +394,7 @@ impl<'s> Validator<'s> {
         Some(())
     }
 
-    /// What the end of an element of type `ty` checks; `None` for a type the lean pass does
-    /// not take.
-    /// What `xsi:type="value"` on an element of `decl` makes of it, when the lean pass can
+    /// What `xsi:type="value" on an element of `decl` makes of it, when the lean pass can
     /// read it; [`LeanXsi::entry`] is `usize::MAX` when the cache of types was full.
     fn lean_xsi_of(&mut self, decl: Option<ElementId>, value: &str) -> Option<LeanXsi<'s>> {
         let schema = self.schema;
@@ -414,6 +412,8 @@ impl<'s> Validator<'s> {
         })
     }
 
+    /// What the end of an element of type `ty` checks; `None` for a type the lean pass does
+    /// not take.
     fn lean_end_of(&self, ty: TypeId) -> Option<LeanEnd<'s>> {
         let schema = self.schema;
         let value = |s: SimpleTypeId| match self.plan(s) {
