@@ -1522,6 +1522,11 @@ fn the_lean_pass_proves_only_valid_documents() {
         "<code>123-<!--c-->A<!--c-->B</code>",
         // String restrictions: enumerations, lengths and patterns; a token collapsed.
         "<st>AK</st><st>\u{e9}</st><st/><pc>LS2 9JT</pc><tk>a b</tk><tk> a  b </tk>",
+        // Runs of the same start (taken again as the first was), broken by others.
+        "<i>1</i><i>2</i><i>3</i><s>a</s><s>b</s><s>c</s>",
+        "<i xsi:type='xs:short'>5</i><i xsi:type='xs:short'>6</i><i xsi:type='xs:short'>7</i><i>8</i><i>9</i>",
+        "<arr><item xsi:type='xs:int'>1</item><item xsi:type='xs:int'>2</item><item xsi:type='xs:int'>3</item><item xsi:type='xs:double'>1.5</item><item xsi:type='xs:double'>2</item><item xsi:type='xs:double'>3</item><item xsi:type='p:int' xmlns:p='http://www.w3.org/2001/XMLSchema'>4</item><item xsi:type='xs:int'>5</item><item xsi:type='xs:int'>6</item></arr>",
+        "<arr><item xsi:type='t:Pair'><x>1</x></item><item xsi:type='t:Pair'><x>2</x></item><item xsi:type='t:Pair'><x>3</x></item></arr>",
     ];
     for body in proved {
         let xml = doc(body);
@@ -1604,6 +1609,16 @@ fn the_lean_pass_proves_only_valid_documents() {
         "<every><y>2026-01-01</y></every>",
         "<every><x>1</x><x>2</x></every>",
         "<every><x>1</x><c>2</c></every>",
+        // The end of a run of the same start: the one that differs is judged afresh.
+        "<i>1</i><i>2</i><i>3</i><i>x</i>",
+        "<i>1</i><i>2</i><i a='1'>3</i>",
+        "<i>1</i><i>2</i><i xmlns='urn:other'>3</i>",
+        "<i xsi:type='xs:short'>5</i><i xsi:type='xs:short'>6</i><i xsi:type='xs:string'>7</i>",
+        "<i xsi:type='xs:short'>5</i><i xsi:type='xs:short'>6</i><i xsi:type='xs:short'>70000</i>",
+        "<arr><item xsi:type='xs:int'>1</item><item xsi:type='xs:int'>2</item><item xsi:type='xs:int'>x</item></arr>",
+        "<arr><item xsi:type='xs:int'>1</item><item xsi:type='xs:int'>2</item><item xsi:type='xs:int' xmlns:xs='urn:other'>3</item></arr>",
+        "<arr><item xsi:type='xs:int'>1</item><item xsi:type='xs:int'>2</item><item xsi:type='t:Pair'>3</item></arr>",
+        "<arr><item xsi:type='t:Pair'><x>1</x></item><item xsi:type='t:Pair'><x>1</x></item><item xsi:type='t:Pair'><y/></item></arr>",
     ];
     for body in invalid {
         let xml = doc(body);

@@ -16,7 +16,9 @@
 //! attributes, a substitution the group's head blocks, a lax or skip subtree, and any
 //! value a scan or plain parse cannot vouch for. Content models without counters are
 //! walked by one position ([`PlainModel`]); those with counters or `xs:all` by the
-//! general automaton.
+//! general automaton. A start tag like its previous sibling's (same name, no attributes
+//! or the same `xsi:type`, where the model repeats a particle) opens the way that one did
+//! ([`LeanRepeat`]): an array's items cost a comparison each, not a look-up.
 
 use xwire::TokenKind;
 
@@ -39,6 +41,24 @@ pub(super) struct LeanFrame<'s> {
     bindings: usize,
     /// The text of an element of simple type or simple content.
     text: String,
+    /// The last child start the plain content model took, to take again as it was.
+    repeat: Option<LeanRepeat<'s>>,
+}
+
+/// A child start that a plain content model took at position `at` and stayed there (a
+/// particle that may repeat): a start tag with the same name in the same namespace, and the
+/// same attributes, at `at` again opens the same way. Arrays are runs of such siblings.
+/// The child's frame gets `end`.
+#[derive(Clone, Copy, Debug)]
+struct LeanRepeat<'s> {
+    qname: xwire::Id,
+    ns: xwire::NsId,
+    at: u32,
+    /// The tag's one attribute, `xsi:type`, when it had one: its name and namespace as the
+    /// reader interned them, and what the value made of the element (kept while the
+    /// validator's `xsi:type` cache still says so); `None`: the tag had no attributes.
+    xsi: Option<(xwire::Id, xwire::NsId, LeanXsi<'s>)>,
+    end: LeanEnd<'s>,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -99,34 +119,36 @@ enum LeanChild<'s> {
 
 impl<'s> LeanFrame<'s> {
     /// The move of the frame's content model for child `name` (the schema's name, if any)
-    /// in namespace `ns`. `None`: not element content, no match, or a match the general
-    /// pass must judge (an abstract or blocked declaration, several particles in a plain
-    /// model).
+    /// in namespace `ns`, and whether the move left a plain model where it was (the same
+    /// start may follow: see [`LeanRepeat`]). `None`: not element content, no match, or a
+    /// match the general pass must judge (an abstract or blocked declaration, several
+    /// particles in a plain model).
     #[inline]
-    fn child(&mut self, name: Option<NameId>, ns: NsId) -> Option<LeanChild<'s>> {
+    fn child(&mut self, name: Option<NameId>, ns: NsId) -> Option<(LeanChild<'s>, bool)> {
         let (LeanEnd::Model(m) | LeanEnd::MixedModel(m)) = self.end else {
             return None;
         };
         match m {
-            LeanModel::Plain(m) => match name.and_then(|n| m.step(self.at, n)) {
-                Some((e, target)) => {
-                    self.at = target;
-                    Some(LeanChild::Element(e))
-                }
-                None => {
-                    let (wc, target) = m.wildcard(self.at, name, ns)?;
-                    self.at = target;
-                    Some(LeanChild::Wildcard(wc))
-                }
-            },
+            LeanModel::Plain(m) => {
+                let (child, target) = match name.and_then(|n| m.step(self.at, n)) {
+                    Some((e, target)) => (LeanChild::Element(e), target),
+                    None => {
+                        let (wc, target) = m.wildcard(self.at, name, ns)?;
+                        (LeanChild::Wildcard(wc), target)
+                    }
+                };
+                let stays = target == self.at;
+                self.at = target;
+                Some((child, stays))
+            }
             LeanModel::Full(m) => match m.step(&mut self.state, name, ns)? {
                 Matched::Element {
                     decl,
                     status: MemberStatus::Ok,
                     ..
-                } => Some(LeanChild::Element(decl)),
+                } => Some((LeanChild::Element(decl), false)),
                 Matched::Element { .. } => None,
-                Matched::Wildcard(wc) => Some(LeanChild::Wildcard(wc)),
+                Matched::Wildcard(wc) => Some((LeanChild::Wildcard(wc), false)),
             },
         }
     }
@@ -168,6 +190,7 @@ fn lean_open<'s>(f: &mut LeanFrame<'s>, end: LeanEnd<'s>) {
     f.text.clear();
     f.end = end;
     f.at = PlainModel::START;
+    f.repeat = None;
     if let LeanEnd::Model(LeanModel::Full(m)) | LeanEnd::MixedModel(LeanModel::Full(m)) = end {
         m.start(&mut f.state);
     }
@@ -304,6 +327,13 @@ impl<'s> Validator<'s> {
     ) -> Option<()> {
         let schema = self.schema;
         f.bindings = self.bindings.len();
+        let mut parent = parent;
+        if let Some(p) = parent.as_deref_mut() {
+            if let Some(r) = p.repeat.filter(|r| r.at == p.at && self.repeats(r, tag)) {
+                lean_open(f, r.end);
+                return Some(());
+            }
+        }
         // Namespace declarations first (an `xsi:type` value may use them), and `xsi:type`.
         let mut xsi_type = None;
         let mut others = 0usize;
@@ -330,20 +360,26 @@ impl<'s> Validator<'s> {
         let name = self.map_name(tag.name_id(), tag.ns(), ns, || tag.local_name());
         // The declaration, from the parent's content model (or the global one); `None` for
         // a lax wildcard's element that has none.
-        let decl = match parent {
+        // Whether the parent's plain content model stays where it was (the start may repeat).
+        let mut stays = false;
+        let decl = match parent.as_deref_mut() {
             None => Some(schema.global_element(name?)?),
-            Some(p) => match p.child(name, ns)? {
-                LeanChild::Element(e) => Some(e),
-                LeanChild::Wildcard(wc) => {
-                    let global = name.and_then(|n| schema.global_element(n));
-                    if wc.process == ProcessContents::Skip
-                        || (wc.process == ProcessContents::Strict && global.is_none())
-                    {
-                        return None;
+            Some(p) => {
+                let child;
+                (child, stays) = p.child(name, ns)?;
+                match child {
+                    LeanChild::Element(e) => Some(e),
+                    LeanChild::Wildcard(wc) => {
+                        let global = name.and_then(|n| schema.global_element(n));
+                        if wc.process == ProcessContents::Skip
+                            || (wc.process == ProcessContents::Strict && global.is_none())
+                        {
+                            return None;
+                        }
+                        global
                     }
-                    global
                 }
-            },
+            }
         };
         // The type, and the check of the attributes.
         let end = match (xsi_type, decl) {
@@ -358,6 +394,17 @@ impl<'s> Validator<'s> {
                     }
                     LeanDecl::GiveUp => return None,
                 };
+                if let Some(p) = parent.filter(|_| stays) {
+                    if tag.attributes().len() == 0 {
+                        p.repeat = Some(LeanRepeat {
+                            qname: tag.name_id(),
+                            ns: tag.ns(),
+                            at: p.at,
+                            xsi: None,
+                            end,
+                        });
+                    }
+                }
                 lean_open(f, end);
                 return Some(());
             }
@@ -387,11 +434,42 @@ impl<'s> Validator<'s> {
                 if others != 0 || !m.opens_plainly {
                     self.lean_attributes(tag, m.ty)?;
                 }
+                if let Some(p) = parent.filter(|_| stays) {
+                    if tag.attributes().len() == 1 {
+                        p.repeat = Some(LeanRepeat {
+                            qname: tag.name_id(),
+                            ns: tag.ns(),
+                            at: p.at,
+                            xsi: Some((a.name_id(), a.ns(), m)),
+                            end: m.end,
+                        });
+                    }
+                }
                 m.end
             }
         };
         lean_open(f, end);
         Some(())
+    }
+
+    /// Whether `tag` is a start that `r` took: the same name, in the same namespace, and
+    /// the same attributes (none, or the same `xsi:type` meaning the same type).
+    #[inline(always)]
+    fn repeats(&self, r: &LeanRepeat<'s>, tag: &StartTag<'_>) -> bool {
+        if r.qname != tag.name_id() || r.ns != tag.ns() {
+            return false;
+        }
+        let mut attributes = tag.attributes();
+        match (attributes.next(), r.xsi) {
+            (None, None) => true,
+            (Some(a), Some((qname, ns, m))) => {
+                attributes.len() == 0
+                    && a.name_id() == qname
+                    && a.ns() == ns
+                    && self.xsi_type_cached(m.entry, a.value(), m.ty)
+            }
+            _ => false,
+        }
     }
 
     /// What `xsi:type="value" on an element of `decl` makes of it, when the lean pass can
