@@ -187,6 +187,47 @@ pub fn xsd_integer(b: &[u8]) -> Option<i64> {
     Some(signed(neg, v))
 }
 
+/// [`xsd_integer`] of `doc[range]`, read in the two words that end where it ends: when it is
+/// 1 to 16 bytes long (sign included) and at least 16 bytes of `doc` end with it, the bytes
+/// before it are masked to `'0'`s, and there is no branch on its length (an array's numbers,
+/// each of its own length, mispredict the branches of a read in pieces). Otherwise, as
+/// [`xsd_integer`] reads it. A range outside `doc` panics, as slicing does.
+///
+/// ```
+/// use xwire::bytes::xsd_integer_in;
+///
+/// let doc = b"<array><i>-42</i><i>7</i><i>x</i></array>";
+/// assert_eq!(xsd_integer_in(doc, 10..13), Some(-42));
+/// assert_eq!(xsd_integer_in(doc, 20..21), Some(7));
+/// assert_eq!(xsd_integer_in(doc, 28..29), None);
+/// assert_eq!(xsd_integer_in(doc, 1..6), None); // "array"
+/// ```
+#[inline]
+pub fn xsd_integer_in(doc: &[u8], range: std::ops::Range<usize>) -> Option<i64> {
+    let (start, end) = (range.start, range.end);
+    let n = end.wrapping_sub(start);
+    if !(1..=16).contains(&n) || end < 16 || end > doc.len() {
+        return xsd_integer(&doc[range]);
+    }
+    let word = |at: usize| u64::from_le_bytes(doc[at..at + 8].try_into().unwrap_or([0; 8]));
+    let (high, low) = (word(end - 16), word(end - 8));
+    let first = doc[start];
+    let neg = first == b'-';
+    let digits = n - usize::from(neg | (first == b'+'));
+    // The last `k` (0 to 8) bytes of a word are its high ones.
+    let last = |k: usize| (u128::from(u64::MAX) << (64 - 8 * k)) as u64;
+    let (keep_high, keep_low) = (last(digits.saturating_sub(8)), last(digits.min(8)));
+    let high = (high & keep_high) | (DIGIT_ZEROS & !keep_high);
+    let low = (low & keep_low) | (DIGIT_ZEROS & !keep_low);
+    if digits == 0 || !(all_digits(high) & all_digits(low)) {
+        return None;
+    }
+    Some(signed(
+        neg,
+        digit_value(high) * 100_000_000 + digit_value(low),
+    ))
+}
+
 /// `v` (below 10^18 < 2^63) with its sign.
 #[inline(always)]
 fn signed(neg: bool, v: u64) -> i64 {
@@ -351,6 +392,17 @@ mod tests {
                 && body.bytes().all(|c| c.is_ascii_digit());
             let want = if plain { s.parse::<i64>().ok() } else { None };
             assert_eq!(xsd_integer(s.as_bytes()), want, "{s:?}");
+            // In a document, after bytes that would change the value or its sign if read
+            // (digits, signs), and after too few bytes for the two words.
+            for before in 0..=20 {
+                for fill in [b'9', b'-', b'<', 0xff] {
+                    let mut doc = vec![fill; before];
+                    doc.extend_from_slice(s.as_bytes());
+                    doc.extend_from_slice(b"</i>");
+                    let range = before..before + s.len();
+                    assert_eq!(xsd_integer_in(&doc, range), want, "{s:?} after {before}");
+                }
+            }
         }
     }
 

@@ -43,7 +43,7 @@ pub(crate) use temporal::is_plain_temporal;
 pub use temporal::{DateTime, Duration, TemporalKind};
 pub(crate) use value::{
     i64_bounds, is_plain_number, is_plain_string, is_scanned_number, is_string_type, parse_plain,
-    rejects_inner_space, small_integer, trim_xml,
+    rejects_inner_space, small_integer, small_integer_in, trim_xml,
 };
 pub use value::{Facet, Value};
 

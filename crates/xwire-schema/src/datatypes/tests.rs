@@ -737,6 +737,13 @@ fn number_scan_edge_cases() {
     ];
     for (s, v) in ints {
         assert_eq!(value::small_integer(s), v, "{s:?}");
+        // As a slice of a document, after digits (which must not count), and not of it.
+        for before in [0, 3, 15, 16, 40] {
+            let doc = format!("{}{s}</i>", "7".repeat(before));
+            let lexical = &doc[before..before + s.len()];
+            assert_eq!(value::small_integer_in(lexical, doc.as_bytes()), v, "{s:?}");
+            assert_eq!(value::small_integer_in(lexical, b"unrelated"), v, "{s:?}");
+        }
     }
     assert_eq!(value::i64_bounds(Byte), (-128, 127));
     assert_eq!(value::i64_bounds(PositiveInteger), (1, i64::MAX));

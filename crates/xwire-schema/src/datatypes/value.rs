@@ -222,6 +222,20 @@ pub(crate) fn small_integer(lexical: &str) -> Option<i64> {
     xwire::bytes::xsd_integer(trim_xml(lexical).as_bytes())
 }
 
+/// [`small_integer`] of `lexical`, a slice of `doc` (where the reader read it) or not: as it
+/// stands, read with the bytes before it in `doc` ([`xwire::bytes::xsd_integer_in`]); with
+/// white space around it (or not from `doc`), the usual way.
+#[inline]
+pub(crate) fn small_integer_in(lexical: &str, doc: &[u8]) -> Option<i64> {
+    let start = (lexical.as_ptr() as usize).wrapping_sub(doc.as_ptr() as usize);
+    match start.checked_add(lexical.len()) {
+        Some(end) if end <= doc.len() => {
+            xwire::bytes::xsd_integer_in(doc, start..end).or_else(|| small_integer(lexical))
+        }
+        _ => small_integer(lexical),
+    }
+}
+
 /// The bounds of an integer built-in, as far as an `i64` reaches (`unsignedLong`'s upper
 /// bound is beyond it; `integer` has none).
 pub(crate) fn i64_bounds(ty: Builtin) -> (i64, i64) {

@@ -7,7 +7,7 @@
 use super::ids::{id_kind, IdKind};
 use crate::datatypes::{
     i64_bounds, is_plain_number, is_scanned_number, is_string_type, rejects_inner_space,
-    small_integer, Builtin, Value, WhiteSpace,
+    small_integer, small_integer_in, Builtin, Value, WhiteSpace,
 };
 use crate::model::{
     AttributeUse, ContentType, FacetValue, Facets, Schema, SimpleTypeId, TypeId, Variety,
@@ -87,10 +87,22 @@ impl Check {
     /// it (the value then built on demand); `None` when it cannot, or for another check.
     #[inline]
     pub(crate) fn scan(self, text: &str) -> Option<Builtin> {
+        self.scan_with(text, small_integer)
+    }
+
+    /// [`Check::scan`] of `text`, a slice of `doc` (where the reader read it) or not: an
+    /// integer's digits are then read with the bytes before them, in two words.
+    #[inline(always)]
+    pub(crate) fn scan_in(self, text: &str, doc: &[u8]) -> Option<Builtin> {
+        self.scan_with(text, |t| small_integer_in(t, doc))
+    }
+
+    #[inline(always)]
+    fn scan_with(self, text: &str, integer: impl FnOnce(&str) -> Option<i64>) -> Option<Builtin> {
         match self {
             Check::Number(b) if is_plain_number(b, text) => Some(b),
             Check::IntRange { builtin, lo, hi }
-                if small_integer(text).is_some_and(|v| lo <= v && v <= hi) =>
+                if integer(text).is_some_and(|v| lo <= v && v <= hi) =>
             {
                 Some(builtin)
             }

@@ -1,9 +1,10 @@
 //! XML Schema number lexical forms (`xwire::bytes`) on arbitrary bytes: the vector and word
-//! checks agree with the grammar read in order, and an integer's value with `str::parse`.
+//! checks agree with the grammar read in order, and an integer's value with `str::parse`,
+//! read alone or in a document (every split of the input into the bytes before it and it).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use xwire::bytes::{is_xsd_number, xsd_integer};
+use xwire::bytes::{is_xsd_number, xsd_integer, xsd_integer_in};
 
 /// `(\+|-)?([0-9]+(\.[0-9]*)?|\.[0-9]+)`, then with `exponent` an optional
 /// `[eE](\+|-)?[0-9]+`.
@@ -52,4 +53,11 @@ fuzz_target!(|data: &[u8]| {
         None
     };
     assert_eq!(xsd_integer(data), want, "{data:?}");
+    for start in 0..data.len() {
+        assert_eq!(
+            xsd_integer_in(data, start..data.len()),
+            xsd_integer(&data[start..]),
+            "{data:?} from {start}"
+        );
+    }
 });

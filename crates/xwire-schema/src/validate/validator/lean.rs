@@ -219,7 +219,7 @@ impl<'s> Validator<'s> {
         let mut observed = 0;
         let valid = self.read_in_slot(bytes, |v, reader| {
             v.reset(reader, Pass::Lean);
-            v.lean_pass(reader, &mut frames, observe, &mut observed)
+            v.lean_pass(reader, bytes, &mut frames, observe, &mut observed)
         });
         self.lean_frames = frames;
         valid.ok_or(observed)
@@ -250,11 +250,12 @@ impl<'s> Validator<'s> {
             .collect()
     }
 
-    /// The pass itself: `None` as soon as it gives up.
+    /// The pass itself, over `doc` (the reader's input): `None` as soon as it gives up.
     #[inline(always)]
     fn lean_pass<'d, F: FnMut(&Event<'_>)>(
         &mut self,
         reader: &mut Reader<'d>,
+        doc: &[u8],
         frames: &mut Vec<LeanFrame<'s>>,
         observe: &mut Option<F>,
         observed: &mut usize,
@@ -268,7 +269,7 @@ impl<'s> Validator<'s> {
             let kind = reader.next_token().ok()?;
             if kind == TokenKind::End {
                 d -= 1;
-                self.lean_end(&frames[d], &mut pending)?;
+                self.lean_end(&frames[d], &mut pending, doc)?;
                 if frames[d].bindings != self.bindings.len() {
                     self.pop_bindings(frames[d].bindings);
                 }
@@ -521,12 +522,12 @@ impl<'s> Validator<'s> {
         })
     }
 
-    /// The end of the element of frame `f`, whose value's text is `pending` if any, else the
-    /// frame's.
+    /// The end of the element of frame `f`, whose value's text is `pending` (a slice of
+    /// `doc`) if any, else the frame's.
     #[inline]
-    fn lean_end(&self, f: &LeanFrame, pending: &mut Option<&str>) -> Option<()> {
+    fn lean_end(&self, f: &LeanFrame, pending: &mut Option<&str>, doc: &[u8]) -> Option<()> {
         match f.end {
-            LeanEnd::Value(s) => self.lean_value(s, pending.take().unwrap_or(&f.text)),
+            LeanEnd::Value(s) => self.lean_value(s, pending.take().unwrap_or(&f.text), doc),
             LeanEnd::Model(m) | LeanEnd::MixedModel(m) => match m {
                 LeanModel::Plain(m) => m.can_end(f.at),
                 // Dropped configurations make the general pass report an error.
@@ -542,11 +543,14 @@ impl<'s> Validator<'s> {
     /// inline (numeric data is mostly numbers); the rest is out of line, one copy for the
     /// ends of elements and for attributes (a small document reads each line of code it
     /// runs from a cold cache).
+    ///
+    /// `lexical` may be a slice of `doc`, the document, whose bytes before it an integer's
+    /// scan reads ([`Check::scan_in`]).
     #[inline(always)]
-    fn lean_value(&self, ty: SimpleTypeId, lexical: &str) -> Option<()> {
+    fn lean_value(&self, ty: SimpleTypeId, lexical: &str, doc: &[u8]) -> Option<()> {
         let plan = self.plan(ty);
         if let check @ (Check::Number(_) | Check::IntRange { .. }) = plan.check {
-            if plan.id == IdKind::None && check.scan(lexical).is_some() {
+            if plan.id == IdKind::None && check.scan_in(lexical, doc).is_some() {
                 return Some(());
             }
         }
@@ -633,7 +637,7 @@ impl<'s> Validator<'s> {
             if fixed.is_some_and(as_written) {
                 continue;
             }
-            self.lean_value(ty, a.value())?;
+            self.lean_value(ty, a.value(), &[])?;
             if let Some(vc) = fixed {
                 // Rare: the value built again, to compare.
                 let v = self.validate_simple(ty, a.value()).ok()?;
