@@ -158,9 +158,18 @@ pub struct Validator<'s> {
     xsi_names: (Option<NameId>, Option<NameId>),
     /// The declaration of `xsi:type` (the schema's built-in one).
     xsi_type_decl: Option<AttributeId>,
-    /// Namespace bindings in scope: (prefix start, uri start, end) in `binding_text`.
-    bindings: Vec<(usize, usize, usize)>,
+    /// Namespace bindings in scope: (prefix start, uri start, end) in `binding_text`, and the
+    /// `binding_gen` before the binding.
+    bindings: Vec<(usize, usize, usize, u64)>,
     binding_text: String,
+    /// The states of the bindings that `binding_gen` names by their index + 1 (0: none in
+    /// scope): the state before, and the binding declared over it. The same declarations
+    /// over the same state, in this document or the next, make the same state, and what was
+    /// resolved under it (`xsi_type_cache`) holds. At most [`BINDING_STATES`]; beyond, each
+    /// declaration makes a state of its own (`fresh_gen`).
+    binding_states: Vec<(u64, Box<str>, Box<str>)>,
+    /// The last state id given beyond `binding_states`: never any state's again.
+    fresh_gen: u64,
     ids: IdTable,
     identity: Identity,
     id_errors: Vec<IdError>,
@@ -178,7 +187,8 @@ pub struct Validator<'s> {
     /// The entry of `xsi_type_cache` the last `xsi:type` used, with the `binding_gen` it was
     /// resolved under (the same value under the same bindings needs no lookup).
     xsi_type_last: Option<(u64, usize)>,
-    /// Changes whenever the namespace bindings in scope may have changed.
+    /// The state of the namespace bindings in scope: the same id, the same bindings (see
+    /// `binding_states`).
     binding_gen: u64,
     /// Allocations of the string values dropped, for the next ones.
     string_pool: std::cell::RefCell<Vec<String>>,
@@ -327,6 +337,10 @@ impl std::fmt::Display for ElemWhat<'_> {
 /// How many distinct `xsi:type` resolutions a validator keeps.
 const XSI_TYPE_CACHE: usize = 32;
 
+/// How many namespace binding states a validator tells apart from document to document
+/// (what a message's envelope declares, and an element or two inside).
+const BINDING_STATES: usize = 64;
+
 /// How many string allocations a validator keeps for reuse.
 const STRING_POOL: usize = 64;
 
@@ -360,6 +374,8 @@ impl<'s> Validator<'s> {
                 .and_then(|n| schema.global_attribute(n)),
             bindings: Vec::new(),
             binding_text: String::new(),
+            binding_states: Vec::new(),
+            fresh_gen: BINDING_STATES as u64,
             ids: IdTable::default(),
             identity: Identity::default(),
             id_errors: Vec::new(),
@@ -595,7 +611,7 @@ impl<'s> Validator<'s> {
         self.stopped = false;
         self.bindings.clear();
         self.binding_text.clear();
-        self.binding_gen = self.binding_gen.wrapping_add(1);
+        self.binding_gen = 0;
         if self.general_used {
             self.general_reset();
         }
@@ -724,7 +740,7 @@ impl<'s> Validator<'s> {
         if prefix == "xml" {
             return Some(xwire::XML_NS);
         }
-        for &(p, u, e) in self.bindings.iter().rev() {
+        for &(p, u, e, _) in self.bindings.iter().rev() {
             if &self.binding_text[p..u] == prefix {
                 return Some(&self.binding_text[u..e]);
             }
@@ -1177,20 +1193,43 @@ impl<'s> Validator<'s> {
         } else {
             ""
         };
+        let before = self.binding_gen;
         let p = self.binding_text.len();
         self.binding_text.push_str(prefix);
         let u = self.binding_text.len();
         self.binding_text.push_str(a.value());
-        self.bindings.push((p, u, self.binding_text.len()));
-        self.binding_gen = self.binding_gen.wrapping_add(1);
+        self.bindings.push((p, u, self.binding_text.len(), before));
+        self.binding_gen = self.binding_state(before, prefix, a.value());
+    }
+
+    /// The id of the state `prefix` bound to `uri` makes over state `before`.
+    fn binding_state(&mut self, before: u64, prefix: &str, uri: &str) -> u64 {
+        let known = self
+            .binding_states
+            .iter()
+            .position(|(b, p, u)| *b == before && **p == *prefix && **u == *uri);
+        match known {
+            Some(i) => i as u64 + 1,
+            None if self.binding_states.len() < BINDING_STATES => {
+                self.binding_states
+                    .push((before, prefix.into(), uri.into()));
+                self.binding_states.len() as u64
+            }
+            None => {
+                self.fresh_gen += 1;
+                self.fresh_gen
+            }
+        }
     }
 
     /// Takes the bindings declared since there were `len` out of scope.
     fn pop_bindings(&mut self, len: usize) {
+        if let Some(&(_, _, _, before)) = self.bindings.get(len) {
+            self.binding_gen = before;
+        }
         self.bindings.truncate(len);
-        self.binding_gen = self.binding_gen.wrapping_add(1);
         match self.bindings.last() {
-            Some(&(_, _, e)) => self.binding_text.truncate(e),
+            Some(&(_, _, e, _)) => self.binding_text.truncate(e),
             None => self.binding_text.clear(),
         }
     }
