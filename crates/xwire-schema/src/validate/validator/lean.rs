@@ -153,6 +153,26 @@ impl<'s> LeanFrame<'s> {
         }
     }
 
+    /// Remembers child start `tag`, which left a plain model where it was and opened to
+    /// `end`, when its attributes are none (`xsi` `None`) or only that `xsi:type`.
+    #[inline]
+    fn remember(
+        &mut self,
+        tag: &StartTag<'_>,
+        xsi: Option<(xwire::Id, xwire::NsId, LeanXsi<'s>)>,
+        end: LeanEnd<'s>,
+    ) {
+        if tag.attributes().len() == usize::from(xsi.is_some()) {
+            self.repeat = Some(LeanRepeat {
+                qname: tag.name_id(),
+                ns: tag.ns(),
+                at: self.at,
+                xsi,
+                end,
+            });
+        }
+    }
+
     /// Character data in the element of this frame: kept for a value, allowed as it is by
     /// mixed content or a type any text fits, else only white space. `None`: give up.
     ///
@@ -396,15 +416,7 @@ impl<'s> Validator<'s> {
                     LeanDecl::GiveUp => return None,
                 };
                 if let Some(p) = parent.filter(|_| stays) {
-                    if tag.attributes().len() == 0 {
-                        p.repeat = Some(LeanRepeat {
-                            qname: tag.name_id(),
-                            ns: tag.ns(),
-                            at: p.at,
-                            xsi: None,
-                            end,
-                        });
-                    }
+                    p.remember(tag, None, end);
                 }
                 lean_open(f, end);
                 return Some(());
@@ -436,15 +448,7 @@ impl<'s> Validator<'s> {
                     self.lean_attributes(tag, m.ty)?;
                 }
                 if let Some(p) = parent.filter(|_| stays) {
-                    if tag.attributes().len() == 1 {
-                        p.repeat = Some(LeanRepeat {
-                            qname: tag.name_id(),
-                            ns: tag.ns(),
-                            at: p.at,
-                            xsi: Some((a.name_id(), a.ns(), m)),
-                            end: m.end,
-                        });
-                    }
+                    p.remember(tag, Some((a.name_id(), a.ns(), m)), m.end);
                 }
                 m.end
             }
