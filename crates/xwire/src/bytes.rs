@@ -122,12 +122,7 @@ fn number_shape(m: NumberBytes, n: usize, exponent: bool) -> bool {
 
 /// [`is_xsd_number`] for any length, reading the parts in order.
 fn number_in_order(b: &[u8], exponent: bool) -> bool {
-    let digits_from = |mut i: usize| {
-        while b.get(i).is_some_and(u8::is_ascii_digit) {
-            i += 1;
-        }
-        i
-    };
+    let digits_from = |i: usize| skip_digits(b, i);
     let start = usize::from(matches!(b.first(), Some(b'+' | b'-')));
     let mut i = digits_from(start);
     let mut digits = i - start;
@@ -256,14 +251,47 @@ fn digits8(d: &[u8]) -> Option<u64> {
 
 const DIGIT_ZEROS: u64 = u64::from_le_bytes([b'0'; 8]);
 
-/// Whether the eight bytes of `x` are ASCII digits. A digit's high nibble is 3, and stays 3
-/// when 6 is added; a carry out of a byte (0xFA and above) only reaches the byte after one
-/// that is already marked.
+/// Whether the eight bytes of `x` are ASCII digits.
 #[inline(always)]
 fn all_digits(x: u64) -> bool {
+    non_digits(x) == 0
+}
+
+/// Bits set in the high nibble of each byte of `x` that is not an ASCII digit, and perhaps in
+/// bytes after the first such one. A digit's high nibble is 3, and stays 3 when 6 is added;
+/// a carry out of a byte (0xFA and above) only reaches the byte after one already marked.
+#[inline(always)]
+fn non_digits(x: u64) -> u64 {
     const HIGH: u64 = u64::from_le_bytes([0xF0; 8]);
     const SIXES: u64 = u64::from_le_bytes([6; 8]);
-    ((x & HIGH) ^ DIGIT_ZEROS) | ((x.wrapping_add(SIXES) & HIGH) ^ DIGIT_ZEROS) == 0
+    ((x & HIGH) ^ DIGIT_ZEROS) | ((x.wrapping_add(SIXES) & HIGH) ^ DIGIT_ZEROS)
+}
+
+/// The index of the first byte of `b` from `from` on that is not an ASCII digit (`b.len()`
+/// when there is none): eight bytes a step while eight remain, then one by one.
+///
+/// ```
+/// use xwire::bytes::skip_digits;
+///
+/// assert_eq!(skip_digits(b"-12345678901.5", 1), 12);
+/// assert_eq!(skip_digits(b"42", 0), 2);
+/// assert_eq!(skip_digits(b"x", 1), 1);
+/// ```
+#[inline]
+pub fn skip_digits(b: &[u8], from: usize) -> usize {
+    let mut i = from;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let marks = non_digits(u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8])));
+        if marks != 0 {
+            // The first byte marked is the lowest (little-endian).
+            return i + (marks.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while b.get(i).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+    }
+    i
 }
 
 /// The value of the eight digits of `x` (read little-endian: the first digit is the lowest
@@ -401,6 +429,28 @@ mod tests {
                     doc.extend_from_slice(b"</i>");
                     let range = before..before + s.len();
                     assert_eq!(xsd_integer_in(&doc, range), want, "{s:?} after {before}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn digits_are_skipped_to_the_first_other_byte() {
+        // Every byte value at every place of runs across the eight-byte steps, from every
+        // start (high bytes carry across byte borders in the word test).
+        for n in 0..=20usize {
+            for at in 0..=n {
+                for c in (0..=255u8).step_by(3).chain([b'/', b':', b'0', b'9']) {
+                    let mut b = vec![b'5'; n];
+                    if at < n {
+                        b[at] = c;
+                    }
+                    for from in 0..=n + 1 {
+                        let naive = from
+                            + b.get(from..)
+                                .map_or(0, |t| t.iter().take_while(|x| x.is_ascii_digit()).count());
+                        assert_eq!(skip_digits(&b, from), naive, "{b:?} from {from}");
+                    }
                 }
             }
         }

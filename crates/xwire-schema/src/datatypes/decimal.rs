@@ -371,10 +371,10 @@ impl DecimalLexical {
     pub(crate) fn prefix_of(b: &[u8]) -> Option<DecimalLexical> {
         let neg = b.first() == Some(&b'-');
         let int_start = usize::from(matches!(b.first(), Some(b'-' | b'+')));
-        let int_end = skip_digits(b, int_start);
+        let int_end = xwire::bytes::skip_digits(b, int_start);
         let mut end = int_end;
         if b.get(end) == Some(&b'.') {
-            end = skip_digits(b, end + 1);
+            end = xwire::bytes::skip_digits(b, end + 1);
         }
         let frac_start = (int_end + 1).min(end);
         if int_end == int_start && end == frac_start {
@@ -387,29 +387,4 @@ impl DecimalLexical {
             end,
         })
     }
-}
-
-/// The index of the first byte from `i` on that is not an ASCII digit (`b.len()` for
-/// none): eight bytes at a time while eight remain, then byte by byte.
-#[inline]
-pub(crate) fn skip_digits(b: &[u8], mut i: usize) -> usize {
-    const ZEROS: u64 = u64::from_le_bytes([b'0'; 8]);
-    const HIGH: u64 = u64::from_le_bytes([0xF0; 8]);
-    const SIXES: u64 = u64::from_le_bytes([6; 8]);
-    while let Some(chunk) = b.get(i..i + 8) {
-        let x = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
-        // A digit is 0x30..=0x39: its high nibble is 3, and adding 6 keeps it 3. A byte
-        // that is not has a bit set in its high nibble here; the first such byte is the
-        // lowest (little-endian). (A carry out of a byte of 0xFA or more can only mark the
-        // byte after one that is already marked.)
-        let marks = ((x & HIGH) ^ ZEROS) | ((x.wrapping_add(SIXES) & HIGH) ^ ZEROS);
-        if marks != 0 {
-            return i + (marks.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    while i < b.len() && b[i].is_ascii_digit() {
-        i += 1;
-    }
-    i
 }

@@ -600,18 +600,6 @@ mod properties {
             );
         }
 
-        /// The word-at-a-time digit skip stops where a byte-at-a-time one does, whatever
-        /// the bytes (high bytes included, whose carries cross byte borders) and the start.
-        #[test]
-        fn skip_digits_stops_at_the_first_non_digit(
-            bytes in proptest::collection::vec(prop_oneof![b'0'..=b'9', any::<u8>()], 0..40),
-            start in 0usize..40,
-        ) {
-            let start = start.min(bytes.len());
-            let naive = start + bytes[start..].iter().take_while(|b| b.is_ascii_digit()).count();
-            prop_assert_eq!(super::super::decimal::skip_digits(&bytes, start), naive);
-        }
-
         #[test]
         fn base64_round_trips(bytes in proptest::collection::vec(any::<u8>(), 0..40)) {
             let v = Value::Base64Binary(bytes.clone());
