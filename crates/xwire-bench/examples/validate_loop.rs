@@ -6,10 +6,11 @@
 //!
 //! By default through a `ValidatingReader` (as the benchmark's xwire-psvi peer does). MODE:
 //! `--parse` only parses; `--stream` parses through `Reader::from_reader`; `--verdict`
-//! validates through `Validator::validate` (the lean pass first); `--events` through `Validator::validate_with`, taking each event as the
-//! benchmark's runners do (`peers::event_sum`). `--cold` evicts the data caches between
-//! documents (as the benchmark's interleaved rounds do, running the other peers between two
-//! calls), and times each document alone.
+//! validates through `Validator::validate` (the lean pass first); `--events` through
+//! `Validator::validate_with`, taking each event as the benchmark's runners do
+//! (`peers::event_sum`). `--cold` evicts the data caches between documents (as the
+//! benchmark's interleaved rounds do, running the other peers between two calls), and times
+//! each document alone.
 
 use std::time::Instant;
 

@@ -122,12 +122,11 @@ fn number_shape(m: NumberBytes, n: usize, exponent: bool) -> bool {
 
 /// [`is_xsd_number`] for any length, reading the parts in order.
 fn number_in_order(b: &[u8], exponent: bool) -> bool {
-    let digits_from = |i: usize| skip_digits(b, i);
     let start = usize::from(matches!(b.first(), Some(b'+' | b'-')));
-    let mut i = digits_from(start);
+    let mut i = skip_digits(b, start);
     let mut digits = i - start;
     if b.get(i) == Some(&b'.') {
-        let end = digits_from(i + 1);
+        let end = skip_digits(b, i + 1);
         digits += end - (i + 1);
         i = end;
     }
@@ -144,7 +143,7 @@ fn number_in_order(b: &[u8], exponent: bool) -> bool {
     if matches!(b.get(i), Some(b'+' | b'-')) {
         i += 1;
     }
-    let end = digits_from(i);
+    let end = skip_digits(b, i);
     end > i && end == b.len()
 }
 

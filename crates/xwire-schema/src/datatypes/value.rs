@@ -222,17 +222,15 @@ pub(crate) fn small_integer(lexical: &str) -> Option<i64> {
     xwire::bytes::xsd_integer(trim_xml(lexical).as_bytes())
 }
 
-/// [`small_integer`] of `lexical`, a slice of `doc` (where the reader read it) or not: as it
-/// stands, read with the bytes before it in `doc` ([`xwire::bytes::xsd_integer_in`]); with
-/// white space around it (or not from `doc`), the usual way.
+/// [`small_integer`] of `lexical`, a slice of `doc` (where the reader read it) or not: when
+/// it is, read with the bytes before it in `doc` ([`xwire::bytes::xsd_integer_in`]).
 #[inline]
 pub(crate) fn small_integer_in(lexical: &str, doc: &[u8]) -> Option<i64> {
-    let start = (lexical.as_ptr() as usize).wrapping_sub(doc.as_ptr() as usize);
-    match start.checked_add(lexical.len()) {
-        Some(end) if end <= doc.len() => {
-            xwire::bytes::xsd_integer_in(doc, start..end).or_else(|| small_integer(lexical))
-        }
-        _ => small_integer(lexical),
+    let t = trim_xml(lexical).as_bytes();
+    let start = (t.as_ptr() as usize).wrapping_sub(doc.as_ptr() as usize);
+    match start.checked_add(t.len()) {
+        Some(end) if end <= doc.len() => xwire::bytes::xsd_integer_in(doc, start..end),
+        _ => xwire::bytes::xsd_integer(t),
     }
 }
 

@@ -1820,6 +1820,7 @@ impl<'s> Validator<'s> {
     /// Whether entry `i` of the `xsi:type` cache resolves `value` to `ty` under the bindings in
     /// scope. The values are compared in place (a `memcmp` call cost as much as the rest); out
     /// of line, the comparison's four cases are not copied into the lean pass's loop.
+    #[inline(never)]
     fn xsi_type_cached(&self, i: usize, value: &str, ty: TypeId) -> bool {
         self.xsi_type_cache.get(i).is_some_and(|e| {
             e.gen == self.binding_gen

@@ -311,7 +311,7 @@ impl<'s> Validator<'s> {
                         frames.resize_with(d + 1, LeanFrame::default);
                     }
                     let (parents, rest) = frames.split_at_mut(d);
-                    self.lean_start(tag, parents.last_mut(), &mut rest[0])?;
+                    self.lean_start(tag, parents.last_mut(), &mut rest[0], doc)?;
                     d += 1;
                 }
                 Event::Text(t) if d > 0 => {
@@ -338,21 +338,24 @@ impl<'s> Validator<'s> {
         }
     }
 
-    /// The start of `tag` under `parent` (`None` for the root), into frame `f`.
+    /// The start of `tag` under `parent` (`None` for the root), into frame `f`; `doc` is the
+    /// document (for the values of its attributes).
     #[inline]
     fn lean_start(
         &mut self,
         tag: &StartTag<'_>,
-        parent: Option<&mut LeanFrame<'s>>,
+        mut parent: Option<&mut LeanFrame<'s>>,
         f: &mut LeanFrame<'s>,
+        doc: &[u8],
     ) -> Option<()> {
         let schema = self.schema;
         f.bindings = self.bindings.len();
-        let mut parent = parent;
-        if let Some(p) = parent.as_deref_mut() {
-            if let Some(r) = p.repeat.filter(|r| r.at == p.at && self.repeats(r, tag)) {
-                lean_open(f, r.end);
-                return Some(());
+        if let Some(p) = parent.as_deref() {
+            if let Some(r) = &p.repeat {
+                if r.at == p.at && self.repeats(r, tag) {
+                    lean_open(f, r.end);
+                    return Some(());
+                }
             }
         }
         // Namespace declarations first (an `xsi:type` value may use them), and `xsi:type`.
@@ -410,7 +413,7 @@ impl<'s> Validator<'s> {
                 let end = match *self.lean_decls.get(e.index())? {
                     LeanDecl::Plain(_, end) if others == 0 => end,
                     LeanDecl::Plain(ty, end) | LeanDecl::Attributed(ty, end) => {
-                        self.lean_attributes(tag, ty)?;
+                        self.lean_attributes(tag, ty, doc)?;
                         end
                     }
                     LeanDecl::GiveUp => return None,
@@ -445,7 +448,7 @@ impl<'s> Validator<'s> {
                     }
                 };
                 if others != 0 || !m.opens_plainly {
-                    self.lean_attributes(tag, m.ty)?;
+                    self.lean_attributes(tag, m.ty, doc)?;
                 }
                 if let Some(p) = parent.filter(|_| stays) {
                     p.remember(tag, Some((a.name_id(), a.ns(), m)), m.end);
@@ -591,8 +594,9 @@ impl<'s> Validator<'s> {
 
     /// The attributes of `tag` (not `xmlns` nor `xsi:type`) against type `ty`: each valid
     /// for a use of the type or allowed by its wildcard, and no required use missing. `None`
-    /// for anything else, and for a value of an ID type.
-    fn lean_attributes(&mut self, tag: &StartTag<'_>, ty: TypeId) -> Option<()> {
+    /// for anything else, and for a value of an ID type. The values are read in `doc`, the
+    /// document, where they are slices of it.
+    fn lean_attributes(&mut self, tag: &StartTag<'_>, ty: TypeId, doc: &[u8]) -> Option<()> {
         let schema = self.schema;
         // A simple type allows `xmlns` and `xsi:type` only (the caller's count).
         let TypeId::Complex(c) = ty else { return None };
@@ -641,7 +645,7 @@ impl<'s> Validator<'s> {
             if fixed.is_some_and(as_written) {
                 continue;
             }
-            self.lean_value(ty, a.value(), &[])?;
+            self.lean_value(ty, a.value(), doc)?;
             if let Some(vc) = fixed {
                 // Rare: the value built again, to compare.
                 let v = self.validate_simple(ty, a.value()).ok()?;
