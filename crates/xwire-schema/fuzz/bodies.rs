@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use xwire::{Event, Reader};
+use xwire_schema::datatypes::numbers::{is_xsd_number, xsd_integer, xsd_integer_in};
 use xwire_schema::datatypes::Builtin;
 use xwire_schema::load::LoadOptions;
 use xwire_schema::model::{Schema, SimpleTypeId};
@@ -321,4 +322,64 @@ pub fn simple_value(data: &[u8]) {
 fn builtins() -> &'static Schema {
     static S: OnceLock<Schema> = OnceLock::new();
     S.get_or_init(Schema::builtins)
+}
+
+/// `numbers`: the lexical forms of XML Schema's numbers (`datatypes::numbers`) on arbitrary
+/// bytes. The vector and word checks agree with the grammar read in order
+/// ([`number_grammar`]), and an integer's value with `str::parse`, read alone or in a document
+/// (every split of the input into the bytes before it and it).
+pub fn numbers(data: &[u8]) {
+    for exponent in [false, true] {
+        assert_eq!(
+            is_xsd_number(data, exponent),
+            number_grammar(data, exponent),
+            "{data:?} {exponent}"
+        );
+    }
+    let body = match data.first() {
+        Some(b'+' | b'-') => &data[1..],
+        _ => data,
+    };
+    let want = if (1..=18).contains(&body.len()) && body.iter().all(u8::is_ascii_digit) {
+        let s = std::str::from_utf8(data).expect("ASCII");
+        Some(s.parse::<i64>().expect("at most 18 digits"))
+    } else {
+        None
+    };
+    assert_eq!(xsd_integer(data), want, "{data:?}");
+    for start in 0..data.len() {
+        assert_eq!(
+            xsd_integer_in(data, start..data.len()),
+            xsd_integer(&data[start..]),
+            "{data:?} from {start}"
+        );
+    }
+}
+
+/// `(\+|-)?([0-9]+(\.[0-9]*)?|\.[0-9]+)`, then with `exponent` an optional
+/// `[eE](\+|-)?[0-9]+`.
+fn number_grammar(s: &[u8], exponent: bool) -> bool {
+    let digits = |x: &[u8]| x.iter().all(u8::is_ascii_digit);
+    let unsigned = |x: &'_ [u8]| -> Vec<u8> {
+        match x.first() {
+            Some(b'+' | b'-') => x[1..].to_vec(),
+            _ => x.to_vec(),
+        }
+    };
+    let mantissa = |m: &[u8]| {
+        let m = unsigned(m);
+        let (int, frac) = match m.iter().position(|&c| c == b'.') {
+            Some(i) => (&m[..i], &m[i + 1..]),
+            None => (&m[..], &[][..]),
+        };
+        digits(int) && digits(frac) && !(int.is_empty() && frac.is_empty())
+    };
+    match s.iter().position(|&c| c == b'e' || c == b'E') {
+        Some(i) if exponent => {
+            let e = unsigned(&s[i + 1..]);
+            mantissa(&s[..i]) && !e.is_empty() && digits(&e)
+        }
+        Some(_) => false,
+        None => mantissa(s),
+    }
 }

@@ -80,6 +80,21 @@ fn simple_value_over_the_seeds() {
     run_over("fuzz/seeds/simple", None, bodies::simple_value);
 }
 
+#[test]
+fn numbers_over_the_seeds() {
+    // The simple values' seeds, whose first byte picks a type, with it and without it.
+    run_over("fuzz/seeds/simple", None, bodies::numbers);
+    run_over("fuzz/seeds/simple", None, |data| {
+        bodies::numbers(&data[1..])
+    });
+    // The seeds `seeds.sh` writes, and a few more.
+    let seeds = "0 -7 +0042 999999999999999999 -1000000000000000000 1.5 .5 5. . 1e 1e+ INF \
+        -3.1094197354383014e-6 +1.5E+10 12345678901234567890.12345678901234567890e-1234567890";
+    for s in seeds.split_whitespace().chain(["", "1 2"]) {
+        bodies::numbers(s.as_bytes());
+    }
+}
+
 /// xsd_regex (timeout): `.{0,10000}x`. A counted repeat of a large class compiled to
 /// programs of up to 64 MiB each (several per pattern): `\p{L}{0,9999}` took 0.7 s and 170 MB
 /// in a release build before it was refused. The limit is now 16 MiB; the input still

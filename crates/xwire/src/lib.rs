@@ -30,9 +30,8 @@
 //! Any panic, hang or unbounded allocation on any input is a bug.
 
 // `unsafe` is denied everywhere but in the function that views scanner-validated bytes as `str`
-// (scan::str_of), the SSE2 scans and number classes (simd.rs), the file mapping (mmap.rs) and
-// the lending of a kept reader for one document's lifetime (slot.rs), each of which says why it
-// is sound.
+// (scan::str_of), the SSE2 scans (simd.rs), the file mapping (mmap.rs) and the lending of a
+// kept reader for one document's lifetime (slot.rs), each of which says why it is sound.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 

@@ -1,11 +1,10 @@
 //! Vectorised scans for the two hottest loops: finding the end of a plain run of character data
-//! and of an attribute value; and the classes of a number's bytes ([`crate::bytes`]).
+//! and of an attribute value.
 //!
 //! On x86_64, SSE2 is part of the baseline, so no runtime detection is needed: 16 bytes are
 //! classified per step with byte compares. Elsewhere the table-driven scalar loop of
 //! [`crate::scan::find_class`] is used. Both must agree: a property test compares them.
 
-use crate::bytes::NumberBytes;
 use crate::chars;
 
 /// First position at or after `pos` holding a byte that ends a plain text run
@@ -55,25 +54,10 @@ pub(crate) fn find_escape_stop(
         .map_or(data.len(), |k| pos + k)
 }
 
-/// The classes of the bytes of a short text (at most 32 bytes; `None` when longer) for
-/// [`crate::bytes::is_xsd_number`].
-#[inline]
-pub(crate) fn number_bytes(b: &[u8]) -> Option<NumberBytes> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        x86::number_bytes(b)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        NumberBytes::of(b)
-    }
-}
-
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 mod x86 {
-    use super::{chars, NumberBytes};
-    use crate::bytes::first_eight;
+    use super::chars;
     use std::arch::x86_64::*;
 
     #[inline]
@@ -160,74 +144,6 @@ mod x86 {
             }
         }
         pos
-    }
-
-    /// [`super::number_bytes`]: the text in one or two 16-byte vectors (the second the last
-    /// 16 bytes, overlapping the first).
-    #[inline]
-    pub(super) fn number_bytes(b: &[u8]) -> Option<NumberBytes> {
-        let n = b.len();
-        if n > 32 {
-            return None;
-        }
-        if n >= 16 {
-            // SAFETY: SSE2 is baseline on x86_64; the two unaligned loads read b[0..16] and
-            // b[n - 16..n], inside the slice.
-            let (first, last) = unsafe {
-                (
-                    _mm_loadu_si128(b.as_ptr() as *const __m128i),
-                    _mm_loadu_si128(b.as_ptr().add(n - 16) as *const __m128i),
-                )
-            };
-            // The last vector's lane k is byte n - 16 + k; where the two overlap they agree.
-            return Some(or_shifted(classes(first), classes(last), n - 16));
-        }
-        // The bytes in the low lanes, zeros above them, which are in no class.
-        let lo = first_eight(b);
-        let hi = if n > 8 { first_eight(&b[8..]) } else { 0 };
-        // SAFETY: SSE2 is baseline on x86_64 (no memory is read).
-        let v = unsafe { _mm_set_epi64x(hi as i64, lo as i64) };
-        Some(classes(v))
-    }
-
-    /// The classes `a`, and `b`'s moved up by `by` bytes.
-    #[inline(always)]
-    fn or_shifted(a: NumberBytes, b: NumberBytes, by: usize) -> NumberBytes {
-        NumberBytes {
-            digit: a.digit | b.digit << by,
-            dot: a.dot | b.dot << by,
-            exp: a.exp | b.exp << by,
-            sign: a.sign | b.sign << by,
-        }
-    }
-
-    /// The classes of the 16 bytes of `v`, by five compares.
-    #[inline(always)]
-    fn classes(v: __m128i) -> NumberBytes {
-        // SAFETY: SSE2 is baseline on x86_64 (no memory is read).
-        unsafe {
-            let digit = _mm_and_si128(
-                _mm_cmpgt_epi8(v, _mm_set1_epi8(b'0' as i8 - 1)),
-                _mm_cmplt_epi8(v, _mm_set1_epi8(b'9' as i8 + 1)),
-            );
-            let dot = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'.' as i8));
-            // Only `E` and `e` become `e` with bit 5 set.
-            let exp = _mm_cmpeq_epi8(
-                _mm_or_si128(v, _mm_set1_epi8(0x20)),
-                _mm_set1_epi8(b'e' as i8),
-            );
-            let sign = _mm_or_si128(
-                _mm_cmpeq_epi8(v, _mm_set1_epi8(b'+' as i8)),
-                _mm_cmpeq_epi8(v, _mm_set1_epi8(b'-' as i8)),
-            );
-            let bits = |m: __m128i| _mm_movemask_epi8(m) as u32;
-            NumberBytes {
-                digit: bits(digit),
-                dot: bits(dot),
-                exp: bits(exp),
-                sign: bits(sign),
-            }
-        }
     }
 }
 

@@ -3,6 +3,8 @@
 use std::cmp::Ordering;
 use std::fmt;
 
+use super::numbers::skip_digits;
+
 /// A decimal number of any size and precision: `(-1)^neg × digits × 10^-scale`.
 ///
 /// Always normalized: `digits` has no leading zeros, the fraction no trailing zeros, and zero
@@ -371,10 +373,10 @@ impl DecimalLexical {
     pub(crate) fn prefix_of(b: &[u8]) -> Option<DecimalLexical> {
         let neg = b.first() == Some(&b'-');
         let int_start = usize::from(matches!(b.first(), Some(b'-' | b'+')));
-        let int_end = xwire::bytes::skip_digits(b, int_start);
+        let int_end = skip_digits(b, int_start);
         let mut end = int_end;
         if b.get(end) == Some(&b'.') {
-            end = xwire::bytes::skip_digits(b, end + 1);
+            end = skip_digits(b, end + 1);
         }
         let frac_start = (int_end + 1).min(end);
         if int_end == int_start && end == frac_start {

@@ -22,6 +22,9 @@
 //! );
 //! ```
 //!
+//! [`numbers`] checks the lexical forms of the numbers on bytes without building a value, as
+//! the validator does for every number of a numeric array.
+//!
 //! What is not here (yet): user-derived types and the `pattern` and `enumeration` facets (the
 //! validator combines these with [`Builtin`]); `anyURI` accepts any string (no RFC 2396 check);
 //! the canonical forms of `date`, `gYearMonth`, `gYear`, `gMonthDay`, `gDay` and `gMonth` keep
@@ -30,6 +33,7 @@
 
 mod binary;
 mod decimal;
+pub mod numbers;
 mod temporal;
 mod value;
 

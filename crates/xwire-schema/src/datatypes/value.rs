@@ -6,6 +6,7 @@ use xwire::chars;
 
 use super::binary;
 use super::decimal::Decimal;
+use super::numbers::{is_xsd_number, xsd_integer, xsd_integer_in};
 use super::temporal::{DateTime, Duration, TemporalKind};
 use super::{Builtin, DatatypeError};
 
@@ -212,25 +213,25 @@ pub(crate) fn is_scanned_number(ty: Builtin) -> bool {
 /// told this way (`INF`, `NaN`): then [`parse_plain`] decides.
 pub(crate) fn is_plain_number(ty: Builtin, lexical: &str) -> bool {
     debug_assert!(is_scanned_number(ty));
-    xwire::bytes::is_xsd_number(trim_xml(lexical).as_bytes(), ty != Builtin::Decimal)
+    is_xsd_number(trim_xml(lexical).as_bytes(), ty != Builtin::Decimal)
 }
 
 /// The value of an `integer` lexical (trimmed of XML whitespace) of at most 18 digits
 /// after its sign, which always fits an `i64`: `None` for anything else (invalid, or
 /// longer: then [`parse_plain`] decides).
 pub(crate) fn small_integer(lexical: &str) -> Option<i64> {
-    xwire::bytes::xsd_integer(trim_xml(lexical).as_bytes())
+    xsd_integer(trim_xml(lexical).as_bytes())
 }
 
 /// [`small_integer`] of `lexical`, a slice of `doc` (where the reader read it) or not: when
-/// it is, read with the bytes before it in `doc` ([`xwire::bytes::xsd_integer_in`]).
+/// it is, read with the bytes before it in `doc` ([`xsd_integer_in`]).
 #[inline]
 pub(crate) fn small_integer_in(lexical: &str, doc: &[u8]) -> Option<i64> {
     let t = trim_xml(lexical).as_bytes();
     let start = (t.as_ptr() as usize).wrapping_sub(doc.as_ptr() as usize);
     match start.checked_add(t.len()) {
-        Some(end) if end <= doc.len() => xwire::bytes::xsd_integer_in(doc, start..end),
-        _ => xwire::bytes::xsd_integer(t),
+        Some(end) if end <= doc.len() => xsd_integer_in(doc, start..end),
+        _ => xsd_integer(t),
     }
 }
 
