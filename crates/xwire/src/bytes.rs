@@ -11,7 +11,36 @@
 //! assert_eq!(first_eight(b"42") as u16, u16::from_le_bytes(*b"42"));
 //! ```
 
-pub use crate::scan::same_bytes;
+/// Byte equality that stays inline for short names and values (a libc `memcmp` call costs
+/// more than the comparison itself): up to 16 bytes are compared as two overlapping words.
+/// Always inline: the reader's step, inlined into its callers, had stopped inlining it.
+///
+/// ```
+/// assert!(xwire::bytes::same_bytes(b"xsd:double", b"xsd:double"));
+/// assert!(!xwire::bytes::same_bytes(b"xsd:double", b"xsd:decimal"));
+/// ```
+#[inline(always)]
+pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    #[inline(always)]
+    fn w8(x: &[u8], at: usize) -> u64 {
+        u64::from_le_bytes(x[at..at + 8].try_into().expect("8 bytes"))
+    }
+    #[inline(always)]
+    fn w4(x: &[u8], at: usize) -> u32 {
+        u32::from_le_bytes(x[at..at + 4].try_into().expect("4 bytes"))
+    }
+    match n {
+        0 => true,
+        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
+        4..=7 => w4(a, 0) == w4(b, 0) && w4(a, n - 4) == w4(b, n - 4),
+        8..=16 => w8(a, 0) == w8(b, 0) && w8(a, n - 8) == w8(b, n - 8),
+        _ => a == b,
+    }
+}
 
 /// The first eight bytes of `b` as a little-endian word, zero-padded when `b` is shorter,
 /// built from (possibly overlapping) loads of its first and last bytes instead of a byte
@@ -57,6 +86,20 @@ mod tests {
             let k = n.min(8);
             w[..k].copy_from_slice(&b[..k]);
             assert_eq!(first_eight(&b), u64::from_le_bytes(w), "length {n}");
+        }
+    }
+
+    #[test]
+    fn same_bytes_agrees_with_slice_equality() {
+        for n in 0..40usize {
+            let a: Vec<u8> = (0..n as u8).collect();
+            assert!(same_bytes(&a, &a.clone()));
+            for k in 0..n {
+                let mut b = a.clone();
+                b[k] ^= 0x20;
+                assert!(!same_bytes(&a, &b), "length {n}, differs at {k}");
+            }
+            assert!(!same_bytes(&a, &a[..n.saturating_sub(1)]) || n == 0);
         }
     }
 }

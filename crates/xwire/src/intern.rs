@@ -4,7 +4,7 @@
 //! and compared as integers afterwards; the pool also owns the bytes, so names survive the
 //! refilling of a streaming buffer.
 
-use crate::bytes::first_eight;
+use crate::bytes::{first_eight, same_bytes};
 
 /// A small integer standing for an interned string. Ids are dense, starting at 0, and valid for
 /// the [`crate::Reader`] that produced them.
@@ -124,7 +124,7 @@ impl Interner {
         let p1 = self.next.get(prev as usize)?[k];
         let &(ps, pe) = self.spans.get((p1 as usize).wrapping_sub(1))?;
         let name = self.pool.as_bytes().get(ps as usize..pe as usize)?;
-        if !crate::scan::same_bytes(name, b) {
+        if !same_bytes(name, b) {
             return None;
         }
         self.last = p1 - 1;
@@ -184,7 +184,7 @@ impl Interner {
     fn tail_eq(&self, id1: u32, b: &[u8]) -> bool {
         b.len() <= 8 || {
             let (s, e) = self.spans[id1 as usize - 1];
-            crate::scan::same_bytes(&self.pool.as_bytes()[s as usize + 8..e as usize], &b[8..])
+            same_bytes(&self.pool.as_bytes()[s as usize + 8..e as usize], &b[8..])
         }
     }
 

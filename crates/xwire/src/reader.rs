@@ -17,6 +17,7 @@ use std::sync::Arc;
 
 use crate::binary::decode::Decoder;
 use crate::binary::{self, Primitive, Typed};
+use crate::bytes::same_bytes;
 use crate::chars;
 use crate::decl::{self, DeclKind, XmlDecl};
 use crate::dtd::{self, Class, Dtd, DtdParser, Expansion};
@@ -1777,7 +1778,7 @@ impl State {
                 let e = s + open.len();
                 match data.get(e) {
                     Some(&b)
-                        if scan::same_bytes(&data[s..e], open)
+                        if same_bytes(&data[s..e], open)
                             && (b == b'>' || chars::is_whitespace(b)) =>
                     {
                         (e, true)
@@ -1809,7 +1810,7 @@ impl State {
                 )),
             );
         };
-        if !matched && !scan::same_bytes(self.names.bytes(top.qname), &data[s..e]) {
+        if !matched && !same_bytes(self.names.bytes(top.qname), &data[s..e]) {
             return bad(
                 start,
                 ErrorKind::MismatchedEndTag {

@@ -22,37 +22,6 @@ pub(crate) fn str_of(b: &[u8]) -> &str {
     unsafe { std::str::from_utf8_unchecked(b) }
 }
 
-/// Byte equality that stays inline for short names and values (a libc `memcmp` call costs
-/// more than the comparison itself): up to 16 bytes are compared as two overlapping words.
-/// Always inline: the reader's step, inlined into its callers, had stopped inlining it.
-///
-/// ```
-/// assert!(xwire::bytes::same_bytes(b"xsd:double", b"xsd:double"));
-/// assert!(!xwire::bytes::same_bytes(b"xsd:double", b"xsd:decimal"));
-/// ```
-#[inline(always)]
-pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
-    let n = a.len();
-    if n != b.len() {
-        return false;
-    }
-    #[inline(always)]
-    fn w8(x: &[u8], at: usize) -> u64 {
-        u64::from_le_bytes(x[at..at + 8].try_into().expect("8 bytes"))
-    }
-    #[inline(always)]
-    fn w4(x: &[u8], at: usize) -> u32 {
-        u32::from_le_bytes(x[at..at + 4].try_into().expect("4 bytes"))
-    }
-    match n {
-        0 => true,
-        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
-        4..=7 => w4(a, 0) == w4(b, 0) && w4(a, n - 4) == w4(b, n - 4),
-        8..=16 => w8(a, 0) == w8(b, 0) && w8(a, n - 8) == w8(b, n - 8),
-        _ => a == b,
-    }
-}
-
 /// Why a scanning primitive stopped without a result.
 ///
 /// Kept two words wide (the error is boxed) because every scanning function returns it: a
@@ -477,20 +446,6 @@ mod tests {
             proptest::sample::select(vec![b'?', b'>', b'x']), 0..40))| {
             proptest::prop_assert_eq!(find_pi_end(&hay), memchr::memmem::find(&hay, b"?>"));
         });
-    }
-
-    #[test]
-    fn same_bytes_agrees_with_slice_equality() {
-        for n in 0..40usize {
-            let a: Vec<u8> = (0..n as u8).collect();
-            assert!(same_bytes(&a, &a.clone()));
-            for k in 0..n {
-                let mut b = a.clone();
-                b[k] ^= 0x20;
-                assert!(!same_bytes(&a, &b), "length {n}, differs at {k}");
-            }
-            assert!(!same_bytes(&a, &a[..n.saturating_sub(1)]) || n == 0);
-        }
     }
 
     #[test]
