@@ -67,7 +67,7 @@ fn main() {
             t.elapsed().as_secs_f64()
         })
         .collect();
-    let median = xwire_bench::driver::median(&mut times);
+    let median = xwire_bench::timing::median(&mut times);
     println!(
         "{} {} {pairs} pairs: median {:.1} us, {:.0} MB/s of the native {} bytes",
         args[0],

@@ -3,7 +3,8 @@
 //! The benchmark suite of xwire: deterministic [`workloads`] shaped like the documents grid
 //! and web-service applications exchange, adapters for the [`peers`] people use today (Rust
 //! crates directly, C libraries through FFI shims found at build time), the [`driver`] that
-//! measures them in interleaved rounds, and the [`report`]. Beside the workloads, [`bxsa`]
+//! measures them in interleaved rounds (its primitives, shared with [`bxsa`], in [`timing`]),
+//! and the [`report`]. Beside the workloads, [`bxsa`]
 //! runs the BXSA data-set experiment of binary XML (sizes against the paper's, build / encode
 //! / decode / consume times of xwire binary, text, gzip'd text and EXI from 0 to 5.5 million
 //! pairs, the goals of issue 6); `xwire bench` runs it when the numeric workloads and the
@@ -28,4 +29,5 @@ pub mod peers;
 pub mod report;
 pub mod stats;
 pub mod throughput;
+pub mod timing;
 pub mod workloads;

@@ -2,8 +2,9 @@
 
 use std::fmt::Write;
 
-use crate::driver::{Cell, Report, WorkloadResult};
+use crate::driver::{Report, WorkloadResult};
 use crate::peers::{validate_beside, Op};
+use crate::timing::Cell;
 use crate::workloads::Group;
 
 /// Streaming parse time of a peer on a workload: the faster of its pull and push parses.

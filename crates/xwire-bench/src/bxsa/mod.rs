@@ -41,7 +41,7 @@
 //! decode bytes to model, into one model reused from run to run likewise
 //! ([`xwire::binary::Document::read_into`]: arrays are copied into the memory of the previous
 //! run's). Every in-process phase of one
-//! size is timed by the driver's helpers: interleaved rounds, medians and minima, or for the
+//! size is timed by the helpers of [`crate::timing`]: interleaved rounds, medians and minima, or for the
 //! sizes up to 1,000 pairs batches of calls (the timer's resolution). A size whose first round
 //! takes more than the budget's share of one round gets 3 rounds. Before timing, each decode's
 //! result is checked to be the data, bit for bit; each run's sums are checked against the
@@ -66,9 +66,9 @@ use xwire::binary::Document;
 pub use codecs::*;
 use codecs::{fresh, Decode, Encode};
 
-use crate::driver::{self, Cell};
 use crate::peers::external::{Harness, Task, TaskResult};
 use crate::peers::{Engine, Op, Outcome, Peer, Runner};
+use crate::timing::{self, Cell};
 
 /// The namespace of the model's elements.
 pub const NS: &str = "urn:xwire:bench:numeric";
@@ -224,7 +224,7 @@ impl Phase {
 /// How the experiment runs.
 #[derive(Clone, Debug)]
 pub struct Options {
-    /// Quick: the sizes of [`QUICK_PAIRS`] and the driver's quick rounds.
+    /// Quick: the sizes of [`QUICK_PAIRS`] and the quick [`timing::rounds`].
     pub quick: bool,
     /// Seed of the data.
     pub seed: u64,
@@ -765,18 +765,16 @@ fn measure_in_process(n: usize, p: Prepared, opts: &Options) -> (Option<bool>, V
     let live: Vec<usize> = (0..runners.len())
         .filter(|&i| runners[i].is_some())
         .collect();
-    let mut dopts = driver::Options::new(opts.quick);
-    dopts.seed = opts.seed;
+    let (min, max, budget) = timing::rounds(opts.quick);
     let times = if n <= TABLE_PAIRS {
-        driver::time_batches(&[], &mut runners, &live, &dopts)
+        timing::time_batches(&[], &mut runners, &live, min)
     } else {
-        let (min, max, budget) = dopts.rounds();
         let min = if first_round * min as f64 > budget.as_secs_f64() {
             min.min(3)
         } else {
             min
         };
-        driver::time_interleaved(&[], &[], &mut runners, &live, (min, max, budget))
+        timing::time_interleaved(&[], &[], &mut runners, &live, (min, max, budget))
     };
     for (&i, mut t) in live.iter().zip(times) {
         if let Cell::Measured {
@@ -787,7 +785,7 @@ fn measure_in_process(n: usize, p: Prepared, opts: &Options) -> (Option<bool>, V
         } = &mut cells[i]
         {
             *runs = t.len();
-            *median_s = driver::median(&mut t);
+            *median_s = timing::median(&mut t);
             *min_s = t[0];
         }
     }
@@ -812,7 +810,7 @@ fn measure_in_process(n: usize, p: Prepared, opts: &Options) -> (Option<bool>, V
 /// in its own, each call bounded by [`Options::exi_limit`]; once a call runs over, the larger
 /// sizes are skipped.
 fn measure_exi(h: &Harness, files: &[(usize, PathBuf, u64)], opts: &Options, r: &mut BxsaReport) {
-    let (min_runs, max_runs, budget) = driver::Options::new(opts.quick).rounds();
+    let (min_runs, max_runs, budget) = timing::rounds(opts.quick);
     let (warm_first, warm) = if opts.quick { (0.5, 0.03) } else { (2.0, 0.5) };
     let budget = if opts.quick {
         Duration::from_millis(100)

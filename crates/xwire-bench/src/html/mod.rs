@@ -11,9 +11,10 @@ pub mod svg;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-use crate::driver::{Cell, Report, WorkloadResult};
+use crate::driver::{Report, WorkloadResult};
 use crate::peers::{Lang, Op};
 use crate::report::{duration, streaming, validation_rows};
+use crate::timing::Cell;
 use crate::workloads::Group;
 use svg::{escape, number};
 
