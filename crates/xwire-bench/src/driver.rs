@@ -16,10 +16,10 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde::Serialize;
+use xwire::stats::Stats;
 
 use crate::peers::external::Task;
 use crate::peers::{Engine, Lang, Op, Peer, Runner, Setup};
-use crate::stats::Stats;
 use crate::timing::{median, time_batches, time_interleaved, Cell};
 use crate::workloads::{Group, Series, Workload};
 
@@ -91,6 +91,7 @@ pub struct WorkloadResult {
     /// Its description.
     pub description: String,
     /// Its characteristics (as xwire reads it).
+    #[serde(with = "StatsDef")]
     pub stats: Stats,
     /// Whether it has a schema (so `validate` can run).
     pub has_schema: bool,
@@ -98,6 +99,20 @@ pub struct WorkloadResult {
     pub pipelines: bool,
     /// Every (peer, operation) of the run, in peer then operation order.
     pub results: Vec<Measurement>,
+}
+
+/// How a report writes [`Stats`] (which, being the core crate's, does not know serde).
+#[derive(Serialize)]
+#[serde(remote = "Stats")]
+struct StatsDef {
+    size: u64,
+    elements: u64,
+    attributes: u64,
+    max_depth: usize,
+    distinct_names: usize,
+    namespaces_declared: u64,
+    text_bytes: u64,
+    skipped_entities: u64,
 }
 
 impl WorkloadResult {
@@ -332,7 +347,7 @@ pub fn run(
             }
         };
         let stats =
-            match crate::stats::collect(&mut xwire::Reader::from_slice(&doc), doc.len() as u64) {
+            match xwire::stats::collect(&mut xwire::Reader::from_slice(&doc), doc.len() as u64) {
                 Ok(s) => s,
                 Err(e) => {
                     report

@@ -27,7 +27,6 @@ pub mod html;
 pub mod memory;
 pub mod peers;
 pub mod report;
-pub mod stats;
 pub mod throughput;
 pub mod timing;
 pub mod workloads;

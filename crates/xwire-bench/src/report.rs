@@ -2,6 +2,8 @@
 
 use std::fmt::Write;
 
+use xwire::stats::Stats;
+
 use crate::driver::{Report, WorkloadResult};
 use crate::peers::{validate_beside, Op};
 use crate::timing::Cell;
@@ -221,10 +223,24 @@ pub fn duration(s: f64) -> String {
     }
 }
 
+/// A workload's characteristics on one line, under its name.
+fn one_line(s: &Stats) -> String {
+    format!(
+        "{:.1} MB, {} elements, {} attributes, depth {}, {} distinct names, {:.2} attributes/element, {} namespace declarations",
+        s.size as f64 / 1e6,
+        s.elements,
+        s.attributes,
+        s.max_depth,
+        s.distinct_names,
+        s.attributes_per_element(),
+        s.namespaces_declared
+    )
+}
+
 /// One workload: a row per (operation, peer) measured or failed, grouped by operation.
 fn table(out: &mut String, r: &Report, w: &WorkloadResult) {
     let _ = writeln!(out, "-- {}: {}", w.name, w.description);
-    let _ = writeln!(out, "   {}", w.stats.one_line());
+    let _ = writeln!(out, "   {}", one_line(&w.stats));
     let _ = writeln!(
         out,
         "   {:<12} {:<22} {:>10} {:>10} {:>8} {:>10} {:>8}",
@@ -599,7 +615,7 @@ mod tests {
             group: Group::PurchaseOrders,
             series: None,
             description: String::new(),
-            stats: crate::stats::Stats {
+            stats: Stats {
                 size: 1_000,
                 ..Default::default()
             },

@@ -7,10 +7,10 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+use xwire::stats::Stats;
 use xwire_bench::bxsa::{BxsaReport, Encoding, Phase, SizeRow, TimeRow};
 use xwire_bench::driver::{self, Machine, Measurement, PeerInfo, Report, WorkloadResult};
 use xwire_bench::peers::{self, Lang, Op, PipelineExpr};
-use xwire_bench::stats::Stats;
 use xwire_bench::throughput::{self, MixDoc, Row, ThroughputReport};
 use xwire_bench::timing::Cell;
 use xwire_bench::workloads::{self, Group, Series};

@@ -56,6 +56,7 @@ pub mod sax;
 mod scan;
 mod simd;
 mod slot;
+pub mod stats;
 mod stax;
 pub mod tree;
 pub mod writer;

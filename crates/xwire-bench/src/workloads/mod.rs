@@ -617,8 +617,8 @@ mod tests {
     use super::*;
     use xwire::Event;
 
-    fn stats(name: &str, doc: &[u8]) -> crate::stats::Stats {
-        crate::stats::collect(&mut xwire::Reader::from_slice(doc), doc.len() as u64)
+    fn stats(name: &str, doc: &[u8]) -> xwire::stats::Stats {
+        xwire::stats::collect(&mut xwire::Reader::from_slice(doc), doc.len() as u64)
             .unwrap_or_else(|e| panic!("{name} is not well-formed: {e}"))
     }
 
