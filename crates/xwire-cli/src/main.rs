@@ -3,6 +3,9 @@
 //! Exit codes: 0 success, 1 the document (or a conformance run) is bad, 2 usage or I/O error;
 //! `xwire xpath` follows grep: 1 when nothing is selected, 2 on any error; `xwire edit` gives 1
 //! when an expression selects nothing (unless `--allow-empty`), 2 on any error.
+//!
+//! `bench` and `gen` come with the `bench` feature (on by default), which links the benchmark
+//! suite and its peers; without it the other commands are all there.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -10,6 +13,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
+#[cfg(feature = "bench")]
 mod bench;
 mod binary;
 mod canon;
@@ -97,8 +101,10 @@ enum Command {
     Inspect(binary::InspectArgs),
     /// Run the benchmark suite against the peers found on this machine (and, with the numeric
     /// workloads and encode/decode, the BXSA binary XML data-set experiment).
+    #[cfg(feature = "bench")]
     Bench(bench::BenchArgs),
     /// Write a generated benchmark workload to a file.
+    #[cfg(feature = "bench")]
     Gen(bench::GenArgs),
     /// Print shell completions for xwire.
     Completions {
@@ -182,7 +188,9 @@ fn main() -> ExitCode {
         Command::Encode(args) => binary::encode(&args),
         Command::Decode(args) => binary::decode(&args),
         Command::Inspect(args) => binary::inspect(&args),
+        #[cfg(feature = "bench")]
         Command::Bench(args) => bench::bench(args),
+        #[cfg(feature = "bench")]
         Command::Gen(args) => bench::generate(args),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "xwire", &mut std::io::stdout());
