@@ -711,7 +711,7 @@ impl<'p> DtdParser<'p> {
                 wf("the XML declaration is allowed only at the start of the document"),
             );
         }
-        let (te, ds, end) = self.lift(crate::reader::pi_body(data, start, true))?;
+        let (te, ds, end) = self.lift(crate::reader::text::markup::pi_body(data, start, true))?;
         if self.namespaces && data[start + 2..te].contains(&b':') {
             return self.err(
                 start,

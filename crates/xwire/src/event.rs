@@ -9,7 +9,8 @@ use std::borrow::Cow;
 
 use crate::dtd::{self, Dtd};
 use crate::intern::Id;
-use crate::reader::{NsId, State, F_CR, F_REFS};
+use crate::reader::text::State;
+use crate::reader::token::{NsId, F_CR, F_REFS};
 use crate::scan::str_of;
 use crate::scan::{self, Ref};
 

@@ -23,7 +23,8 @@ use crate::chars;
 use crate::error::{ErrorKind, LimitKind};
 use crate::event::{Attr, Span, TokenKind};
 use crate::intern::Id;
-use crate::reader::{NsId, Open, Phase, State, NO_PREFIX, XMLNS_NS, XML_NS};
+use crate::reader::text::{Phase, State};
+use crate::reader::token::{NsId, Open, NO_PREFIX, XMLNS_NS, XML_NS};
 use crate::scan::{self, str_of, Stop};
 
 /// The typed content of a LEAF or ARRAY element, as [`crate::Reader::typed_content`] returns

@@ -1,0 +1,596 @@
+//! Start tags (attributes, their normalisation and defaults, namespace declarations) and end
+//! tags.
+
+use crate::bytes::same_bytes;
+use crate::chars;
+use crate::dtd::{self, Dtd};
+use crate::error::{ErrorKind, LimitKind};
+use crate::event::{Attr, Span, TokenKind};
+use crate::intern::Id;
+use crate::scan::str_of;
+use crate::scan::{self, bad, syntax, Ref, Scan, Stop};
+
+use super::{ns_err, wf, Phase, State, StepR};
+use crate::reader::token::{NsId, Open, QMeta, NO_PREFIX, XMLNS_NS, XML_NS};
+
+impl State {
+    #[inline(always)]
+    pub(in crate::reader) fn start_tag(
+        &mut self,
+        data: &[u8],
+        eof: bool,
+        dtd: &Dtd,
+        raw_cr: bool,
+        base: u64,
+    ) -> Scan<StepR> {
+        let start = self.pos;
+        if self.phase == Phase::Epilog {
+            return bad(
+                start,
+                wf("a document has exactly one root element; found another after it"),
+            );
+        }
+        let name_end = scan::name(data, start + 1, eof, "an element name")?;
+        let qname = self.intern_qname(data, start + 1, name_end, true)?;
+        self.attrs.clear();
+        self.scratch.clear();
+        let mut i = name_end;
+        let empty;
+        let mut decls = false;
+        loop {
+            let ws_start = i;
+            i = scan::skip_ws(data, i);
+            let Some(&b) = data.get(i) else {
+                return if eof {
+                    bad(start, ErrorKind::UnexpectedEof("a start tag"))
+                } else {
+                    Err(Stop::Eof)
+                };
+            };
+            if b == b'>' {
+                empty = false;
+                i += 1;
+                break;
+            }
+            if b == b'/' {
+                match data.get(i + 1) {
+                    Some(b'>') => {
+                        empty = true;
+                        i += 2;
+                        break;
+                    }
+                    None if !eof => return Err(Stop::Eof),
+                    _ => return syntax(i + 1, "'>' after '/' in an empty-element tag", data),
+                }
+            }
+            if i == ws_start {
+                return syntax(i, "white space, '>' or '/>'", data);
+            }
+            let n_end = scan::name(data, i, eof, "an attribute name, '>' or '/>'")?;
+            let aq = self.intern_qname(data, i, n_end, false)?;
+            let mut j = scan::skip_ws(data, n_end);
+            match data.get(j) {
+                Some(b'=') => j += 1,
+                None if !eof => return Err(Stop::Eof),
+                _ => return syntax(j, "'=' after the attribute name", data),
+            }
+            j = scan::skip_ws(data, j);
+            let q = match data.get(j) {
+                Some(&q @ (b'"' | b'\'')) => q,
+                None if !eof => return Err(Stop::Eof),
+                _ => return syntax(j, "a quoted attribute value", data),
+            };
+            let vstart = j + 1;
+            let mut k = vstart;
+            let mut needs = false;
+            loop {
+                k = crate::simd::find_attr_stop(data, k);
+                let Some(&c) = data.get(k) else {
+                    return if eof {
+                        bad(vstart - 1, ErrorKind::UnexpectedEof("an attribute value"))
+                    } else {
+                        Err(Stop::Eof)
+                    };
+                };
+                if c == q {
+                    break;
+                }
+                match c {
+                    b'"' | b'\'' => k += 1,
+                    b'<' => return bad(k, wf("'<' is not allowed in an attribute value")),
+                    b'&' => {
+                        k = scan::reference(data, k, eof)?.1;
+                        needs = true;
+                    }
+                    b'\t' | b'\n' | b'\r' => {
+                        needs = true;
+                        k += 1;
+                    }
+                    c if c < 0x80 => return bad(k, ErrorKind::InvalidChar(c as char)),
+                    _ => k += scan::utf8_char(data, k)?.1,
+                }
+            }
+            self.check_len(vstart, k)?;
+            let value = if needs {
+                self.expansion.doc = base + k as u64;
+                self.normalize_attr(data, vstart, k, dtd, raw_cr)?
+            } else {
+                Span {
+                    start: vstart,
+                    end: k,
+                    scratch: false,
+                }
+            };
+            if self.attrs.len() >= self.config.limits.max_attributes as usize {
+                return bad(
+                    i,
+                    ErrorKind::LimitExceeded(
+                        LimitKind::Attributes,
+                        self.config.limits.max_attributes as u64,
+                    ),
+                );
+            }
+            decls |= data[i..n_end].starts_with(b"xmlns");
+            self.attrs.push(Attr {
+                name: Span {
+                    start: i,
+                    end: n_end,
+                    scratch: false,
+                },
+                value,
+                qname: aq,
+                ns: NsId::NONE,
+                defaulted: false,
+                id: false,
+            });
+            i = k + 1;
+        }
+        self.check_len(start, i)?;
+        if !dtd.attlists.is_empty() {
+            let n = self.attrs.len();
+            self.apply_attlist(data, dtd, qname, start)?;
+            decls |= self.attrs[n..]
+                .iter()
+                .any(|a| self.scratch[a.name.start..a.name.end].starts_with("xmlns"));
+        }
+        if self.attrs.len() > 1 {
+            self.check_duplicates(start)?;
+        }
+        let mark = self.bindings.len() as u32;
+        let mut ns = NsId::NONE;
+        if self.config.namespaces {
+            if decls {
+                self.declare_namespaces(data, start)?;
+            }
+            ns = self.resolve(qname, start + 1, true)?;
+            let mut prefixed = 0;
+            for n in 0..self.attrs.len() {
+                let a = self.attrs[n];
+                if a.ns != NsId::XMLNS && self.qmeta[a.qname.0 as usize].prefix_len > 0 {
+                    self.attrs[n].ns = self.resolve(a.qname, a.name.start, false)?;
+                    prefixed += 1;
+                }
+            }
+            if prefixed > 1 {
+                self.check_expanded_duplicates(start)?;
+            }
+        }
+        if self.stack.len() >= self.config.limits.max_depth as usize {
+            return bad(
+                start,
+                ErrorKind::LimitExceeded(LimitKind::Depth, self.config.limits.max_depth as u64),
+            );
+        }
+        self.stack.push(Open {
+            qname,
+            ns,
+            bindings: mark,
+        });
+        self.set_token(TokenKind::Start, start, base);
+        self.a = Span {
+            start: start + 1,
+            end: name_end,
+            scratch: false,
+        };
+        self.qname = qname;
+        self.ns = ns;
+        self.empty = empty;
+        self.pending_end = empty;
+        self.phase = Phase::Content;
+        self.pos = i;
+        Ok(StepR::Token)
+    }
+
+    /// Attribute-value normalisation (XML 1.0 section 3.3.3) into the scratch buffer.
+    pub(in crate::reader) fn normalize_attr(
+        &mut self,
+        data: &[u8],
+        s: usize,
+        e: usize,
+        dtd: &Dtd,
+        raw_cr: bool,
+    ) -> Scan<Span> {
+        let s0 = self.scratch.len();
+        let mut i = s;
+        while i < e {
+            let run = crate::simd::find_attr_stop(&data[..e], i);
+            self.scratch.push_str(str_of(&data[i..run]));
+            if run >= e {
+                break;
+            }
+            i = run;
+            match data[i] {
+                b'&' => {
+                    let (r, end) = scan::reference(data, i, true)?;
+                    match r {
+                        Ref::Char(c) => self.scratch.push(c),
+                        Ref::Entity(ns, ne) => {
+                            let name = str_of(&data[ns..ne]);
+                            match dtd.general(name) {
+                                None if self.standalone || !dtd.has_external_parts => {
+                                    return bad(i, ErrorKind::UndeclaredEntity(name.to_string()))
+                                }
+                                None => {}
+                                Some(id) => {
+                                    let ent = &dtd.entities[id];
+                                    if ent.ndata.is_some() {
+                                        return bad(i, wf(format!("attribute values cannot refer to the unparsed entity '{name}'")));
+                                    }
+                                    if self.standalone && ent.external_decl {
+                                        return bad(i, wf(format!("entity '{name}' is declared externally but the document is standalone")));
+                                    }
+                                    let limits = self.config.limits.clone();
+                                    dtd::attr_entity(
+                                        dtd,
+                                        id,
+                                        &mut self.scratch,
+                                        0,
+                                        &limits,
+                                        &mut self.expansion,
+                                    )
+                                    .map_err(|k| Stop::at(i, k))?;
+                                }
+                            }
+                        }
+                    }
+                    i = end;
+                }
+                b'\r' if raw_cr && data.get(i + 1) == Some(&b'\n') => i += 1,
+                b'\t' | b'\n' | b'\r' => {
+                    self.scratch.push(' ');
+                    i += 1;
+                }
+                _ => {
+                    // Quotes of the other kind and non-ASCII characters (already checked).
+                    let (c, l) = scan::any_char(data, i)?;
+                    self.scratch.push(c);
+                    i += l;
+                }
+            }
+        }
+        if (self.scratch.len() - s0) as u64 > self.config.limits.max_text_length {
+            return bad(
+                s,
+                ErrorKind::LimitExceeded(LimitKind::TextLength, self.config.limits.max_text_length),
+            );
+        }
+        Ok(Span {
+            start: s0,
+            end: self.scratch.len(),
+            scratch: true,
+        })
+    }
+
+    /// Applies the attribute-list declarations of the element: defaults for missing
+    /// attributes, token normalisation for non-CDATA ones.
+    pub(in crate::reader) fn apply_attlist(
+        &mut self,
+        data: &[u8],
+        dtd: &Dtd,
+        qname: Id,
+        at: usize,
+    ) -> Scan<()> {
+        let Some(defs) = dtd.attlists.get(self.names.get(qname)) else {
+            return Ok(());
+        };
+        for def in defs {
+            let id = self
+                .intern_qname(def.name.as_bytes(), 0, def.name.len(), false)
+                .map_err(|s| match s {
+                    Stop::Bad(b) => Stop::at(at, b.1),
+                    s => s,
+                })?;
+            let found = self.attrs.iter().position(|a| a.qname == id);
+            if let Some(n) = found {
+                self.attrs[n].id = def.ty == dtd::AttType::Id;
+            }
+            match found {
+                Some(n) if def.ty != dtd::AttType::Cdata => {
+                    let v = self.value_of(data, self.attrs[n].value);
+                    if v.starts_with(' ') || v.ends_with(' ') || v.contains("  ") {
+                        let c = dtd::collapse(v);
+                        let s0 = self.scratch.len();
+                        self.scratch.push_str(&c);
+                        self.attrs[n].value = Span {
+                            start: s0,
+                            end: self.scratch.len(),
+                            scratch: true,
+                        };
+                    }
+                }
+                Some(_) => {}
+                None => {
+                    let (dtd::AttDefault::Value(v) | dtd::AttDefault::Fixed(v)) = &def.default
+                    else {
+                        continue;
+                    };
+                    let n0 = self.scratch.len();
+                    self.scratch.push_str(&def.name);
+                    let v0 = self.scratch.len();
+                    self.scratch.push_str(v);
+                    if self.attrs.len() >= self.config.limits.max_attributes as usize {
+                        return bad(
+                            at,
+                            ErrorKind::LimitExceeded(
+                                LimitKind::Attributes,
+                                self.config.limits.max_attributes as u64,
+                            ),
+                        );
+                    }
+                    self.attrs.push(Attr {
+                        name: Span {
+                            start: n0,
+                            end: v0,
+                            scratch: true,
+                        },
+                        value: Span {
+                            start: v0,
+                            end: self.scratch.len(),
+                            scratch: true,
+                        },
+                        qname: id,
+                        ns: NsId::NONE,
+                        defaulted: true,
+                        id: def.ty == dtd::AttType::Id,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub(in crate::reader) fn check_duplicates(&self, at: usize) -> Scan<()> {
+        let n = self.attrs.len();
+        if n < 2 {
+            return Ok(());
+        }
+        let dup = if n <= 16 {
+            (1..n).find_map(|i| {
+                (0..i)
+                    .find(|&j| self.attrs[j].qname == self.attrs[i].qname)
+                    .map(|_| i)
+            })
+        } else {
+            let mut seen = std::collections::HashSet::with_capacity(n);
+            (0..n).find(|&i| !seen.insert(self.attrs[i].qname))
+        };
+        match dup {
+            Some(i) => bad(
+                if self.attrs[i].defaulted {
+                    at
+                } else {
+                    self.attrs[i].name.start
+                },
+                ErrorKind::DuplicateAttribute(self.names.get(self.attrs[i].qname).to_string()),
+            ),
+            None => Ok(()),
+        }
+    }
+
+    /// Two prefixed attributes whose prefixes are bound to the same URI, with the same local
+    /// name, are duplicates (Namespaces in XML 1.0, "Attributes Unique").
+    pub(in crate::reader) fn check_expanded_duplicates(&self, at: usize) -> Scan<()> {
+        let is_pref = |a: &Attr| a.ns != NsId::NONE && a.ns != NsId::XMLNS;
+        if self.attrs.iter().filter(|a| is_pref(a)).take(2).count() < 2 {
+            return Ok(());
+        }
+        let pref: Vec<usize> = (0..self.attrs.len())
+            .filter(|&i| is_pref(&self.attrs[i]))
+            .collect();
+        let local = |i: usize| {
+            let a = &self.attrs[i];
+            let n = self.names.get(a.qname);
+            &n[self.qmeta[a.qname.0 as usize].prefix_len as usize + 1..]
+        };
+        let mut seen = std::collections::HashSet::with_capacity(pref.len());
+        for &i in &pref {
+            if !seen.insert((self.attrs[i].ns, local(i))) {
+                let a = &self.attrs[i];
+                return bad(
+                    if a.defaulted { at } else { a.name.start },
+                    ns_err(format!(
+                        "attribute '{}' duplicates another with the same namespace and local name",
+                        self.names.get(a.qname)
+                    )),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// Processes the `xmlns` and `xmlns:p` attributes of the current start tag.
+    pub(in crate::reader) fn declare_namespaces(&mut self, data: &[u8], at: usize) -> Scan<()> {
+        let mut changed = false;
+        for n in 0..self.attrs.len() {
+            let a = self.attrs[n];
+            let m = self.qmeta[a.qname.0 as usize];
+            let name = self.names.get(a.qname);
+            let is_default = m.prefix_len == 0 && name == "xmlns";
+            let is_prefixed = m.prefix_len == 5 && name.starts_with("xmlns:");
+            if !is_default && !is_prefixed {
+                continue;
+            }
+            let where_ = if a.defaulted { at } else { a.name.start };
+            let v = a.value;
+            let uri = if v.scratch {
+                &self.scratch[v.start..v.end]
+            } else {
+                str_of(&data[v.start..v.end])
+            };
+            let uri_id = if is_default {
+                if uri == XML_NS || uri == XMLNS_NS {
+                    return bad(
+                        where_,
+                        ns_err(format!("the default namespace cannot be \"{uri}\"")),
+                    );
+                }
+                (NO_PREFIX, uri)
+            } else {
+                let local = &name[6..];
+                if local == "xmlns" {
+                    return bad(where_, ns_err("the prefix 'xmlns' cannot be declared"));
+                }
+                if local == "xml" {
+                    if uri != XML_NS {
+                        return bad(
+                            where_,
+                            ns_err(format!("the prefix 'xml' must be bound to \"{XML_NS}\"")),
+                        );
+                    }
+                    self.attrs[n].ns = NsId::XMLNS;
+                    continue;
+                }
+                if uri == XML_NS || uri == XMLNS_NS {
+                    return bad(
+                        where_,
+                        ns_err(format!("the prefix '{local}' cannot be bound to \"{uri}\"")),
+                    );
+                }
+                if uri.is_empty() {
+                    return bad(where_, ns_err(format!("the prefix '{local}' cannot be undeclared (bound to \"\") in Namespaces 1.0")));
+                }
+                // Interned from the document's bytes when the name is there (no copy);
+                // a name defaulted from the DTD lives in `scratch`, beside the value.
+                let id = if a.name.scratch {
+                    let local = local.to_string();
+                    self.names.intern(&local)
+                } else {
+                    self.names
+                        .intern(str_of(&data[a.name.start + 6..a.name.end]))
+                };
+                (id, uri)
+            };
+            let (prefix, uri) = uri_id;
+            let ns = NsId(self.uris.intern(uri).0);
+            self.bindings.push((prefix, ns));
+            while self.qmeta.len() < self.names.len() {
+                self.qmeta.push(QMeta {
+                    prefix_len: 0,
+                    prefix: NO_PREFIX,
+                    epoch: 0,
+                    ns: NsId::NONE,
+                });
+            }
+            self.attrs[n].ns = NsId::XMLNS;
+            changed = true;
+        }
+        if changed {
+            self.epoch += 1;
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    pub(in crate::reader) fn end_tag(&mut self, data: &[u8], eof: bool, base: u64) -> Scan<StepR> {
+        let start = self.pos;
+        let s = start + 2;
+        // Fast path: the name of the open element, then a byte that cannot continue a name. The
+        // open element's name was validated by its start tag, so nothing is scanned twice.
+        let (e, matched) = match self.stack.last() {
+            Some(top) => {
+                let open = self.names.bytes(top.qname);
+                let e = s + open.len();
+                match data.get(e) {
+                    Some(&b)
+                        if same_bytes(&data[s..e], open)
+                            && (b == b'>' || chars::is_whitespace(b)) =>
+                    {
+                        (e, true)
+                    }
+                    None if !eof && data.len() < e + 1 => return Err(Stop::Eof),
+                    _ => (
+                        scan::name(data, s, eof, "an element name in the end tag")?,
+                        false,
+                    ),
+                }
+            }
+            None => (
+                scan::name(data, s, eof, "an element name in the end tag")?,
+                false,
+            ),
+        };
+        let i = scan::skip_ws(data, e);
+        match data.get(i) {
+            Some(b'>') => {}
+            None if !eof => return Err(Stop::Eof),
+            _ => return syntax(i, "'>' to end the end tag", data),
+        }
+        let Some(top) = self.stack.last().copied() else {
+            return bad(
+                start,
+                wf(format!(
+                    "end tag </{}> without a start tag",
+                    str_of(&data[s..e])
+                )),
+            );
+        };
+        if !matched && !same_bytes(self.names.bytes(top.qname), &data[s..e]) {
+            return bad(
+                start,
+                ErrorKind::MismatchedEndTag {
+                    expected: self.names.get(top.qname).to_string(),
+                    found: str_of(&data[s..e]).to_string(),
+                },
+            );
+        }
+        if self
+            .frames
+            .last()
+            .is_some_and(|f| self.stack.len() <= f.depth)
+        {
+            return bad(
+                start,
+                wf(format!(
+                    "the end tag </{}> closes an element opened outside the entity",
+                    str_of(&data[s..e])
+                )),
+            );
+        }
+        self.set_token(TokenKind::End, start, base);
+        self.qname = top.qname;
+        self.ns = top.ns;
+        self.pop_element();
+        self.pos = i + 1;
+        Ok(StepR::Token)
+    }
+
+    /// The end event of an empty-element tag (`<a/>`), read after its start event.
+    #[inline(always)]
+    pub(in crate::reader) fn end_empty_element(&mut self) {
+        self.pending_end = false;
+        self.kind = TokenKind::End;
+        self.pop_element();
+    }
+
+    pub(crate) fn pop_element(&mut self) {
+        if let Some(o) = self.stack.pop() {
+            if self.bindings.len() > o.bindings as usize {
+                self.bindings.truncate(o.bindings as usize);
+                self.epoch += 1;
+            }
+        }
+        if self.stack.is_empty() {
+            self.phase = Phase::Epilog;
+        }
+    }
+}
