@@ -113,7 +113,7 @@ use std::io::Write;
 use std::ops::Range;
 
 use crate::error::{Error, ErrorKind};
-use crate::event::{Attribute, StartTag};
+use crate::reader::event::{Attribute, StartTag};
 use crate::reader::{NsId, Reader};
 use crate::Event;
 

@@ -1,7 +1,7 @@
 //! Owned events and the adapters built on the cursor: an iterator of owned events and a filter.
 
 use crate::error::Result;
-use crate::event::{Event, TokenKind};
+use crate::reader::event::{Event, TokenKind};
 use crate::reader::{NsId, Reader};
 
 /// An event that owns its data, for code that wants a plain `Iterator` or to keep events.

@@ -42,7 +42,6 @@ pub mod chars;
 mod decl;
 mod dtd;
 mod error;
-mod event;
 mod events;
 pub mod index;
 mod input;
@@ -64,15 +63,15 @@ pub mod xpath;
 
 pub use decl::XmlDecl;
 pub use error::{Error, ErrorKind, LimitKind, Location, Result};
-pub use event::{
-    Attribute, Attributes, CData, Comment, Doctype, EndTag, Event, Pi, SkippedEntity, StartTag,
-    Text, TokenKind,
-};
 pub use events::{Events, Filter, OwnedEvent};
 pub use intern::Id;
 #[cfg(feature = "mmap")]
 pub use mmap::MappedFile;
 pub use node::NodeKind;
+pub use reader::event::{
+    Attribute, Attributes, CData, Comment, Doctype, EndTag, Event, Pi, SkippedEntity, StartTag,
+    Text, TokenKind,
+};
 pub use reader::{Config, Limits, NsId, Reader, ReaderBuffers, XMLNS_NS, XML_NS};
 pub use resolver::{FsResolver, ResolvedEntity, Resolver};
 pub use slot::ReaderSlot;

@@ -15,7 +15,7 @@
 //! ```
 
 use crate::error::{Error, Result};
-use crate::event::{Doctype, EndTag, Event, StartTag};
+use crate::reader::event::{Doctype, EndTag, Event, StartTag};
 use crate::reader::Reader;
 
 /// Receives the events of a document. Every method has an empty default; return an error to

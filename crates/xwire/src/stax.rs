@@ -1,7 +1,7 @@
 //! StAX-style helpers on the cursor: `next_tag`, `next_start`, `element_text`, `skip_element`.
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::event::Event;
+use crate::reader::event::Event;
 use crate::reader::Reader;
 
 impl Reader<'_> {

@@ -9,7 +9,7 @@ use super::format::{ByteOrder, PrimitiveType};
 use super::value::{parse_base64, Array, Value, ValueError};
 use super::writer::BinaryWriter;
 use crate::error::{Error, Location};
-use crate::event::{Event, StartTag};
+use crate::reader::event::{Event, StartTag};
 use crate::reader::Reader;
 use crate::writer::{NsScope, WriteError};
 

@@ -1,6 +1,8 @@
 //! The constants and primitives of the binary format (`docs/binary-format.md`): the header,
 //! frame kinds, type codes and LEB128 varints.
 
+use std::ops::Range;
+
 /// The first 8 bytes of every `.xwb` file: `\x89XWB\r\n\x1a\n`.
 pub const MAGIC: [u8; 8] = [0x89, b'X', b'W', b'B', 0x0D, 0x0A, 0x1A, 0x0A];
 /// The format version this crate reads and writes.
@@ -363,4 +365,23 @@ mod tests {
         assert_eq!(PrimitiveType::from_code(0), None);
         assert_eq!(PrimitiveType::from_code(0x0E), None);
     }
+}
+
+/// Where the frame of the current event lies in a binary file, as
+/// [`crate::Reader::frame`] returns it: for tools that show or patch the layout (`xwire
+/// inspect`), and for checking where arrays landed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FrameInfo {
+    /// Offset of the frame's prefix byte in the file.
+    pub offset: usize,
+    /// The frame's kind.
+    pub kind: FrameKind,
+    /// The byte order its prefix declares.
+    pub byte_order: ByteOrder,
+    /// The body: what follows the prefix and the size.
+    pub body: Range<usize>,
+    /// LEAF: the value's bytes (for strings and bytes, after their length); ARRAY: the packed
+    /// values, after the padding (aligned to the type's width from the start of the file when
+    /// the writer followed the format). `None` for other kinds.
+    pub values: Option<Range<usize>>,
 }

@@ -29,7 +29,7 @@ use std::ops::Range;
 
 use super::value::{Array, Primitive, Value};
 use crate::error::Result;
-use crate::event::{Event, StartTag};
+use crate::reader::event::{Event, StartTag};
 use crate::reader::Reader;
 use crate::writer::{WriteError, XmlSink};
 
@@ -638,7 +638,7 @@ impl Document {
                 let parent = *open.last().expect("the document node stays");
                 (parent, reader.peek()?.kind())
             };
-            use crate::event::TokenKind as K;
+            use crate::reader::event::TokenKind as K;
             match kind {
                 K::Eof => return Ok(()),
                 K::Start => {

@@ -663,3 +663,39 @@ mod tests {
         assert_eq!(parse_base64(" aG\nk= ").unwrap(), b"hi");
     }
 }
+
+/// The typed content of a LEAF or ARRAY element, as [`crate::Reader::typed_content`] returns
+/// it: strings, bytes and (when the byte order and alignment allow) arrays borrow the input.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Typed<'a> {
+    /// A LEAF element's value.
+    Value(Value<'a>),
+    /// An ARRAY element's values.
+    Array(Array<'a>),
+}
+
+impl Typed<'_> {
+    /// The type of the value or of the array's values.
+    pub fn primitive_type(&self) -> PrimitiveType {
+        match self {
+            Typed::Value(v) => v.primitive_type(),
+            Typed::Array(a) => a.primitive_type(),
+        }
+    }
+
+    /// Appends the text form (what the text reader would report as the element's content).
+    ///
+    /// ```
+    /// use std::borrow::Cow;
+    /// use xwire::binary::{Array, Typed};
+    /// let mut s = String::new();
+    /// Typed::Array(Array::F32(Cow::Borrowed(&[0.5, 2.0]))).write_text(&mut s);
+    /// assert_eq!(s, "0.5 2.0");
+    /// ```
+    pub fn write_text(&self, out: &mut String) {
+        match self {
+            Typed::Value(v) => v.write_text(out),
+            Typed::Array(a) => a.write_text(out),
+        }
+    }
+}

@@ -18,7 +18,7 @@ use super::format::{
 };
 use super::value::{Array, Primitive, Value};
 use crate::chars;
-use crate::event::Event;
+use crate::reader::event::Event;
 use crate::reader::XML_NS;
 use crate::writer::{
     attribute_name, check_chars, check_comment, check_ncname, check_ns_name, check_pi, split_qname,

@@ -4,7 +4,7 @@
 
 use crate::decl::{self, DeclKind};
 use crate::error::{Error, ErrorKind, LimitKind, Result};
-use crate::event::TokenKind;
+use crate::reader::token::TokenKind;
 use crate::scan::{Scan, Stop};
 
 use super::text::window::Input;
@@ -26,7 +26,7 @@ impl<'a> Reader<'a> {
     #[cold]
     pub(in crate::reader) fn halt(&mut self, e: Error) -> Error {
         self.st.phase = Phase::Done;
-        self.st.kind = TokenKind::Eof;
+        self.st.tok.kind = TokenKind::Eof;
         self.failed = Some(e.clone());
         self.path = Path::Check;
         e
@@ -65,7 +65,7 @@ impl<'a> Reader<'a> {
             return self.advance_binary();
         }
         if self.st.phase == Phase::Done {
-            self.st.kind = TokenKind::Eof;
+            self.st.tok.kind = TokenKind::Eof;
             return Ok(());
         }
         // The start of a text document: its first token (and XML declaration) on the general
@@ -115,7 +115,7 @@ impl<'a> Reader<'a> {
             input, st, binary, ..
         } = self;
         let decoder = binary.as_mut().expect("binary input");
-        match decoder.advance(input.data(), st) {
+        match decoder.advance(input.data(), &mut st.tok) {
             Ok(()) => Ok(()),
             Err(fail) => {
                 let (at, kind) = *fail;
@@ -189,7 +189,7 @@ impl<'a> Reader<'a> {
             Ok(StepR::Continue) => None,
             Ok(StepR::End) => {
                 if let Some(f) = self.st.frames.last() {
-                    if self.st.stack.len() != f.depth {
+                    if self.st.tok.stack.len() != f.depth {
                         let name = self.dtd.entities[f.entity].name.to_string();
                         return Some(Err(self.error_here(
                             0,
@@ -210,7 +210,7 @@ impl<'a> Reader<'a> {
                     && self.input.data().len() - self.st.pos > self.st.window()
                 {
                     // The token does not end within the window (see `State::window`).
-                    let limit = self.st.config.limits.max_text_length;
+                    let limit = self.st.tok.config.limits.max_text_length;
                     return Some(Err(self.error_here(
                         self.st.pos,
                         ErrorKind::LimitExceeded(LimitKind::TextLength, limit),
@@ -286,9 +286,10 @@ impl<'a> Reader<'a> {
             Phase::Content => {
                 let name = self
                     .st
+                    .tok
                     .stack
                     .last()
-                    .map(|o| self.st.names.get(o.qname).to_string())
+                    .map(|o| self.st.tok.names.get(o.qname).to_string())
                     .unwrap_or_default();
                 Err(self.error_here(
                     self.st.pos,
@@ -301,8 +302,8 @@ impl<'a> Reader<'a> {
             Phase::Epilog | Phase::Done => {
                 self.st.phase = Phase::Done;
                 self.path = Path::Check;
-                self.st.kind = TokenKind::Eof;
-                self.st.tok_start = self.input.base + self.st.pos as u64;
+                self.st.tok.kind = TokenKind::Eof;
+                self.st.tok.start = self.input.base + self.st.pos as u64;
                 Ok(())
             }
         }

@@ -1,8 +1,8 @@
 //! What a reader knows of the document besides its tokens.
 
 use crate::decl::XmlDecl;
-use crate::event::TokenKind;
 use crate::intern::Id;
+use crate::reader::token::TokenKind;
 use crate::scan::str_of;
 
 use super::token::{NsId, NO_PREFIX};
@@ -31,7 +31,7 @@ impl<'a> Reader<'a> {
     /// assert_eq!(root(&mut r), a);
     /// ```
     pub fn name_generation(&self) -> u64 {
-        self.st.names_gen
+        self.st.tok.names_gen
     }
 
     /// The character data of the current text token borrowed from the input itself, for the
@@ -55,23 +55,25 @@ impl<'a> Reader<'a> {
     #[inline]
     pub fn text_in_input(&self) -> Option<&'a str> {
         let st = &self.st;
-        if st.kind != TokenKind::Text
-            || st.flags != 0
-            || st.a.scratch
+        if st.tok.kind != TokenKind::Text
+            || st.tok.flags != 0
+            || st.tok.span.scratch
             || self.input.owned
             || self.binary.is_some()
             || !st.frames.is_empty()
         {
             return None;
         }
-        Some(str_of(self.input.slice.get(st.a.start..st.a.end)?))
+        Some(str_of(
+            self.input.slice.get(st.tok.span.start..st.tok.span.end)?,
+        ))
     }
 
     /// Byte offset of the start of the current event. For binary input: the offset of the
     /// event's frame (for an end, of the byte after the frame; for the text of a typed element,
     /// of its value).
     pub fn offset(&self) -> u64 {
-        self.st.tok_start
+        self.st.tok.start
     }
 
     // ----- binary input -----------------------------------------------------------------------
@@ -88,34 +90,34 @@ impl<'a> Reader<'a> {
 
     /// Current element nesting depth (1 inside the root element).
     pub fn depth(&self) -> usize {
-        self.st.stack.len()
+        self.st.tok.stack.len()
     }
 
     /// The namespace URI of an id.
     pub fn namespace_uri(&self, ns: NsId) -> &str {
-        self.st.uris.get(Id(ns.0))
+        self.st.tok.uris.get(Id(ns.0))
     }
 
     /// The id of a namespace URI, if the document used it so far.
     pub fn namespace_id(&self, uri: &str) -> Option<NsId> {
-        self.st.uris.find(uri).map(|i| NsId(i.0))
+        self.st.tok.uris.find(uri).map(|i| NsId(i.0))
     }
 
     /// The qualified name an id stands for.
     pub fn name_of(&self, id: Id) -> &str {
-        self.st.names.get(id)
+        self.st.tok.names.get(id)
     }
 
     /// The namespace bindings in scope, innermost last: (prefix, namespace). The default
     /// namespace has the prefix `""`; an empty URI undeclares it.
     pub fn namespaces_in_scope(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
-        self.st.bindings.iter().map(move |&(p, ns)| {
+        self.st.tok.bindings.iter().map(move |&(p, ns)| {
             let prefix = if p == NO_PREFIX {
                 ""
             } else {
-                self.st.names.get(p)
+                self.st.tok.names.get(p)
             };
-            (prefix, self.st.uris.get(Id(ns.0)))
+            (prefix, self.st.tok.uris.get(Id(ns.0)))
         })
     }
 
@@ -172,6 +174,6 @@ impl<'a> Reader<'a> {
 
     /// How many namespace URIs the reader has interned ([`NsId`]s `0..count`).
     pub(crate) fn namespace_count(&self) -> usize {
-        self.st.uris.len()
+        self.st.tok.uris.len()
     }
 }

@@ -69,7 +69,7 @@ impl<'a> Reader<'a> {
     /// Location of the start of the current event (for events from an entity's replacement
     /// text: the location of the reference).
     pub fn location(&mut self) -> Location {
-        let o = self.st.tok_start;
+        let o = self.st.tok.start;
         self.location_of(o)
     }
 }

@@ -25,6 +25,7 @@
 mod advance;
 mod binary;
 pub(crate) mod config;
+pub(crate) mod event;
 mod info;
 mod location;
 mod reuse;
@@ -33,12 +34,13 @@ pub(crate) mod token;
 
 use std::io::Read;
 
-use crate::binary::decode::Decoder;
 use crate::dtd::Dtd;
 use crate::error::{Error, ErrorKind, Result};
-use crate::event::{Event, TokenKind};
 use crate::input::{self, ChunkDecoder, Enc};
 use crate::resolver::Resolver;
+use binary::decode::Decoder;
+use event::Event;
+use token::TokenKind;
 
 use text::window::{read_some, Input, Stream, DETECT_WINDOW};
 use text::State;
@@ -80,6 +82,8 @@ pub struct Reader<'a> {
     binary: Option<Box<Decoder>>,
     /// How `advance` reads the next token (see [`Reader::choose_path`]).
     path: Path,
+    /// The current token was read by [`Reader::peek`]: the next call returns it again.
+    peeked: bool,
 }
 
 /// How [`Reader::advance`] reads the next token, chosen after every token off the fast path
@@ -221,8 +225,8 @@ impl<'a> Reader<'a> {
     #[inline]
     #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Result<Event<'_>> {
-        if self.st.peeked {
-            self.st.peeked = false;
+        if self.peeked {
+            self.peeked = false;
         } else {
             self.advance()?;
         }
@@ -248,12 +252,12 @@ impl<'a> Reader<'a> {
     /// ```
     #[inline]
     pub fn next_with_offset(&mut self) -> Result<(u64, Event<'_>)> {
-        if self.st.peeked {
-            self.st.peeked = false;
+        if self.peeked {
+            self.peeked = false;
         } else {
             self.advance()?;
         }
-        Ok((self.st.tok_start, self.event()))
+        Ok((self.st.tok.start, self.event()))
     }
 
     /// Moves to the next event without building its view, and says what kind it is;
@@ -272,12 +276,12 @@ impl<'a> Reader<'a> {
     /// ```
     #[inline]
     pub fn next_token(&mut self) -> Result<TokenKind> {
-        if self.st.peeked {
-            self.st.peeked = false;
+        if self.peeked {
+            self.peeked = false;
         } else {
             self.advance()?;
         }
-        Ok(self.st.kind)
+        Ok(self.st.tok.kind)
     }
 
     /// The event last read (by [`Reader::next_token`], [`Reader::next`] or
@@ -290,9 +294,9 @@ impl<'a> Reader<'a> {
     /// Returns the next event without consuming it: the following [`Reader::next`] returns it
     /// again.
     pub fn peek(&mut self) -> Result<Event<'_>> {
-        if !self.st.peeked {
+        if !self.peeked {
             self.advance()?;
-            self.st.peeked = true;
+            self.peeked = true;
         }
         Ok(self.event())
     }
@@ -311,6 +315,6 @@ impl<'a> Reader<'a> {
             Some(f) => f.text.as_bytes(),
             None => self.input.data(),
         };
-        crate::event::view(data, &self.st, &self.dtd)
+        event::view(data, &self.st.tok, &self.dtd)
     }
 }

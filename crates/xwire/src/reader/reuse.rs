@@ -1,14 +1,14 @@
 //! Reusing a reader's allocations for the next document.
 
 use crate::dtd::{Dtd, Expansion};
-use crate::event::{Attr, Span, TokenKind};
 use crate::intern::{Id, Interner};
+use crate::reader::token::{Attr, Span, TokenKind};
 
 use super::config::Config;
 use super::text::lines::LineTracker;
 use super::text::window::Input;
 use super::text::{EntFrame, Phase, State};
-use super::token::{NsId, Open, QMeta};
+use super::token::{clear, NsId, Open, QMeta, TokenState};
 use super::{Path, Reader};
 
 /// The allocations of a finished [`Reader`], for the next one to reuse
@@ -32,7 +32,7 @@ thread_local! {
 
 impl Drop for Reader<'_> {
     fn drop(&mut self) {
-        if self.st.names.is_unallocated() {
+        if self.st.tok.names.is_unallocated() {
             return; // into_buffers took them.
         }
         let bufs = self.take_buffers();
@@ -98,18 +98,6 @@ pub(in crate::reader) fn name_ids(keep: bool, names_gen: u64, epoch: u32) -> (u6
     }
 }
 
-/// Empties `o`, its value dropped out of line: the reset of a reader between documents
-/// keeps the drop code of what most documents never set out of its cache lines.
-#[inline(always)]
-pub(in crate::reader) fn clear<T>(o: &mut Option<T>) {
-    #[cold]
-    #[inline(never)]
-    pub(in crate::reader) fn drop_cold<T>(_: T) {}
-    if o.is_some() {
-        drop_cold(o.take());
-    }
-}
-
 /// A new generation of name ids, unique in the process.
 pub(in crate::reader) fn next_name_generation() -> u64 {
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
@@ -158,42 +146,43 @@ impl<'a> Reader<'a> {
             && names_fit(&old.names, &old.uris, old.epoch);
         let (names_gen, epoch) = name_ids(keep, old.names_gen, old.epoch);
         let mut st = State {
-            config,
+            tok: TokenState {
+                config,
+                kind: TokenKind::Eof,
+                start: 0,
+                span: Span::default(),
+                pi_data: Span::default(),
+                flags: 0,
+                qname: Id(0),
+                ns: NsId::NONE,
+                empty: false,
+                attrs: old.attrs,
+                scratch: old.scratch,
+                doctype: None,
+                stack: old.stack,
+                names: old.names,
+                qmeta: old.qmeta,
+                uris: old.uris,
+                bindings: old.bindings,
+                epoch,
+                names_gen,
+            },
             pos: 0,
             frames: old.frames,
             phase: Phase::Start,
             doc_start: 0,
             xml_decl: None,
             standalone: false,
-            stack: old.stack,
-            names: old.names,
-            qmeta: old.qmeta,
-            uris: old.uris,
-            bindings: old.bindings,
-            epoch,
-            names_gen,
-            kind: TokenKind::Eof,
-            tok_start: 0,
-            a: Span::default(),
-            b: Span::default(),
-            flags: 0,
-            qname: Id(0),
-            ns: NsId::NONE,
-            empty: false,
             pending_end: false,
-            attrs: old.attrs,
-            scratch: old.scratch,
-            doctype: None,
             expansion: Expansion::default(),
-            peeked: false,
             lines: LineTracker::START,
             early: None,
         };
         st.frames.clear();
-        st.stack.clear();
-        st.attrs.clear();
-        st.scratch.clear();
-        st.reset_names(keep);
+        st.tok.stack.clear();
+        st.tok.attrs.clear();
+        st.tok.scratch.clear();
+        st.tok.reset_names(keep);
         Reader {
             input: Input {
                 slice: &[],
@@ -211,6 +200,7 @@ impl<'a> Reader<'a> {
             binary: None,
             // The XML declaration is read off the fast path.
             path: Path::Check,
+            peeked: false,
         }
     }
 
@@ -242,21 +232,21 @@ impl<'a> Reader<'a> {
         // A name is interned before its first check: after an error the names may hold one
         // that failed, and are not kept. (Nor after binary input, to keep to one way.)
         let clean = self.failed.is_none() && self.binary.is_none();
-        let names_gen = if clean { self.st.names_gen } else { 0 };
+        let names_gen = if clean { self.st.tok.names_gen } else { 0 };
         let st = &mut self.st;
         ReaderBuffers {
             st: StateBufs {
                 frames: std::mem::take(&mut st.frames),
-                stack: std::mem::take(&mut st.stack),
-                names: std::mem::take(&mut st.names),
-                qmeta: std::mem::take(&mut st.qmeta),
-                uris: std::mem::take(&mut st.uris),
-                bindings: std::mem::take(&mut st.bindings),
-                attrs: std::mem::take(&mut st.attrs),
-                scratch: std::mem::take(&mut st.scratch),
+                stack: std::mem::take(&mut st.tok.stack),
+                names: std::mem::take(&mut st.tok.names),
+                qmeta: std::mem::take(&mut st.tok.qmeta),
+                uris: std::mem::take(&mut st.tok.uris),
+                bindings: std::mem::take(&mut st.tok.bindings),
+                attrs: std::mem::take(&mut st.tok.attrs),
+                scratch: std::mem::take(&mut st.tok.scratch),
                 names_gen,
-                epoch: st.epoch,
-                namespaces: st.config.namespaces,
+                epoch: st.tok.epoch,
+                namespaces: st.tok.config.namespaces,
             },
             dtd: std::mem::take(&mut self.dtd),
             buf: std::mem::take(&mut self.input.buf),
@@ -276,65 +266,37 @@ impl<'a> Reader<'a> {
             failed,
             binary,
             path,
+            peeked,
         } = self;
-        let keep = clean && st.names_gen != 0 && names_fit(&st.names, &st.uris, st.epoch);
-        (st.names_gen, st.epoch) = name_ids(keep, st.names_gen, st.epoch);
+        let keep =
+            clean && st.tok.names_gen != 0 && names_fit(&st.tok.names, &st.tok.uris, st.tok.epoch);
+        (st.tok.names_gen, st.tok.epoch) = name_ids(keep, st.tok.names_gen, st.tok.epoch);
         let State {
-            config: _,
+            tok,
             pos,
             frames,
             phase,
             doc_start,
             xml_decl,
             standalone,
-            stack,
-            names: _,
-            qmeta: _,
-            uris: _,
-            bindings: _,
-            epoch: _,
-            names_gen: _,
-            kind,
-            tok_start,
-            a,
-            b,
-            flags,
-            qname,
-            ns,
-            empty,
             pending_end,
-            attrs,
-            scratch,
-            doctype,
             expansion,
-            peeked,
             lines,
             early,
         } = st;
+        tok.clear_token();
         *pos = 0;
         frames.clear();
         *phase = Phase::Start;
         *doc_start = 0;
         clear(xml_decl);
         *standalone = false;
-        stack.clear();
-        *kind = TokenKind::Eof;
-        *tok_start = 0;
-        *a = Span::default();
-        *b = Span::default();
-        *flags = 0;
-        *qname = Id(0);
-        *ns = NsId::NONE;
-        *empty = false;
         *pending_end = false;
-        attrs.clear();
-        scratch.clear();
-        clear(doctype);
         *expansion = Expansion::default();
-        *peeked = false;
         *lines = LineTracker::START;
         clear(early);
-        st.reset_names(keep);
+        *peeked = false;
+        st.tok.reset_names(keep);
         dtd.clear();
         input.buf.clear();
         input.owned = false;
@@ -351,7 +313,7 @@ impl<'a> Reader<'a> {
 
     /// The configuration the reader reads with.
     pub(crate) fn config(&self) -> &Config {
-        &self.st.config
+        &self.st.tok.config
     }
 
     /// Lets go of everything the reader borrows for `'a` (its input, stream and resolver),
@@ -360,7 +322,7 @@ impl<'a> Reader<'a> {
     pub(crate) fn park(&mut self) {
         self.input.slice = &[];
         if std::thread::panicking() {
-            self.st.names_gen = 0;
+            self.st.tok.names_gen = 0;
         }
         // Dropped last: their drops may panic, and nothing of `'a` may stay if they do.
         let stream = self.input.stream.take();

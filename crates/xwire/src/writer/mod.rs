@@ -40,7 +40,7 @@ use std::ops::Range;
 
 use crate::binary::{Array, Value};
 use crate::chars;
-use crate::event::Event;
+use crate::reader::event::Event;
 pub(crate) use escape::check_chars;
 use escape::{escape_into, Context};
 pub(crate) use scope::NsScope;

@@ -6,7 +6,7 @@ use std::io::Write;
 
 use super::{WriteError, Writer};
 use crate::binary::{Array, BinaryWriter, Value};
-use crate::event::Event;
+use crate::reader::event::Event;
 
 /// Something that writes an XML document: the text [`Writer`] or the binary
 /// [`BinaryWriter`]. Each method behaves as the inherent method of the same name.

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use crate::dtd::{self, Class, Dtd};
 use crate::error::{ErrorKind, LimitKind};
-use crate::event::{Span, TokenKind};
+use crate::reader::token::{Span, TokenKind};
 use crate::resolver::Resolver;
 use crate::scan::str_of;
 use crate::scan::{self, bad, Ref, Scan, Stop};
@@ -67,8 +67,8 @@ impl State {
                                     if i > start {
                                         break;
                                     }
-                                    self.set_token(TokenKind::SkippedEntity, start, base);
-                                    self.a = Span {
+                                    self.tok.set_token(TokenKind::SkippedEntity, start, base);
+                                    self.tok.span = Span {
                                         start: ns,
                                         end: ne,
                                         scratch: false,
@@ -100,13 +100,13 @@ impl State {
             }
         }
         self.check_len(start, i)?;
-        self.set_token(TokenKind::Text, start, base);
-        self.a = Span {
+        self.tok.set_token(TokenKind::Text, start, base);
+        self.tok.span = Span {
             start,
             end: i,
             scratch: false,
         };
-        self.flags = flags;
+        self.tok.flags = flags;
         self.pos = i;
         Ok(StepR::Token)
     }
@@ -150,7 +150,7 @@ impl State {
         if self.frames.iter().any(|f| f.entity == id) {
             return bad(at, ErrorKind::RecursiveEntity(name.to_string()));
         }
-        let limits = &self.config.limits;
+        let limits = &self.tok.config.limits;
         if e.is_external() {
             let loaded = match e.loaded.get() {
                 Some(l) => l.clone(),
@@ -207,12 +207,12 @@ impl State {
         at: usize,
         end: usize,
     ) -> Scan<()> {
-        if self.frames.len() as u64 >= self.config.limits.max_entity_depth {
+        if self.frames.len() as u64 >= self.tok.config.limits.max_entity_depth {
             return bad(
                 at,
                 ErrorKind::LimitExceeded(
                     LimitKind::EntityDepth,
-                    self.config.limits.max_entity_depth,
+                    self.tok.config.limits.max_entity_depth,
                 ),
             );
         }
@@ -220,7 +220,7 @@ impl State {
             text,
             saved_pos: end,
             entity,
-            depth: self.stack.len(),
+            depth: self.tok.stack.len(),
         });
         self.pos = 0;
         Ok(())

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use crate::chars;
 use crate::dtd::{self, Dtd, DtdParser};
 use crate::error::ErrorKind;
-use crate::event::TokenKind;
+use crate::reader::token::TokenKind;
 use crate::resolver::Resolver;
 use crate::scan::str_of;
 use crate::scan::{self, bad, syntax, Scan, Stop};
@@ -72,7 +72,7 @@ impl State {
         base: u64,
     ) -> Scan<StepR> {
         let start = self.pos;
-        if self.doctype.is_some() || !matches!(self.phase, Phase::Start | Phase::Prolog) {
+        if self.tok.doctype.is_some() || !matches!(self.phase, Phase::Start | Phase::Prolog) {
             return bad(
                 start,
                 wf("the document type declaration must come once, before the root element"),
@@ -184,8 +184,8 @@ impl State {
         self.check_len(start, i)?;
         // The declaration is complete: now process the subsets.
         dtd.clear();
-        let limits = self.config.limits.clone();
-        let base_uri: Option<Arc<str>> = self.config.base_uri.as_deref().map(Arc::from);
+        let limits = self.tok.config.limits.clone();
+        let base_uri: Option<Arc<str>> = self.tok.config.base_uri.as_deref().map(Arc::from);
         let mut internal = String::new();
         if let Some((s, e)) = subset {
             scan::check_chars(data, s, e)?;
@@ -198,7 +198,7 @@ impl State {
                 &mut self.expansion,
                 self.standalone,
             );
-            p.namespaces = self.config.namespaces;
+            p.namespaces = self.tok.config.namespaces;
             p.internal_subset(Arc::from(internal.as_str()), base_uri.clone())
                 .map_err(|e| Stop::at(s + e.at, dtd_kind(e)))?;
         }
@@ -210,17 +210,17 @@ impl State {
                 &mut self.expansion,
                 self.standalone,
             );
-            p.namespaces = self.config.namespaces;
+            p.namespaces = self.tok.config.namespaces;
             p.external_subset(public_id.as_deref(), sys, base_uri)
                 .map_err(|e| Stop::at(start, dtd_kind(e)))?;
         }
-        self.doctype = Some(crate::event::DoctypeInfo {
+        self.tok.doctype = Some(crate::reader::token::DoctypeInfo {
             name,
             public_id,
             system_id,
             internal_subset: internal,
         });
-        self.set_token(TokenKind::Doctype, start, base);
+        self.tok.set_token(TokenKind::Doctype, start, base);
         self.phase = Phase::Prolog;
         self.pos = i + 1;
         Ok(StepR::Token)

@@ -2,10 +2,11 @@
 
 use crate::chars;
 use crate::error::ErrorKind;
-use crate::event::{Span, TokenKind};
+use crate::reader::token::{Span, TokenKind};
 use crate::scan::{self, bad, syntax, Scan, Stop};
 
-use super::{ns_err, wf, Phase, State, StepR};
+use super::{wf, Phase, State, StepR};
+use crate::reader::token::ns_err;
 use crate::reader::token::F_CR;
 
 /// Parses the body of a processing instruction at `start` (`<?`): returns the end of the target,
@@ -68,13 +69,13 @@ impl State {
         }
         scan::check_chars(data, body, end)?;
         self.check_len(body, end)?;
-        self.set_token(TokenKind::Comment, start, base);
-        self.a = Span {
+        self.tok.set_token(TokenKind::Comment, start, base);
+        self.tok.span = Span {
             start: body,
             end,
             scratch: false,
         };
-        self.flags = if raw_cr && memchr::memchr(b'\r', &data[body..end]).is_some() {
+        self.tok.flags = if raw_cr && memchr::memchr(b'\r', &data[body..end]).is_some() {
             F_CR
         } else {
             0
@@ -92,25 +93,25 @@ impl State {
     ) -> Scan<StepR> {
         let start = self.pos;
         let (te, ds, after) = pi_body(data, start, eof)?;
-        if self.config.namespaces && memchr::memchr(b':', &data[start + 2..te]).is_some() {
+        if self.tok.config.namespaces && memchr::memchr(b':', &data[start + 2..te]).is_some() {
             return bad(
                 start + 2,
                 ns_err("a processing instruction target cannot contain ':'"),
             );
         }
         self.check_len(start, after)?;
-        self.set_token(TokenKind::Pi, start, base);
-        self.a = Span {
+        self.tok.set_token(TokenKind::Pi, start, base);
+        self.tok.span = Span {
             start: start + 2,
             end: te,
             scratch: false,
         };
-        self.b = Span {
+        self.tok.pi_data = Span {
             start: ds,
             end: after - 2,
             scratch: false,
         };
-        self.flags = if raw_cr && memchr::memchr(b'\r', &data[ds..after - 2]).is_some() {
+        self.tok.flags = if raw_cr && memchr::memchr(b'\r', &data[ds..after - 2]).is_some() {
             F_CR
         } else {
             0
@@ -146,13 +147,13 @@ impl State {
         };
         scan::check_chars(data, body, end)?;
         self.check_len(body, end)?;
-        self.set_token(TokenKind::CData, start, base);
-        self.a = Span {
+        self.tok.set_token(TokenKind::CData, start, base);
+        self.tok.span = Span {
             start: body,
             end,
             scratch: false,
         };
-        self.flags = if raw_cr && memchr::memchr(b'\r', &data[body..end]).is_some() {
+        self.tok.flags = if raw_cr && memchr::memchr(b'\r', &data[body..end]).is_some() {
             F_CR
         } else {
             0

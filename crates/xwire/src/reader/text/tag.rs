@@ -5,12 +5,13 @@ use crate::bytes::same_bytes;
 use crate::chars;
 use crate::dtd::{self, Dtd};
 use crate::error::{ErrorKind, LimitKind};
-use crate::event::{Attr, Span, TokenKind};
 use crate::intern::Id;
+use crate::reader::token::{Attr, Span, TokenKind};
 use crate::scan::str_of;
 use crate::scan::{self, bad, syntax, Ref, Scan, Stop};
 
-use super::{ns_err, wf, Phase, State, StepR};
+use super::{wf, Phase, State, StepR};
+use crate::reader::token::ns_err;
 use crate::reader::token::{NsId, Open, QMeta, NO_PREFIX, XMLNS_NS, XML_NS};
 
 impl State {
@@ -31,9 +32,9 @@ impl State {
             );
         }
         let name_end = scan::name(data, start + 1, eof, "an element name")?;
-        let qname = self.intern_qname(data, start + 1, name_end, true)?;
-        self.attrs.clear();
-        self.scratch.clear();
+        let qname = self.tok.intern_qname(data, start + 1, name_end, true)?;
+        self.tok.attrs.clear();
+        self.tok.scratch.clear();
         let mut i = name_end;
         let empty;
         let mut decls = false;
@@ -67,7 +68,7 @@ impl State {
                 return syntax(i, "white space, '>' or '/>'", data);
             }
             let n_end = scan::name(data, i, eof, "an attribute name, '>' or '/>'")?;
-            let aq = self.intern_qname(data, i, n_end, false)?;
+            let aq = self.tok.intern_qname(data, i, n_end, false)?;
             let mut j = scan::skip_ws(data, n_end);
             match data.get(j) {
                 Some(b'=') => j += 1,
@@ -121,17 +122,17 @@ impl State {
                     scratch: false,
                 }
             };
-            if self.attrs.len() >= self.config.limits.max_attributes as usize {
+            if self.tok.attrs.len() >= self.tok.config.limits.max_attributes as usize {
                 return bad(
                     i,
                     ErrorKind::LimitExceeded(
                         LimitKind::Attributes,
-                        self.config.limits.max_attributes as u64,
+                        self.tok.config.limits.max_attributes as u64,
                     ),
                 );
             }
             decls |= data[i..n_end].starts_with(b"xmlns");
-            self.attrs.push(Attr {
+            self.tok.attrs.push(Attr {
                 name: Span {
                     start: i,
                     end: n_end,
@@ -147,27 +148,27 @@ impl State {
         }
         self.check_len(start, i)?;
         if !dtd.attlists.is_empty() {
-            let n = self.attrs.len();
+            let n = self.tok.attrs.len();
             self.apply_attlist(data, dtd, qname, start)?;
-            decls |= self.attrs[n..]
+            decls |= self.tok.attrs[n..]
                 .iter()
-                .any(|a| self.scratch[a.name.start..a.name.end].starts_with("xmlns"));
+                .any(|a| self.tok.scratch[a.name.start..a.name.end].starts_with("xmlns"));
         }
-        if self.attrs.len() > 1 {
+        if self.tok.attrs.len() > 1 {
             self.check_duplicates(start)?;
         }
-        let mark = self.bindings.len() as u32;
+        let mark = self.tok.bindings.len() as u32;
         let mut ns = NsId::NONE;
-        if self.config.namespaces {
+        if self.tok.config.namespaces {
             if decls {
                 self.declare_namespaces(data, start)?;
             }
-            ns = self.resolve(qname, start + 1, true)?;
+            ns = self.tok.resolve(qname, start + 1, true)?;
             let mut prefixed = 0;
-            for n in 0..self.attrs.len() {
-                let a = self.attrs[n];
-                if a.ns != NsId::XMLNS && self.qmeta[a.qname.0 as usize].prefix_len > 0 {
-                    self.attrs[n].ns = self.resolve(a.qname, a.name.start, false)?;
+            for n in 0..self.tok.attrs.len() {
+                let a = self.tok.attrs[n];
+                if a.ns != NsId::XMLNS && self.tok.qmeta[a.qname.0 as usize].prefix_len > 0 {
+                    self.tok.attrs[n].ns = self.tok.resolve(a.qname, a.name.start, false)?;
                     prefixed += 1;
                 }
             }
@@ -175,26 +176,26 @@ impl State {
                 self.check_expanded_duplicates(start)?;
             }
         }
-        if self.stack.len() >= self.config.limits.max_depth as usize {
+        if self.tok.stack.len() >= self.tok.config.limits.max_depth as usize {
             return bad(
                 start,
-                ErrorKind::LimitExceeded(LimitKind::Depth, self.config.limits.max_depth as u64),
+                ErrorKind::LimitExceeded(LimitKind::Depth, self.tok.config.limits.max_depth as u64),
             );
         }
-        self.stack.push(Open {
+        self.tok.stack.push(Open {
             qname,
             ns,
             bindings: mark,
         });
-        self.set_token(TokenKind::Start, start, base);
-        self.a = Span {
+        self.tok.set_token(TokenKind::Start, start, base);
+        self.tok.span = Span {
             start: start + 1,
             end: name_end,
             scratch: false,
         };
-        self.qname = qname;
-        self.ns = ns;
-        self.empty = empty;
+        self.tok.qname = qname;
+        self.tok.ns = ns;
+        self.tok.empty = empty;
         self.pending_end = empty;
         self.phase = Phase::Content;
         self.pos = i;
@@ -210,11 +211,11 @@ impl State {
         dtd: &Dtd,
         raw_cr: bool,
     ) -> Scan<Span> {
-        let s0 = self.scratch.len();
+        let s0 = self.tok.scratch.len();
         let mut i = s;
         while i < e {
             let run = crate::simd::find_attr_stop(&data[..e], i);
-            self.scratch.push_str(str_of(&data[i..run]));
+            self.tok.scratch.push_str(str_of(&data[i..run]));
             if run >= e {
                 break;
             }
@@ -223,7 +224,7 @@ impl State {
                 b'&' => {
                     let (r, end) = scan::reference(data, i, true)?;
                     match r {
-                        Ref::Char(c) => self.scratch.push(c),
+                        Ref::Char(c) => self.tok.scratch.push(c),
                         Ref::Entity(ns, ne) => {
                             let name = str_of(&data[ns..ne]);
                             match dtd.general(name) {
@@ -239,11 +240,11 @@ impl State {
                                     if self.standalone && ent.external_decl {
                                         return bad(i, wf(format!("entity '{name}' is declared externally but the document is standalone")));
                                     }
-                                    let limits = self.config.limits.clone();
+                                    let limits = self.tok.config.limits.clone();
                                     dtd::attr_entity(
                                         dtd,
                                         id,
-                                        &mut self.scratch,
+                                        &mut self.tok.scratch,
                                         0,
                                         &limits,
                                         &mut self.expansion,
@@ -257,26 +258,29 @@ impl State {
                 }
                 b'\r' if raw_cr && data.get(i + 1) == Some(&b'\n') => i += 1,
                 b'\t' | b'\n' | b'\r' => {
-                    self.scratch.push(' ');
+                    self.tok.scratch.push(' ');
                     i += 1;
                 }
                 _ => {
                     // Quotes of the other kind and non-ASCII characters (already checked).
                     let (c, l) = scan::any_char(data, i)?;
-                    self.scratch.push(c);
+                    self.tok.scratch.push(c);
                     i += l;
                 }
             }
         }
-        if (self.scratch.len() - s0) as u64 > self.config.limits.max_text_length {
+        if (self.tok.scratch.len() - s0) as u64 > self.tok.config.limits.max_text_length {
             return bad(
                 s,
-                ErrorKind::LimitExceeded(LimitKind::TextLength, self.config.limits.max_text_length),
+                ErrorKind::LimitExceeded(
+                    LimitKind::TextLength,
+                    self.tok.config.limits.max_text_length,
+                ),
             );
         }
         Ok(Span {
             start: s0,
-            end: self.scratch.len(),
+            end: self.tok.scratch.len(),
             scratch: true,
         })
     }
@@ -290,30 +294,31 @@ impl State {
         qname: Id,
         at: usize,
     ) -> Scan<()> {
-        let Some(defs) = dtd.attlists.get(self.names.get(qname)) else {
+        let Some(defs) = dtd.attlists.get(self.tok.names.get(qname)) else {
             return Ok(());
         };
         for def in defs {
             let id = self
+                .tok
                 .intern_qname(def.name.as_bytes(), 0, def.name.len(), false)
                 .map_err(|s| match s {
                     Stop::Bad(b) => Stop::at(at, b.1),
                     s => s,
                 })?;
-            let found = self.attrs.iter().position(|a| a.qname == id);
+            let found = self.tok.attrs.iter().position(|a| a.qname == id);
             if let Some(n) = found {
-                self.attrs[n].id = def.ty == dtd::AttType::Id;
+                self.tok.attrs[n].id = def.ty == dtd::AttType::Id;
             }
             match found {
                 Some(n) if def.ty != dtd::AttType::Cdata => {
-                    let v = self.value_of(data, self.attrs[n].value);
+                    let v = self.tok.value_of(data, self.tok.attrs[n].value);
                     if v.starts_with(' ') || v.ends_with(' ') || v.contains("  ") {
                         let c = dtd::collapse(v);
-                        let s0 = self.scratch.len();
-                        self.scratch.push_str(&c);
-                        self.attrs[n].value = Span {
+                        let s0 = self.tok.scratch.len();
+                        self.tok.scratch.push_str(&c);
+                        self.tok.attrs[n].value = Span {
                             start: s0,
-                            end: self.scratch.len(),
+                            end: self.tok.scratch.len(),
                             scratch: true,
                         };
                     }
@@ -324,20 +329,20 @@ impl State {
                     else {
                         continue;
                     };
-                    let n0 = self.scratch.len();
-                    self.scratch.push_str(&def.name);
-                    let v0 = self.scratch.len();
-                    self.scratch.push_str(v);
-                    if self.attrs.len() >= self.config.limits.max_attributes as usize {
+                    let n0 = self.tok.scratch.len();
+                    self.tok.scratch.push_str(&def.name);
+                    let v0 = self.tok.scratch.len();
+                    self.tok.scratch.push_str(v);
+                    if self.tok.attrs.len() >= self.tok.config.limits.max_attributes as usize {
                         return bad(
                             at,
                             ErrorKind::LimitExceeded(
                                 LimitKind::Attributes,
-                                self.config.limits.max_attributes as u64,
+                                self.tok.config.limits.max_attributes as u64,
                             ),
                         );
                     }
-                    self.attrs.push(Attr {
+                    self.tok.attrs.push(Attr {
                         name: Span {
                             start: n0,
                             end: v0,
@@ -345,7 +350,7 @@ impl State {
                         },
                         value: Span {
                             start: v0,
-                            end: self.scratch.len(),
+                            end: self.tok.scratch.len(),
                             scratch: true,
                         },
                         qname: id,
@@ -360,28 +365,30 @@ impl State {
     }
 
     pub(in crate::reader) fn check_duplicates(&self, at: usize) -> Scan<()> {
-        let n = self.attrs.len();
+        let n = self.tok.attrs.len();
         if n < 2 {
             return Ok(());
         }
         let dup = if n <= 16 {
             (1..n).find_map(|i| {
                 (0..i)
-                    .find(|&j| self.attrs[j].qname == self.attrs[i].qname)
+                    .find(|&j| self.tok.attrs[j].qname == self.tok.attrs[i].qname)
                     .map(|_| i)
             })
         } else {
             let mut seen = std::collections::HashSet::with_capacity(n);
-            (0..n).find(|&i| !seen.insert(self.attrs[i].qname))
+            (0..n).find(|&i| !seen.insert(self.tok.attrs[i].qname))
         };
         match dup {
             Some(i) => bad(
-                if self.attrs[i].defaulted {
+                if self.tok.attrs[i].defaulted {
                     at
                 } else {
-                    self.attrs[i].name.start
+                    self.tok.attrs[i].name.start
                 },
-                ErrorKind::DuplicateAttribute(self.names.get(self.attrs[i].qname).to_string()),
+                ErrorKind::DuplicateAttribute(
+                    self.tok.names.get(self.tok.attrs[i].qname).to_string(),
+                ),
             ),
             None => Ok(()),
         }
@@ -391,26 +398,26 @@ impl State {
     /// name, are duplicates (Namespaces in XML 1.0, "Attributes Unique").
     pub(in crate::reader) fn check_expanded_duplicates(&self, at: usize) -> Scan<()> {
         let is_pref = |a: &Attr| a.ns != NsId::NONE && a.ns != NsId::XMLNS;
-        if self.attrs.iter().filter(|a| is_pref(a)).take(2).count() < 2 {
+        if self.tok.attrs.iter().filter(|a| is_pref(a)).take(2).count() < 2 {
             return Ok(());
         }
-        let pref: Vec<usize> = (0..self.attrs.len())
-            .filter(|&i| is_pref(&self.attrs[i]))
+        let pref: Vec<usize> = (0..self.tok.attrs.len())
+            .filter(|&i| is_pref(&self.tok.attrs[i]))
             .collect();
         let local = |i: usize| {
-            let a = &self.attrs[i];
-            let n = self.names.get(a.qname);
-            &n[self.qmeta[a.qname.0 as usize].prefix_len as usize + 1..]
+            let a = &self.tok.attrs[i];
+            let n = self.tok.names.get(a.qname);
+            &n[self.tok.qmeta[a.qname.0 as usize].prefix_len as usize + 1..]
         };
         let mut seen = std::collections::HashSet::with_capacity(pref.len());
         for &i in &pref {
-            if !seen.insert((self.attrs[i].ns, local(i))) {
-                let a = &self.attrs[i];
+            if !seen.insert((self.tok.attrs[i].ns, local(i))) {
+                let a = &self.tok.attrs[i];
                 return bad(
                     if a.defaulted { at } else { a.name.start },
                     ns_err(format!(
                         "attribute '{}' duplicates another with the same namespace and local name",
-                        self.names.get(a.qname)
+                        self.tok.names.get(a.qname)
                     )),
                 );
             }
@@ -421,10 +428,10 @@ impl State {
     /// Processes the `xmlns` and `xmlns:p` attributes of the current start tag.
     pub(in crate::reader) fn declare_namespaces(&mut self, data: &[u8], at: usize) -> Scan<()> {
         let mut changed = false;
-        for n in 0..self.attrs.len() {
-            let a = self.attrs[n];
-            let m = self.qmeta[a.qname.0 as usize];
-            let name = self.names.get(a.qname);
+        for n in 0..self.tok.attrs.len() {
+            let a = self.tok.attrs[n];
+            let m = self.tok.qmeta[a.qname.0 as usize];
+            let name = self.tok.names.get(a.qname);
             let is_default = m.prefix_len == 0 && name == "xmlns";
             let is_prefixed = m.prefix_len == 5 && name.starts_with("xmlns:");
             if !is_default && !is_prefixed {
@@ -433,7 +440,7 @@ impl State {
             let where_ = if a.defaulted { at } else { a.name.start };
             let v = a.value;
             let uri = if v.scratch {
-                &self.scratch[v.start..v.end]
+                &self.tok.scratch[v.start..v.end]
             } else {
                 str_of(&data[v.start..v.end])
             };
@@ -457,7 +464,7 @@ impl State {
                             ns_err(format!("the prefix 'xml' must be bound to \"{XML_NS}\"")),
                         );
                     }
-                    self.attrs[n].ns = NsId::XMLNS;
+                    self.tok.attrs[n].ns = NsId::XMLNS;
                     continue;
                 }
                 if uri == XML_NS || uri == XMLNS_NS {
@@ -473,29 +480,30 @@ impl State {
                 // a name defaulted from the DTD lives in `scratch`, beside the value.
                 let id = if a.name.scratch {
                     let local = local.to_string();
-                    self.names.intern(&local)
+                    self.tok.names.intern(&local)
                 } else {
-                    self.names
+                    self.tok
+                        .names
                         .intern(str_of(&data[a.name.start + 6..a.name.end]))
                 };
                 (id, uri)
             };
             let (prefix, uri) = uri_id;
-            let ns = NsId(self.uris.intern(uri).0);
-            self.bindings.push((prefix, ns));
-            while self.qmeta.len() < self.names.len() {
-                self.qmeta.push(QMeta {
+            let ns = NsId(self.tok.uris.intern(uri).0);
+            self.tok.bindings.push((prefix, ns));
+            while self.tok.qmeta.len() < self.tok.names.len() {
+                self.tok.qmeta.push(QMeta {
                     prefix_len: 0,
                     prefix: NO_PREFIX,
                     epoch: 0,
                     ns: NsId::NONE,
                 });
             }
-            self.attrs[n].ns = NsId::XMLNS;
+            self.tok.attrs[n].ns = NsId::XMLNS;
             changed = true;
         }
         if changed {
-            self.epoch += 1;
+            self.tok.epoch += 1;
         }
         Ok(())
     }
@@ -506,9 +514,9 @@ impl State {
         let s = start + 2;
         // Fast path: the name of the open element, then a byte that cannot continue a name. The
         // open element's name was validated by its start tag, so nothing is scanned twice.
-        let (e, matched) = match self.stack.last() {
+        let (e, matched) = match self.tok.stack.last() {
             Some(top) => {
-                let open = self.names.bytes(top.qname);
+                let open = self.tok.names.bytes(top.qname);
                 let e = s + open.len();
                 match data.get(e) {
                     Some(&b)
@@ -535,7 +543,7 @@ impl State {
             None if !eof => return Err(Stop::Eof),
             _ => return syntax(i, "'>' to end the end tag", data),
         }
-        let Some(top) = self.stack.last().copied() else {
+        let Some(top) = self.tok.stack.last().copied() else {
             return bad(
                 start,
                 wf(format!(
@@ -544,11 +552,11 @@ impl State {
                 )),
             );
         };
-        if !matched && !same_bytes(self.names.bytes(top.qname), &data[s..e]) {
+        if !matched && !same_bytes(self.tok.names.bytes(top.qname), &data[s..e]) {
             return bad(
                 start,
                 ErrorKind::MismatchedEndTag {
-                    expected: self.names.get(top.qname).to_string(),
+                    expected: self.tok.names.get(top.qname).to_string(),
                     found: str_of(&data[s..e]).to_string(),
                 },
             );
@@ -556,7 +564,7 @@ impl State {
         if self
             .frames
             .last()
-            .is_some_and(|f| self.stack.len() <= f.depth)
+            .is_some_and(|f| self.tok.stack.len() <= f.depth)
         {
             return bad(
                 start,
@@ -566,9 +574,9 @@ impl State {
                 )),
             );
         }
-        self.set_token(TokenKind::End, start, base);
-        self.qname = top.qname;
-        self.ns = top.ns;
+        self.tok.set_token(TokenKind::End, start, base);
+        self.tok.qname = top.qname;
+        self.tok.ns = top.ns;
         self.pop_element();
         self.pos = i + 1;
         Ok(StepR::Token)
@@ -578,18 +586,14 @@ impl State {
     #[inline(always)]
     pub(in crate::reader) fn end_empty_element(&mut self) {
         self.pending_end = false;
-        self.kind = TokenKind::End;
+        self.tok.kind = TokenKind::End;
         self.pop_element();
     }
 
-    pub(crate) fn pop_element(&mut self) {
-        if let Some(o) = self.stack.pop() {
-            if self.bindings.len() > o.bindings as usize {
-                self.bindings.truncate(o.bindings as usize);
-                self.epoch += 1;
-            }
-        }
-        if self.stack.is_empty() {
+    /// Closes the innermost open element; after the root, the epilog begins.
+    pub(in crate::reader) fn pop_element(&mut self) {
+        self.tok.pop_element();
+        if self.tok.stack.is_empty() {
             self.phase = Phase::Epilog;
         }
     }

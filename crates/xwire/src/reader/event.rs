@@ -7,64 +7,13 @@
 
 use std::borrow::Cow;
 
+use super::token::{Attr, DoctypeInfo, NsId, Span, TokenState, F_CR, F_REFS};
 use crate::dtd::{self, Dtd};
 use crate::intern::Id;
-use crate::reader::text::State;
-use crate::reader::token::{NsId, F_CR, F_REFS};
+
+pub use super::token::TokenKind;
 use crate::scan::str_of;
 use crate::scan::{self, Ref};
-
-/// A span of the current frame's bytes or of the reader's scratch buffer.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Span {
-    pub(crate) start: usize,
-    pub(crate) end: usize,
-    pub(crate) scratch: bool,
-}
-
-/// An attribute of the current start tag, as the reader stores it.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Attr {
-    pub(crate) name: Span,
-    pub(crate) value: Span,
-    pub(crate) qname: Id,
-    pub(crate) ns: NsId,
-    pub(crate) defaulted: bool,
-    /// Declared of type ID in the DTD.
-    pub(crate) id: bool,
-}
-
-/// The document type declaration, kept by the reader once read.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct DoctypeInfo {
-    pub(crate) name: String,
-    pub(crate) public_id: Option<String>,
-    pub(crate) system_id: Option<String>,
-    pub(crate) internal_subset: String,
-}
-
-/// The kind of an [`Event`], without its data.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TokenKind {
-    /// A start tag (also for empty-element tags).
-    Start,
-    /// An end tag (also reported right after the start of an empty element).
-    End,
-    /// Character data.
-    Text,
-    /// A CDATA section.
-    CData,
-    /// A comment.
-    Comment,
-    /// A processing instruction.
-    Pi,
-    /// The document type declaration.
-    Doctype,
-    /// A reference to an entity whose replacement text was not read.
-    SkippedEntity,
-    /// The end of the document.
-    Eof,
-}
 
 /// One event of the document, borrowed from the reader.
 #[derive(Clone, Copy, Debug)]
@@ -112,11 +61,11 @@ impl Event<'_> {
 }
 
 #[inline(always)]
-pub(crate) fn view<'r>(data: &'r [u8], st: &'r State, dtd: &'r Dtd) -> Event<'r> {
-    let slice = |s: crate::event::Span| -> &'r str { str_of(&data[s.start..s.end]) };
+pub(crate) fn view<'r>(data: &'r [u8], st: &'r TokenState, dtd: &'r Dtd) -> Event<'r> {
+    let slice = |s: Span| -> &'r str { str_of(&data[s.start..s.end]) };
     // Spans of the current token's name or text are in the scratch buffer only for binary input
     // (a composed `prefix:local`, the text form of a typed value).
-    let either = |s: crate::event::Span| -> &'r str {
+    let either = |s: Span| -> &'r str {
         let src = if s.scratch {
             st.scratch.as_bytes()
         } else {
@@ -128,28 +77,30 @@ pub(crate) fn view<'r>(data: &'r [u8], st: &'r State, dtd: &'r Dtd) -> Event<'r>
         TokenKind::Start => Event::Start(StartTag { data, st }),
         TokenKind::End => Event::End(EndTag { st }),
         TokenKind::Text => Event::Text(Text {
-            raw: either(st.a),
+            raw: either(st.span),
             flags: st.flags,
             dtd,
         }),
         TokenKind::CData => Event::CData(CData {
-            raw: slice(st.a),
+            raw: slice(st.span),
             flags: st.flags,
         }),
         TokenKind::Comment => Event::Comment(Comment {
-            raw: slice(st.a),
+            raw: slice(st.span),
             flags: st.flags,
         }),
         TokenKind::Pi => Event::Pi(Pi {
-            target: slice(st.a),
-            raw: slice(st.b),
+            target: slice(st.span),
+            raw: slice(st.pi_data),
             flags: st.flags,
         }),
         TokenKind::Doctype => match &st.doctype {
             Some(info) => Event::Doctype(Doctype { info }),
             None => Event::Eof,
         },
-        TokenKind::SkippedEntity => Event::SkippedEntity(SkippedEntity { name: slice(st.a) }),
+        TokenKind::SkippedEntity => Event::SkippedEntity(SkippedEntity {
+            name: slice(st.span),
+        }),
         TokenKind::Eof => Event::Eof,
     }
 }
@@ -172,14 +123,14 @@ impl<'r> SkippedEntity<'r> {
 #[derive(Clone, Copy)]
 pub struct StartTag<'r> {
     data: &'r [u8],
-    st: &'r State,
+    st: &'r TokenState,
 }
 
 impl<'r> StartTag<'r> {
     /// The qualified name as written (`soap:Envelope`).
     #[inline]
     pub fn name(&self) -> &'r str {
-        let a = self.st.a;
+        let a = self.st.span;
         // In the scratch buffer only for binary input (a composed `prefix:local`).
         let src = if a.scratch {
             self.st.scratch.as_bytes()
@@ -264,7 +215,7 @@ impl StartTag<'_> {
     /// Offset of the name in the bytes of the current frame (the document for a slice
     /// reader over UTF-8).
     pub(crate) fn name_offset(&self) -> usize {
-        self.st.a.start
+        self.st.span.start
     }
 
     /// The id of a namespace URI the reader has interned (for a declaration's value).
@@ -294,7 +245,7 @@ impl std::fmt::Debug for StartTag<'_> {
 #[derive(Clone)]
 pub struct Attributes<'r> {
     data: &'r [u8],
-    st: &'r State,
+    st: &'r TokenState,
     i: usize,
 }
 
@@ -324,7 +275,7 @@ impl ExactSizeIterator for Attributes<'_> {}
 #[derive(Clone, Copy)]
 pub struct Attribute<'r> {
     data: &'r [u8],
-    st: &'r State,
+    st: &'r TokenState,
     a: &'r Attr,
 }
 
@@ -425,7 +376,7 @@ impl std::fmt::Debug for Attribute<'_> {
 /// An end tag.
 #[derive(Clone, Copy)]
 pub struct EndTag<'r> {
-    st: &'r State,
+    st: &'r TokenState,
 }
 
 impl<'r> EndTag<'r> {

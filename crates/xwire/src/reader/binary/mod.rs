@@ -1,5 +1,7 @@
 //! Binary input through the reader: typed content, frames and the string table.
 
+pub(in crate::reader) mod decode;
+
 use std::borrow::Cow;
 
 use crate::binary::{self, Primitive, Typed};
@@ -87,7 +89,7 @@ impl<'a> Reader<'a> {
         }
         self.binary
             .as_ref()?
-            .frame_info(self.input.data(), &self.st)
+            .frame_info(self.input.data(), &self.st.tok)
     }
 
     /// The string table of binary input (names, prefixes, URIs and PI targets, in table
@@ -105,10 +107,14 @@ impl<'a> Reader<'a> {
             return Err(e.clone());
         }
         let Reader {
-            input, st, binary, ..
+            input,
+            st,
+            binary,
+            peeked,
+            ..
         } = self;
         Ok(match binary.as_mut() {
-            Some(d) => d.take_typed(input.data(), st, want),
+            Some(d) => d.take_typed(input.data(), &st.tok, peeked, want),
             None => None,
         })
     }

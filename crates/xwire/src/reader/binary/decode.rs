@@ -12,75 +12,19 @@
 //! decoded again, cheaply and without checks, when it is reported.
 
 use std::borrow::Cow;
-use std::ops::Range;
 
-use super::format::{
+use crate::binary::format::FrameInfo;
+use crate::binary::format::{
     read_varint, ByteOrder, FrameKind, PrimitiveType, VarintError, BIG_ENDIAN_BIT, HEADER_LEN,
     MAGIC, VERSION,
 };
-use super::value::{Array, Value};
+use crate::binary::value::{Array, Typed, Value};
 use crate::chars;
 use crate::error::{ErrorKind, LimitKind};
-use crate::event::{Attr, Span, TokenKind};
 use crate::intern::Id;
-use crate::reader::text::{Phase, State};
-use crate::reader::token::{NsId, Open, NO_PREFIX, XMLNS_NS, XML_NS};
+use crate::reader::token::{Attr, Span, TokenKind};
+use crate::reader::token::{NsId, Open, TokenState, NO_PREFIX, XMLNS_NS, XML_NS};
 use crate::scan::{self, str_of, Stop};
-
-/// The typed content of a LEAF or ARRAY element, as [`crate::Reader::typed_content`] returns
-/// it: strings, bytes and (when the byte order and alignment allow) arrays borrow the input.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Typed<'a> {
-    /// A LEAF element's value.
-    Value(Value<'a>),
-    /// An ARRAY element's values.
-    Array(Array<'a>),
-}
-
-impl Typed<'_> {
-    /// The type of the value or of the array's values.
-    pub fn primitive_type(&self) -> PrimitiveType {
-        match self {
-            Typed::Value(v) => v.primitive_type(),
-            Typed::Array(a) => a.primitive_type(),
-        }
-    }
-
-    /// Appends the text form (what the text reader would report as the element's content).
-    ///
-    /// ```
-    /// use std::borrow::Cow;
-    /// use xwire::binary::{Array, Typed};
-    /// let mut s = String::new();
-    /// Typed::Array(Array::F32(Cow::Borrowed(&[0.5, 2.0]))).write_text(&mut s);
-    /// assert_eq!(s, "0.5 2.0");
-    /// ```
-    pub fn write_text(&self, out: &mut String) {
-        match self {
-            Typed::Value(v) => v.write_text(out),
-            Typed::Array(a) => a.write_text(out),
-        }
-    }
-}
-
-/// Where the frame of the current event lies in a binary file, as
-/// [`crate::Reader::frame`] returns it: for tools that show or patch the layout (`xwire
-/// inspect`), and for checking where arrays landed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FrameInfo {
-    /// Offset of the frame's prefix byte in the file.
-    pub offset: usize,
-    /// The frame's kind.
-    pub kind: FrameKind,
-    /// The byte order its prefix declares.
-    pub byte_order: ByteOrder,
-    /// The body: what follows the prefix and the size.
-    pub body: Range<usize>,
-    /// LEAF: the value's bytes (for strings and bytes, after their length); ARRAY: the packed
-    /// values, after the padding (aligned to the type's width from the start of the file when
-    /// the writer followed the format). `None` for other kinds.
-    pub values: Option<Range<usize>>,
-}
 
 /// A decoding error: where (byte offset in the file) and what. Boxed so results stay narrow.
 pub(crate) type Fail = Box<(usize, ErrorKind)>;
@@ -99,12 +43,14 @@ fn limit<T>(at: usize, kind: LimitKind, n: u64) -> R<T> {
 /// "None" in the `u32` fields below.
 const NONE: u32 = u32::MAX;
 
-/// The binary cursor's own state; the reader's `State` holds the rest (element stack,
-/// bindings, the current event).
+/// The binary source: the cursor's own state. The [`TokenState`] it fills holds the rest
+/// (element stack, bindings, the current event).
 #[derive(Default)]
 pub(crate) struct Decoder {
     started: bool,
     done: bool,
+    /// Offset of the next frame to read.
+    pos: usize,
     root_seen: bool,
     /// (start, end) of each string of the table in the input.
     strings: Vec<(usize, usize)>,
@@ -231,28 +177,27 @@ fn shown(s: &str) -> String {
 
 impl Decoder {
     /// Reads the next event into `st`.
-    pub(crate) fn advance(&mut self, data: &[u8], st: &mut State) -> R<()> {
+    pub(crate) fn advance(&mut self, data: &[u8], st: &mut TokenState) -> R<()> {
         if !self.started {
             self.header(data, st)?;
         }
         loop {
             if self.done {
                 st.kind = TokenKind::Eof;
-                st.tok_start = data.len() as u64;
+                st.start = data.len() as u64;
                 return Ok(());
             }
             let top = *self.frames.last().expect("open until done");
             if let Content::Typed { .. } = top.content {
                 return self.typed_step(data, st);
             }
-            if st.pos >= top.end {
+            if self.pos >= top.end {
                 if self.frames.len() == 1 {
                     if !self.root_seen {
                         return bad(top.at, "the DOCUMENT frame holds no element");
                     }
                     self.done = true;
-                    st.phase = Phase::Done;
-                    st.pos = top.end;
+                    self.pos = top.end;
                     continue;
                 }
                 self.end(st);
@@ -266,7 +211,7 @@ impl Decoder {
 
     /// The header and the DOCUMENT frame's string table.
     #[cold]
-    fn header(&mut self, data: &[u8], st: &mut State) -> R<()> {
+    fn header(&mut self, data: &[u8], st: &mut TokenState) -> R<()> {
         self.started = true;
         if !data.starts_with(&MAGIC) {
             return bad(0, "bad magic: not a binary XML file");
@@ -346,15 +291,14 @@ impl Decoder {
             default: NONE,
             content: Content::Frames,
         });
-        st.pos = p;
-        st.phase = Phase::Prolog;
+        self.pos = p;
         Ok(())
     }
 
-    /// Reads the child frame at `st.pos`. `false`: nothing to report (an empty TEXT frame).
-    fn child(&mut self, data: &[u8], st: &mut State) -> R<bool> {
+    /// Reads the child frame at `self.pos`. `false`: nothing to report (an empty TEXT frame).
+    fn child(&mut self, data: &[u8], st: &mut TokenState) -> R<bool> {
         let parent_end = self.frames.last().expect("open").end;
-        let at = st.pos;
+        let at = self.pos;
         let prefix = data[at];
         let code = prefix & !BIG_ENDIAN_BIT;
         let Some(kind) = FrameKind::from_code(code) else {
@@ -409,7 +353,7 @@ impl Decoder {
                         return bad(at, "a CDATA frame cannot hold ']]>'");
                     }
                 }
-                st.pos = end;
+                self.pos = end;
                 if kind == FrameKind::Text && p == end {
                     return Ok(false);
                 }
@@ -418,7 +362,7 @@ impl Decoder {
                 } else {
                     TokenKind::CData
                 };
-                st.a = span(p, end);
+                st.span = span(p, end);
             }
             FrameKind::Comment => {
                 check_text(data, p, end, "a COMMENT frame")?;
@@ -433,7 +377,7 @@ impl Decoder {
                     );
                 }
                 st.kind = TokenKind::Comment;
-                st.a = span(p, end);
+                st.span = span(p, end);
             }
             FrameKind::Pi => {
                 let t = self.string_ref(data, &mut p, end)?;
@@ -466,13 +410,13 @@ impl Decoder {
                     );
                 }
                 st.kind = TokenKind::Pi;
-                st.a = span(ts, te);
-                st.b = span(p, end);
+                st.span = span(ts, te);
+                st.pi_data = span(p, end);
             }
         }
         st.flags = 0;
-        st.tok_start = at as u64;
-        st.pos = end;
+        st.start = at as u64;
+        self.pos = end;
         Ok(true)
     }
 
@@ -481,7 +425,7 @@ impl Decoder {
     fn start(
         &mut self,
         data: &[u8],
-        st: &mut State,
+        st: &mut TokenState,
         kind: FrameKind,
         at: usize,
         mut p: usize,
@@ -712,18 +656,17 @@ impl Decoder {
             bindings: mark,
         });
         st.kind = TokenKind::Start;
-        st.tok_start = at as u64;
-        st.a = name;
+        st.start = at as u64;
+        st.span = name;
         st.qname = qname;
         st.ns = ns;
         st.empty = kind == FrameKind::Element && p == end;
-        st.phase = Phase::Content;
-        st.pos = if content == Content::Frames { p } else { end };
+        self.pos = if content == Content::Frames { p } else { end };
         Ok(())
     }
 
     /// Attributes must differ by (namespace, local name).
-    fn check_duplicates(&mut self, st: &State) -> R<()> {
+    fn check_duplicates(&mut self, st: &TokenState) -> R<()> {
         let keys = &mut self.keys;
         let dup = if keys.len() <= 16 {
             (1..keys.len()).find_map(|i| {
@@ -828,7 +771,7 @@ impl Decoder {
     fn qname(
         &mut self,
         data: &[u8],
-        st: &mut State,
+        st: &mut TokenState,
         pfx: Pfx,
         local: u32,
         lid: Id,
@@ -885,7 +828,7 @@ impl Decoder {
     }
 
     /// A LEAF's type code and value, which must end the body.
-    fn leaf(&self, data: &[u8], st: &State, mut p: usize, end: usize) -> R<Content> {
+    fn leaf(&self, data: &[u8], st: &TokenState, mut p: usize, end: usize) -> R<Content> {
         let ty = type_code(data, p, end, "a LEAF frame")?;
         p += 1;
         let at = p;
@@ -1009,7 +952,7 @@ impl Decoder {
     }
 
     /// In a LEAF or ARRAY element: its text (unless empty or taken), then its end.
-    fn typed_step(&mut self, data: &[u8], st: &mut State) -> R<()> {
+    fn typed_step(&mut self, data: &[u8], st: &mut TokenState) -> R<()> {
         let top = self.frames.last_mut().expect("open");
         let Content::Typed { shown, at, .. } = &mut top.content else {
             unreachable!("called for typed frames")
@@ -1026,8 +969,8 @@ impl Decoder {
                     return limit(at, LimitKind::TextLength, max);
                 }
                 st.kind = TokenKind::Text;
-                st.tok_start = at as u64;
-                st.a = Span {
+                st.start = at as u64;
+                st.span = Span {
                     start: 0,
                     end: st.scratch.len(),
                     scratch: true,
@@ -1041,16 +984,16 @@ impl Decoder {
     }
 
     /// Closes the innermost element-like frame.
-    fn end(&mut self, st: &mut State) {
+    fn end(&mut self, st: &mut TokenState) {
         let f = self.frames.pop().expect("an element is open");
         self.decls.truncate(f.d0 as usize);
         let open = *st.stack.last().expect("pushed with the frame");
         st.kind = TokenKind::End;
-        st.tok_start = f.end as u64;
+        st.start = f.end as u64;
         st.qname = open.qname;
         st.ns = open.ns;
         st.pop_element();
-        st.pos = f.end;
+        self.pos = f.end;
     }
 
     /// The typed content of the element just started, marking it taken so the cursor skips
@@ -1058,7 +1001,8 @@ impl Decoder {
     pub(crate) fn take_typed<'d>(
         &mut self,
         data: &'d [u8],
-        st: &mut State,
+        st: &TokenState,
+        peeked: &mut bool,
         want: Option<PrimitiveType>,
     ) -> Option<Typed<'d>> {
         let top = self.frames.last_mut()?;
@@ -1076,7 +1020,7 @@ impl Decoder {
             // The start was just read (or peeked).
             Shown::No => {}
             // The text was only peeked: take it back.
-            Shown::Text if st.peeked && st.kind == TokenKind::Text => st.peeked = false,
+            Shown::Text if *peeked && st.kind == TokenKind::Text => *peeked = false,
             _ => return None,
         }
         *shown = Shown::Taken;
@@ -1086,7 +1030,7 @@ impl Decoder {
     /// The frame of the event in `st` (see [`FrameInfo`]): the open element-like frame for a
     /// start, the child frame just read for text, CDATA, comments and PIs; `None` for ends,
     /// for the text form of a typed value and at the end.
-    pub(crate) fn frame_info(&self, data: &[u8], st: &State) -> Option<FrameInfo> {
+    pub(crate) fn frame_info(&self, data: &[u8], st: &TokenState) -> Option<FrameInfo> {
         let top = self.frames.last()?;
         let (at, values) = match st.kind {
             TokenKind::Start => {
@@ -1106,7 +1050,7 @@ impl Decoder {
             TokenKind::Text | TokenKind::CData | TokenKind::Comment | TokenKind::Pi
                 if top.content == Content::Frames =>
             {
-                (st.tok_start as usize, None)
+                (st.start as usize, None)
             }
             _ => return None,
         };
@@ -1155,7 +1099,7 @@ impl Decoder {
 
     /// The name id of string `k`, checking on its first use as a name that it is an NCName.
     #[inline]
-    fn name(&mut self, data: &[u8], st: &mut State, k: u32, at: usize) -> R<Id> {
+    fn name(&mut self, data: &[u8], st: &mut TokenState, k: u32, at: usize) -> R<Id> {
         let id = self.name_ids[k as usize];
         if id != NONE {
             return Ok(Id(id));
