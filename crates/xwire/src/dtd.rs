@@ -16,12 +16,12 @@ use std::sync::Arc;
 use std::sync::OnceLock;
 
 use crate::chars::{self, is_whitespace};
+use crate::config::Limits;
 use crate::decl::{self, DeclKind};
 use crate::error::{ErrorKind, LimitKind};
 use crate::resolver::Resolver;
 use crate::scan::str_of;
 use crate::scan::{self, syntax, Ref, Scan, Stop};
-use crate::Limits;
 
 /// A declared entity, general or parameter.
 #[derive(Debug)]
@@ -711,7 +711,7 @@ impl<'p> DtdParser<'p> {
                 wf("the XML declaration is allowed only at the start of the document"),
             );
         }
-        let (te, ds, end) = self.lift(crate::reader::text::markup::pi_body(data, start, true))?;
+        let (te, ds, end) = self.lift(scan::pi_body(data, start, true))?;
         if self.namespaces && data[start + 2..te].contains(&b':') {
             return self.err(
                 start,

@@ -39,6 +39,7 @@ pub mod binary;
 pub mod bytes;
 pub mod c14n;
 pub mod chars;
+mod config;
 mod decl;
 mod dtd;
 mod error;

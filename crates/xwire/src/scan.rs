@@ -418,6 +418,49 @@ fn find_non_plain(data: &[u8], mut pos: usize, end: usize) -> usize {
     end
 }
 
+/// Parses the body of a processing instruction at `start` (`<?`): returns the end of the target,
+/// the start of the data and the position after `?>`. The caller has ruled out the XML
+/// declaration.
+pub(crate) fn pi_body(data: &[u8], start: usize, eof: bool) -> Scan<(usize, usize, usize)> {
+    let ts = start + 2;
+    let te = name(data, ts, eof, "a processing instruction target")?;
+    if data[ts..te].eq_ignore_ascii_case(b"xml") {
+        return bad(
+            ts,
+            ErrorKind::WellFormedness(
+                "the processing instruction target 'xml' is reserved (an XML declaration is \
+                 allowed only at the very start)"
+                    .into(),
+            ),
+        );
+    }
+    if data[te..].starts_with(b"?>") {
+        return Ok((te, te, te + 2));
+    }
+    match data.get(te) {
+        None if !eof => return Err(Stop::Eof),
+        Some(&b) if chars::is_whitespace(b) => {}
+        Some(b'?') if !eof && te + 1 == data.len() => return Err(Stop::Eof),
+        _ => {
+            return syntax(
+                te,
+                "white space or '?>' after the processing instruction target",
+                data,
+            )
+        }
+    }
+    let ds = skip_ws(data, te);
+    let Some(end) = find_pi_end(&data[ds..]).map(|e| ds + e) else {
+        return if eof {
+            bad(start, ErrorKind::UnexpectedEof("a processing instruction"))
+        } else {
+            Err(Stop::Eof)
+        };
+    };
+    check_chars(data, ds, end)?;
+    Ok((te, ds, end + 2))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

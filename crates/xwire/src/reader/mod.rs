@@ -12,19 +12,21 @@
 //!   expanded) from the current position. It either completes the token, stops with
 //!   [`Stop::Eof`] when a streaming buffer ends too early (the reader reads more and parses
 //!   the token again from its start), or stops with an error.
-//! - [`binary`]: the binary source, the frame decoder of `docs/binary-format.md`.
-//! - This module: the [`Reader`] itself, which picks a path for the next token
-//!   ([`advance`]), builds the borrowed view of it ([`Event`]; nothing is copied unless a
-//!   value must be normalised) and answers locations ([`location`]) and document information
-//!   ([`info`]); [`reuse`] keeps a reader's allocations for the next document; [`config`]
-//!   holds what the caller sets.
+//! - [`binary`]: the binary source, the frame decoder of `docs/binary-format.md`, and the
+//!   reader's accessors of typed content.
+//! - [`event`]: the borrowed views of the current token ([`Event`]; nothing is copied unless
+//!   a value must be normalised). They read only the token state.
+//! - This module: the [`Reader`] itself, which picks a source and a path for the next token
+//!   ([`advance`]) and answers locations ([`location`]) and document information ([`info`]);
+//!   [`reuse`] keeps a reader's allocations for the next document. What the caller sets
+//!   ([`Config`], [`Limits`]) lives below, in `crate::config`, where the DTD parser reads it
+//!   too.
 //!
 //! Names are interned to ids on first sight; namespace resolution of a name is cached per id
 //! and invalidated only when a declaration changes the bindings in scope.
 
 mod advance;
 mod binary;
-pub(crate) mod config;
 pub(crate) mod event;
 mod info;
 mod location;
@@ -45,7 +47,7 @@ use token::TokenKind;
 use text::window::{read_some, Input, Stream, DETECT_WINDOW};
 use text::State;
 
-pub use config::{Config, Limits};
+pub use crate::config::{Config, Limits};
 pub use reuse::ReaderBuffers;
 pub use token::{NsId, XMLNS_NS, XML_NS};
 

@@ -4,12 +4,12 @@ use crate::dtd::{Dtd, Expansion};
 use crate::intern::{Id, Interner};
 use crate::reader::token::{Attr, Span, TokenKind};
 
-use super::config::Config;
 use super::text::lines::LineTracker;
 use super::text::window::Input;
 use super::text::{EntFrame, Phase, State};
 use super::token::{clear, NsId, Open, QMeta, TokenState};
 use super::{Path, Reader};
+use crate::config::Config;
 
 /// The allocations of a finished [`Reader`], for the next one to reuse
 /// ([`Reader::into_buffers`], [`Reader::with_buffers`]). Without them a new reader takes the

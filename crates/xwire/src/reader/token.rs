@@ -10,7 +10,7 @@ use crate::error::{ErrorKind, LimitKind};
 use crate::intern::{Id, Interner};
 use crate::scan::{bad, str_of, Scan};
 
-use super::config::Config;
+use crate::config::Config;
 
 /// The namespace URI bound to the `xml` prefix.
 pub const XML_NS: &str = "http://www.w3.org/XML/1998/namespace";
@@ -84,7 +84,7 @@ pub(crate) struct DoctypeInfo {
     pub(crate) internal_subset: String,
 }
 
-/// The kind of an [`Event`], without its data.
+/// The kind of an [`Event`](crate::Event), without its data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TokenKind {
     /// A start tag (also for empty-element tags).

@@ -18,7 +18,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The typed content of a LEAF or ARRAY element of binary input, called right after its
-    /// [`Event::Start`] (before reading or peeking further): the value, or the values viewed
+    /// [`Event::Start`](crate::Event::Start) (before reading or peeking further): the value, or the values viewed
     /// in place when their byte order is the machine's and they are aligned in memory (else
     /// copied). The cursor then skips the text event that would have carried the content's
     /// text form: the next event is the element's end. `None` for text input, for other
@@ -65,7 +65,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Where the current event's frame lies, for binary input (see [`binary::FrameInfo`]):
-    /// the element-like frame after an [`Event::Start`], the frame of a text, CDATA, comment or
+    /// the element-like frame after an [`Event::Start`](crate::Event::Start), the frame of a text, CDATA, comment or
     /// PI event. `None` for text input, for ends, for the text form of a typed value, and
     /// after an error.
     ///

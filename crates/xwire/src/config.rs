@@ -37,7 +37,7 @@ impl Default for Limits {
     }
 }
 
-/// How a [`Reader`] behaves.
+/// How a [`Reader`](crate::Reader) behaves.
 ///
 /// ```
 /// let mut config = xwire::Config::default();
@@ -53,7 +53,7 @@ pub struct Config {
     pub limits: Limits,
     /// Process namespaces (resolve prefixes, check the constraints of Namespaces in XML 1.0).
     /// Default true. When false, names are plain XML 1.0 names and every namespace id is
-    /// [`NsId::NONE`].
+    /// [`NsId::NONE`](crate::NsId::NONE).
     pub namespaces: bool,
     /// Bytes read from a `std::io::Read` at a time. Default 64 KiB.
     pub chunk_size: usize,
