@@ -231,6 +231,14 @@ def parse_file(text):
                 uses.append(Use(segs, name, ln, ctx, test))
             i = j  # the `;` ends a #[cfg(test)] use below
             continue
+        # `pub(in crate::reader)` names where an item is visible, not something it uses.
+        if kind == "ident" and word == "in" and i >= 2 and toks[i - 1][0] == "(":
+            if toks[i - 2][0] == "ident" and toks[i - 2][1] == "pub":
+                j = i + 1
+                while j < n and toks[j][0] != ")":
+                    j += 1
+                i = j
+                continue
         if kind == "ident" and (i == 0 or toks[i - 1][0] != "::"):
             if i + 2 < n and toks[i + 1][0] == "::" and toks[i + 2][0] == "ident":
                 segs = [word]

@@ -12,12 +12,12 @@
 //!   expanded) from the current position. It either completes the token, stops with
 //!   [`Stop::Eof`] when a streaming buffer ends too early (the reader reads more and parses
 //!   the token again from its start), or stops with an error.
-//! - [`binary`]: the binary source, the frame decoder of `docs/binary-format.md`, and the
-//!   reader's accessors of typed content.
+//! - [`binary`]: the binary source, the frame decoder of `docs/binary-format.md`.
 //! - [`event`]: the borrowed views of the current token ([`Event`]; nothing is copied unless
 //!   a value must be normalised). They read only the token state.
 //! - This module: the [`Reader`] itself, which picks a source and a path for the next token
-//!   ([`advance`]) and answers locations ([`location`]) and document information ([`info`]);
+//!   ([`advance`]) and answers locations ([`location`]), document information ([`info`]) and
+//!   the typed content of binary input ([`typed`]);
 //!   [`reuse`] keeps a reader's allocations for the next document. What the caller sets
 //!   ([`Config`], [`Limits`]) lives below, in `crate::config`, where the DTD parser reads it
 //!   too.
@@ -33,6 +33,7 @@ mod location;
 mod reuse;
 pub(crate) mod text;
 pub(crate) mod token;
+mod typed;
 
 use std::io::Read;
 
@@ -40,7 +41,7 @@ use crate::dtd::Dtd;
 use crate::error::{Error, ErrorKind, Result};
 use crate::input::{self, ChunkDecoder, Enc};
 use crate::resolver::Resolver;
-use binary::decode::Decoder;
+use binary::Decoder;
 use event::Event;
 use token::TokenKind;
 

@@ -1,6 +1,5 @@
-//! Binary input through the reader: typed content, frames and the string table.
-
-pub(in crate::reader) mod decode;
+//! Binary input through the reader: typed content, frames and the string table (the binary
+//! source itself is [`super::binary`]).
 
 use std::borrow::Cow;
 
