@@ -6,7 +6,8 @@
 //! times one whole run per peer. Medians and minima over the rounds are reported. Peers in a
 //! harness process (Java, Python) are timed by their harness after its own warm-up, on files
 //! the driver writes, with the same round rules. An operation measured only beside validation
-//! (a validating peer's own parse, see [`Plan`]) is timed in validation's rounds.
+//! (a validating peer's own parse, planned by the private `Plan`) is timed in validation's
+//! rounds.
 //!
 //! The overhead workload is timed in batches (one call is shorter than the timer's
 //! resolution). Peak memory is measured in a fresh process per (workload, peer, operation)
@@ -289,7 +290,7 @@ impl Plan {
 }
 
 /// Runs every workload against every peer, for every operation of `opts` (and, with
-/// `validate`, the validating peers' non-validating parses: see [`Plan`]; a peer that runs an
+/// `validate`, the validating peers' non-validating parses: see `Plan`; a peer that runs an
 /// operation only for that has no cell for it on the other peers).
 pub fn run(
     workloads: &[Workload],

@@ -8,7 +8,7 @@ use super::Rng;
 /// The data of a model of `n` (index, value) pairs, as native arrays: `n` increasing `i32`
 /// indices (steps of 1 to 8) and `n` doubles of mixed magnitudes (`(u - 0.5) * 10^k`, `u`
 /// uniform in `[0, 1)`, `k` from -3 to 6), full precision. The same seed gives the same data
-/// as [`pairs`] writes (the BXSA experiment, [`crate::bxsa`], uses it).
+/// as the `numeric-*` workloads' documents hold (the BXSA experiment, [`crate::bxsa`], uses it).
 pub fn pair_data(n: usize, seed: u64) -> (Vec<i32>, Vec<f64>) {
     let mut rng = Rng::new(seed);
     let mut index = 0i64;

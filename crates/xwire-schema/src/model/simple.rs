@@ -39,7 +39,7 @@ impl Schema {
     }
 
     /// Validates `lexical` against simple type `ty`, resolving QName prefixes with
-    /// `resolve` (as [`Builtin::parse_with`]).
+    /// `resolve` (as [`Builtin::parse_with`](crate::datatypes::Builtin::parse_with)).
     ///
     /// ```
     /// use xwire_schema::datatypes::{Builtin, Value};

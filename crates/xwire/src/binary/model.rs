@@ -125,7 +125,10 @@ struct Node {
     next_sibling: u32,
 }
 
-/// A typed XML document in an arena (see the [module documentation](self)).
+/// A typed XML document in an arena: the XML data model plus **leaf** elements holding one
+/// typed value and **array** elements holding a packed `Vec` of one primitive type. It writes
+/// itself to any [`XmlSink`] and reads itself from any [`Reader`], text or binary (see
+/// [`crate::binary`]).
 #[derive(Clone, Debug)]
 pub struct Document {
     nodes: Vec<Node>,
