@@ -1,16 +1,23 @@
 //! # xwire
 //!
-//! A conformant, fast, streaming XML 1.0 (Fifth Edition) + Namespaces in XML 1.0 reader and
-//! writer: the core every other part of xwire (tree, index, XPath, schema validation, binary
-//! XML, SOAP) is built on.
+//! The core of xwire: a conformant, fast XML 1.0 (Fifth Edition) + Namespaces in XML 1.0
+//! reader and writer, and what is built directly on them: a tree, a token index, XPath 1.0,
+//! Canonical XML and binary XML. XML Schema (`xwire-schema`), the benchmark and the command
+//! line are built on this crate. It depends only on memchr, encoding_rs and, for
+//! [`MappedFile`] (feature `mmap`, on by default), memmap2.
 //!
-//! - [`Reader`]: the pull cursor. Zero-copy over a byte slice, bounded memory over any
-//!   `std::io::Read`. Every well-formedness and namespace constraint is checked; the internal
-//!   DTD subset is read, internal entities are expanded and attribute defaults applied;
-//!   external entities are loaded only through a [`Resolver`] the caller installs.
-//! - On top of it, never beside it: [`Events`] (an owned-event iterator), [`Reader::peek`],
-//!   [`Filter`] (skip kinds of events), the SAX-style [`sax::Handler`], and StAX-style helpers
-//!   ([`Reader::next_tag`], [`Reader::element_text`], [`Reader::skip_element`]).
+//! ## Reading
+//!
+//! [`Reader`] is the pull cursor, and the only parser: zero-copy over a byte slice
+//! ([`Reader::from_slice`]), bounded memory over any `std::io::Read` ([`Reader::from_reader`]).
+//! It detects the encoding (UTF-8, UTF-16, ISO-8859-1 and US-ASCII natively, every other one
+//! through encoding_rs), checks every well-formedness and namespace constraint, reads the
+//! internal DTD subset, expands internal entities, applies attribute defaults, and knows the
+//! line and column of every token; [`Config`] sets its options and [`Limits`]. Other ways of
+//! reading sit on top of it, never beside it: [`Events`] (an owned-event iterator),
+//! [`Reader::peek`], [`Filter`] (skip kinds of events), the SAX-style [`sax::Handler`], and
+//! StAX-style helpers ([`Reader::next_tag`], [`Reader::next_start`], [`Reader::element_text`],
+//! [`Reader::skip_element`]).
 //!
 //! ```
 //! use xwire::{Event, Reader};
@@ -27,7 +34,47 @@
 //! # Ok::<(), xwire::Error>(())
 //! ```
 //!
-//! Any panic, hang or unbounded allocation on any input is a bug.
+//! ## Documents, XPath, canonical and binary forms
+//!
+//! | module | for |
+//! |---|---|
+//! | [`writer`] | the one serializer ([`writer::Writer`]): escaping, namespace repair, pretty printing |
+//! | [`tree`] | a mutable, namespace-aware DOM in an arena ([`tree::Document`]) |
+//! | [`index`] | a token index over the original bytes, whose edits splice bytes ([`index::Index`]) |
+//! | [`xpath`] | XPath 1.0 compiled once ([`xpath::XPath`]), run over any [`xpath::Navigator`]: the tree or the index |
+//! | [`c14n`] | Canonical XML 1.0 and 1.1 and Exclusive C14N, of documents and of node sets |
+//! | [`binary`] | binary XML with typed leaves and packed arrays, read by the same [`Reader`] |
+//! | [`stats`] | a document's characteristics, as `xwire parse` prints them |
+//!
+//! Pick the reader (or [`sax`]) to stream through a document once, the index to query or edit a
+//! document that stays as it is (a no-edit write is the input byte for byte), and the tree to
+//! build or restructure one.
+//!
+//! ```
+//! use xwire::index::Index;
+//! use xwire::xpath::{Value, XPath};
+//!
+//! let total = XPath::compile("sum(//qty)")?; // compile once, evaluate on many documents
+//! let index = Index::parse(b"<order><qty>2</qty><qty>3</qty></order>")?;
+//! assert_eq!(total.evaluate(&index, index.root())?, Value::Number(5.0));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ## Untrusted input
+//!
+//! [`Limits`] bound what a document may cost (by default: depth 4,096; 10,000 attributes per
+//! element; names of 50,000 bytes; text of 10 MB; entity expansion of 10 MB and 20 times the
+//! input; entity nesting 64), each breach a clear [`ErrorKind::LimitExceeded`]. External
+//! entities and DTDs are read only through a [`Resolver`] the caller installs ([`FsResolver`]
+//! confines them to one folder); nothing is fetched from the network. Any panic, hang or
+//! unbounded allocation on any input is a bug.
+//!
+//! ## Where next
+//!
+//! Each module's page above opens with its own guide and examples. `docs/architecture.md` in
+//! the repository shows how the parts fit and the rules that keep them fast;
+//! `docs/binary-format.md` specifies the binary format. For XML Schema validation, see the
+//! `xwire-schema` crate.
 
 // `unsafe` is denied everywhere but in the function that views scanner-validated bytes as `str`
 // (scan::str_of), the SSE2 scans (simd.rs), the file mapping (mmap.rs) and the lending of a
