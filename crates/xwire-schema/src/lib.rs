@@ -1,5 +1,25 @@
-//! XML Schema 1.0 (Second Edition) for xwire: schema loading into an immutable component
-//! model, and a one-pass streaming validator with typed values.
+//! # xwire-schema
+//!
+//! XML Schema 1.0 (Second Edition) for xwire: schema documents loaded into an immutable
+//! component model, and validation of documents in the one pass of the xwire reader, with
+//! typed values. Use it to check documents against an XSD, to read a document's typed values
+//! (the PSVI), or to type elements for xwire's binary XML by their schema.
+//!
+//! The main types:
+//!
+//! - [`Schema`](model::Schema): the component model. [`Schema::load`](model::Schema::load)
+//!   reads schema files (includes, imports and redefines through a
+//!   [`Catalog`](load::Catalog), never the network); every constraint on schemas is reported
+//!   with the file, line and column of the component. Load it once and share it between
+//!   threads in an `Arc`.
+//! - [`Validator`](validate::Validator): checks documents against a schema and goes on after an
+//!   error. Keep one per thread and reuse it: a warm validator checking a small message
+//!   allocates nothing. [`Validator::validate`](validate::Validator::validate) takes a document
+//!   in memory and returns its errors ([`ValidationError`](validate::ValidationError): line,
+//!   column, message, the constraint's name).
+//! - [`ValidatingReader`](validate::ValidatingReader): the xwire reader's events, each with its
+//!   declaration, type and typed value, for a consumer that wants the post-schema-validation
+//!   infoset.
 //!
 //! ```
 //! use xwire_schema::model::Schema;
@@ -15,18 +35,24 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! The modules (see `docs/architecture.md`, "XML Schema"):
+//! The modules:
 //!
-//! - `datatypes/`: every built-in datatype of XML Schema Part 2 with its lexical space, value
+//! - [`datatypes`]: every built-in datatype of XML Schema Part 2 with its lexical space, value
 //!   space, canonical form and the facets that apply to it;
-//! - `regex/`: XSD regular expressions (Part 2 appendix F) parsed by their own grammar and
+//! - [`regex`]: XSD regular expressions (Part 2 appendix F) parsed by their own grammar and
 //!   translated faithfully (character class subtraction, `\i` `\c`, Unicode blocks and
 //!   categories, implicit anchoring) for the `regex` crate;
-//! - `model/` and `load/`: schema documents (with include, import and redefine through a
+//! - [`model`] and [`load`]: schema documents (with include, import and redefine through a
 //!   catalog, never the network) into an immutable component model, with the constraints on
 //!   schemas checked and reported at the component's file, line and column;
-//! - `validate/`: content models compiled into automata with counters, and a streaming
-//!   validator in one pass over the reader's tokens, producing typed values.
+//! - [`validate`]: content models compiled into automata with counters, and a streaming
+//!   validator in one pass over the reader's tokens, producing typed values;
+//! - [`binary`]: which elements become typed leaves and arrays in xwire's binary XML, decided
+//!   by their schema types.
+//!
+//! Where next: `xwire validate` and `xwire schema` on the command line (`docs/cli.md`), the
+//! `validate` module's page for the options and the PSVI, `docs/architecture.md` for the
+//! design, and `docs/testing.md` for the W3C test suite results.
 
 // `unsafe` is denied everywhere but in the SSE2 classification of a number's bytes
 // (`datatypes::numbers`, module `x86`), whose blocks each say why they are sound.
