@@ -1,7 +1,37 @@
-//! Conformance harnesses: each suite is data in `../shared/corpora` (or `$XWIRE_CORPORA`), read
-//! by one runner that reports pass, fail and skip per test. Known failures live in
-//! `known-failures/<suite>.txt`, one `ID reason` per line; the tests in `tests/` fail when a
-//! test fails that is not listed, and when a listed test passes (so the list only shrinks).
+//! # xwire-conformance
+//!
+//! The runners of the external conformance suites that xwire is held to: each suite is data
+//! in the corpora (`../shared/corpora`, or `$XWIRE_CORPORA`), read by one runner that reports
+//! pass, fail or skip, with a reason, per test. `xwire conformance SUITE` prints their reports
+//! and the tests in `tests/` run them under `cargo test --workspace`; the benchmark finds its
+//! corpus workloads with [`corpora_dir`].
+//!
+//! | module | suite |
+//! |---|---|
+//! | [`xmlconf`] | the W3C XML Conformance Test Suite (XML 1.0 Fifth Edition, Namespaces 1.0) |
+//! | [`c14n`] | Canonical XML and Exclusive C14N vectors of libxml2 and Apache Santuario, with the XML Signature references of [`dsig`] |
+//! | [`xpath`] | the XPath 1.0 suites of jaxen and libxml2, over any [`xpath::Model`] |
+//! | [`xsd`] | the W3C XML Schema Test Suite, XSD 1.0 tests, against any [`xsd::XsdProcessor`] (xwire's or xmllint) |
+//! | [`canonical`] | James Clark's canonical form, in which the XML suite's expected outputs are written |
+//!
+//! Every runner returns a [`Report`] of [`TestResult`]s, each an [`Outcome`]. Known failures
+//! live in `known-failures/<suite>.txt`, one `ID reason` per line ([`known_failures`]); the
+//! tests fail when a test fails that is not listed, and when a listed test passes (so the list
+//! only shrinks). [`corpus`] finds a suite's folder, and under `CI=true` fails instead of
+//! skipping when it is missing.
+//!
+//! ```no_run
+//! use xwire_conformance::{corpus, xmlconf};
+//!
+//! if let Some(dir) = corpus("xmlconf") {
+//!     let report = xmlconf::run(&dir)?;
+//!     println!("{}", report.summary()); // xmlconf: 1975 passed, 0 failed, 611 skipped
+//! }
+//! # Ok::<(), String>(())
+//! ```
+//!
+//! Where next: `docs/testing.md` has the current figures, what each suite covers and skips,
+//! and how fuzzing and CI fit in; each module's page says exactly what its runner checks.
 
 #![forbid(unsafe_code)]
 
