@@ -1,11 +1,42 @@
-//! The `xwire` command line: a thin shell over the libraries.
+//! # xwire-cli
+//!
+//! The `xwire` command line: a thin shell over the libraries. Each command parses its
+//! arguments (clap, derived from the structs of its module), calls one library entry point and
+//! turns the result into output and an exit code; the work is in `xwire`, `xwire-schema`,
+//! `xwire-conformance` and, for `bench` and `gen`, `xwire-bench`.
+//!
+//! | command | module | library |
+//! |---|---|---|
+//! | `parse` | here | `xwire::Reader`, `xwire::stats` |
+//! | `fmt` | `fmt` | `xwire::writer` |
+//! | `canon` | `canon` | `xwire::c14n` (node sets over `xwire::tree`) |
+//! | `xpath` | `xpath` | `xwire::xpath` over `xwire::tree` |
+//! | `edit` | `edit` | `xwire::index` and its editor |
+//! | `validate`, `schema` | `schema` | `xwire_schema` |
+//! | `encode`, `decode`, `inspect` | `binary` | `xwire::binary`, `xwire_schema::binary` |
+//! | `conformance` | here | `xwire_conformance` |
+//! | `bench`, `gen` | `bench` | `xwire_bench` |
+//!
+//! ```text
+//! $ xwire gen po-8k -o po.xml
+//! $ xwire validate --schema crates/xwire-bench/schemas/po.xsd po.xml
+//! po.xml: valid
+//! $ xwire xpath --count '//item[USPrice < 100]' po.xml
+//! 11
+//! ```
 //!
 //! Exit codes: 0 success, 1 the document (or a conformance run) is bad, 2 usage or I/O error;
 //! `xwire xpath` follows grep: 1 when nothing is selected, 2 on any error; `xwire edit` gives 1
-//! when an expression selects nothing (unless `--allow-empty`), 2 on any error.
+//! when an expression selects nothing (unless `--allow-empty`), 2 on any error. Errors are
+//! printed with the file, line and column and a caret under the place (`report`).
 //!
 //! `bench` and `gen` come with the `bench` feature (on by default), which links the benchmark
-//! suite and its peers; without it the other commands are all there.
+//! suite and its peers; without it (`cargo install --path crates/xwire-cli
+//! --no-default-features`) the other commands are all there and no peer is compiled
+//! (`tests/features.rs` checks it).
+//!
+//! Where next: `docs/cli.md` documents every command and option. `cargo doc` leaves this
+//! binary out (`doc = false` in its manifest: its page would overwrite the `xwire` library's).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
