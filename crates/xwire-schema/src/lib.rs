@@ -64,3 +64,9 @@ pub mod load;
 pub mod model;
 pub mod regex;
 pub mod validate;
+
+// The README's Rust examples are doctests of this crate, the one that sees both `xwire` and
+// `xwire_schema`, so that an example that stops compiling fails `cargo test`.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeExamples;
