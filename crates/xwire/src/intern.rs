@@ -77,11 +77,6 @@ impl Interner {
         }
     }
 
-    /// Whether this is a [`Default`] interner that never allocated (one taken by `mem::take`).
-    pub(crate) fn is_unallocated(&self) -> bool {
-        self.slots.is_empty()
-    }
-
     /// Bytes held on the heap.
     pub(crate) fn heap_bytes(&self) -> usize {
         self.pool.capacity()

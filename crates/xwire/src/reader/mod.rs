@@ -36,6 +36,7 @@ pub(crate) mod token;
 mod typed;
 
 use std::io::Read;
+use std::mem::ManuallyDrop;
 
 use crate::dtd::Dtd;
 use crate::error::{Error, ErrorKind, Result};
@@ -77,7 +78,9 @@ pub use token::{NsId, XMLNS_NS, XML_NS};
 pub struct Reader<'a> {
     input: Input<'a>,
     dtd: Dtd,
-    st: State,
+    /// The token state and the text source's, boxed so that reuse moves a pointer (see
+    /// `reuse`); taken out only by `Drop` and `into_buffers`.
+    st: ManuallyDrop<Box<State>>,
     resolver: Option<Box<dyn Resolver + 'a>>,
     /// The error that stopped the reader, returned again by every later call.
     failed: Option<Error>,

@@ -1,80 +1,128 @@
 //! Reusing a reader's allocations for the next document.
+//!
+//! One mechanism serves every kind of reuse: a reader's state (the token state and the text
+//! source's, with the allocations of its names, element stack and buffers) lives in one box,
+//! and the reader of the next document takes that box and resets it in place
+//! ([`Reader::restart`]): nothing is moved but a pointer. Three owners keep a box between
+//! documents:
+//!
+//! - a [`ReaderSlot`](crate::ReaderSlot): one reader kept and lent for one document at a
+//!   time. This is the way to reuse readers: a server keeps one slot per thread and lends it
+//!   to each message.
+//! - the thread's spare: a reader dropped on a thread leaves its box there (when small: about
+//!   64 KB, no DTD), and the next [`Reader::from_slice`] (or any constructor) on that thread
+//!   takes it, so that code which simply creates a reader per document allocates nothing
+//!   once warm. It holds allocations only: a reader starts afresh whatever it reused.
+//! - [`ReaderBuffers`]: the box handed over explicitly ([`Reader::into_buffers`],
+//!   [`Reader::with_buffers`]), to keep one per connection or move it across threads.
+//!
+//! The names of the last document stay, with their ids, when they are few and were read the
+//! same way and without error ([`Reader::name_generation`]).
 
+use std::mem::ManuallyDrop;
+
+use crate::config::Config;
 use crate::dtd::{Dtd, Expansion};
 use crate::intern::{Id, Interner};
-use crate::reader::token::{Attr, Span, TokenKind};
 
 use super::text::lines::LineTracker;
 use super::text::window::Input;
-use super::text::{EntFrame, Phase, State};
-use super::token::{clear, NsId, Open, QMeta, TokenState};
+use super::text::{Phase, State};
+use super::token::{clear, Attr, NsId, Open, QMeta, Span, TokenKind, TokenState};
 use super::{Path, Reader};
-use crate::config::Config;
 
 /// The allocations of a finished [`Reader`], for the next one to reuse
-/// ([`Reader::into_buffers`], [`Reader::with_buffers`]). Without them a new reader takes the
-/// (small) buffers the last reader dropped on its thread left behind, so explicit reuse only
-/// matters for keeping buffers per connection or across threads.
-#[derive(Default)]
+/// ([`Reader::into_buffers`], [`Reader::with_buffers`]): the box a [`ReaderSlot`](crate::ReaderSlot)
+/// keeps, handed over by hand (see the module `reuse` of the reader for how reuse works).
 pub struct ReaderBuffers {
-    pub(in crate::reader) st: StateBufs,
-    pub(in crate::reader) dtd: Dtd,
-    pub(in crate::reader) buf: Vec<u8>,
+    st: Box<State>,
+    dtd: Dtd,
+    buf: Vec<u8>,
+}
+
+impl Default for ReaderBuffers {
+    fn default() -> ReaderBuffers {
+        ReaderBuffers {
+            st: new_state(Config::default()),
+            dtd: Dtd::default(),
+            buf: Vec::new(),
+        }
+    }
 }
 
 thread_local! {
-    /// The allocations of the last reader dropped on this thread, for the next one: a server
-    /// parsing one small message after another then allocates almost nothing per message,
-    /// without managing [`ReaderBuffers`] itself. Only small sets are kept
-    /// ([`ReaderBuffers::small`]), so a thread never holds on to a big document's buffers.
-    static SPARE: std::cell::Cell<Option<ReaderBuffers>> = const { std::cell::Cell::new(None) };
+    /// The state of the last reader dropped on this thread, for the next one (see the module
+    /// documentation).
+    static SPARE: std::cell::Cell<Option<Box<State>>> = const { std::cell::Cell::new(None) };
 }
 
 impl Drop for Reader<'_> {
     fn drop(&mut self) {
-        if self.st.tok.names.is_unallocated() {
-            return; // into_buffers took them.
+        let clean = self.clean();
+        // SAFETY: `st` is taken here once and never used again: the reader is being dropped,
+        // and `ManuallyDrop` keeps the drop glue from dropping it a second time.
+        #[allow(unsafe_code)]
+        let mut st = unsafe { ManuallyDrop::take(&mut self.st) };
+        if !clean {
+            st.tok.names_gen = 0;
         }
-        let bufs = self.take_buffers();
-        if bufs.small() {
+        if small(&st) && self.dtd.is_empty() {
             // `try_with`: the thread-local may already be gone while a thread exits.
-            let _ = SPARE.try_with(|s| s.set(Some(bufs)));
+            let _ = SPARE.try_with(move |s| s.set(Some(st)));
         }
     }
 }
 
-impl ReaderBuffers {
-    /// Whether the buffers are small enough to keep for the next reader of this thread:
-    /// about 64 KB in all, and no DTD (whose entities could be large).
-    pub(in crate::reader) fn small(&self) -> bool {
-        let st = &self.st;
-        let bytes = self.buf.capacity()
-            + st.names.heap_bytes()
-            + st.uris.heap_bytes()
-            + st.stack.capacity() * std::mem::size_of::<Open>()
-            + st.qmeta.capacity() * std::mem::size_of::<QMeta>()
-            + st.attrs.capacity() * std::mem::size_of::<Attr>()
-            + st.scratch.capacity();
-        bytes <= 64 << 10 && st.frames.is_empty() && self.dtd.is_empty()
-    }
+/// Whether a state is small enough to keep for the next reader of its thread: about 64 KB in
+/// all, and no entity frame, so a thread never holds on to a big document's buffers.
+fn small(st: &State) -> bool {
+    let tok = &st.tok;
+    let bytes = tok.names.heap_bytes()
+        + tok.uris.heap_bytes()
+        + tok.stack.capacity() * std::mem::size_of::<Open>()
+        + tok.qmeta.capacity() * std::mem::size_of::<QMeta>()
+        + tok.attrs.capacity() * std::mem::size_of::<Attr>()
+        + tok.scratch.capacity();
+    bytes <= 64 << 10 && st.frames.is_empty()
 }
 
-/// The reusable vectors of [`State`].
-pub(in crate::reader) struct StateBufs {
-    pub(in crate::reader) frames: Vec<EntFrame>,
-    pub(in crate::reader) stack: Vec<Open>,
-    pub(in crate::reader) names: Interner,
-    pub(in crate::reader) qmeta: Vec<QMeta>,
-    pub(in crate::reader) uris: Interner,
-    pub(in crate::reader) bindings: Vec<(Id, NsId)>,
-    pub(in crate::reader) attrs: Vec<Attr>,
-    pub(in crate::reader) scratch: String,
-    /// What the names were read under: their ids' generation (0: none), the last binding
-    /// epoch (the next reader goes on from it, so no cached resolution of a name matches a
-    /// new scope) and whether namespaces were on (their QName checks and prefixes).
-    pub(in crate::reader) names_gen: u64,
-    pub(in crate::reader) epoch: u32,
-    pub(in crate::reader) namespaces: bool,
+/// A new state, with room for the names, elements and attributes of a small document.
+#[cold]
+fn new_state(config: Config) -> Box<State> {
+    Box::new(State {
+        tok: TokenState {
+            config,
+            kind: TokenKind::Eof,
+            start: 0,
+            span: Span::default(),
+            pi_data: Span::default(),
+            flags: 0,
+            qname: Id(0),
+            ns: NsId::NONE,
+            empty: false,
+            attrs: Vec::with_capacity(8),
+            scratch: String::new(),
+            doctype: None,
+            stack: Vec::with_capacity(16),
+            names: Interner::with_capacity(64, 256),
+            qmeta: Vec::with_capacity(32),
+            uris: Interner::with_capacity(16, 128),
+            bindings: Vec::with_capacity(8),
+            epoch: 0,
+            // No names yet: `restart` gives the first document a generation.
+            names_gen: 0,
+        },
+        pos: 0,
+        frames: Vec::new(),
+        phase: Phase::Start,
+        doc_start: 0,
+        xml_decl: None,
+        standalone: false,
+        pending_end: false,
+        expansion: Expansion::default(),
+        lines: LineTracker::START,
+        early: None,
+    })
 }
 
 /// At most this many names and namespace names are kept from one document for the next
@@ -104,86 +152,20 @@ pub(in crate::reader) fn next_name_generation() -> u64 {
     NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
-impl Default for StateBufs {
-    fn default() -> StateBufs {
-        StateBufs {
-            frames: Vec::new(),
-            stack: Vec::with_capacity(16),
-            names: Interner::with_capacity(64, 256),
-            qmeta: Vec::with_capacity(32),
-            uris: Interner::with_capacity(16, 128),
-            bindings: Vec::with_capacity(8),
-            attrs: Vec::with_capacity(8),
-            scratch: String::new(),
-            names_gen: 0,
-            epoch: 0,
-            namespaces: false,
-        }
-    }
-}
-
 impl<'a> Reader<'a> {
-    /// A reader on the allocations a dropped reader of this thread left (see [`SPARE`]), or
-    /// on new ones.
+    /// A reader on the state a dropped reader of this thread left (see the module
+    /// documentation), or on a new one.
     pub(crate) fn empty(config: Config) -> Reader<'a> {
-        let bufs = SPARE.with(|s| s.take()).unwrap_or_default();
-        Reader::recycled(config, bufs)
+        let st = match SPARE.with(|s| s.take()) {
+            Some(st) => st,
+            None => new_state(config.clone()),
+        };
+        Reader::on_state(st, Dtd::default(), Vec::new(), config)
     }
 
-    /// A reader built on the allocations of an earlier one.
-    pub(in crate::reader) fn recycled(config: Config, bufs: ReaderBuffers) -> Reader<'a> {
-        let ReaderBuffers {
-            st: old,
-            mut dtd,
-            mut buf,
-        } = bufs;
-        dtd.clear();
-        buf.clear();
-        // The names of the last document stay (with their ids) when they are few and were
-        // read the same way; the binding epoch goes on from where it was.
-        let keep = old.names_gen != 0
-            && old.namespaces == config.namespaces
-            && names_fit(&old.names, &old.uris, old.epoch);
-        let (names_gen, epoch) = name_ids(keep, old.names_gen, old.epoch);
-        let mut st = State {
-            tok: TokenState {
-                config,
-                kind: TokenKind::Eof,
-                start: 0,
-                span: Span::default(),
-                pi_data: Span::default(),
-                flags: 0,
-                qname: Id(0),
-                ns: NsId::NONE,
-                empty: false,
-                attrs: old.attrs,
-                scratch: old.scratch,
-                doctype: None,
-                stack: old.stack,
-                names: old.names,
-                qmeta: old.qmeta,
-                uris: old.uris,
-                bindings: old.bindings,
-                epoch,
-                names_gen,
-            },
-            pos: 0,
-            frames: old.frames,
-            phase: Phase::Start,
-            doc_start: 0,
-            xml_decl: None,
-            standalone: false,
-            pending_end: false,
-            expansion: Expansion::default(),
-            lines: LineTracker::START,
-            early: None,
-        };
-        st.frames.clear();
-        st.tok.stack.clear();
-        st.tok.attrs.clear();
-        st.tok.scratch.clear();
-        st.tok.reset_names(keep);
-        Reader {
+    /// A reader on a kept state, reset for a new document read with `config`.
+    fn on_state(st: Box<State>, dtd: Dtd, buf: Vec<u8>, config: Config) -> Reader<'a> {
+        let mut r = Reader {
             input: Input {
                 slice: &[],
                 buf,
@@ -194,14 +176,28 @@ impl<'a> Reader<'a> {
                 base: 0,
             },
             dtd,
-            st,
+            st: ManuallyDrop::new(st),
             resolver: None,
             failed: None,
             binary: None,
-            // The XML declaration is read off the fast path.
             path: Path::Check,
             peeked: false,
+        };
+        // Names read without namespaces were not checked as QNames: not kept for a reader
+        // with them, nor the other way round.
+        if r.st.tok.config.namespaces != config.namespaces {
+            r.st.tok.names_gen = 0;
         }
+        r.st.tok.config = config;
+        r.restart();
+        r
+    }
+
+    /// Whether what the reader read can be kept for the next document. A name is interned
+    /// before its first check: after an error the names may hold one that failed. (Nor after
+    /// binary input, to keep to one way.)
+    fn clean(&self) -> bool {
+        self.failed.is_none() && self.binary.is_none()
     }
 
     /// Like [`Reader::with_config`], reusing the allocations of a finished reader (see
@@ -217,45 +213,54 @@ impl<'a> Reader<'a> {
     /// # Ok::<(), xwire::Error>(())
     /// ```
     pub fn with_buffers(bytes: &'a [u8], config: Config, buffers: ReaderBuffers) -> Reader<'a> {
-        let mut r = Reader::recycled(config, buffers);
+        let ReaderBuffers { st, dtd, buf } = buffers;
+        let mut r = Reader::on_state(st, dtd, buf, config);
         r.init_slice(bytes);
         r
     }
 
     /// Gives back the reader's allocations for [`Reader::with_buffers`].
-    pub fn into_buffers(mut self) -> ReaderBuffers {
-        self.take_buffers()
-    }
-
-    /// Moves the reusable allocations out, leaving empty (unallocated) ones.
-    pub(in crate::reader) fn take_buffers(&mut self) -> ReaderBuffers {
-        // A name is interned before its first check: after an error the names may hold one
-        // that failed, and are not kept. (Nor after binary input, to keep to one way.)
-        let clean = self.failed.is_none() && self.binary.is_none();
-        let names_gen = if clean { self.st.tok.names_gen } else { 0 };
-        let st = &mut self.st;
+    pub fn into_buffers(self) -> ReaderBuffers {
+        let clean = self.clean();
+        let mut me = ManuallyDrop::new(self);
+        // Every field named, so that a new one is not forgotten (`me` is never dropped).
+        let Reader {
+            input,
+            dtd,
+            st,
+            resolver,
+            failed,
+            binary,
+            path: _,
+            peeked: _,
+        } = &mut *me;
+        // SAFETY: `me` is never dropped nor used again, so `st` is taken exactly once.
+        #[allow(unsafe_code)]
+        let mut st = unsafe { ManuallyDrop::take(st) };
+        if !clean {
+            st.tok.names_gen = 0;
+        }
+        let Input {
+            slice: _,
+            buf,
+            owned: _,
+            stream,
+            eof: _,
+            bad_encoding,
+            base: _,
+        } = input;
+        drop((stream.take(), bad_encoding.take()));
+        drop((resolver.take(), failed.take(), binary.take()));
         ReaderBuffers {
-            st: StateBufs {
-                frames: std::mem::take(&mut st.frames),
-                stack: std::mem::take(&mut st.tok.stack),
-                names: std::mem::take(&mut st.tok.names),
-                qmeta: std::mem::take(&mut st.tok.qmeta),
-                uris: std::mem::take(&mut st.tok.uris),
-                bindings: std::mem::take(&mut st.tok.bindings),
-                attrs: std::mem::take(&mut st.tok.attrs),
-                scratch: std::mem::take(&mut st.tok.scratch),
-                names_gen,
-                epoch: st.tok.epoch,
-                namespaces: st.tok.config.namespaces,
-            },
-            dtd: std::mem::take(&mut self.dtd),
-            buf: std::mem::take(&mut self.input.buf),
+            st,
+            dtd: std::mem::take(dtd),
+            buf: std::mem::take(buf),
         }
     }
 
     /// Makes the reader a new one with its allocations, configuration and (when few) names,
-    /// in place: what [`Reader::take_buffers`] and [`Reader::recycled`] do, without moving
-    /// the reader (some 1.2 KB) twice. For [`ReaderSlot`]; the input is set next.
+    /// in place. For every kind of reuse (see the module documentation); the input is set
+    /// next.
     pub(crate) fn restart(&mut self) {
         let clean = self.failed.is_none() && self.binary.is_none();
         let Reader {
@@ -283,7 +288,7 @@ impl<'a> Reader<'a> {
             expansion,
             lines,
             early,
-        } = st;
+        } = &mut ***st;
         tok.clear_token();
         *pos = 0;
         frames.clear();
