@@ -77,8 +77,10 @@
 //! `xwire-schema` crate.
 
 // `unsafe` is denied everywhere but in the function that views scanner-validated bytes as `str`
-// (scan::str_of), the SSE2 scans (simd.rs), the file mapping (mmap.rs) and the lending of a
-// kept reader for one document's lifetime (slot.rs), each of which says why it is sound.
+// (scan::str_of), the SSE2 scans (simd.rs), the file mapping (mmap.rs), the lending of a
+// kept reader for one document's lifetime (slot.rs), the in-place view of an aligned binary
+// array (reader/binary.rs) and the taking of a reader's state box (reader/reuse.rs), each of
+// which says why it is sound.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
