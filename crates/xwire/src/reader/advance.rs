@@ -9,7 +9,7 @@ use crate::scan::{Scan, Stop};
 
 use super::text::window::Input;
 use super::text::{wf, Phase, StepR};
-use super::{Path, Reader};
+use super::{Core, Path, Reader};
 
 impl<'a> Reader<'a> {
     #[inline(always)]
@@ -25,8 +25,8 @@ impl<'a> Reader<'a> {
 
     #[cold]
     pub(in crate::reader) fn halt(&mut self, e: Error) -> Error {
-        self.st.phase = Phase::Done;
-        self.st.tok.kind = TokenKind::Eof;
+        self.core.st.phase = Phase::Done;
+        self.core.st.tok.kind = TokenKind::Eof;
         self.failed = Some(e.clone());
         self.path = Path::Check;
         e
@@ -40,7 +40,7 @@ impl<'a> Reader<'a> {
             Path::General => {
                 let r = self.advance_general();
                 // Back out of an entity's replacement text (a stream stays here).
-                if r.is_ok() && self.st.frames.is_empty() && self.input.stream.is_none() {
+                if r.is_ok() && self.core.st.frames.is_empty() && self.input.stream.is_none() {
                     self.choose_path();
                 }
                 r
@@ -57,15 +57,15 @@ impl<'a> Reader<'a> {
         if let Some(e) = &self.failed {
             return Err(e.clone());
         }
-        if let Some((at, k)) = self.st.early.take() {
+        if let Some((at, k)) = self.core.st.early.take() {
             let e = self.error_at_doc(at as u64, k);
             return Err(self.halt(e));
         }
         if self.binary.is_some() {
             return self.advance_binary();
         }
-        if self.st.phase == Phase::Done {
-            self.st.tok.kind = TokenKind::Eof;
+        if self.core.st.phase == Phase::Done {
+            self.core.st.tok.kind = TokenKind::Eof;
             return Ok(());
         }
         // The start of a text document: its first token (and XML declaration) on the general
@@ -80,16 +80,16 @@ impl<'a> Reader<'a> {
     /// entities, not failed and not done; else the general loop, or the checks.
     pub(in crate::reader) fn choose_path(&mut self) {
         self.path = if self.failed.is_some()
-            || self.st.early.is_some()
+            || self.core.st.early.is_some()
             || self.binary.is_some()
-            || matches!(self.st.phase, Phase::Start | Phase::Done)
+            || matches!(self.core.st.phase, Phase::Start | Phase::Done)
         {
             Path::Check
-        } else if !self.st.frames.is_empty()
+        } else if !self.core.st.frames.is_empty()
             || self.input.stream.is_some()
             || !self.input.eof
             || self.input.base != 0
-            || self.input.data().len() > self.st.window()
+            || self.input.data().len() > self.core.st.window()
         {
             Path::General
         } else if self.input.owned {
@@ -112,8 +112,12 @@ impl<'a> Reader<'a> {
     /// One event of binary input (`binary/decode.rs`).
     pub(in crate::reader) fn advance_binary(&mut self) -> Result<()> {
         let Reader {
-            input, st, binary, ..
+            input,
+            core,
+            binary,
+            ..
         } = self;
+        let st = &mut core.st;
         let decoder = binary.as_mut().expect("binary input");
         match decoder.advance(input.data(), &mut st.tok) {
             Ok(()) => Ok(()),
@@ -132,8 +136,8 @@ impl<'a> Reader<'a> {
     /// validating a small document's instructions.
     #[inline(always)]
     pub(in crate::reader) fn advance_doc<const OWNED: bool>(&mut self) -> Result<()> {
-        if self.st.pending_end {
-            self.st.end_empty_element();
+        if self.core.st.pending_end {
+            self.core.st.end_empty_element();
             return Ok(());
         }
         // One step, no loop: most calls read their token in one, and a loop here had the
@@ -150,7 +154,7 @@ impl<'a> Reader<'a> {
     #[inline(never)]
     pub(in crate::reader) fn leave_doc<const OWNED: bool>(&mut self, r: Scan<StepR>) -> Result<()> {
         if let Ok(StepR::Continue) = r {
-            if self.st.frames.is_empty() {
+            if self.core.st.frames.is_empty() {
                 // White space skipped: the step after it reads markup or the end.
                 return self.advance_doc::<OWNED>();
             }
@@ -166,8 +170,8 @@ impl<'a> Reader<'a> {
     /// One token of text input in any state: inside entities, on a stream's window.
     #[inline(always)]
     pub(in crate::reader) fn advance_general(&mut self) -> Result<()> {
-        if self.st.pending_end {
-            self.st.end_empty_element();
+        if self.core.st.pending_end {
+            self.core.st.end_empty_element();
             return Ok(());
         }
         loop {
@@ -188,16 +192,16 @@ impl<'a> Reader<'a> {
             Ok(StepR::Token) => Some(Ok(())),
             Ok(StepR::Continue) => None,
             Ok(StepR::End) => {
-                if let Some(f) = self.st.frames.last() {
-                    if self.st.tok.stack.len() != f.depth {
-                        let name = self.dtd.entities[f.entity].name.to_string();
+                if let Some(f) = self.core.st.frames.last() {
+                    if self.core.st.tok.stack.len() != f.depth {
+                        let name = self.core.dtd.entities[f.entity].name.to_string();
                         return Some(Err(self.error_here(
                             0,
                             wf(format!("entity '{name}' ends inside an element it opened")),
                         )));
                     }
-                    let f = self.st.frames.pop().expect("frame");
-                    self.st.pos = f.saved_pos;
+                    let f = self.core.st.frames.pop().expect("frame");
+                    self.core.st.pos = f.saved_pos;
                     return None;
                 }
                 if !self.input.eof {
@@ -206,27 +210,28 @@ impl<'a> Reader<'a> {
                 Some(self.end_of_document())
             }
             Err(Stop::Eof) => {
-                if self.st.frames.is_empty()
-                    && self.input.data().len() - self.st.pos > self.st.window()
+                if self.core.st.frames.is_empty()
+                    && self.input.data().len() - self.core.st.pos > self.core.st.window()
                 {
                     // The token does not end within the window (see `State::window`).
-                    let limit = self.st.tok.config.limits.max_text_length;
+                    let limit = self.core.st.tok.config.limits.max_text_length;
                     return Some(Err(self.error_here(
-                        self.st.pos,
+                        self.core.st.pos,
                         ErrorKind::LimitExceeded(LimitKind::TextLength, limit),
                     )));
                 }
-                if self.st.frames.is_empty() && !self.input.eof {
+                if self.core.st.frames.is_empty() && !self.input.eof {
                     return self.refill_for_token().err().map(Err);
                 }
-                let what = if self.st.frames.is_empty() {
+                let what = if self.core.st.frames.is_empty() {
                     "the document"
                 } else {
                     "an entity's replacement text (a construct must end in the entity where it starts)"
                 };
-                Some(Err(
-                    self.error_here(self.st.pos, ErrorKind::UnexpectedEof(what))
-                ))
+                Some(Err(self.error_here(
+                    self.core.st.pos,
+                    ErrorKind::UnexpectedEof(what),
+                )))
             }
             Err(Stop::Bad(b)) => Some(Err(self.error_here(b.0, b.1))),
         }
@@ -240,19 +245,19 @@ impl<'a> Reader<'a> {
     /// (a socket) does not block. A token full of its own delimiter (`>` in attribute values)
     /// still costs its length per read; the window bounds that.
     pub(in crate::reader) fn refill_for_token(&mut self) -> Result<()> {
-        let delim = if self.input.data().get(self.st.pos) == Some(&b'<') {
+        let delim = if self.input.data().get(self.core.st.pos) == Some(&b'<') {
             b'>'
         } else {
             b'<'
         };
         loop {
-            let held = self.input.data().len() - self.st.pos;
+            let held = self.input.data().len() - self.core.st.pos;
             self.refill()?;
             let data = self.input.data();
             let done = self.input.eof
                 || self.input.bad_encoding.is_some()
-                || data.len() - self.st.pos > self.st.window();
-            if done || memchr::memchr(delim, &data[self.st.pos + held..]).is_some() {
+                || data.len() - self.core.st.pos > self.core.st.window();
+            if done || memchr::memchr(delim, &data[self.core.st.pos + held..]).is_some() {
                 return Ok(());
             }
         }
@@ -265,45 +270,46 @@ impl<'a> Reader<'a> {
             let at = self.input.data().len();
             return Err(self.error_here(at, ErrorKind::InvalidEncoding(m)));
         }
-        let keep = self.st.pos;
+        let keep = self.core.st.pos;
         // Count lines in what is dropped, so later locations stay right.
-        let from = (self.st.lines.offset.saturating_sub(self.input.base)) as usize;
+        let from = (self.core.st.lines.offset.saturating_sub(self.input.base)) as usize;
         if from < keep {
             let bytes = &self.input.data()[from..keep];
-            self.st.lines.advance(bytes);
+            self.core.st.lines.advance(bytes);
         }
         match self.input.refill(keep) {
             Ok(dropped) => {
-                self.st.pos -= dropped;
+                self.core.st.pos -= dropped;
                 Ok(())
             }
-            Err(k) => Err(self.error_here(self.st.pos, k)),
+            Err(k) => Err(self.error_here(self.core.st.pos, k)),
         }
     }
 
     pub(in crate::reader) fn end_of_document(&mut self) -> Result<()> {
-        match self.st.phase {
+        match self.core.st.phase {
             Phase::Content => {
                 let name = self
+                    .core
                     .st
                     .tok
                     .stack
                     .last()
-                    .map(|o| self.st.tok.names.get(o.qname).to_string())
+                    .map(|o| self.core.st.tok.names.get(o.qname).to_string())
                     .unwrap_or_default();
                 Err(self.error_here(
-                    self.st.pos,
+                    self.core.st.pos,
                     wf(format!("the document ends before the end tag of <{name}>")),
                 ))
             }
             Phase::Start | Phase::Prolog => {
-                Err(self.error_here(self.st.pos, wf("the document has no root element")))
+                Err(self.error_here(self.core.st.pos, wf("the document has no root element")))
             }
             Phase::Epilog | Phase::Done => {
-                self.st.phase = Phase::Done;
+                self.core.st.phase = Phase::Done;
                 self.path = Path::Check;
-                self.st.tok.kind = TokenKind::Eof;
-                self.st.tok.start = self.input.base + self.st.pos as u64;
+                self.core.st.tok.kind = TokenKind::Eof;
+                self.core.st.tok.start = self.input.base + self.core.st.pos as u64;
                 Ok(())
             }
         }
@@ -316,11 +322,11 @@ impl<'a> Reader<'a> {
     pub(in crate::reader) fn step<const DOC: bool, const OWNED: bool>(&mut self) -> Scan<StepR> {
         let Reader {
             input,
-            dtd,
-            st,
+            core,
             resolver,
             ..
         } = self;
+        let Core { st, dtd } = &mut ***core;
         if DOC {
             return st.step_at(Self::doc::<OWNED>(input), true, 0, false, dtd, resolver);
         }

@@ -31,7 +31,7 @@ impl<'a> Reader<'a> {
     /// assert_eq!(root(&mut r), a);
     /// ```
     pub fn name_generation(&self) -> u64 {
-        self.st.tok.names_gen
+        self.core.st.tok.names_gen
     }
 
     /// The character data of the current text token borrowed from the input itself, for the
@@ -54,7 +54,7 @@ impl<'a> Reader<'a> {
     /// ```
     #[inline]
     pub fn text_in_input(&self) -> Option<&'a str> {
-        let st = &self.st;
+        let st = &self.core.st;
         if st.tok.kind != TokenKind::Text
             || st.tok.flags != 0
             || st.tok.span.scratch
@@ -73,57 +73,58 @@ impl<'a> Reader<'a> {
     /// event's frame (for an end, of the byte after the frame; for the text of a typed element,
     /// of its value).
     pub fn offset(&self) -> u64 {
-        self.st.tok.start
+        self.core.st.tok.start
     }
 
     // ----- binary input -----------------------------------------------------------------------
 
     /// The XML declaration, once read.
     pub fn xml_decl(&self) -> Option<&XmlDecl> {
-        self.st.xml_decl.as_ref()
+        self.core.st.xml_decl.as_ref()
     }
 
     /// Whether the document declared `standalone="yes"`.
     pub fn standalone(&self) -> bool {
-        self.st.standalone
+        self.core.st.standalone
     }
 
     /// Current element nesting depth (1 inside the root element).
     pub fn depth(&self) -> usize {
-        self.st.tok.stack.len()
+        self.core.st.tok.stack.len()
     }
 
     /// The namespace URI of an id.
     pub fn namespace_uri(&self, ns: NsId) -> &str {
-        self.st.tok.uris.get(Id(ns.0))
+        self.core.st.tok.uris.get(Id(ns.0))
     }
 
     /// The id of a namespace URI, if the document used it so far.
     pub fn namespace_id(&self, uri: &str) -> Option<NsId> {
-        self.st.tok.uris.find(uri).map(|i| NsId(i.0))
+        self.core.st.tok.uris.find(uri).map(|i| NsId(i.0))
     }
 
     /// The qualified name an id stands for.
     pub fn name_of(&self, id: Id) -> &str {
-        self.st.tok.names.get(id)
+        self.core.st.tok.names.get(id)
     }
 
     /// The namespace bindings in scope, innermost last: (prefix, namespace). The default
     /// namespace has the prefix `""`; an empty URI undeclares it.
     pub fn namespaces_in_scope(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
-        self.st.tok.bindings.iter().map(move |&(p, ns)| {
+        self.core.st.tok.bindings.iter().map(move |&(p, ns)| {
             let prefix = if p == NO_PREFIX {
                 ""
             } else {
-                self.st.tok.names.get(p)
+                self.core.st.tok.names.get(p)
             };
-            (prefix, self.st.tok.uris.get(Id(ns.0)))
+            (prefix, self.core.st.tok.uris.get(Id(ns.0)))
         })
     }
 
     /// Names of the notations the DTD declared, with public and system identifiers.
     pub fn notations(&self) -> impl Iterator<Item = (&str, Option<&str>, Option<&str>)> + '_ {
-        self.dtd
+        self.core
+            .dtd
             .notations
             .iter()
             .map(|(n, (p, s))| (&**n, p.as_deref(), s.as_deref()))
@@ -131,22 +132,22 @@ impl<'a> Reader<'a> {
 
     /// Processing instructions inside the DTD, in document order: (target, data).
     pub fn dtd_processing_instructions(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
-        self.dtd.pis.iter().map(|(t, d)| (&**t, &**d))
+        self.core.dtd.pis.iter().map(|(t, d)| (&**t, &**d))
     }
 
     /// Whether some declarations may be missing because external markup was not read (the
     /// caller installed no resolver, or it declined).
     pub fn dtd_incomplete(&self) -> bool {
-        self.dtd.incomplete
+        self.core.dtd.incomplete
     }
 
     /// Bytes of the document read so far (the offset after the current event).
     pub fn bytes_read(&self) -> u64 {
         self.input.base
-            + if self.st.frames.is_empty() {
-                self.st.pos as u64
+            + if self.core.st.frames.is_empty() {
+                self.core.st.pos as u64
             } else {
-                self.st.frames[0].saved_pos as u64
+                self.core.st.frames[0].saved_pos as u64
             }
     }
 
@@ -162,18 +163,18 @@ impl<'a> Reader<'a> {
     /// Whether the current token comes from an entity's replacement text rather than from
     /// the document's bytes.
     pub(crate) fn in_entity(&self) -> bool {
-        !self.st.frames.is_empty()
+        !self.core.st.frames.is_empty()
     }
 
     /// Whether the DTD makes values differ from what the document's bytes say with only the
     /// predefined entities and character references: it declares general entities or
     /// attribute lists (defaults, tokenized types).
     pub(crate) fn dtd_shapes_values(&self) -> bool {
-        self.dtd.has_general_entities() || !self.dtd.attlists.is_empty()
+        self.core.dtd.has_general_entities() || !self.core.dtd.attlists.is_empty()
     }
 
     /// How many namespace URIs the reader has interned ([`NsId`]s `0..count`).
     pub(crate) fn namespace_count(&self) -> usize {
-        self.st.tok.uris.len()
+        self.core.st.tok.uris.len()
     }
 }

@@ -9,15 +9,16 @@ impl<'a> Reader<'a> {
     /// An error at `at` in the current frame (or at the outermost entity reference).
     #[cold]
     pub(in crate::reader) fn error_here(&mut self, at: usize, kind: ErrorKind) -> Error {
-        match self.st.frames.first() {
+        match self.core.st.frames.first() {
             None => self.error_at_doc(self.input.base + at as u64, kind),
             Some(f) => {
                 let doc_at = self.input.base + f.saved_pos as u64;
                 let name = self
+                    .core
                     .st
                     .frames
                     .last()
-                    .map(|f| self.dtd.entities[f.entity].name.to_string())
+                    .map(|f| self.core.dtd.entities[f.entity].name.to_string())
                     .unwrap_or_default();
                 self.error_at_doc(doc_at, kind).with_entity(&name)
             }
@@ -43,33 +44,33 @@ impl<'a> Reader<'a> {
         }
         let data = self.input.data();
         let base = self.input.base;
-        if offset < self.st.lines.offset {
+        if offset < self.core.st.lines.offset {
             if base == 0 {
-                self.st.lines = LineTracker::START;
+                self.core.st.lines = LineTracker::START;
             } else {
                 return Location {
                     offset,
-                    line: self.st.lines.line,
-                    column: self.st.lines.col + 1,
+                    line: self.core.st.lines.line,
+                    column: self.core.st.lines.col + 1,
                 };
             }
         }
-        let from = (self.st.lines.offset - base) as usize;
+        let from = (self.core.st.lines.offset - base) as usize;
         let to = ((offset - base) as usize).min(data.len());
         if from < to {
-            self.st.lines.advance(&data[from..to]);
+            self.core.st.lines.advance(&data[from..to]);
         }
         Location {
             offset,
-            line: self.st.lines.line,
-            column: self.st.lines.col + 1,
+            line: self.core.st.lines.line,
+            column: self.core.st.lines.col + 1,
         }
     }
 
     /// Location of the start of the current event (for events from an entity's replacement
     /// text: the location of the reference).
     pub fn location(&mut self) -> Location {
-        let o = self.st.tok.start;
+        let o = self.core.st.tok.start;
         self.location_of(o)
     }
 }

@@ -38,7 +38,6 @@ mod typed;
 use std::io::Read;
 use std::mem::ManuallyDrop;
 
-use crate::dtd::Dtd;
 use crate::error::{Error, ErrorKind, Result};
 use crate::input::{self, ChunkDecoder, Enc};
 use crate::resolver::Resolver;
@@ -46,8 +45,8 @@ use binary::Decoder;
 use event::Event;
 use token::TokenKind;
 
+use reuse::Core;
 use text::window::{read_some, Input, Stream, DETECT_WINDOW};
-use text::State;
 
 pub use crate::config::{Config, Limits};
 pub use reuse::ReaderBuffers;
@@ -77,10 +76,9 @@ pub use token::{NsId, XMLNS_NS, XML_NS};
 /// ```
 pub struct Reader<'a> {
     input: Input<'a>,
-    dtd: Dtd,
-    /// The token state and the text source's, boxed so that reuse moves a pointer (see
-    /// `reuse`); taken out only by `Drop` and `into_buffers`.
-    st: ManuallyDrop<Box<State>>,
+    /// The token state, the text source's state and the DTD, boxed so that reuse moves a
+    /// pointer (see `reuse`); taken out only by `Drop` and `into_buffers`.
+    core: ManuallyDrop<Box<Core>>,
     resolver: Option<Box<dyn Resolver + 'a>>,
     /// The error that stopped the reader, returned again by every later call.
     failed: Option<Error>,
@@ -132,7 +130,7 @@ impl<'a> Reader<'a> {
             return;
         }
         match input::detect(&bytes[..bytes.len().min(DETECT_WINDOW)]) {
-            Ok(Enc::Utf8 { bom }) => r.st.pos = bom,
+            Ok(Enc::Utf8 { bom }) => r.core.st.pos = bom,
             Ok(enc) => {
                 let (buf, err) = input::decode_all(bytes, enc);
                 r.input.buf = buf;
@@ -141,8 +139,8 @@ impl<'a> Reader<'a> {
             }
             Err(m) => r.fail_early(0, ErrorKind::EncodingMismatch(m)),
         }
-        r.st.doc_start = r.st.pos as u64;
-        r.st.lines.offset = 0;
+        r.core.st.doc_start = r.core.st.pos as u64;
+        r.core.st.lines.offset = 0;
     }
 
     /// A reader that pulls the document from `read` in chunks, holding only a window of it in
@@ -194,7 +192,7 @@ impl<'a> Reader<'a> {
         match input::detect(&head[..head.len().min(DETECT_WINDOW)]) {
             Ok(Enc::Utf8 { bom }) => {
                 r.input.buf = head;
-                r.st.pos = bom;
+                r.core.st.pos = bom;
             }
             Ok(enc) => {
                 let mut dec = ChunkDecoder::new(enc);
@@ -208,7 +206,7 @@ impl<'a> Reader<'a> {
         }
         r.input.eof = eof && r.input.bad_encoding.is_none();
         r.input.stream = Some(stream);
-        r.st.doc_start = r.st.pos as u64;
+        r.core.st.doc_start = r.core.st.pos as u64;
         r
     }
 
@@ -220,7 +218,7 @@ impl<'a> Reader<'a> {
 
     #[cold]
     fn fail_early(&mut self, at: usize, kind: ErrorKind) {
-        self.st.early = Some((at, kind));
+        self.core.st.early = Some((at, kind));
         self.path = Path::Check;
     }
 }
@@ -263,7 +261,7 @@ impl<'a> Reader<'a> {
         } else {
             self.advance()?;
         }
-        Ok((self.st.tok.start, self.event()))
+        Ok((self.core.st.tok.start, self.event()))
     }
 
     /// Moves to the next event without building its view, and says what kind it is;
@@ -287,7 +285,7 @@ impl<'a> Reader<'a> {
         } else {
             self.advance()?;
         }
-        Ok(self.st.tok.kind)
+        Ok(self.core.st.tok.kind)
     }
 
     /// The event last read (by [`Reader::next_token`], [`Reader::next`] or
@@ -317,10 +315,10 @@ impl<'a> Reader<'a> {
     /// narrower stores that wrote it (store forwarding fails).
     #[inline(always)]
     fn event(&self) -> Event<'_> {
-        let data: &[u8] = match self.st.frames.last() {
+        let data: &[u8] = match self.core.st.frames.last() {
             Some(f) => f.text.as_bytes(),
             None => self.input.data(),
         };
-        event::view(data, &self.st.tok, &self.dtd)
+        event::view(data, &self.core.st.tok, &self.core.dtd)
     }
 }

@@ -31,20 +31,25 @@ use super::text::{Phase, State};
 use super::token::{clear, Attr, NsId, Open, QMeta, Span, TokenKind, TokenState};
 use super::{Path, Reader};
 
+/// What a reader keeps from one document to the next, in one box: the text source's state
+/// (with the token state) and the DTD.
+pub(crate) struct Core {
+    pub(crate) st: State,
+    pub(crate) dtd: Dtd,
+}
+
 /// The allocations of a finished [`Reader`], for the next one to reuse
-/// ([`Reader::into_buffers`], [`Reader::with_buffers`]): the box a [`ReaderSlot`](crate::ReaderSlot)
-/// keeps, handed over by hand (see the module `reuse` of the reader for how reuse works).
+/// ([`Reader::into_buffers`], [`Reader::with_buffers`]): the box a
+/// [`ReaderSlot`](crate::ReaderSlot) keeps, handed over by hand.
 pub struct ReaderBuffers {
-    st: Box<State>,
-    dtd: Dtd,
+    core: Box<Core>,
     buf: Vec<u8>,
 }
 
 impl Default for ReaderBuffers {
     fn default() -> ReaderBuffers {
         ReaderBuffers {
-            st: new_state(Config::default()),
-            dtd: Dtd::default(),
+            core: new_core(Config::default()),
             buf: Vec::new(),
         }
     }
@@ -53,29 +58,31 @@ impl Default for ReaderBuffers {
 thread_local! {
     /// The state of the last reader dropped on this thread, for the next one (see the module
     /// documentation).
-    static SPARE: std::cell::Cell<Option<Box<State>>> = const { std::cell::Cell::new(None) };
+    static SPARE: std::cell::Cell<Option<Box<Core>>> = const { std::cell::Cell::new(None) };
 }
 
 impl Drop for Reader<'_> {
     fn drop(&mut self) {
         let clean = self.clean();
-        // SAFETY: `st` is taken here once and never used again: the reader is being dropped,
-        // and `ManuallyDrop` keeps the drop glue from dropping it a second time.
+        // SAFETY: `core` is taken here once and never used again: the reader is being
+        // dropped, and `ManuallyDrop` keeps the drop glue from dropping it a second time.
         #[allow(unsafe_code)]
-        let mut st = unsafe { ManuallyDrop::take(&mut self.st) };
+        let mut core = unsafe { ManuallyDrop::take(&mut self.core) };
         if !clean {
-            st.tok.names_gen = 0;
+            core.st.tok.names_gen = 0;
         }
-        if small(&st) && self.dtd.is_empty() {
+        if small(&core) {
             // `try_with`: the thread-local may already be gone while a thread exits.
-            let _ = SPARE.try_with(move |s| s.set(Some(st)));
+            let _ = SPARE.try_with(move |s| s.set(Some(core)));
         }
     }
 }
 
-/// Whether a state is small enough to keep for the next reader of its thread: about 64 KB in
-/// all, and no entity frame, so a thread never holds on to a big document's buffers.
-fn small(st: &State) -> bool {
+/// Whether a core is small enough to keep for the next reader of its thread: about 64 KB in
+/// all, no entity frame and no DTD (whose entities could be large), so a thread never holds on
+/// to a big document's buffers.
+fn small(core: &Core) -> bool {
+    let st = &core.st;
     let tok = &st.tok;
     let bytes = tok.names.heap_bytes()
         + tok.uris.heap_bytes()
@@ -83,13 +90,13 @@ fn small(st: &State) -> bool {
         + tok.qmeta.capacity() * std::mem::size_of::<QMeta>()
         + tok.attrs.capacity() * std::mem::size_of::<Attr>()
         + tok.scratch.capacity();
-    bytes <= 64 << 10 && st.frames.is_empty()
+    bytes <= 64 << 10 && st.frames.is_empty() && core.dtd.is_empty()
 }
 
-/// A new state, with room for the names, elements and attributes of a small document.
+/// A new core, with room for the names, elements and attributes of a small document.
 #[cold]
-fn new_state(config: Config) -> Box<State> {
-    Box::new(State {
+fn new_core(config: Config) -> Box<Core> {
+    let st = State {
         tok: TokenState {
             config,
             kind: TokenKind::Eof,
@@ -122,6 +129,10 @@ fn new_state(config: Config) -> Box<State> {
         expansion: Expansion::default(),
         lines: LineTracker::START,
         early: None,
+    };
+    Box::new(Core {
+        st,
+        dtd: Dtd::default(),
     })
 }
 
@@ -156,15 +167,15 @@ impl<'a> Reader<'a> {
     /// A reader on the state a dropped reader of this thread left (see the module
     /// documentation), or on a new one.
     pub(crate) fn empty(config: Config) -> Reader<'a> {
-        let st = match SPARE.with(|s| s.take()) {
-            Some(st) => st,
-            None => new_state(config.clone()),
+        let core = match SPARE.with(|s| s.take()) {
+            Some(core) => core,
+            None => new_core(config.clone()),
         };
-        Reader::on_state(st, Dtd::default(), Vec::new(), config)
+        Reader::on_core(core, Vec::new(), config)
     }
 
-    /// A reader on a kept state, reset for a new document read with `config`.
-    fn on_state(st: Box<State>, dtd: Dtd, buf: Vec<u8>, config: Config) -> Reader<'a> {
+    /// A reader on a kept core, reset for a new document read with `config`.
+    fn on_core(core: Box<Core>, buf: Vec<u8>, config: Config) -> Reader<'a> {
         let mut r = Reader {
             input: Input {
                 slice: &[],
@@ -175,8 +186,7 @@ impl<'a> Reader<'a> {
                 bad_encoding: None,
                 base: 0,
             },
-            dtd,
-            st: ManuallyDrop::new(st),
+            core: ManuallyDrop::new(core),
             resolver: None,
             failed: None,
             binary: None,
@@ -185,10 +195,11 @@ impl<'a> Reader<'a> {
         };
         // Names read without namespaces were not checked as QNames: not kept for a reader
         // with them, nor the other way round.
-        if r.st.tok.config.namespaces != config.namespaces {
-            r.st.tok.names_gen = 0;
+        let tok = &mut r.core.st.tok;
+        if tok.config.namespaces != config.namespaces {
+            tok.names_gen = 0;
         }
-        r.st.tok.config = config;
+        tok.config = config;
         r.restart();
         r
     }
@@ -213,8 +224,8 @@ impl<'a> Reader<'a> {
     /// # Ok::<(), xwire::Error>(())
     /// ```
     pub fn with_buffers(bytes: &'a [u8], config: Config, buffers: ReaderBuffers) -> Reader<'a> {
-        let ReaderBuffers { st, dtd, buf } = buffers;
-        let mut r = Reader::on_state(st, dtd, buf, config);
+        let ReaderBuffers { core, buf } = buffers;
+        let mut r = Reader::on_core(core, buf, config);
         r.init_slice(bytes);
         r
     }
@@ -226,19 +237,18 @@ impl<'a> Reader<'a> {
         // Every field named, so that a new one is not forgotten (`me` is never dropped).
         let Reader {
             input,
-            dtd,
-            st,
+            core,
             resolver,
             failed,
             binary,
             path: _,
             peeked: _,
         } = &mut *me;
-        // SAFETY: `me` is never dropped nor used again, so `st` is taken exactly once.
+        // SAFETY: `me` is never dropped nor used again, so `core` is taken exactly once.
         #[allow(unsafe_code)]
-        let mut st = unsafe { ManuallyDrop::take(st) };
+        let mut core = unsafe { ManuallyDrop::take(core) };
         if !clean {
-            st.tok.names_gen = 0;
+            core.st.tok.names_gen = 0;
         }
         let Input {
             slice: _,
@@ -252,8 +262,7 @@ impl<'a> Reader<'a> {
         drop((stream.take(), bad_encoding.take()));
         drop((resolver.take(), failed.take(), binary.take()));
         ReaderBuffers {
-            st,
-            dtd: std::mem::take(dtd),
+            core,
             buf: std::mem::take(buf),
         }
     }
@@ -265,14 +274,14 @@ impl<'a> Reader<'a> {
         let clean = self.failed.is_none() && self.binary.is_none();
         let Reader {
             input,
-            dtd,
-            st,
+            core,
             resolver,
             failed,
             binary,
             path,
             peeked,
         } = self;
+        let Core { st, dtd } = &mut ***core;
         let keep =
             clean && st.tok.names_gen != 0 && names_fit(&st.tok.names, &st.tok.uris, st.tok.epoch);
         (st.tok.names_gen, st.tok.epoch) = name_ids(keep, st.tok.names_gen, st.tok.epoch);
@@ -288,7 +297,7 @@ impl<'a> Reader<'a> {
             expansion,
             lines,
             early,
-        } = &mut ***st;
+        } = st;
         tok.clear_token();
         *pos = 0;
         frames.clear();
@@ -318,7 +327,7 @@ impl<'a> Reader<'a> {
 
     /// The configuration the reader reads with.
     pub(crate) fn config(&self) -> &Config {
-        &self.st.tok.config
+        &self.core.st.tok.config
     }
 
     /// Lets go of everything the reader borrows for `'a` (its input, stream and resolver),
@@ -327,7 +336,7 @@ impl<'a> Reader<'a> {
     pub(crate) fn park(&mut self) {
         self.input.slice = &[];
         if std::thread::panicking() {
-            self.st.tok.names_gen = 0;
+            self.core.st.tok.names_gen = 0;
         }
         // Dropped last: their drops may panic, and nothing of `'a` may stay if they do.
         let stream = self.input.stream.take();

@@ -88,7 +88,7 @@ impl<'a> Reader<'a> {
         }
         self.binary
             .as_ref()?
-            .frame_info(self.input.data(), &self.st.tok)
+            .frame_info(self.input.data(), &self.core.st.tok)
     }
 
     /// The string table of binary input (names, prefixes, URIs and PI targets, in table
@@ -107,11 +107,12 @@ impl<'a> Reader<'a> {
         }
         let Reader {
             input,
-            st,
+            core,
             binary,
             peeked,
             ..
         } = self;
+        let st = &core.st;
         Ok(match binary.as_mut() {
             Some(d) => d.take_typed(input.data(), &st.tok, peeked, want),
             None => None,
