@@ -153,6 +153,7 @@ impl Dtd {
     }
 
     /// Whether there is nothing for [`Dtd::clear`] to forget (the DTD of most documents).
+    #[inline]
     fn is_clear(&self) -> bool {
         self.is_empty()
             && self.general.is_empty()
@@ -164,10 +165,17 @@ impl Dtd {
 
     /// Forgets every declaration, keeping the allocations (a recycled reader's DTD). Most
     /// documents declare nothing: their readers skip the clearing of every table.
+    #[inline]
     pub(crate) fn clear(&mut self) {
         if self.is_clear() {
             return;
         }
+        self.clear_all();
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn clear_all(&mut self) {
         let Dtd {
             entities,
             general,

@@ -111,6 +111,13 @@ fn is_utf16_label(l: &str) -> bool {
 /// Decides the encoding of a document (or external entity) from its first bytes. `head` should
 /// hold at least the first few hundred bytes, or the whole input if it is shorter.
 pub(crate) fn detect(head: &[u8]) -> Result<Enc, String> {
+    // Most documents without a declaration start with their root's `<` and a name: no byte
+    // order mark, no declaration, an ASCII-compatible encoding (what the rest concludes too).
+    if let [b'<', b, ..] = head {
+        if *b != b'?' && *b != 0 {
+            return Ok(Enc::Utf8 { bom: 0 });
+        }
+    }
     let bom = match family(head)? {
         Family::AsciiCompatible => 0,
         Family::Utf8Bom => 3,

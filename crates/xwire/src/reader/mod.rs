@@ -109,11 +109,13 @@ enum Path {
 impl<'a> Reader<'a> {
     /// A reader over a whole document in memory. UTF-8 input is read in place; other encodings
     /// are transcoded once.
+    #[inline]
     pub fn from_slice(bytes: &'a [u8]) -> Reader<'a> {
         Reader::with_config(bytes, Config::default())
     }
 
     /// A reader over a whole document in memory, with a configuration.
+    #[inline]
     pub fn with_config(bytes: &'a [u8], config: Config) -> Reader<'a> {
         let mut r = Reader::empty(config);
         r.init_slice(bytes);

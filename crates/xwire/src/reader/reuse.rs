@@ -166,6 +166,7 @@ pub(in crate::reader) fn next_name_generation() -> u64 {
 impl<'a> Reader<'a> {
     /// A reader on the state a dropped reader of this thread left (see the module
     /// documentation), or on a new one.
+    #[inline]
     pub(crate) fn empty(config: Config) -> Reader<'a> {
         let core = match SPARE.with(|s| s.take()) {
             Some(core) => core,
@@ -175,6 +176,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A reader on a kept core, reset for a new document read with `config`.
+    #[inline]
     fn on_core(core: Box<Core>, buf: Vec<u8>, config: Config) -> Reader<'a> {
         let mut r = Reader {
             input: Input {
