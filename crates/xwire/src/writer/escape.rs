@@ -1,7 +1,7 @@
 //! Escaping of character data and attribute values, with the XML `Char` check done in the same
 //! pass: clean runs are copied whole, only special bytes are looked at one by one.
 
-use super::WriteError;
+use super::error::WriteError;
 
 const TEXT: u8 = 1;
 const ATTR: u8 = 2;

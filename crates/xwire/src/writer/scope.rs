@@ -1,11 +1,9 @@
 //! The namespace bindings in scope while writing, and namespace repairing: shared by the text
 //! [`Writer`](super::Writer) and the binary writer, so both choose the same prefixes.
 
+use super::error::{Result, WriteError};
 use super::escape::check_chars;
-use super::WriteError;
 use crate::reader::{XMLNS_NS, XML_NS};
-
-type Result<T> = std::result::Result<T, WriteError>;
 
 /// (prefix, URI) bindings, innermost last; `""` is the default namespace, an empty URI
 /// undeclares it. Each open element remembers the length before its declarations (its mark).

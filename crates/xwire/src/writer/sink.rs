@@ -4,7 +4,8 @@
 
 use std::io::Write;
 
-use super::{WriteError, Writer};
+use super::error::WriteError;
+use super::Writer;
 use crate::binary::{Array, BinaryWriter, Value};
 use crate::reader::event::Event;
 

@@ -4,7 +4,8 @@
 
 use std::ops::Range;
 
-use super::{split_qname, WriteError};
+use super::error::WriteError;
+use super::split_qname;
 
 /// How an element's or attribute's name was given.
 #[derive(Clone)]

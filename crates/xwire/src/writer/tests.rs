@@ -1,4 +1,5 @@
 use super::*;
+use std::io;
 
 fn write(f: impl FnOnce(&mut Writer<Vec<u8>>) -> Result<()>) -> Result<String> {
     let mut w = Writer::new(Vec::new());
