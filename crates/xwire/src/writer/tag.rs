@@ -4,8 +4,8 @@
 
 use std::ops::Range;
 
+use super::check::split_qname;
 use super::error::WriteError;
-use super::split_qname;
 
 /// How an element's or attribute's name was given.
 #[derive(Clone)]
