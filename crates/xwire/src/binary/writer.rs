@@ -20,6 +20,7 @@ use super::value::{Array, Primitive, Value};
 use crate::chars;
 use crate::reader::event::Event;
 use crate::reader::XML_NS;
+use crate::writer::sink::delegate;
 use crate::writer::{
     attribute_name, check_chars, check_comment, check_ncname, check_ns_name, check_pi, split_qname,
     AttributeName, NameSpec, NsScope, PendingAttr, PendingTag, WriteError,
@@ -142,6 +143,9 @@ pub struct BinaryWriter<W: Write> {
     /// The TEXT frame still open for merging: (patch, body start).
     text: Option<(usize, usize)>,
 }
+
+// XmlSink, by the inherent methods below.
+delegate!(BinaryWriter);
 
 impl<W: Write> BinaryWriter<W> {
     /// A writer in the machine's byte order ([`ByteOrder::NATIVE`]), so readers on the same

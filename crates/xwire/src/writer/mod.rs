@@ -30,10 +30,10 @@
 //! ```
 
 mod check;
-mod error;
+pub(crate) mod error;
 mod escape;
 mod scope;
-mod sink;
+pub(crate) mod sink;
 mod tag;
 
 use std::io::Write;
@@ -49,6 +49,7 @@ pub use error::WriteError;
 pub(crate) use escape::check_chars;
 use escape::{escape_into, Context};
 pub(crate) use scope::NsScope;
+use sink::delegate;
 pub use sink::XmlSink;
 pub(crate) use tag::{attribute_name, AttributeName, NameSpec, PendingAttr, PendingTag};
 
@@ -130,6 +131,9 @@ pub struct Writer<W: Write> {
     qnames: String,
     done: Vec<Range<usize>>,
 }
+
+// XmlSink, by the inherent methods below.
+delegate!(Writer);
 
 const FLUSH_AT: usize = 64 * 1024;
 

@@ -1,16 +1,15 @@
-//! [`XmlSink`]: the methods the text [`Writer`] and the
+//! [`XmlSink`]: the methods the text [`Writer`](super::Writer) and the
 //! [`BinaryWriter`](crate::binary::BinaryWriter) share, so an application picks the encoding
-//! in one place and writes documents through generic code.
-
-use std::io::Write;
+//! in one place and writes documents through generic code. Each writer implements it in its
+//! own file with `delegate!`, so this file depends on neither.
 
 use super::error::WriteError;
-use super::Writer;
-use crate::binary::{Array, BinaryWriter, Value};
+use crate::binary::value::{Array, Value};
 use crate::reader::event::Event;
 
-/// Something that writes an XML document: the text [`Writer`] or the binary
-/// [`BinaryWriter`]. Each method behaves as the inherent method of the same name.
+/// Something that writes an XML document: the text [`Writer`](super::Writer) or the binary
+/// [`BinaryWriter`](crate::binary::BinaryWriter). Each method behaves as the inherent method
+/// of the same name.
 ///
 /// ```
 /// use xwire::binary::{BinaryWriter, Value};
@@ -72,11 +71,16 @@ pub trait XmlSink {
     fn array(&mut self, array: &Array<'_>) -> Result<(), WriteError>;
 }
 
-/// Implements the trait by calling the inherent methods of the same names.
+/// Implements [`XmlSink`] for a writer `$ty<W: Write>` by calling its inherent methods of the
+/// same names. Invoked next to each writer's type; the paths are absolute so the caller needs
+/// no imports.
 macro_rules! delegate {
     ($ty:ident) => {
-        impl<W: Write> XmlSink for $ty<W> {
-            fn start_element(&mut self, qname: &str) -> Result<(), WriteError> {
+        impl<W: std::io::Write> $crate::writer::sink::XmlSink for $ty<W> {
+            fn start_element(
+                &mut self,
+                qname: &str,
+            ) -> ::std::result::Result<(), $crate::writer::error::WriteError> {
                 $ty::start_element(self, qname)
             }
             fn start_element_ns(
@@ -84,10 +88,14 @@ macro_rules! delegate {
                 uri: &str,
                 local: &str,
                 prefix: Option<&str>,
-            ) -> Result<(), WriteError> {
+            ) -> ::std::result::Result<(), $crate::writer::error::WriteError> {
                 $ty::start_element_ns(self, uri, local, prefix)
             }
-            fn attribute(&mut self, qname: &str, value: &str) -> Result<(), WriteError> {
+            fn attribute(
+                &mut self,
+                qname: &str,
+                value: &str,
+            ) -> ::std::result::Result<(), $crate::writer::error::WriteError> {
                 $ty::attribute(self, qname, value)
             }
             fn attribute_ns(
@@ -96,43 +104,66 @@ macro_rules! delegate {
                 local: &str,
                 prefix: Option<&str>,
                 value: &str,
-            ) -> Result<(), WriteError> {
+            ) -> ::std::result::Result<(), $crate::writer::error::WriteError> {
                 $ty::attribute_ns(self, uri, local, prefix, value)
             }
-            fn namespace(&mut self, prefix: Option<&str>, uri: &str) -> Result<(), WriteError> {
+            fn namespace(
+                &mut self,
+                prefix: Option<&str>,
+                uri: &str,
+            ) -> ::std::result::Result<(), $crate::writer::error::WriteError> {
                 $ty::namespace(self, prefix, uri)
             }
-            fn text(&mut self, text: &str) -> Result<(), WriteError> {
+            fn text(
+                &mut self,
+                text: &str,
+            ) -> ::std::result::Result<(), $crate::writer::error::WriteError> {
                 $ty::text(self, text)
             }
-            fn cdata(&mut self, text: &str) -> Result<(), WriteError> {
+            fn cdata(
+                &mut self,
+                text: &str,
+            ) -> ::std::result::Result<(), $crate::writer::error::WriteError> {
                 $ty::cdata(self, text)
             }
-            fn comment(&mut self, text: &str) -> Result<(), WriteError> {
+            fn comment(
+                &mut self,
+                text: &str,
+            ) -> ::std::result::Result<(), $crate::writer::error::WriteError> {
                 $ty::comment(self, text)
             }
             fn processing_instruction(
                 &mut self,
                 target: &str,
                 data: &str,
-            ) -> Result<(), WriteError> {
+            ) -> ::std::result::Result<(), $crate::writer::error::WriteError> {
                 $ty::processing_instruction(self, target, data)
             }
-            fn end_element(&mut self) -> Result<(), WriteError> {
+            fn end_element(
+                &mut self,
+            ) -> ::std::result::Result<(), $crate::writer::error::WriteError> {
                 $ty::end_element(self)
             }
-            fn write_event(&mut self, event: &Event<'_>) -> Result<(), WriteError> {
+            fn write_event(
+                &mut self,
+                event: &$crate::reader::event::Event<'_>,
+            ) -> ::std::result::Result<(), $crate::writer::error::WriteError> {
                 $ty::write_event(self, event)
             }
-            fn value(&mut self, value: Value<'_>) -> Result<(), WriteError> {
+            fn value(
+                &mut self,
+                value: $crate::binary::value::Value<'_>,
+            ) -> ::std::result::Result<(), $crate::writer::error::WriteError> {
                 $ty::value(self, value)
             }
-            fn array(&mut self, array: &Array<'_>) -> Result<(), WriteError> {
+            fn array(
+                &mut self,
+                array: &$crate::binary::value::Array<'_>,
+            ) -> ::std::result::Result<(), $crate::writer::error::WriteError> {
                 $ty::array(self, array)
             }
         }
     };
 }
 
-delegate!(Writer);
-delegate!(BinaryWriter);
+pub(crate) use delegate;
