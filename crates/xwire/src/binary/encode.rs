@@ -11,7 +11,8 @@ use super::writer::BinaryWriter;
 use crate::error::{Error, Location};
 use crate::reader::event::{Event, StartTag};
 use crate::reader::Reader;
-use crate::writer::{NsScope, WriteError};
+use crate::writer::scope::NsScope;
+use crate::writer::WriteError;
 
 const XSI_NS: &str = "http://www.w3.org/2001/XMLSchema-instance";
 const XSD_NS: &str = "http://www.w3.org/2001/XMLSchema";

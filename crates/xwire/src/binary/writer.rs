@@ -20,13 +20,12 @@ use super::value::{Array, Primitive, Value};
 use crate::chars;
 use crate::reader::event::Event;
 use crate::reader::XML_NS;
+use crate::writer::check::{check_comment, check_ncname, check_ns_name, check_pi, split_qname};
+use crate::writer::error::{Result, WriteError};
+use crate::writer::escape::check_chars;
+use crate::writer::scope::NsScope;
 use crate::writer::sink::delegate;
-use crate::writer::{
-    attribute_name, check_chars, check_comment, check_ncname, check_ns_name, check_pi, split_qname,
-    AttributeName, NameSpec, NsScope, PendingAttr, PendingTag, WriteError,
-};
-
-type Result<T> = std::result::Result<T, WriteError>;
+use crate::writer::tag::{attribute_name, AttributeName, NameSpec, PendingAttr, PendingTag};
 
 /// What goes before body byte `at` when the document is emitted.
 enum Patch {

@@ -29,12 +29,14 @@
 //! # Ok::<(), xwire::writer::WriteError>(())
 //! ```
 
-mod check;
+// The parts both writers share: they import nothing of this file, and the binary writer
+// takes them from their own files.
+pub(crate) mod check;
 pub(crate) mod error;
-mod escape;
-mod scope;
+pub(crate) mod escape;
+pub(crate) mod scope;
 pub(crate) mod sink;
-mod tag;
+pub(crate) mod tag;
 
 use std::io::Write;
 use std::ops::Range;
@@ -42,16 +44,14 @@ use std::ops::Range;
 use crate::binary::{Array, Value};
 use crate::chars;
 use crate::reader::event::Event;
-use check::prefix_of;
-pub(crate) use check::{check_comment, check_ncname, check_ns_name, check_pi, split_qname};
+use check::{check_comment, check_ncname, check_ns_name, check_pi, prefix_of, split_qname};
 use error::Result;
 pub use error::WriteError;
-pub(crate) use escape::check_chars;
-use escape::{escape_into, Context};
-pub(crate) use scope::NsScope;
+use escape::{check_chars, escape_into, Context};
+use scope::NsScope;
 use sink::delegate;
 pub use sink::XmlSink;
-pub(crate) use tag::{attribute_name, AttributeName, NameSpec, PendingAttr, PendingTag};
+use tag::{attribute_name, AttributeName, NameSpec, PendingAttr, PendingTag};
 
 /// How the writer formats.
 #[derive(Clone, Debug)]
