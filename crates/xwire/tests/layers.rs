@@ -168,3 +168,24 @@ fn test_code_may_import_from_any_layer() {
     let (ok, out) = copy.check();
     assert!(ok, "{out}");
 }
+
+#[test]
+fn a_shared_writer_part_that_imports_a_writer_fails() {
+    // Both writers import every shared part of writer/, so a shared part that imports either
+    // writer closes a cycle within the writer layer.
+    let copy = Copy::new("writer-parts");
+    copy.append("writer/tag.rs", "\nuse super::Writer;\n");
+    copy.append("writer/sink.rs", "\nuse crate::binary::BinaryWriter;\n");
+    let (ok, out) = copy.check();
+    assert!(!ok, "a shared writer part imported a writer:\n{out}");
+    assert!(out.contains("error: import cycle"), "{out}");
+    assert!(
+        out.contains("writer::tag -> writer:") && out.contains("`super::Writer`"),
+        "{out}"
+    );
+    assert!(
+        out.contains("writer::sink -> binary::writer:")
+            && out.contains("`crate::binary::BinaryWriter`"),
+        "{out}"
+    );
+}

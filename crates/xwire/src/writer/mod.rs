@@ -30,7 +30,8 @@
 //! ```
 
 // The parts both writers share: they import nothing of this file, and the binary writer
-// takes them from their own files.
+// takes them from their own files (scripts/layers.txt lists each on its own line, so
+// scripts/layers.sh fails if one imports either writer).
 pub(crate) mod check;
 pub(crate) mod error;
 pub(crate) mod escape;
