@@ -207,7 +207,7 @@ impl<'a> Reader<'a> {
             Err(m) => r.fail_early(0, ErrorKind::EncodingMismatch(m)),
         }
         r.input.eof = eof && r.input.bad_encoding.is_none();
-        r.input.stream = Some(stream);
+        r.input.stream = Some(Box::new(stream));
         r.core.st.doc_start = r.core.st.pos as u64;
         r
     }

@@ -18,7 +18,7 @@ pub(in crate::reader) struct Input<'a> {
     pub(in crate::reader) slice: &'a [u8],
     pub(in crate::reader) buf: Vec<u8>,
     pub(in crate::reader) owned: bool,
-    pub(in crate::reader) stream: Option<Stream<'a>>,
+    pub(in crate::reader) stream: Option<Box<Stream<'a>>>,
     pub(in crate::reader) eof: bool,
     /// Bytes that could not be decoded follow the data: the error is reported when the reader
     /// needs data past the end of `buf`.
