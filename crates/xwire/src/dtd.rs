@@ -20,7 +20,6 @@ use crate::config::Limits;
 use crate::decl::{self, DeclKind};
 use crate::error::{ErrorKind, LimitKind};
 use crate::resolver::Resolver;
-use crate::scan::str_of;
 use crate::scan::{self, syntax, Ref, Scan, Stop};
 
 /// A declared entity, general or parameter.
@@ -428,6 +427,12 @@ impl<'p> DtdParser<'p> {
         self.top().text.as_bytes()
     }
 
+    /// The current frame's text as a `str`, for slicing out names and literals (spans the
+    /// scanner found end at ASCII delimiters, so they lie on character boundaries).
+    fn text(&self) -> &str {
+        &self.top().text
+    }
+
     fn pos(&self) -> usize {
         self.top().pos
     }
@@ -536,7 +541,7 @@ impl<'p> DtdParser<'p> {
         let p = self.pos();
         let end = self.lift(scan::name(self.data(), p, true, what))?;
         self.set_pos(end);
-        Ok(str_of(&self.data()[p..end]).into())
+        Ok(self.text()[p..end].into())
     }
 
     /// A parameter-entity reference at the current position: pushes its replacement text, or
@@ -553,7 +558,7 @@ impl<'p> DtdParser<'p> {
             let d = self.data();
             return self.lift(syntax(end, "';' to end the parameter-entity reference", d));
         }
-        let name = str_of(&self.data()[start + 1..end]).to_string();
+        let name = self.text()[start + 1..end].to_string();
         self.set_pos(end + 1);
         self.dtd.has_external_parts = true;
         let Some(id) = self.dtd.param(&name) else {
@@ -726,11 +731,12 @@ impl<'p> DtdParser<'p> {
                 ErrorKind::Namespace("a processing instruction target cannot contain ':'".into()),
             );
         }
-        let mut body = str_of(&data[ds..end - 2]).to_string();
+        let text = self.text();
+        let mut body = text[ds..end - 2].to_string();
         if self.top().raw_cr && body.contains('\r') {
             body = body.replace("\r\n", "\n").replace('\r', "\n");
         }
-        let target = str_of(&data[start + 2..te]).into();
+        let target = text[start + 2..te].into();
         self.dtd.pis.push((target, body.into()));
         self.set_pos(end);
         Ok(())
@@ -987,8 +993,8 @@ impl<'p> DtdParser<'p> {
         let raw_cr = self.top().raw_cr;
         let mut out = String::new();
         let mut i = start;
-        let data = self.top().text.clone();
-        let data = data.as_bytes();
+        let text = self.top().text.clone();
+        let data = text.as_bytes();
         loop {
             let Some(&b) = data.get(i) else {
                 return self.err(i, ErrorKind::UnexpectedEof("an attribute value"));
@@ -1001,7 +1007,7 @@ impl<'p> DtdParser<'p> {
                     match r {
                         Ref::Char(c) => out.push(c),
                         Ref::Entity(s, e) => {
-                            let name = str_of(&data[s..e]);
+                            let name = &text[s..e];
                             match self.dtd.general(name) {
                                 Some(id) => {
                                     let mut exp = *self.expansion;
@@ -1169,7 +1175,7 @@ impl<'p> DtdParser<'p> {
         let (s, e) = self.quoted()?;
         let data = self.data();
         self.lift(scan::check_chars(data, s, e))?;
-        let v = str_of(&data[s..e]);
+        let v = &self.text()[s..e];
         if v.contains('#') {
             return self.err(
                 s,
@@ -1190,7 +1196,7 @@ impl<'p> DtdParser<'p> {
             }
         }
         // Public identifiers are compared with white space normalised (section 4.2.2).
-        Ok(collapse(&str_of(&data[s..e]).replace(['\r', '\n'], " ")).into())
+        Ok(collapse(&self.text()[s..e].replace(['\r', '\n'], " ")).into())
     }
 
     /// A quoted literal in the current frame; returns the span of its contents.
@@ -1262,7 +1268,7 @@ impl<'p> DtdParser<'p> {
                             data,
                         ));
                     }
-                    let name = str_of(&data[i + 1..end]);
+                    let name = &text[i + 1..end];
                     self.dtd.has_external_parts = true;
                     match self.dtd.param(name) {
                         Some(id) => {
@@ -1292,7 +1298,7 @@ impl<'p> DtdParser<'p> {
                     let (r, end) = self.lift(scan::reference(data, i, true))?;
                     match r {
                         Ref::Char(c) if data[i + 1] == b'#' => out.push(c),
-                        _ => out.push_str(str_of(&data[i..end])),
+                        _ => out.push_str(&text[i..end]),
                     }
                     i = end;
                 }
@@ -1443,7 +1449,7 @@ pub(crate) fn attr_entity(
                     match r {
                         Ref::Char(c) => out.push(c),
                         Ref::Entity(s, en) => {
-                            let name = str_of(&data[s..en]);
+                            let name = &text[s..en];
                             match dtd.general(name) {
                                 Some(inner) => {
                                     attr_entity(dtd, inner, out, depth + 1, limits, exp)?
@@ -1528,7 +1534,7 @@ pub(crate) fn classify(
         let at = i + off;
         match scan::reference(data, at, true) {
             Ok((Ref::Entity(s, en), end)) => {
-                match dtd.general(str_of(&data[s..en])) {
+                match dtd.general(&text[s..en]) {
                     Some(inner) => match classify(dtd, inner, depth + 1, limits) {
                         Ok(Class::Text) => {}
                         Ok(_) => class = Class::Markup,
@@ -1574,9 +1580,7 @@ pub(crate) fn expanded(dtd: &Dtd, id: usize, limits: &Limits) -> Result<Arc<str>
         match r {
             Ref::Char(c) => out.push(c),
             Ref::Entity(s, en) => {
-                let inner = dtd
-                    .general(str_of(&data[s..en]))
-                    .expect("classified as text");
+                let inner = dtd.general(&text[s..en]).expect("classified as text");
                 out.push_str(&expanded(dtd, inner, limits)?);
             }
         }
