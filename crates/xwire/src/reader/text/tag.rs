@@ -548,7 +548,7 @@ impl State {
                 start,
                 wf(format!(
                     "end tag </{}> without a start tag",
-                    str_of(&data[s..e])
+                    String::from_utf8_lossy(&data[s..e])
                 )),
             );
         };
@@ -557,7 +557,7 @@ impl State {
                 start,
                 ErrorKind::MismatchedEndTag {
                     expected: self.tok.names.get(top.qname).to_string(),
-                    found: str_of(&data[s..e]).to_string(),
+                    found: String::from_utf8_lossy(&data[s..e]).into_owned(),
                 },
             );
         }
@@ -570,7 +570,7 @@ impl State {
                 start,
                 wf(format!(
                     "the end tag </{}> closes an element opened outside the entity",
-                    str_of(&data[s..e])
+                    String::from_utf8_lossy(&data[s..e])
                 )),
             );
         }
