@@ -76,11 +76,15 @@
 //! `docs/binary-format.md` specifies the binary format. For XML Schema validation, see the
 //! `xwire-schema` crate.
 
-// `unsafe` is denied everywhere but in the function that views scanner-validated bytes as `str`
-// (scan::str_of), the SSE2 scans (simd.rs), the file mapping (mmap.rs), the lending of a
-// kept reader for one document's lifetime (slot.rs), the in-place view of an aligned binary
-// array (reader/binary.rs) and the taking of a reader's state box (reader/reuse.rs), each of
-// which says why it is sound.
+// `unsafe` is denied but where an item allows it, each `unsafe` block with a `// SAFETY:`
+// argument and each `unsafe fn` with a `# Safety` section saying what its caller promises:
+// - `scan::str_of`, an `unsafe fn` viewing bytes known to be UTF-8 as a `str`, and its calls in
+//   the reader: its text source (reader/text/), its binary source (reader/binary.rs), the token
+//   state and the event views, with the `unsafe fn`s that pass the promise up to where it is
+//   known (`event::view`, `TokenState::value_of`, the binary decoder's entry points);
+// - the SSE2 scans (simd.rs), the file mapping (mmap.rs), the lending of a kept reader for
+//   one document's lifetime (slot.rs) and the taking of a reader's state box
+//   (reader/reuse.rs).
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 

@@ -7,18 +7,24 @@
 use crate::chars::{self, CLASS};
 use crate::error::ErrorKind;
 
-/// Views bytes the scanner has already validated as a `str`.
+/// Views bytes known to be UTF-8 as a `str`, without reading them again.
 ///
-/// Every span handed to this function lies in a region the scanner checked character by
-/// character (text, names, attribute values, comments, PIs, CDATA, literals) or in an entity
-/// replacement text that is a `str` already, and spans start and end at ASCII delimiters or at
-/// the end of a scanned character. Re-validating here would read every byte a second time.
+/// The reader checks every character of the input once, where it scans it (text, names,
+/// attribute values, comments, PIs, CDATA, literals, binary strings); spans cut from that
+/// input afterwards are viewed through this function, since re-validating would read every
+/// byte a second time. Bytes that are a `str` already should be sliced as one instead.
+///
+/// # Safety
+///
+/// `b` must be valid UTF-8: bytes the scanner (or the binary decoder) checked as UTF-8
+/// characters, or a slice of a `str` that starts and ends on character boundaries (at ASCII
+/// delimiters, or at the end of a scanned character). Anything else makes a `str` that breaks
+/// the language's invariant: undefined behaviour. Debug builds check it.
 #[inline]
 #[allow(unsafe_code)]
-pub(crate) fn str_of(b: &[u8]) -> &str {
+pub(crate) unsafe fn str_of(b: &[u8]) -> &str {
     debug_assert!(std::str::from_utf8(b).is_ok(), "span not validated: {b:?}");
-    // SAFETY: see above: the bytes were validated as UTF-8 by the scanner before any span over
-    // them was created, and spans never split a multi-byte sequence.
+    // SAFETY: the caller promises that `b` is UTF-8 (see above).
     unsafe { std::str::from_utf8_unchecked(b) }
 }
 

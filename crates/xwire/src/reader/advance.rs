@@ -109,7 +109,8 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// One event of binary input (`binary/decode.rs`).
+    /// One event of binary input (`reader/binary.rs`).
+    #[allow(unsafe_code)]
     pub(in crate::reader) fn advance_binary(&mut self) -> Result<()> {
         let Reader {
             input,
@@ -119,7 +120,9 @@ impl<'a> Reader<'a> {
         } = self;
         let st = &mut core.st;
         let decoder = binary.as_mut().expect("binary input");
-        match decoder.advance(input.data(), &mut st.tok) {
+        // SAFETY: the decoder was made with this input (`init_slice`, `from_reader`), which
+        // does not change until `restart` drops the decoder.
+        match unsafe { decoder.advance(input.data(), &mut st.tok) } {
             Ok(()) => Ok(()),
             Err(fail) => {
                 let (at, kind) = *fail;

@@ -45,6 +45,12 @@ const NONE: u32 = u32::MAX;
 
 /// The binary source: the cursor's own state. The [`TokenState`] it fills holds the rest
 /// (element stack, bindings, the current event).
+///
+/// The input is not kept here (the reader owns it) but passed to each call, and it must be
+/// the same bytes every time: the string table and the frames were checked in them when they
+/// were read, and are viewed later (as `str`s, typed values) without checking again. The
+/// methods called from outside this module are `unsafe fn`s whose callers promise that; the
+/// private ones rely on it.
 #[derive(Default)]
 pub(crate) struct Decoder {
     started: bool,
@@ -177,7 +183,12 @@ fn shown(s: &str) -> String {
 
 impl Decoder {
     /// Reads the next event into `st`.
-    pub(crate) fn advance(&mut self, data: &[u8], st: &mut TokenState) -> R<()> {
+    ///
+    /// # Safety
+    ///
+    /// `data` must be the bytes this decoder was given on its first call, unchanged.
+    #[allow(unsafe_code)]
+    pub(crate) unsafe fn advance(&mut self, data: &[u8], st: &mut TokenState) -> R<()> {
         if !self.started {
             self.header(data, st)?;
         }
@@ -382,7 +393,7 @@ impl Decoder {
             FrameKind::Pi => {
                 let t = self.string_ref(data, &mut p, end)?;
                 let (ts, te) = self.strings[t as usize];
-                let target = str_of(&data[ts..te]);
+                let target = self.str(data, t);
                 let colon = st.config.namespaces && target.contains(':');
                 if !chars::is_name(target) || colon || target.eq_ignore_ascii_case("xml") {
                     return bad(
@@ -962,7 +973,10 @@ impl Decoder {
             let at = *at;
             let frame = *top;
             st.scratch.clear();
-            typed_of(data, &frame).write_text(&mut st.scratch);
+            // SAFETY: the innermost frame, read from `data` (the same input on every call).
+            #[allow(unsafe_code)]
+            let typed = unsafe { typed_of(data, &frame) };
+            typed.write_text(&mut st.scratch);
             if !st.scratch.is_empty() {
                 let max = st.config.limits.max_text_length;
                 if st.scratch.len() as u64 > max {
@@ -998,7 +1012,12 @@ impl Decoder {
 
     /// The typed content of the element just started, marking it taken so the cursor skips
     /// its text; `want`: only if of this type, as an array. See [`crate::Reader::typed_content`].
-    pub(crate) fn take_typed<'d>(
+    ///
+    /// # Safety
+    ///
+    /// As for [`Decoder::advance`]: `data` is the input this decoder has read from.
+    #[allow(unsafe_code)]
+    pub(crate) unsafe fn take_typed<'d>(
         &mut self,
         data: &'d [u8],
         st: &TokenState,
@@ -1024,7 +1043,8 @@ impl Decoder {
             _ => return None,
         }
         *shown = Shown::Taken;
-        Some(typed_of(data, &frame))
+        // SAFETY: the innermost frame, read from `data` (the caller's promise).
+        Some(unsafe { typed_of(data, &frame) })
     }
 
     /// The frame of the event in `st` (see [`FrameInfo`]): the open element-like frame for a
@@ -1067,8 +1087,16 @@ impl Decoder {
     }
 
     /// The string table, in order.
-    pub(crate) fn strings<'d>(&'d self, data: &'d [u8]) -> impl Iterator<Item = &'d str> + 'd {
-        self.strings.iter().map(move |&(s, e)| str_of(&data[s..e]))
+    ///
+    /// # Safety
+    ///
+    /// As for [`Decoder::advance`]: `data` is the input this decoder has read from.
+    #[allow(unsafe_code)]
+    pub(crate) unsafe fn strings<'d>(
+        &'d self,
+        data: &'d [u8],
+    ) -> impl Iterator<Item = &'d str> + 'd {
+        (0..self.strings.len() as u32).map(move |k| self.str(data, k))
     }
 
     fn string_index(&self, v: u64, at: usize) -> R<u32> {
@@ -1092,9 +1120,12 @@ impl Decoder {
 
     /// String `k` of the table (checked when the table was read).
     #[inline]
+    #[allow(unsafe_code)]
     fn str<'d>(&self, data: &'d [u8], k: u32) -> &'d str {
         let (s, e) = self.strings[k as usize];
-        str_of(&data[s..e])
+        // SAFETY: `header` checked every string of the table as UTF-8 `Char`s (`check_text`)
+        // before recording its span, in these same bytes (see `Decoder`).
+        unsafe { str_of(&data[s..e]) }
     }
 
     /// The name id of string `k`, checking on its first use as a name that it is an NCName.
@@ -1131,7 +1162,13 @@ fn type_code(data: &[u8], p: usize, end: usize, what: &str) -> R<PrimitiveType> 
 }
 
 /// The value of a typed frame whose content was checked when it was read.
-fn typed_of<'d>(data: &'d [u8], f: &Frame) -> Typed<'d> {
+///
+/// # Safety
+///
+/// `f` must be a typed frame this decoder read from `data`: its value was checked then
+/// (`leaf`, `array`).
+#[allow(unsafe_code)]
+unsafe fn typed_of<'d>(data: &'d [u8], f: &Frame) -> Typed<'d> {
     let Content::Typed {
         ty,
         array,
@@ -1165,7 +1202,9 @@ fn typed_of<'d>(data: &'d [u8], f: &Frame) -> Typed<'d> {
             let len = read_varint(b, &mut p).expect("checked") as usize;
             let bytes = &b[p..p + len];
             if ty == PrimitiveType::String {
-                Value::String(str_of(bytes))
+                // SAFETY: `leaf` checked a string value as UTF-8 `Char`s (`check_text`) when
+                // it read the frame from `data` (the caller's promise).
+                Value::String(unsafe { str_of(bytes) })
             } else {
                 Value::Bytes(bytes)
             }

@@ -60,9 +60,23 @@ impl Event<'_> {
     }
 }
 
+/// The view of the token in `st`.
+///
+/// # Safety
+///
+/// `data` must be the bytes the source filled `st` from: the text source's window or the
+/// open entity frame's text, or the binary input. Each span of `st` outside `scratch` then
+/// covers characters the source checked as UTF-8, from one character boundary to another; the
+/// views view them as `str`s, and [`StartTag`], [`Attributes`] and [`Attribute`] keep `data`
+/// and `st` together for that (they are made only here and from one another).
 #[inline(always)]
-pub(crate) fn view<'r>(data: &'r [u8], st: &'r TokenState, dtd: &'r Dtd) -> Event<'r> {
-    let slice = |s: Span| -> &'r str { str_of(&data[s.start..s.end]) };
+#[allow(unsafe_code)]
+pub(crate) unsafe fn view<'r>(data: &'r [u8], st: &'r TokenState, dtd: &'r Dtd) -> Event<'r> {
+    let slice = |s: Span| -> &'r str {
+        // SAFETY: a span of `st` outside `scratch`: in `data`, on characters the source checked
+        // (the caller's promise).
+        unsafe { str_of(&data[s.start..s.end]) }
+    };
     // Spans of the current token's name or text are in the scratch buffer only for binary input
     // (a composed `prefix:local`, the text form of a typed value).
     let either = |s: Span| -> &'r str {
@@ -71,7 +85,9 @@ pub(crate) fn view<'r>(data: &'r [u8], st: &'r TokenState, dtd: &'r Dtd) -> Even
         } else {
             data
         };
-        str_of(&src[s.start..s.end])
+        // SAFETY: a span of `scratch`, a `String`, around whole values the source pushed there;
+        // or, as in `slice`, a span of `data` on characters the source checked.
+        unsafe { str_of(&src[s.start..s.end]) }
     };
     match st.kind {
         TokenKind::Start => Event::Start(StartTag { data, st }),
@@ -122,6 +138,7 @@ impl<'r> SkippedEntity<'r> {
 /// A start tag.
 #[derive(Clone, Copy)]
 pub struct StartTag<'r> {
+    /// The bytes `st` was filled from (made only by [`view`], whose caller promises it).
     data: &'r [u8],
     st: &'r TokenState,
 }
@@ -129,6 +146,7 @@ pub struct StartTag<'r> {
 impl<'r> StartTag<'r> {
     /// The qualified name as written (`soap:Envelope`).
     #[inline]
+    #[allow(unsafe_code)]
     pub fn name(&self) -> &'r str {
         let a = self.st.span;
         // In the scratch buffer only for binary input (a composed `prefix:local`).
@@ -137,7 +155,10 @@ impl<'r> StartTag<'r> {
         } else {
             self.data
         };
-        str_of(&src[a.start..a.end])
+        // SAFETY: the name's span in `scratch`, a `String` the binary source pushed the whole
+        // name to, or in `data`, the bytes `st` was filled from (see `view`), where the source
+        // checked the name.
+        unsafe { str_of(&src[a.start..a.end]) }
     }
 
     /// The prefix, if the name has one.
@@ -244,6 +265,7 @@ impl std::fmt::Debug for StartTag<'_> {
 /// Iterator over the attributes of a start tag.
 #[derive(Clone)]
 pub struct Attributes<'r> {
+    /// The bytes `st` was filled from (copied from a [`StartTag`]).
     data: &'r [u8],
     st: &'r TokenState,
     i: usize,
@@ -274,6 +296,7 @@ impl ExactSizeIterator for Attributes<'_> {}
 /// One attribute, its value normalised as XML 1.0 section 3.3.3 requires.
 #[derive(Clone, Copy)]
 pub struct Attribute<'r> {
+    /// The bytes `st` was filled from (copied from [`Attributes`]).
     data: &'r [u8],
     st: &'r TokenState,
     a: &'r Attr,
@@ -281,11 +304,14 @@ pub struct Attribute<'r> {
 
 impl<'r> Attribute<'r> {
     #[inline]
+    #[allow(unsafe_code)]
     fn text(&self, s: Span) -> &'r str {
         if s.scratch {
             &self.st.scratch[s.start..s.end]
         } else {
-            str_of(&self.data[s.start..s.end])
+            // SAFETY: a span of the attribute in `data`, the bytes `st` was filled from (see
+            // `view`), where the source checked the attribute's name and value.
+            unsafe { str_of(&self.data[s.start..s.end]) }
         }
     }
 

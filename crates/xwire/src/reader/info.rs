@@ -53,6 +53,7 @@ impl<'a> Reader<'a> {
     /// assert_eq!(text, Some("kept"));
     /// ```
     #[inline]
+    #[allow(unsafe_code)]
     pub fn text_in_input(&self) -> Option<&'a str> {
         let st = &self.core.st;
         if st.tok.kind != TokenKind::Text
@@ -64,9 +65,11 @@ impl<'a> Reader<'a> {
         {
             return None;
         }
-        Some(str_of(
-            self.input.slice.get(st.tok.span.start..st.tok.span.end)?,
-        ))
+        let text = self.input.slice.get(st.tok.span.start..st.tok.span.end)?;
+        // SAFETY: the span of the current text token, outside `scratch`, with no entity frame
+        // open and the input neither owned nor binary: a span of `input.slice`, the bytes the
+        // text source read it from, which checked its characters while scanning it.
+        Some(unsafe { str_of(text) })
     }
 
     /// Byte offset of the start of the current event. For binary input: the offset of the

@@ -316,11 +316,15 @@ impl<'a> Reader<'a> {
     /// event goes through memory, and the caller's first wide load of it stalls on the
     /// narrower stores that wrote it (store forwarding fails).
     #[inline(always)]
+    #[allow(unsafe_code)]
     fn event(&self) -> Event<'_> {
         let data: &[u8] = match self.core.st.frames.last() {
             Some(f) => f.text.as_bytes(),
             None => self.input.data(),
         };
-        event::view(data, &self.core.st.tok, &self.core.dtd)
+        // SAFETY: the bytes the current token was read from: the text of the innermost entity
+        // frame while one is open, else the input as it is now (a window moves only when the
+        // next token is read, and binary input is never a window).
+        unsafe { event::view(data, &self.core.st.tok, &self.core.dtd) }
     }
 }

@@ -244,38 +244,26 @@ impl TokenState {
         self.start = base + start as u64;
     }
 
-    /// Interns a qualified name (of an element or an attribute), checking its syntax (and
-    /// length) on first sight. Inline when the interner predicts the name (a document
-    /// repeating its pattern), out of line otherwise.
+    /// Interns a qualified name (of an element or an attribute) found at offset `s`, checking
+    /// its syntax (and length) on first sight. Inline when the interner predicts the name (a
+    /// document repeating its pattern), out of line otherwise.
     #[inline(always)]
-    pub(crate) fn intern_qname(
-        &mut self,
-        data: &[u8],
-        s: usize,
-        e: usize,
-        element: bool,
-    ) -> Scan<Id> {
-        let over = (e - s) as u64 > self.config.limits.max_name_length as u64;
+    pub(crate) fn intern_qname(&mut self, name: &str, s: usize, element: bool) -> Scan<Id> {
+        let over = name.len() as u64 > self.config.limits.max_name_length as u64;
         if !over {
-            if let Some(id) = self.names.predicted(&data[s..e], element) {
+            if let Some(id) = self.names.predicted(name.as_bytes(), element) {
                 // Its checks were made when it was first interned.
                 if (id.0 as usize) < self.qmeta.len() {
                     return Ok(id);
                 }
             }
         }
-        self.intern_qname_cold(data, s, e, element)
+        self.intern_qname_cold(name, s, element)
     }
 
     #[inline(never)]
-    pub(crate) fn intern_qname_cold(
-        &mut self,
-        data: &[u8],
-        s: usize,
-        e: usize,
-        element: bool,
-    ) -> Scan<Id> {
-        if (e - s) as u64 > self.config.limits.max_name_length as u64 {
+    fn intern_qname_cold(&mut self, name: &str, s: usize, element: bool) -> Scan<Id> {
+        if name.len() as u64 > self.config.limits.max_name_length as u64 {
             return bad(
                 s,
                 ErrorKind::LimitExceeded(
@@ -284,7 +272,6 @@ impl TokenState {
                 ),
             );
         }
-        let name = str_of(&data[s..e]);
         let id = self.names.intern_unpredicted(name, element);
         if (id.0 as usize) < self.qmeta.len() {
             return Ok(id);
@@ -410,12 +397,22 @@ impl TokenState {
         Ok(ns)
     }
 
+    /// The text of `span`: in `scratch`, or in `data`.
+    ///
+    /// # Safety
+    ///
+    /// `data` must be the bytes this state's spans were filled from (the text source's window
+    /// or entity frame, or the binary input): a span outside `scratch` then covers characters
+    /// the source checked as UTF-8, from one character boundary to another.
     #[inline]
-    pub(crate) fn value_of<'d>(&'d self, data: &'d [u8], span: Span) -> &'d str {
+    #[allow(unsafe_code)]
+    pub(crate) unsafe fn value_of<'d>(&'d self, data: &'d [u8], span: Span) -> &'d str {
         if span.scratch {
             &self.scratch[span.start..span.end]
         } else {
-            str_of(&data[span.start..span.end])
+            // SAFETY: a span of this state in `data`, which the caller promises are the bytes
+            // the source checked when it made the span.
+            unsafe { str_of(&data[span.start..span.end]) }
         }
     }
 }

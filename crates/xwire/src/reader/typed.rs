@@ -93,11 +93,17 @@ impl<'a> Reader<'a> {
 
     /// The string table of binary input (names, prefixes, URIs and PI targets, in table
     /// order), once the first event was read; empty for text input.
+    #[allow(unsafe_code)]
     pub fn string_table(&self) -> impl Iterator<Item = &str> + '_ {
         let data = self.input.data();
-        self.binary.iter().flat_map(move |d| d.strings(data))
+        self.binary.iter().flat_map(move |d| {
+            // SAFETY: the decoder was made with this input (`init_slice`, `from_reader`),
+            // which does not change until `restart` drops the decoder.
+            unsafe { d.strings(data) }
+        })
     }
 
+    #[allow(unsafe_code)]
     pub(in crate::reader) fn take_typed(
         &mut self,
         want: Option<binary::PrimitiveType>,
@@ -114,7 +120,9 @@ impl<'a> Reader<'a> {
         } = self;
         let st = &core.st;
         Ok(match binary.as_mut() {
-            Some(d) => d.take_typed(input.data(), &st.tok, peeked, want),
+            // SAFETY: the decoder was made with this input (`init_slice`, `from_reader`),
+            // which does not change until `restart` drops the decoder.
+            Some(d) => unsafe { d.take_typed(input.data(), &st.tok, peeked, want) },
             None => None,
         })
     }

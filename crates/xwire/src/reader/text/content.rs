@@ -49,8 +49,11 @@ impl State {
                         }
                         Ref::Entity(ns, ne) => {
                             self.expansion.doc = base + end as u64;
-                            let used =
-                                self.entity_in_content(data, i, ns, ne, dtd, resolver, in_entity)?;
+                            // SAFETY: `scan::reference` matched a Name there with
+                            // `scan::name`, which checked it character by character.
+                            #[allow(unsafe_code)]
+                            let name = unsafe { str_of(&data[ns..ne]) };
+                            let used = self.entity_in_content(name, i, dtd, resolver, in_entity)?;
                             match used {
                                 EntityUse::Inline => {
                                     flags |= F_REFS;
@@ -111,19 +114,16 @@ impl State {
         Ok(StepR::Token)
     }
 
-    /// Checks a general entity reference in content and says what becomes of it.
-    #[allow(clippy::too_many_arguments)]
+    /// Checks a general entity reference in content, to the entity `name` at `at`, and says
+    /// what becomes of it.
     pub(in crate::reader) fn entity_in_content(
         &mut self,
-        data: &[u8],
+        name: &str,
         at: usize,
-        ns: usize,
-        ne: usize,
         dtd: &Dtd,
         resolver: &mut Option<Box<dyn Resolver + '_>>,
         in_entity: bool,
     ) -> Scan<EntityUse> {
-        let name = str_of(&data[ns..ne]);
         let Some(id) = dtd.general(name) else {
             if self.standalone || !dtd.has_external_parts {
                 return bad(at, ErrorKind::UndeclaredEntity(name.to_string()));

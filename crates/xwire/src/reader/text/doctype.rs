@@ -102,7 +102,9 @@ impl State {
         }
         i = scan::skip_ws(data, i);
         let ne = scan::name(data, i, eof, "the root element name")?;
-        let name = str_of(&data[i..ne]).to_string();
+        // SAFETY: `scan::name` just checked these bytes as a Name, character by character.
+        #[allow(unsafe_code)]
+        let name = unsafe { str_of(&data[i..ne]) }.to_string();
         i = ne;
         let mut public_id = None;
         let mut system_id = None;
@@ -135,9 +137,10 @@ impl State {
                 }) {
                     return syntax(ps + k, "a public identifier character", data);
                 }
-                public_id = Some(dtd::collapse(
-                    &str_of(&data[ps..pe]).replace(['\r', '\n'], " "),
-                ));
+                // SAFETY: ASCII: every byte was just checked to be a public identifier character.
+                #[allow(unsafe_code)]
+                let pubid = unsafe { str_of(&data[ps..pe]) };
+                public_id = Some(dtd::collapse(&pubid.replace(['\r', '\n'], " ")));
                 i = pe + 1;
                 let w2 = scan::skip_ws(data, i);
                 if w2 == i {
@@ -149,7 +152,9 @@ impl State {
             }
             let (ss, se) = literal(data, i)?;
             scan::check_chars(data, ss, se)?;
-            let sys = str_of(&data[ss..se]);
+            // SAFETY: `check_chars` just checked these bytes as UTF-8 `Char`s.
+            #[allow(unsafe_code)]
+            let sys = unsafe { str_of(&data[ss..se]) };
             if sys.contains('#') {
                 return bad(
                     ss,
@@ -190,7 +195,10 @@ impl State {
         if let Some((s, e)) = subset {
             scan::check_chars(data, s, e)?;
             self.expansion.doc = base + e as u64;
-            internal = str_of(&data[s..e]).to_string();
+            // SAFETY: `check_chars` just checked these bytes as UTF-8 `Char`s.
+            #[allow(unsafe_code)]
+            let subset = unsafe { str_of(&data[s..e]) };
+            internal = subset.to_string();
             let mut p = DtdParser::new(
                 dtd,
                 resolver.as_deref_mut().map(|r| r as &mut dyn Resolver),

@@ -32,7 +32,10 @@ impl State {
             );
         }
         let name_end = scan::name(data, start + 1, eof, "an element name")?;
-        let qname = self.tok.intern_qname(data, start + 1, name_end, true)?;
+        // SAFETY: `scan::name` just checked these bytes as a Name, character by character.
+        #[allow(unsafe_code)]
+        let name = unsafe { str_of(&data[start + 1..name_end]) };
+        let qname = self.tok.intern_qname(name, start + 1, true)?;
         self.tok.attrs.clear();
         self.tok.scratch.clear();
         let mut i = name_end;
@@ -68,7 +71,10 @@ impl State {
                 return syntax(i, "white space, '>' or '/>'", data);
             }
             let n_end = scan::name(data, i, eof, "an attribute name, '>' or '/>'")?;
-            let aq = self.tok.intern_qname(data, i, n_end, false)?;
+            // SAFETY: `scan::name` just checked these bytes as a Name, character by character.
+            #[allow(unsafe_code)]
+            let name = unsafe { str_of(&data[i..n_end]) };
+            let aq = self.tok.intern_qname(name, i, false)?;
             let mut j = scan::skip_ws(data, n_end);
             match data.get(j) {
                 Some(b'=') => j += 1,
@@ -149,7 +155,9 @@ impl State {
         self.check_len(start, i)?;
         if !dtd.attlists.is_empty() {
             let n = self.tok.attrs.len();
-            self.apply_attlist(data, dtd, qname, start)?;
+            // SAFETY: the attributes were read from `data` by the loop above.
+            #[allow(unsafe_code)]
+            unsafe { self.apply_attlist(data, dtd, qname, start) }?;
             decls |= self.tok.attrs[n..]
                 .iter()
                 .any(|a| self.tok.scratch[a.name.start..a.name.end].starts_with("xmlns"));
@@ -161,7 +169,9 @@ impl State {
         let mut ns = NsId::NONE;
         if self.tok.config.namespaces {
             if decls {
-                self.declare_namespaces(data, start)?;
+                // SAFETY: the attributes were read from `data` by the loop above.
+                #[allow(unsafe_code)]
+                unsafe { self.declare_namespaces(data, start) }?;
             }
             ns = self.tok.resolve(qname, start + 1, true)?;
             let mut prefixed = 0;
@@ -215,7 +225,10 @@ impl State {
         let mut i = s;
         while i < e {
             let run = crate::simd::find_attr_stop(&data[..e], i);
-            self.tok.scratch.push_str(str_of(&data[i..run]));
+            // SAFETY: ASCII: `find_attr_stop` stops at every byte >= 0x80.
+            #[allow(unsafe_code)]
+            let plain = unsafe { str_of(&data[i..run]) };
+            self.tok.scratch.push_str(plain);
             if run >= e {
                 break;
             }
@@ -226,7 +239,10 @@ impl State {
                     match r {
                         Ref::Char(c) => self.tok.scratch.push(c),
                         Ref::Entity(ns, ne) => {
-                            let name = str_of(&data[ns..ne]);
+                            // SAFETY: `scan::reference` matched a Name there with `scan::name`,
+                            // which checked it character by character.
+                            #[allow(unsafe_code)]
+                            let name = unsafe { str_of(&data[ns..ne]) };
                             match dtd.general(name) {
                                 None if self.standalone || !dtd.has_external_parts => {
                                     return bad(i, ErrorKind::UndeclaredEntity(name.to_string()))
@@ -287,7 +303,13 @@ impl State {
 
     /// Applies the attribute-list declarations of the element: defaults for missing
     /// attributes, token normalisation for non-CDATA ones.
-    pub(in crate::reader) fn apply_attlist(
+    ///
+    /// # Safety
+    ///
+    /// `data` must be the bytes the current start tag's attributes were read from (their
+    /// values are viewed in it as `str`s).
+    #[allow(unsafe_code)]
+    pub(in crate::reader) unsafe fn apply_attlist(
         &mut self,
         data: &[u8],
         dtd: &Dtd,
@@ -300,7 +322,7 @@ impl State {
         for def in defs {
             let id = self
                 .tok
-                .intern_qname(def.name.as_bytes(), 0, def.name.len(), false)
+                .intern_qname(&def.name, 0, false)
                 .map_err(|s| match s {
                     Stop::Bad(b) => Stop::at(at, b.1),
                     s => s,
@@ -311,7 +333,8 @@ impl State {
             }
             match found {
                 Some(n) if def.ty != dtd::AttType::Cdata => {
-                    let v = self.tok.value_of(data, self.tok.attrs[n].value);
+                    // SAFETY: the caller promises that the attributes were read from `data`.
+                    let v = unsafe { self.tok.value_of(data, self.tok.attrs[n].value) };
                     if v.starts_with(' ') || v.ends_with(' ') || v.contains("  ") {
                         let c = dtd::collapse(v);
                         let s0 = self.tok.scratch.len();
@@ -426,7 +449,17 @@ impl State {
     }
 
     /// Processes the `xmlns` and `xmlns:p` attributes of the current start tag.
-    pub(in crate::reader) fn declare_namespaces(&mut self, data: &[u8], at: usize) -> Scan<()> {
+    ///
+    /// # Safety
+    ///
+    /// `data` must be the bytes the current start tag's attributes were read from (their
+    /// names and values are viewed in it as `str`s).
+    #[allow(unsafe_code)]
+    pub(in crate::reader) unsafe fn declare_namespaces(
+        &mut self,
+        data: &[u8],
+        at: usize,
+    ) -> Scan<()> {
         let mut changed = false;
         for n in 0..self.tok.attrs.len() {
             let a = self.tok.attrs[n];
@@ -442,7 +475,9 @@ impl State {
             let uri = if v.scratch {
                 &self.tok.scratch[v.start..v.end]
             } else {
-                str_of(&data[v.start..v.end])
+                // SAFETY: the caller promises that the attributes were read from `data`, where
+                // the start tag's scan checked each value's characters.
+                unsafe { str_of(&data[v.start..v.end]) }
             };
             let uri_id = if is_default {
                 if uri == XML_NS || uri == XMLNS_NS {
@@ -482,9 +517,10 @@ impl State {
                     let local = local.to_string();
                     self.tok.names.intern(&local)
                 } else {
-                    self.tok
-                        .names
-                        .intern(str_of(&data[a.name.start + 6..a.name.end]))
+                    // SAFETY: the caller promises that the attributes were read from `data`,
+                    // where `scan::name` checked this name; it starts with the ASCII `xmlns:`.
+                    let local = unsafe { str_of(&data[a.name.start + 6..a.name.end]) };
+                    self.tok.names.intern(local)
                 };
                 (id, uri)
             };
