@@ -82,7 +82,9 @@ pub struct Reader<'a> {
     resolver: Option<Box<dyn Resolver + 'a>>,
     /// The error that stopped the reader, returned again by every later call.
     failed: Option<Error>,
-    /// The cursor over the binary encoding, when the input is binary XML.
+    /// The cursor over the binary encoding, when the input is binary XML. Made with the input
+    /// (`init_slice`, `from_reader`) and dropped with it (`restart`, `init_slice`), so that
+    /// every call to it passes the input it was made for, as its `unsafe fn`s require.
     binary: Option<Box<Decoder>>,
     /// How `advance` reads the next token (see [`Reader::choose_path`]).
     path: Path,
@@ -131,6 +133,9 @@ impl<'a> Reader<'a> {
             r.path = Path::Check;
             return;
         }
+        // A decoder views what it checked in earlier calls as the same input: none may
+        // outlive its own (callers pass a new or restarted reader; this makes sure of it).
+        r.binary = None;
         match input::detect(&bytes[..bytes.len().min(DETECT_WINDOW)]) {
             Ok(Enc::Utf8 { bom }) => r.core.st.pos = bom,
             Ok(enc) => {
