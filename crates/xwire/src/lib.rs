@@ -82,6 +82,8 @@
 //   the reader: its text source (reader/text/), its binary source (reader/binary.rs), the token
 //   state and the event views, with the `unsafe fn`s that pass the promise up to where it is
 //   known (`event::view`, `TokenState::value_of`, the binary decoder's entry points);
+// - the in-place view of a binary array's values (reader/binary.rs: `cast` and the
+//   `unsafe fn`s above it, whose callers promise that bool values were checked to be 0 or 1);
 // - the SSE2 scans (simd.rs), the file mapping (mmap.rs), the lending of a kept reader for
 //   one document's lifetime (slot.rs) and the taking of a reader's state box
 //   (reader/reuse.rs).

@@ -1182,7 +1182,9 @@ unsafe fn typed_of<'d>(data: &'d [u8], f: &Frame) -> Typed<'d> {
     let big = f.big;
     if array {
         let w = ty.width().expect("checked: fixed width");
-        return Typed::Array(array_of(ty, &data[at..at + count * w], big));
+        // SAFETY: `array` checked the values of a `Bool` array to be 0 or 1 when it read the
+        // frame from `data` (the caller's promise).
+        return Typed::Array(unsafe { array_of(ty, &data[at..at + count * w], big) });
     }
     let b = &data[at..];
     Typed::Value(match ty {
@@ -1212,20 +1214,30 @@ unsafe fn typed_of<'d>(data: &'d [u8], f: &Frame) -> Typed<'d> {
     })
 }
 
-fn array_of(ty: PrimitiveType, b: &[u8], big: bool) -> Array<'_> {
-    match ty {
-        PrimitiveType::I8 => Array::I8(view(b, big)),
-        PrimitiveType::I16 => Array::I16(view(b, big)),
-        PrimitiveType::I32 => Array::I32(view(b, big)),
-        PrimitiveType::I64 => Array::I64(view(b, big)),
-        PrimitiveType::U8 => Array::U8(view(b, big)),
-        PrimitiveType::U16 => Array::U16(view(b, big)),
-        PrimitiveType::U32 => Array::U32(view(b, big)),
-        PrimitiveType::U64 => Array::U64(view(b, big)),
-        PrimitiveType::F32 => Array::F32(view(b, big)),
-        PrimitiveType::F64 => Array::F64(view(b, big)),
-        PrimitiveType::Bool => Array::Bool(view(b, big)),
-        PrimitiveType::String | PrimitiveType::Bytes => unreachable!("checked: fixed width"),
+/// The values of an array of `ty` (see [`view`]).
+///
+/// # Safety
+///
+/// For `Bool`, every byte of `b` must be 0 or 1.
+#[allow(unsafe_code)]
+unsafe fn array_of(ty: PrimitiveType, b: &[u8], big: bool) -> Array<'_> {
+    // SAFETY: any bytes are values of the integer and float types; the bytes of a `Bool`
+    // array are 0 or 1 (the caller's promise).
+    unsafe {
+        match ty {
+            PrimitiveType::I8 => Array::I8(view(b, big)),
+            PrimitiveType::I16 => Array::I16(view(b, big)),
+            PrimitiveType::I32 => Array::I32(view(b, big)),
+            PrimitiveType::I64 => Array::I64(view(b, big)),
+            PrimitiveType::U8 => Array::U8(view(b, big)),
+            PrimitiveType::U16 => Array::U16(view(b, big)),
+            PrimitiveType::U32 => Array::U32(view(b, big)),
+            PrimitiveType::U64 => Array::U64(view(b, big)),
+            PrimitiveType::F32 => Array::F32(view(b, big)),
+            PrimitiveType::F64 => Array::F64(view(b, big)),
+            PrimitiveType::Bool => Array::Bool(view(b, big)),
+            PrimitiveType::String | PrimitiveType::Bytes => unreachable!("checked: fixed width"),
+        }
     }
 }
 
@@ -1265,10 +1277,16 @@ impl Fixed for bool {
 
 /// The values of an array: borrowed in place when their byte order is the machine's (or they
 /// are single bytes) and they are aligned in memory, else copied.
-fn view<T: Fixed>(b: &[u8], big: bool) -> Cow<'_, [T]> {
+///
+/// # Safety
+///
+/// As for [`cast`]: unless any bytes are a `T` (`T::ANY_BITS`), every byte is 0 or 1.
+#[allow(unsafe_code)]
+unsafe fn view<T: Fixed>(b: &[u8], big: bool) -> Cow<'_, [T]> {
     let w = std::mem::size_of::<T>();
     if big == cfg!(target_endian = "big") || w == 1 {
-        if let Some(s) = cast::<T>(b) {
+        // SAFETY: the caller's promise, passed on.
+        if let Some(s) = unsafe { cast::<T>(b) } {
             return Cow::Borrowed(s);
         }
     }
@@ -1276,10 +1294,14 @@ fn view<T: Fixed>(b: &[u8], big: bool) -> Cow<'_, [T]> {
 }
 
 /// Views `b` as a slice of `T` when it is aligned for `T` and a whole number of values.
-/// Callers pass only bytes that are valid values: any bytes for the integer and float types,
-/// and for `bool` bytes checked to be 0 or 1 when the frame was read.
+///
+/// # Safety
+///
+/// The bytes must be valid values of `T`: any bytes are for the integer and float types
+/// (`T::ANY_BITS`); for `bool`, every byte must be 0 or 1 (`array` checks them when it reads
+/// the frame).
 #[allow(unsafe_code)]
-fn cast<T: Fixed>(b: &[u8]) -> Option<&[T]> {
+unsafe fn cast<T: Fixed>(b: &[u8]) -> Option<&[T]> {
     let (size, align) = (std::mem::size_of::<T>(), std::mem::align_of::<T>());
     if b.as_ptr() as usize % align != 0 || b.len() % size != 0 {
         return None;
@@ -1288,6 +1310,7 @@ fn cast<T: Fixed>(b: &[u8]) -> Option<&[T]> {
     // SAFETY: the pointer is non-null (from a slice) and aligned for `T` (checked above); the
     // `b.len() / size` values cover exactly the bytes of `b`, which stay borrowed for the
     // result's lifetime and are not mutated through it; every byte pattern is a valid value of
-    // the integer and float types, and `bool` arrays were checked to hold only 0 and 1.
+    // the integer and float types, and the bytes of a `bool` slice are 0 or 1 (the caller's
+    // promise).
     Some(unsafe { std::slice::from_raw_parts(b.as_ptr().cast::<T>(), b.len() / size) })
 }
