@@ -8,7 +8,7 @@ use xwire::binary::{
 };
 use xwire::{Event, Reader};
 
-use crate::{report, Failure, Input};
+use crate::{read_input, report, Failure};
 
 /// Options of `xwire encode`.
 #[derive(clap::Args)]
@@ -94,8 +94,8 @@ fn parse_type_arg(arg: &str) -> Result<(String, String, TypedContent), Failure> 
 }
 
 pub fn encode(args: &EncodeArgs) -> Result<(), Failure> {
-    let input = Input::open(&args.file)?;
-    let bytes = input.bytes();
+    let input = read_input(&args.file)?;
+    let bytes = &input[..];
     let name = args.file.display().to_string();
     let out = if let Some(schema_path) = &args.schema {
         let schema = xwire_schema::model::Schema::load(schema_path).map_err(|e| Failure {
@@ -138,8 +138,8 @@ pub fn encode(args: &EncodeArgs) -> Result<(), Failure> {
 }
 
 pub fn decode(args: &DecodeArgs) -> Result<(), Failure> {
-    let input = Input::open(&args.file)?;
-    let bytes = input.bytes();
+    let input = read_input(&args.file)?;
+    let bytes = &input[..];
     if !xwire::binary::is_binary(bytes) {
         return Err(Failure {
             code: 1,
@@ -161,8 +161,8 @@ pub fn decode(args: &DecodeArgs) -> Result<(), Failure> {
 
 /// `xwire inspect`: the document frame by frame (see [`dump`]).
 pub fn inspect(args: &InspectArgs) -> Result<(), Failure> {
-    let input = Input::open(&args.file)?;
-    let bytes = input.bytes();
+    let input = read_input(&args.file)?;
+    let bytes = &input[..];
     let name = args.file.display().to_string();
     if !xwire::binary::is_binary(bytes) {
         return Err(Failure {

@@ -33,7 +33,7 @@ use clap::ArgMatches;
 use xwire::index::{EditError, Editor, Index, NodeRef};
 use xwire::xpath::{Namespaces, Navigator, NodeKind, XPath};
 
-use crate::{report, Failure, Input};
+use crate::{read_input, report, Failure};
 
 /// The `edit` command's arguments. The actions are read again from the [`ArgMatches`] to
 /// learn their order on the command line.
@@ -192,8 +192,8 @@ pub fn run(args: &EditArgs, matches: &ArgMatches) -> Result<(), Failure> {
     }
     let actions = actions(args, matches)?;
     let name = args.file.display().to_string();
-    let input = Input::open(&args.file)?;
-    let bytes = input.bytes();
+    let input = read_input(&args.file)?;
+    let bytes = &input[..];
     let ix = Index::parse(bytes).map_err(|e| Failure {
         code: 2,
         message: report::error_with_caret(&name, &e, Some(bytes)),

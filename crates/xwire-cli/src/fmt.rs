@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use xwire::writer::{Writer, WriterConfig};
 use xwire::{Config, Event, Reader};
 
-use crate::{report, Failure, Input};
+use crate::{read_input, report, Failure};
 
 /// Options of `xwire fmt`.
 #[derive(clap::Args)]
@@ -32,8 +32,8 @@ pub struct FmtArgs {
 }
 
 pub fn run(args: &FmtArgs) -> Result<(), Failure> {
-    let input = Input::open(&args.file)?;
-    let bytes = input.bytes();
+    let input = read_input(&args.file)?;
+    let bytes = &input[..];
     let mut config = Config::default();
     config.namespaces = !args.no_namespaces;
     config.base_uri = Some(args.file.to_string_lossy().into_owned());

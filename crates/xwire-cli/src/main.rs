@@ -239,32 +239,12 @@ fn main() -> ExitCode {
     }
 }
 
-/// A whole input document: a mapped file, or standard input read into memory.
-pub(crate) enum Input {
-    Mapped(xwire::MappedFile),
-    Read(Vec<u8>),
-}
-
-impl Input {
-    /// Maps `path`, or reads standard input for `-`.
-    pub(crate) fn open(path: &Path) -> Result<Input, Failure> {
-        if path.as_os_str() == "-" {
-            return read_input(path).map(Input::Read);
-        }
-        xwire::MappedFile::open(path)
-            .map(Input::Mapped)
-            .map_err(|e| Failure::usage(format!("xwire: {}: {e}", path.display())))
-    }
-
-    pub(crate) fn bytes(&self) -> &[u8] {
-        match self {
-            Input::Mapped(m) => m.bytes(),
-            Input::Read(v) => v,
-        }
-    }
-}
-
-fn read_input(path: &Path) -> Result<Vec<u8>, Failure> {
+/// A whole input document: the file at `path`, or standard input for `-`, read into memory.
+///
+/// Not mapped (`xwire::MappedFile`): a document is read once, and the reader's zero-copy
+/// views rest on the bytes not changing after they were checked, which a mapping of a file
+/// someone else may truncate or rewrite cannot promise.
+pub(crate) fn read_input(path: &Path) -> Result<Vec<u8>, Failure> {
     if path.as_os_str() == "-" {
         let mut v = Vec::new();
         std::io::Read::read_to_end(&mut std::io::stdin(), &mut v)
@@ -300,8 +280,8 @@ fn parse_files(
             }
             stats::collect(&mut r, size).map_err(|e| (e, None))
         } else {
-            let input = Input::open(path)?;
-            let bytes = input.bytes();
+            let input = read_input(path)?;
+            let bytes = &input[..];
             let mut r = xwire::Reader::with_config(bytes, config);
             if load_external {
                 r.set_resolver(resolver_for(path));

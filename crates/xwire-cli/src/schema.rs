@@ -216,12 +216,12 @@ pub(crate) fn validate(args: &ValidateArgs) -> Result<(), Failure> {
     let mut invalid = 0usize;
     let mut out = std::io::stdout().lock();
     for path in &args.files {
-        let input = crate::Input::open(path)?;
+        let input = crate::read_input(path)?;
         let name = path.display();
         let schema = match &fixed {
             Some(schema) => schema,
             None => {
-                let hints = schema_location_hints(input.bytes()).unwrap_or_default();
+                let hints = schema_location_hints(&input[..]).unwrap_or_default();
                 let mut paths = args.schemas.clone();
                 for p in hinted_schema_paths(path, &hints) {
                     if !paths.contains(&p) {
@@ -241,7 +241,7 @@ pub(crate) fn validate(args: &ValidateArgs) -> Result<(), Failure> {
             }
         };
         let mut validator = Validator::new(schema, options.clone());
-        match validator.validate(input.bytes()) {
+        match validator.validate(&input[..]) {
             Ok(()) => {
                 if !args.quiet {
                     let _ = writeln!(out, "{name}: valid");

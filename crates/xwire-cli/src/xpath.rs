@@ -14,7 +14,7 @@ use xwire::tree::{Document, Handle};
 use xwire::writer::Writer;
 use xwire::xpath::{Namespaces, Navigator, NodeKind, Value, Variables, XPath};
 
-use crate::{report, Failure, Input};
+use crate::{read_input, report, Failure};
 
 /// The `xpath` command's arguments.
 #[derive(clap::Args)]
@@ -66,14 +66,11 @@ pub fn run(args: &XPathArgs) -> Result<(), Failure> {
     let mut bad_document = false;
     for path in &args.files {
         let name = path.display().to_string();
-        let input = Input::open(path)?;
-        let doc = match Document::parse(input.bytes()) {
+        let input = read_input(path)?;
+        let doc = match Document::parse(&input[..]) {
             Ok(d) => d,
             Err(e) => {
-                eprintln!(
-                    "{}",
-                    report::error_with_caret(&name, &e, Some(input.bytes()))
-                );
+                eprintln!("{}", report::error_with_caret(&name, &e, Some(&input[..])));
                 bad_document = true;
                 continue;
             }
