@@ -38,6 +38,8 @@
 //! Where next: `docs/cli.md` documents every command and option. `cargo doc` leaves this
 //! binary out (`doc = false` in its manifest: its page would overwrite the `xwire` library's).
 
+#![forbid(unsafe_code)]
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
