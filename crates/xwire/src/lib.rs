@@ -84,9 +84,10 @@
 //   known (`event::view`, `TokenState::value_of`, the binary decoder's entry points);
 // - the in-place view of a binary array's values (reader/binary.rs: `cast` and the
 //   `unsafe fn`s above it, whose callers promise that bool values were checked to be 0 or 1);
-// - the SSE2 scans (simd.rs), the file mapping (mmap.rs), the lending of a kept reader for
-//   one document's lifetime (slot.rs) and the taking of a reader's state box
-//   (reader/reuse.rs).
+// - the file mapping (mmap.rs: `MappedFile::open` is an `unsafe fn`, its caller promises
+//   that the file does not change while it is mapped);
+// - the SSE2 scans (simd.rs), the lending of a kept reader for one document's lifetime
+//   (slot.rs) and the taking of a reader's state box (reader/reuse.rs).
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
