@@ -220,24 +220,52 @@ pub(super) struct PipelineResult {
     out: *mut u8,
 }
 
-/// The four entry points of a shim's XPath-and-edit pipeline ([`Op::Pipeline`]).
+/// The four entry points of a shim's XPath-and-edit pipeline ([`Op::Pipeline`]). Its safe
+/// methods call them as the shims' contract says; [`PipelineShim::new`] is where the four
+/// functions are promised to keep it.
 pub(super) struct PipelineShim {
     /// The library, for messages.
-    pub name: &'static str,
+    name: &'static str,
     /// Compiles a NUL-terminated expression; null if it does not compile.
-    pub new: unsafe extern "C" fn(*const c_char) -> *mut c_void,
+    new: unsafe extern "C" fn(*const c_char) -> *mut c_void,
     /// Frees what `new` made.
-    pub free: unsafe extern "C" fn(*mut c_void),
+    free: unsafe extern "C" fn(*mut c_void),
     /// One run on `len` bytes; with `keep` non-zero the output is left in the result for
     /// `free_output`. 0, or -1 when the document is rejected.
-    pub run: unsafe extern "C" fn(*mut c_void, *const u8, usize, i32, *mut PipelineResult) -> i32,
+    run: unsafe extern "C" fn(*mut c_void, *const u8, usize, i32, *mut PipelineResult) -> i32,
     /// Frees an output kept by `run`.
-    pub free_output: unsafe extern "C" fn(*mut u8),
+    free_output: unsafe extern "C" fn(*mut u8),
 }
 
 // Unused when no shim with a pipeline is built.
 #[cfg_attr(not(any(xwire_libxml2, xwire_pugixml)), allow(dead_code))]
 impl PipelineShim {
+    /// The pipeline of the library `name` through these four functions.
+    ///
+    /// # Safety
+    ///
+    /// They must keep the contract of `shim/*_shim.*`'s pipeline: `new` takes a
+    /// NUL-terminated expression it does not keep and returns null or an object that `free`
+    /// (alone) releases; `run` takes such an object, reads exactly `len` bytes at `buf`,
+    /// keeps no pointer to them, writes only into its result and, when `keep` is non-zero,
+    /// leaves there `out_len` bytes at `out` that `free_output` releases.
+    #[allow(unsafe_code)]
+    pub(super) const unsafe fn new(
+        name: &'static str,
+        new: unsafe extern "C" fn(*const c_char) -> *mut c_void,
+        free: unsafe extern "C" fn(*mut c_void),
+        run: unsafe extern "C" fn(*mut c_void, *const u8, usize, i32, *mut PipelineResult) -> i32,
+        free_output: unsafe extern "C" fn(*mut u8),
+    ) -> PipelineShim {
+        PipelineShim {
+            name,
+            new,
+            free,
+            run,
+            free_output,
+        }
+    }
+
     /// The expression compiled once, ready to run on one document after another.
     pub(super) fn compile(&'static self, expr: PipelineExpr) -> Result<CompiledPipeline, String> {
         let c = CString::new(expr.xpath()).expect("no NUL in the expressions");
@@ -352,12 +380,15 @@ mod libxml2 {
     }
 
     /// The pipeline through libxml2's XPath (`shim/libxml2_shim.c`).
-    pub static PIPELINE: Option<&PipelineShim> = Some(&PipelineShim {
-        name: "libxml2",
-        new: xw_libxml2_pipeline_new,
-        free: xw_libxml2_pipeline_free,
-        run: xw_libxml2_pipeline_run,
-        free_output: xw_libxml2_output_free,
+    // SAFETY: the four functions of `shim/libxml2_shim.c`'s pipeline, which keep its contract.
+    pub static PIPELINE: Option<&PipelineShim> = Some(&unsafe {
+        PipelineShim::new(
+            "libxml2",
+            xw_libxml2_pipeline_new,
+            xw_libxml2_pipeline_free,
+            xw_libxml2_pipeline_run,
+            xw_libxml2_output_free,
+        )
     });
 
     pub fn dom() -> Option<Vec<(Op, Prepare)>> {
@@ -380,16 +411,23 @@ mod libxml2 {
 
     /// Streaming validation (`xmlSchemaValidateStream`).
     pub fn xsd() -> Option<Vec<(Op, Prepare)>> {
-        xsd_with(xw_libxml2_xsd_validate)
+        // SAFETY: one of the shim's validation runs on a schema from `xw_libxml2_xsd_new`.
+        unsafe { xsd_with(xw_libxml2_xsd_validate) }
     }
 
     /// Whole-document validation (`xmlReadMemory` + `xmlSchemaValidateDoc`).
     pub fn xsd_doc() -> Option<Vec<(Op, Prepare)>> {
-        xsd_with(xw_libxml2_xsd_validate_doc)
+        // SAFETY: one of the shim's validation runs on a schema from `xw_libxml2_xsd_new`.
+        unsafe { xsd_with(xw_libxml2_xsd_validate_doc) }
     }
 
     /// Validation through `validate`, one of the shim's runs on a compiled schema.
-    fn xsd_with(
+    ///
+    /// # Safety
+    ///
+    /// `validate` must take a schema made by `xw_libxml2_xsd_new`, read exactly `len` bytes
+    /// at `buf`, free what it parsed and keep no pointer to them after returning.
+    unsafe fn xsd_with(
         validate: unsafe extern "C" fn(*mut c_void, *const u8, usize) -> i64,
     ) -> Option<Vec<(Op, Prepare)>> {
         let prepare: Prepare = Box::new(move |setup| {
@@ -402,9 +440,9 @@ mod libxml2 {
             Ok(Box::new(move |doc: &[u8]| {
                 check_len("libxml2", doc)?;
                 // SAFETY: `schema` is alive (owned by this runner, used by one thread at a
-                // time) and made by `xw_libxml2_xsd_new`, which both of the shim's validation
-                // runs take; they read exactly `len` bytes of `doc`, free what they parsed and
-                // keep no pointer to them after returning.
+                // time) and made by `xw_libxml2_xsd_new`, which `validate` takes; it reads
+                // exactly `len` bytes of `doc`, frees what it parsed and keeps no pointer to
+                // them after returning (the promise of `xsd_with`'s caller).
                 outcome("libxml2 (XML Schema)", unsafe {
                     validate(schema.get(), doc.as_ptr(), doc.len())
                 })

@@ -76,11 +76,17 @@ mod xerces {
     }
 
     /// A runner parsing with a SAX2 reader (made by the shim, reused for every document).
-    fn sax_runner(h: Handle, name: &'static str) -> Runner {
+    ///
+    /// # Safety
+    ///
+    /// `h` must hold a SAX2 reader made by `xw_xerces_sax_new` or `xw_xerces_validating_new`
+    /// (not a DOM parser: the handle does not say which shim object it holds).
+    unsafe fn sax_runner(h: Handle, name: &'static str) -> Runner {
         Box::new(move |doc: &[u8]| -> Outcome {
             check_len(name, doc)?;
-            // SAFETY: `h` is a live SAX2 reader owned by this runner (one thread at a time);
-            // the shim reads exactly `len` bytes of `doc` and keeps no pointer to them.
+            // SAFETY: `h` is a live SAX2 reader (the caller's promise) owned by this runner
+            // (one thread at a time); the shim reads exactly `len` bytes of `doc` and keeps no
+            // pointer to them.
             outcome(name, unsafe {
                 xw_xerces_sax_run(h.get(), doc.as_ptr(), doc.len())
             })
@@ -92,7 +98,8 @@ mod xerces {
             // SAFETY: the shim returns null or a reader freed by `xw_xerces_sax_free`.
             let h = unsafe { Handle::new(xw_xerces_sax_new(), xw_xerces_sax_free) }
                 .ok_or("Xerces-C++ could not make a SAX2 reader")?;
-            Ok(sax_runner(h, "Xerces-C++"))
+            // SAFETY: `h` holds a SAX2 reader made by `xw_xerces_sax_new`.
+            Ok(unsafe { sax_runner(h, "Xerces-C++") })
         });
         Some(vec![(Op::Push, prepare)])
     }
@@ -105,7 +112,8 @@ mod xerces {
             let h =
                 unsafe { Handle::new(xw_xerces_validating_new(path.as_ptr()), xw_xerces_sax_free) }
                     .ok_or_else(|| format!("Xerces-C++ could not load the schema {path:?}"))?;
-            Ok(sax_runner(h, "Xerces-C++ (XML Schema)"))
+            // SAFETY: `h` holds a SAX2 reader made by `xw_xerces_validating_new`.
+            Ok(unsafe { sax_runner(h, "Xerces-C++ (XML Schema)") })
         });
         Some(vec![(Op::Validate, prepare)])
     }
@@ -172,12 +180,16 @@ mod pugixml {
     }
 
     /// The pipeline through pugixml's XPath (`shim/pugixml_shim.cpp`).
-    pub static PIPELINE: Option<&PipelineShim> = Some(&PipelineShim {
-        name: "pugixml",
-        new: xw_pugixml_pipeline_new,
-        free: xw_pugixml_pipeline_free,
-        run: xw_pugixml_pipeline_run,
-        free_output: xw_pugixml_output_free,
+    // SAFETY: the four functions of `shim/pugixml_shim.cpp`'s pipeline, which keep its
+    // contract.
+    pub static PIPELINE: Option<&PipelineShim> = Some(&unsafe {
+        PipelineShim::new(
+            "pugixml",
+            xw_pugixml_pipeline_new,
+            xw_pugixml_pipeline_free,
+            xw_pugixml_pipeline_run,
+            xw_pugixml_output_free,
+        )
     });
 
     fn run(doc: &[u8], reserialize: i32) -> Outcome {
