@@ -120,8 +120,7 @@ impl<'a> Reader<'a> {
         } = self;
         let st = &mut core.st;
         let decoder = binary.as_mut().expect("binary input");
-        // SAFETY: the decoder was made with this input (`init_slice`, `from_reader`), which
-        // does not change until `restart` drops the decoder.
+        // SAFETY: the input the decoder was made with (see `Reader::binary`).
         match unsafe { decoder.advance(input.data(), &mut st.tok) } {
             Ok(()) => Ok(()),
             Err(fail) => {

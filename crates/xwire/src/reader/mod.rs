@@ -82,9 +82,11 @@ pub struct Reader<'a> {
     resolver: Option<Box<dyn Resolver + 'a>>,
     /// The error that stopped the reader, returned again by every later call.
     failed: Option<Error>,
-    /// The cursor over the binary encoding, when the input is binary XML. Made with the input
-    /// (`init_slice`, `from_reader`) and dropped with it (`restart`, `init_slice`), so that
-    /// every call to it passes the input it was made for, as its `unsafe fn`s require.
+    /// The cursor over the binary encoding, when the input is binary XML. Its `unsafe fn`s
+    /// must be passed the input it was made with, every time, and `input.data()` is that: the
+    /// decoder is made with the input (`init_slice`, `from_reader`) and dropped before other
+    /// input is set (`restart`, `init_slice`); `park` empties the input of a reader that is
+    /// restarted before it reads again.
     binary: Option<Box<Decoder>>,
     /// How `advance` reads the next token (see [`Reader::choose_path`]).
     path: Path,

@@ -97,8 +97,7 @@ impl<'a> Reader<'a> {
     pub fn string_table(&self) -> impl Iterator<Item = &str> + '_ {
         let data = self.input.data();
         self.binary.iter().flat_map(move |d| {
-            // SAFETY: the decoder was made with this input (`init_slice`, `from_reader`),
-            // which does not change until `restart` drops the decoder.
+            // SAFETY: the input the decoder was made with (see `Reader::binary`).
             unsafe { d.strings(data) }
         })
     }
@@ -120,8 +119,7 @@ impl<'a> Reader<'a> {
         } = self;
         let st = &core.st;
         Ok(match binary.as_mut() {
-            // SAFETY: the decoder was made with this input (`init_slice`, `from_reader`),
-            // which does not change until `restart` drops the decoder.
+            // SAFETY: the input the decoder was made with (see `Reader::binary`).
             Some(d) => unsafe { d.take_typed(input.data(), &st.tok, peeked, want) },
             None => None,
         })
