@@ -136,21 +136,16 @@ const MUTATE_INSTANCES: &[&[u8]] = &[
 /// proves valid only instances the general way finds valid.
 pub fn schema_mutate(data: &[u8]) {
     let Some(text) = mutate(data) else { return };
-    if let Ok(mut schema) = Schema::parse_str(&text, &load_options()) {
+    if let Ok(schema) = Schema::parse_str(&text, &load_options()) {
         for doc in MUTATE_INSTANCES {
             if let Err(e) = differential::check_lean(&schema, doc) {
                 panic!("{e}, on {}", String::from_utf8_lossy(doc));
             }
         }
-        let quick: Vec<Vec<String>> = MUTATE_INSTANCES
-            .iter()
-            .map(|doc| differential::observe(&schema, doc))
-            .collect();
-        differential::drop_plans(&mut schema);
-        for (doc, quick) in MUTATE_INSTANCES.iter().zip(quick) {
+        for doc in MUTATE_INSTANCES {
             assert_eq!(
-                quick,
                 differential::observe(&schema, doc),
+                differential::observe_general(&schema, doc),
                 "the quick ways and the general way disagree on {}",
                 String::from_utf8_lossy(doc)
             );
@@ -162,16 +157,10 @@ pub fn schema_mutate(data: &[u8]) {
 /// once.
 pub fn primer() -> &'static [Schema] {
     static SCHEMAS: OnceLock<Vec<Schema>> = OnceLock::new();
-    SCHEMAS.get_or_init(|| load_primer(false))
+    SCHEMAS.get_or_init(load_primer)
 }
 
-/// The Primer schemas without their plans: validated the general way only.
-fn primer_general() -> &'static [Schema] {
-    static SCHEMAS: OnceLock<Vec<Schema>> = OnceLock::new();
-    SCHEMAS.get_or_init(|| load_primer(true))
-}
-
-fn load_primer(general: bool) -> Vec<Schema> {
+fn load_primer() -> Vec<Schema> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     // From the fuzz crate or from xwire-schema: the seeds are in the fuzz crate.
     let real = if dir.ends_with("fuzz") {
@@ -182,12 +171,8 @@ fn load_primer(general: bool) -> Vec<Schema> {
     ["po.xsd", "ipo.xsd"]
         .iter()
         .map(|f| {
-            let mut s = Schema::load(real.join(f))
-                .unwrap_or_else(|e| panic!("the Primer schema {f} loads: {e:?}"));
-            if general {
-                differential::drop_plans(&mut s);
-            }
-            s
+            Schema::load(real.join(f))
+                .unwrap_or_else(|e| panic!("the Primer schema {f} loads: {e:?}"))
         })
         .collect()
 }
@@ -236,10 +221,10 @@ pub fn schema_validate(data: &[u8]) {
         let mut fresh = Validator::new(schema, options.clone());
         assert_eq!(whole.is_ok(), valid_by_reader(&mut fresh, data, &options));
     }
-    for (quick, general) in primer().iter().zip(primer_general()) {
+    for schema in primer() {
         assert_eq!(
-            differential::observe(quick, data),
-            differential::observe(general, data),
+            differential::observe(schema, data),
+            differential::observe_general(schema, data),
             "the quick ways and the general way disagree"
         );
     }

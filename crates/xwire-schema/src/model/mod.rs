@@ -691,19 +691,6 @@ pub struct Schema {
     /// The compiled content model of each complex type with element content, by
     /// [`ComplexTypeId`] (`crate::validate::compile_content_models` fills it).
     pub(crate) content_models: Vec<Option<crate::validate::ContentModel>>,
-    /// How the validator checks the values of each simple type, by [`SimpleTypeId`] (filled
-    /// with the content models).
-    pub(crate) value_plans: Vec<crate::validate::ValuePlan>,
-    /// What the values of the `string` restrictions whose plan is `StringFacets` are checked
-    /// against, by the plan's index (filled with the plans).
-    pub(crate) string_rules: Vec<crate::validate::StringRule>,
-    /// Which element declarations a start tag without attributes takes the quick way, by
-    /// [`ElementId`] (filled with the content models): those whose type has no attribute
-    /// uses.
-    pub(crate) element_plans: Vec<Option<crate::validate::ElementPlan>>,
-    /// The same for the declarations whose type has attribute uses, which a start tag takes
-    /// the quick way once its attributes are checked against them.
-    pub(crate) attributed_plans: Vec<Option<crate::validate::ElementPlan>>,
 }
 
 impl Schema {
@@ -731,10 +718,6 @@ impl Schema {
             substitutions: Vec::new(),
             target_namespaces: Vec::new(),
             content_models: Vec::new(),
-            value_plans: Vec::new(),
-            string_rules: Vec::new(),
-            element_plans: Vec::new(),
-            attributed_plans: Vec::new(),
         };
         let xs = s.names.namespace(XSD_NAMESPACE);
         for &b in Builtin::ALL {

@@ -1582,13 +1582,11 @@ pub(crate) fn complex_type_label(schema: &Schema, id: ComplexTypeId) -> String {
 
 /// Compiles the content model of every complex type with element content and stores them in
 /// the schema; reports `cos-nonambig`, `cos-element-consistent` and `cos-all-limited`
-/// violations. The loader calls this once, at its end. The value plans of the simple types
-/// and the element plans are made here too (module `value_plan`).
+/// violations. The loader calls this once, at its end. (The validator makes its own plans
+/// from the schema: module `plans`.)
 pub(crate) fn compile_content_models(schema: &mut Schema) -> Result<(), Vec<SchemaError>> {
     let (models, errors) = compile_every(schema);
     schema.content_models = models;
-    (schema.value_plans, schema.string_rules) = super::value_plan::plans(schema);
-    (schema.element_plans, schema.attributed_plans) = super::value_plan::element_plans(schema);
     if errors.is_empty() {
         Ok(())
     } else {

@@ -3,28 +3,34 @@
 //! from the documentation.
 //!
 //! Every quick way (a start or end from an element plan, a value from a value plan) must give
-//! what the general way gives. A schema whose plans are dropped ([`drop_plans`]) sends every
+//! what the general way gives. A validator without plans ([`observe_general`]) sends every
 //! start, end and value the general way; [`observe`] records everything a consumer sees of a
 //! document, to compare the two.
 
+use super::plans::Plans;
 use super::validator::{Psvi, ValidatingReader, Validator};
 use super::ValidationOptions;
 use crate::model::Schema;
-
-/// Drops the element and value plans of `schema` (made by the loader): its documents are
-/// then validated the general way only, more slowly, to the same outcome.
-pub fn drop_plans(schema: &mut Schema) {
-    schema.element_plans.clear();
-    schema.attributed_plans.clear();
-    schema.value_plans.clear();
-}
 
 /// Everything a consumer sees of a document validated against `schema`, one line per event:
 /// its kind, and its PSVI (declaration, type, nil, attributes and their values, element
 /// value); then each error. Stops at the first well-formedness error (which the errors
 /// include).
 pub fn observe(schema: &Schema, xml: &[u8]) -> Vec<String> {
-    let mut v = Validator::new(schema, ValidationOptions::default());
+    observe_with(Validator::new(schema, ValidationOptions::default()), xml)
+}
+
+/// As [`observe`], by a validator without plans: every start, end and value the general
+/// way, more slowly, to the same outcome.
+pub fn observe_general(schema: &Schema, xml: &[u8]) -> Vec<String> {
+    let plans = std::sync::Arc::new(Plans::general_only(schema));
+    observe_with(
+        Validator::with_plans(schema, plans, ValidationOptions::default()),
+        xml,
+    )
+}
+
+fn observe_with(mut v: Validator<'_>, xml: &[u8]) -> Vec<String> {
     let mut r = ValidatingReader::new(&mut v, xwire::Reader::from_slice(xml));
     let mut seen = Vec::new();
     while let Ok(e) = r.next() {

@@ -8,7 +8,8 @@
 //! - `hints`: the `xsi:schemaLocation` hints of a document, for callers that follow them;
 //! - `typed_value`: [`TypedValue`], an element's value, built when first asked for;
 //! - `ids`, `identity`: ID/IDREF and identity-constraint tables;
-//! - `value_plan`: how the values of each simple type are checked, decided once per schema;
+//! - `plans`: what the validator compiles from its schema: how the values of each simple type
+//!   are checked, and which element declarations a start tag takes the quick way;
 //! - `differential`: the quick ways checked against the general way (hidden; for the tests
 //!   and the fuzz targets).
 
@@ -19,9 +20,9 @@ mod errors;
 mod hints;
 mod identity;
 mod ids;
+mod plans;
 mod typed_value;
 mod validator;
-mod value_plan;
 
 #[cfg(test)]
 mod tests;
@@ -32,4 +33,3 @@ pub use errors::{ValidationError, ValidationOptions};
 pub use hints::{hinted_schema_paths, schema_location_hints};
 pub use typed_value::TypedValue;
 pub use validator::{validate_bytes, AttributeInfo, Psvi, Validated, ValidatingReader, Validator};
-pub(crate) use value_plan::{ElementPlan, StringRule, ValuePlan};

@@ -5,18 +5,20 @@
 //! next; [`ValidatingReader`] wraps an [`xwire::Reader`] and hands out each event with its
 //! validation information ([`Psvi`]); [`validate_bytes`] validates a whole document.
 
+use std::sync::Arc;
+
 use xwire::{Event, Reader, ReaderSlot, StartTag};
 
 mod lean;
 
 use super::automaton::{
-    compile_every, complex_type_label, ContentModel, Expected, MatchState, Matched, MemberStatus,
+    complex_type_label, ContentModel, Expected, MatchState, Matched, MemberStatus,
 };
 use super::errors::{ValidationError, ValidationOptions};
 use super::identity::{key_part, IdError, Identity, KeyPart};
 use super::ids::{IdKind, IdTable};
+use super::plans::{self, keeps_text, opens_plainly, Check, ElementPlan, Plans, ValuePlan};
 use super::typed_value::TypedValue;
-use super::value_plan::{self, keeps_text, opens_plainly, Check, ElementPlan, ValuePlan};
 use crate::datatypes::{is_plain_string, is_string_type, parse_plain, trim_xml, Builtin, Value};
 use crate::model::{
     same_value, AttributeId, AttributeUse, ComplexTypeId, ContentType, DerivationSet, ElementId,
@@ -56,7 +58,7 @@ struct Frame {
     /// Length of the namespace binding stack before this element.
     bindings: usize,
     /// The simple type whose value plan is all the element's end needs, when it has text
-    /// and no child ([`ElementPlan::quick_end`](super::ElementPlan); set by the general start too,
+    /// and no child ([`ElementPlan::quick_end`]; set by the general start too,
     /// for an element typed by `xsi:type`).
     quick_end: Option<SimpleTypeId>,
 }
@@ -138,6 +140,8 @@ pub enum Psvi<'v> {
 /// ```
 pub struct Validator<'s> {
     schema: &'s Schema,
+    /// What the validator compiled from the schema (shared by its clones).
+    plans: Arc<Plans>,
     options: ValidationOptions,
     frames: Vec<Frame>,
     depth: usize,
@@ -207,9 +211,6 @@ pub struct Validator<'s> {
     /// that a pass takes it out of the validator by moving a pointer). Made on first use.
     slot: Option<Box<ReaderSlot>>,
     saw_root: bool,
-    /// Content models compiled by the validator itself, for a schema whose own were not
-    /// (built without the loader).
-    fallback: Option<Vec<Option<ContentModel>>>,
     /// The lean pass's frames, kept from document to document.
     lean_frames: Vec<lean::LeanFrame<'s>>,
     /// How the lean pass opens an element of each declaration (by [`ElementId`]), made on
@@ -276,6 +277,29 @@ enum Last {
 enum Stepped {
     Element(ElementId, MemberStatus),
     Wildcard(ProcessContents),
+}
+
+/// A validator of the same schema with the same options, which shares the plans this one
+/// compiled (no compilation): one per thread, or one per message where a validator cannot be
+/// kept. It starts afresh: empty caches, nothing of the documents this one validated.
+///
+/// ```
+/// use xwire_schema::model::Schema;
+/// use xwire_schema::validate::{ValidationOptions, Validator};
+///
+/// let schema = Schema::builtins();
+/// let v = Validator::new(&schema, ValidationOptions::default());
+/// std::thread::scope(|s| {
+///     for _ in 0..2 {
+///         let mut v = v.clone();
+///         s.spawn(move || assert!(v.validate(b"<a/>").is_err()));
+///     }
+/// });
+/// ```
+impl Clone for Validator<'_> {
+    fn clone(&self) -> Self {
+        Validator::with_plans(self.schema, Arc::clone(&self.plans), self.options.clone())
+    }
 }
 
 impl std::fmt::Debug for Validator<'_> {
@@ -347,12 +371,24 @@ const STRING_POOL: usize = 64;
 const NS_UNSEEN: NsId = NsId(u32::MAX - 1);
 
 impl<'s> Validator<'s> {
-    /// A validator for `schema`. The schema's content models must have been compiled (the
-    /// loader does it).
+    /// A validator for `schema`. It compiles its plans from the schema (how the values of
+    /// each type are checked, which declarations a start tag opens without the general
+    /// checks): reuse it from document to document, and [clone](Validator::clone) it for
+    /// more validators of the schema (a clone shares the plans).
     pub fn new(schema: &'s Schema, options: ValidationOptions) -> Validator<'s> {
+        Validator::with_plans(schema, Arc::new(Plans::new(schema)), options)
+    }
+
+    /// A validator for `schema` with `plans` (made from it).
+    pub(crate) fn with_plans(
+        schema: &'s Schema,
+        plans: Arc<Plans>,
+        options: ValidationOptions,
+    ) -> Validator<'s> {
         let xsi = schema.names.lookup_namespace(XSI_NAMESPACE);
         Validator {
             schema,
+            plans,
             options,
             frames: Vec::new(),
             depth: 0,
@@ -397,8 +433,6 @@ impl<'s> Validator<'s> {
             general_used: false,
             slot: None,
             saw_root: false,
-            fallback: (schema.content_models.len() != schema.complex_types.len())
-                .then(|| compile_every(schema).0),
             lean_frames: Vec::new(),
             lean_decls: Vec::new(),
             lean_xsi: Vec::new(),
@@ -756,8 +790,8 @@ impl<'s> Validator<'s> {
     /// How values of `ty` are checked (the general way for a schema without plans).
     #[inline]
     fn plan(&self, ty: SimpleTypeId) -> ValuePlan {
-        self.schema
-            .value_plans
+        self.plans
+            .values
             .get(ty.index())
             .copied()
             .unwrap_or_else(|| ValuePlan::general(self.schema, ty))
@@ -799,7 +833,7 @@ impl<'s> Validator<'s> {
     /// Whether `s` (a `string` value: no whitespace normalization) satisfies string rule `r`
     /// (of a [`Check::StringFacets`] type).
     fn string_facets_hold(&self, r: u32, s: &str) -> bool {
-        self.schema.string_rules[r as usize].holds(self.schema, s)
+        self.plans.string_rules[r as usize].holds(self.schema, s)
     }
 
     /// A value of a type that is its built-in's lexical space: parsed straight away (no
@@ -892,29 +926,34 @@ impl<'s> Validator<'s> {
 
     /// Where a quick start of `tag` (below the root) goes: its declaration, the target of
     /// its plain move in the parent's content model, the declaration's
-    /// [`ElementPlan`](super::ElementPlan) in `plans` and the element's name. `None` when the
-    /// parent is not assessed against a complex type, the move is not plain, or the
-    /// declaration has no plan there. Changes nothing but the name caches.
+    /// [`ElementPlan`] (in the plans of declarations whose type has
+    /// attribute uses when `attributed`) and the element's name. `None` when the parent is
+    /// not assessed against a complex type, the move is not plain, or the declaration has no
+    /// plan there. Changes nothing but the name caches.
     #[inline(always)]
     fn quick_target(
         &mut self,
         tag: &StartTag<'_>,
         d: usize,
-        plans: &[Option<ElementPlan>],
+        attributed: bool,
     ) -> Option<(ElementId, u32, ElementPlan, NameId)> {
         let schema = self.schema;
         let pc = self.quick_parent(d)?;
         let ns = self.map_ns(tag.ns(), || tag.namespace_uri());
         let name = self.map_name(tag.name_id(), tag.ns(), ns, || tag.local_name())?;
-        let m = model_of(schema, &self.fallback, pc)?;
+        let m = model_of(schema, &self.plans.fallback, pc)?;
         let (decl, target) = m.quick_step(&self.frames[d - 1].state, name)?;
+        let plans = match attributed {
+            false => &self.plans.elements,
+            true => &self.plans.attributed,
+        };
         let plan = plans.get(decl.index()).copied().flatten()?;
         Some((decl, target, plan, name))
     }
 
     /// The start of an element whose tag has no attributes (no namespace declarations
     /// either), which is a plain move in its parent's content model to a declaration with
-    /// an [`ElementPlan`](super::ElementPlan) (whose type has no attribute uses), while no
+    /// an [`ElementPlan`] (whose type has no attribute uses), while no
     /// identity constraint is in scope: its frame is filled straight away. `false` (nothing
     /// changed) for anything else, which [`Validator::start_quick_attributed`] or
     /// [`Validator::start`] then takes, to the same outcome.
@@ -924,8 +963,7 @@ impl<'s> Validator<'s> {
         if !self.quick_allowed(d) || tag.attributes().len() != 0 {
             return false;
         }
-        let plans = &self.schema.element_plans;
-        let Some((decl, target, plan, name)) = self.quick_target(tag, d, plans) else {
+        let Some((decl, target, plan, name)) = self.quick_target(tag, d, false) else {
             return false;
         };
         self.clear_attr_infos();
@@ -934,7 +972,7 @@ impl<'s> Validator<'s> {
     }
 
     /// As [`Validator::start_quick`], for a declaration whose type has attribute uses (its
-    /// plan in `attributed_plans`): the tag's attributes are checked against them first
+    /// plan among the attributed plans): the tag's attributes are checked against them first
     /// ([`Validator::quick_attributes`]). `false` (nothing changed but the last start's
     /// attributes dropped) when they need the general way.
     #[inline(never)]
@@ -943,8 +981,7 @@ impl<'s> Validator<'s> {
         if !self.quick_allowed(d) {
             return false;
         }
-        let plans = &self.schema.attributed_plans;
-        let Some((decl, target, plan, name)) = self.quick_target(tag, d, plans) else {
+        let Some((decl, target, plan, name)) = self.quick_target(tag, d, true) else {
             return false;
         };
         self.clear_attr_infos();
@@ -1061,7 +1098,7 @@ impl<'s> Validator<'s> {
         // Like the other quick ways, only for a schema whose plans were made.
         if !self.quick_allowed(d)
             || tag.attributes().len() != 1
-            || self.schema.element_plans.is_empty()
+            || self.plans.elements.is_empty()
             || self.options.schema_location_hints
         {
             return false;
@@ -1090,7 +1127,7 @@ impl<'s> Validator<'s> {
         let Some(Some(ty)) = self.xsi_type_fast(a.value()) else {
             return false;
         };
-        let Some(m) = model_of(schema, &self.fallback, pc) else {
+        let Some(m) = model_of(schema, &self.plans.fallback, pc) else {
             return false;
         };
         let st = &self.frames[d - 1].state;
@@ -1117,7 +1154,7 @@ impl<'s> Validator<'s> {
         let plan = ElementPlan {
             ty,
             collect_text: keeps_text(schema, ty, false),
-            quick_end: value_plan::quick_end(schema, ty, false),
+            quick_end: plans::quick_end(&self.plans.values, ty, false),
         };
         self.clear_attr_infos();
         self.attr_infos.push(AttributeInfo {
@@ -1157,7 +1194,9 @@ impl<'s> Validator<'s> {
     fn open_frame(&mut self, tag: &StartTag<'_>, offset: u64, bindings: usize, o: Opening) {
         let d = self.depth;
         let model = match o.ty {
-            TypeId::Complex(c) if o.mode == Mode::Typed => model_of(self.schema, &self.fallback, c),
+            TypeId::Complex(c) if o.mode == Mode::Typed => {
+                model_of(self.schema, &self.plans.fallback, c)
+            }
             _ => None,
         };
         if self.frames.len() <= d {
@@ -1461,7 +1500,7 @@ impl<'s> Validator<'s> {
         let collect_text = assessed && keeps_text(schema, ty, vc);
         // The end may still be the plan alone (the items of a SOAP array, typed by xsi:type).
         let quick_end = assessed
-            .then(|| value_plan::quick_end(schema, ty, vc))
+            .then(|| plans::quick_end(&self.plans.values, ty, vc))
             .flatten();
         self.open_frame(
             tag,
@@ -1664,7 +1703,7 @@ impl<'s> Validator<'s> {
         name: Option<NameId>,
         ns: NsId,
     ) -> Option<Stepped> {
-        let m = model_of(self.schema, &self.fallback, c)?;
+        let m = model_of(self.schema, &self.plans.fallback, c)?;
         let f = &mut self.frames[p];
         match m.step(&mut f.state, name, ns)? {
             Matched::Element { decl, status, .. } => Some(Stepped::Element(decl, status)),
@@ -1677,7 +1716,7 @@ impl<'s> Validator<'s> {
     /// end. Names in the element's own namespace are shown by their local part.
     fn expected_names(&mut self, c: ComplexTypeId, p: usize) -> (Vec<String>, String, bool) {
         let schema = self.schema;
-        let Some(m) = model_of(schema, &self.fallback, c) else {
+        let Some(m) = model_of(schema, &self.plans.fallback, c) else {
             return (Vec::new(), String::new(), true);
         };
         let own_ns = self.frames[p].name.map(|n| schema.names.ns(n));
@@ -2454,7 +2493,7 @@ impl<'s> Validator<'s> {
                     ContentType::Simple(s) => Some(*s),
                     ContentType::Elements { .. } => {
                         if !nil {
-                            let can_end = match model_of(schema, &self.fallback, c) {
+                            let can_end = match model_of(schema, &self.plans.fallback, c) {
                                 Some(m) => m.can_end(&self.frames[d].state),
                                 None => true,
                             };

@@ -226,8 +226,8 @@ impl<'s> Validator<'s> {
         bytes: &[u8],
         observe: &mut Option<F>,
     ) -> Result<(), usize> {
-        if self.schema.element_plans.is_empty()
-            || self.fallback.is_some()
+        if self.plans.elements.is_empty()
+            || self.plans.fallback.is_some()
             || self.options.schema_location_hints
         {
             return Err(0);
@@ -254,9 +254,9 @@ impl<'s> Validator<'s> {
                     return LeanDecl::GiveUp;
                 }
                 let plan = |plans: &[Option<ElementPlan>]| plans.get(i).copied().flatten();
-                let (plan, attributed) = match plan(&schema.element_plans) {
+                let (plan, attributed) = match plan(&self.plans.elements) {
                     Some(p) => (p, false),
-                    None => match plan(&schema.attributed_plans) {
+                    None => match plan(&self.plans.attributed) {
                         Some(p) => (p, true),
                         None => return LeanDecl::GiveUp,
                     },

@@ -1,9 +1,15 @@
-//! What checking a value of each simple type takes, decided once per schema (when the content
-//! models are compiled): most element and attribute types need only their built-in's lexical
-//! check, or that and an integer range, so the validator can skip the general walk over the
-//! facets ([`Schema::validate_simple`]) for them. Decided at the same time: which element
-//! declarations a start tag can take the quick way ([`ElementPlan`]).
+//! What the validator compiles from a schema ([`Plans`]), once per validator: what checking
+//! a value of each simple type takes ([`ValuePlan`]): most element and attribute types need
+//! only their built-in's lexical check, or that and an integer range, so the validator can
+//! skip the general walk over the facets ([`Schema::validate_simple`]) for them. Decided at
+//! the same time: which element declarations a start tag can take the quick way
+//! ([`ElementPlan`]).
+//!
+//! The plans are the validator's, not the component model's: the [`Schema`] holds what the
+//! schema says (and the content models its own constraints need); how one validator checks
+//! it is made here, from it.
 
+use super::automaton::{compile_every, ContentModel};
 use super::ids::{id_kind, IdKind};
 use crate::datatypes::{
     i64_bounds, is_plain_number, is_scanned_number, is_string_type, rejects_inner_space,
@@ -12,6 +18,60 @@ use crate::datatypes::{
 use crate::model::{
     AttributeUse, ContentType, FacetValue, Facets, Schema, SimpleTypeId, TypeId, Variety,
 };
+
+/// What a validator compiles from its [`Schema`]: the value plans of the simple types, the
+/// string rules they refer to and the element plans of the declarations; for a schema whose
+/// content models were not compiled (built without the loader), the validator's own models
+/// and no plans (every start, end and value then goes the general way).
+#[derive(Debug, Default)]
+pub(crate) struct Plans {
+    /// How the values of each simple type are checked, by [`SimpleTypeId`] (empty: the
+    /// general way for every type).
+    pub(crate) values: Vec<ValuePlan>,
+    /// What the values of the `string` restrictions whose plan is `StringFacets` are checked
+    /// against, by the plan's index.
+    pub(crate) string_rules: Vec<StringRule>,
+    /// Which element declarations a start tag without attributes takes the quick way, by
+    /// [`ElementId`](crate::model::ElementId): those whose type has no attribute uses.
+    pub(crate) elements: ElementPlans,
+    /// The same for the declarations whose type has attribute uses, which a start tag takes
+    /// the quick way once its attributes are checked against them.
+    pub(crate) attributed: ElementPlans,
+    /// The content models, compiled here for a schema whose own were not (`None`: the
+    /// schema's).
+    pub(crate) fallback: Option<Vec<Option<ContentModel>>>,
+}
+
+impl Plans {
+    /// The plans of `schema`.
+    pub(crate) fn new(schema: &Schema) -> Plans {
+        if schema.content_models.len() != schema.complex_types.len() {
+            return Plans {
+                fallback: Some(compile_every(schema).0),
+                ..Plans::default()
+            };
+        }
+        let (values, string_rules) = value_plans(schema);
+        let (elements, attributed) = element_plans(schema, &values);
+        Plans {
+            values,
+            string_rules,
+            elements,
+            attributed,
+            fallback: None,
+        }
+    }
+
+    /// No plans for `schema`: its documents are validated the general way only, more
+    /// slowly, to the same outcome (for the differential checks).
+    pub(crate) fn general_only(schema: &Schema) -> Plans {
+        Plans {
+            fallback: (schema.content_models.len() != schema.complex_types.len())
+                .then(|| compile_every(schema).0),
+            ..Plans::default()
+        }
+    }
+}
 
 /// How the validator checks the values of one simple type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,14 +176,14 @@ impl Check {
 /// (`Number`, `IntRange`), a string taken as it is (`string`, or patterns only) or a value
 /// parsed straight away (`Plain`); not an ID type (whose values are recorded).
 pub(crate) fn quick_end(
-    schema: &Schema,
+    values: &[ValuePlan],
     ty: TypeId,
     value_constraint: bool,
 ) -> Option<SimpleTypeId> {
     let TypeId::Simple(st) = ty else {
         return None;
     };
-    let plan = schema.value_plans.get(st.index())?;
+    let plan = values.get(st.index())?;
     let quick = match plan.check {
         Check::Number(_) | Check::IntRange { .. } | Check::Plain(_) | Check::StringFacets(_) => {
             true
@@ -184,7 +244,7 @@ pub(crate) type ElementPlans = Vec<Option<ElementPlan>>;
 /// type has some. A tag may open the second kind only once its attributes are checked
 /// against the uses (a use may be required, or add a default, even when the tag has no
 /// attributes).
-pub(crate) fn element_plans(schema: &Schema) -> (ElementPlans, ElementPlans) {
+fn element_plans(schema: &Schema, values: &[ValuePlan]) -> (ElementPlans, ElementPlans) {
     let n = schema.elements.len();
     let (mut plain, mut attributed) = (vec![None; n], vec![None; n]);
     for (i, ed) in schema.elements.iter().enumerate() {
@@ -198,7 +258,7 @@ pub(crate) fn element_plans(schema: &Schema) -> (ElementPlans, ElementPlans) {
         let plan = ElementPlan {
             ty: ed.type_def,
             collect_text: keeps_text(schema, ed.type_def, vc),
-            quick_end: quick_end(schema, ed.type_def, vc),
+            quick_end: quick_end(values, ed.type_def, vc),
         };
         if uses {
             attributed[i] = Some(plan);
@@ -211,7 +271,7 @@ pub(crate) fn element_plans(schema: &Schema) -> (ElementPlans, ElementPlans) {
 
 /// The plan of every simple type, by [`SimpleTypeId`], and the [`StringRule`]s their
 /// [`Check::StringFacets`] refer to.
-pub(crate) fn plans(schema: &Schema) -> (Vec<ValuePlan>, Vec<StringRule>) {
+fn value_plans(schema: &Schema) -> (Vec<ValuePlan>, Vec<StringRule>) {
     let mut rules = Vec::new();
     let plans = (0..schema.simple_types.len())
         .map(|i| {
