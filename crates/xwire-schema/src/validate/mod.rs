@@ -20,7 +20,9 @@ mod errors;
 mod hints;
 mod identity;
 mod ids;
+mod lean;
 mod plans;
+mod shared;
 mod typed_value;
 mod validator;
 

@@ -9,21 +9,21 @@ use std::sync::Arc;
 
 use xwire::{Event, Reader, ReaderSlot, StartTag};
 
-mod lean;
-
 use super::automaton::{
     complex_type_label, ContentModel, Expected, MatchState, Matched, MemberStatus,
 };
 use super::errors::{ValidationError, ValidationOptions};
 use super::identity::{key_part, IdError, Identity, KeyPart};
 use super::ids::{IdKind, IdTable};
-use super::plans::{self, keeps_text, opens_plainly, Check, ElementPlan, Plans, ValuePlan};
+use super::lean::{GiveUp, Lean};
+use super::plans::{self, keeps_text, opens_plainly, Check, ElementPlan, Plans};
+use super::shared::{model_of, Shared, UseIndex};
 use super::typed_value::TypedValue;
-use crate::datatypes::{is_plain_string, is_string_type, parse_plain, trim_xml, Builtin, Value};
+use crate::datatypes::{parse_plain, trim_xml, Builtin, Value};
 use crate::model::{
-    same_value, AttributeId, AttributeUse, ComplexTypeId, ContentType, DerivationSet, ElementId,
-    NameId, NsId, ProcessContents, Schema, SimpleTypeId, SimpleValue, TypeId, ValueConstraint,
-    Variety, Wildcard, XSI_NAMESPACE,
+    AttributeId, AttributeUse, ComplexTypeId, ContentType, DerivationSet, ElementId, NameId, NsId,
+    ProcessContents, Schema, SimpleTypeId, SimpleValue, TypeId, ValueConstraint, Wildcard,
+    XSI_NAMESPACE,
 };
 
 /// How an element is assessed.
@@ -139,41 +139,17 @@ pub enum Psvi<'v> {
 /// assert_eq!((errors[0].line, errors[0].column), (1, 1));
 /// ```
 pub struct Validator<'s> {
-    schema: &'s Schema,
-    /// What the validator compiled from the schema (shared by its clones).
-    plans: Arc<Plans>,
-    options: ValidationOptions,
+    /// What both engines use: the schema, the plans, the options, the name and `xsi:type`
+    /// caches, the bindings in scope, the value checks.
+    sh: Shared<'s>,
+    /// The lean engine (its frames and cache).
+    lean: Lean<'s>,
     frames: Vec<Frame>,
     depth: usize,
     errors: Vec<ValidationError>,
     /// Errors before this index have their line and column.
     resolved: usize,
     stopped: bool,
-    /// Schema namespace by reader namespace id (`NS_UNSEEN` when not looked up yet).
-    ns_cache: Vec<NsId>,
-    /// The reader name generation the two caches are of ([`Reader::name_generation`]; 0:
-    /// none): they stay from one document to the next while it is the same.
-    names_gen: u64,
-    /// Schema name by reader qualified-name id: (reader namespace id, name) of the last
-    /// lookup.
-    name_cache: Vec<(u32, Option<NameId>)>,
-    xsi: Option<NsId>,
-    /// The schema names of `xsi:type` and `xsi:nil`.
-    xsi_names: (Option<NameId>, Option<NameId>),
-    /// The declaration of `xsi:type` (the schema's built-in one).
-    xsi_type_decl: Option<AttributeId>,
-    /// Namespace bindings in scope: (prefix start, uri start, end) in `binding_text`, and the
-    /// `binding_gen` before the binding.
-    bindings: Vec<(usize, usize, usize, u64)>,
-    binding_text: String,
-    /// The states of the bindings that `binding_gen` names by their index + 1 (0: none in
-    /// scope): the state before, and the binding declared over it. The same declarations
-    /// over the same state, in this document or the next, make the same state, and what was
-    /// resolved under it (`xsi_type_cache`) holds. At most [`BINDING_STATES`]; beyond, each
-    /// declaration makes a state of its own (`fresh_gen`).
-    binding_states: Vec<(u64, Box<str>, Box<str>)>,
-    /// The last state id given beyond `binding_states`: never any state's again.
-    fresh_gen: u64,
     ids: IdTable,
     identity: Identity,
     id_errors: Vec<IdError>,
@@ -182,20 +158,9 @@ pub struct Validator<'s> {
     /// Positions of `xsi:type` and `xsi:nil` in the current start tag.
     xsi_type_at: Option<usize>,
     xsi_nil_at: Option<usize>,
-    /// Sorted attribute-use names of complex types with many uses, by type, built lazily.
-    attr_index: Vec<Option<Vec<(NameId, usize)>>>,
+    /// The attribute uses of the types by name.
+    uses: UseIndex,
     attr_keys: Vec<(NsId, String, KeyPart)>,
-    /// Resolved `xsi:type` values, kept from document to document (the schema does not
-    /// change).
-    xsi_type_cache: Vec<XsiTypeEntry>,
-    /// The entry of `xsi_type_cache` the last `xsi:type` used, with the `binding_gen` it was
-    /// resolved under (the same value under the same bindings needs no lookup).
-    xsi_type_last: Option<(u64, usize)>,
-    /// The state of the namespace bindings in scope: the same id, the same bindings (see
-    /// `binding_states`).
-    binding_gen: u64,
-    /// Allocations of the string values dropped, for the next ones.
-    string_pool: std::cell::RefCell<Vec<String>>,
     /// The value of the element that just ended, when built during validation.
     end_value: Option<SimpleValue>,
     /// Otherwise, for a number checked by a scan: its built-in and type, for a
@@ -208,31 +173,9 @@ pub struct Validator<'s> {
     /// pass fills none of what that empties).
     general_used: bool,
     /// The reader of every document given as bytes, kept in place between them (boxed, so
-    /// that a pass takes it out of the validator by moving a pointer). Made on first use.
+    /// that the validator stays small). Made on first use.
     slot: Option<Box<ReaderSlot>>,
     saw_root: bool,
-    /// The lean pass's frames, kept from document to document.
-    lean_frames: Vec<lean::LeanFrame<'s>>,
-    /// How the lean pass opens an element of each declaration (by [`ElementId`]), made on
-    /// its first document.
-    lean_decls: Vec<lean::LeanDecl<'s>>,
-    /// What the lean pass made of the last `xsi:type` on each declaration (by
-    /// [`ElementId`] + 1; 0 for elements without one): the accessors of SOAP-encoded
-    /// structs and the items of arrays carry the same one every time.
-    lean_xsi: Vec<Option<lean::LeanXsi<'s>>>,
-}
-
-/// The content model of complex type `c`: the schema's, or the validator's own.
-fn model_of<'a>(
-    schema: &'a Schema,
-    fallback: &'a Option<Vec<Option<ContentModel>>>,
-    c: ComplexTypeId,
-) -> Option<&'a ContentModel> {
-    let models = match fallback {
-        Some(f) => f.as_slice(),
-        None => schema.content_models.as_slice(),
-    };
-    models.get(c.index())?.as_ref()
 }
 
 /// What a start decided for its element's frame ([`Validator::open_frame`]).
@@ -244,24 +187,6 @@ struct Opening {
     collect_text: bool,
     name: Option<NameId>,
     quick_end: Option<SimpleTypeId>,
-}
-
-/// An `xsi:type` value resolved: the value, the namespace its prefix was bound to, the type
-/// it names, and the last `binding_gen` under which the prefix was found bound so (the same
-/// value under the same bindings needs no lookup: the accessors of an encoded struct).
-#[derive(Debug)]
-struct XsiTypeEntry {
-    value: String,
-    uri: String,
-    ty: Option<TypeId>,
-    gen: u64,
-}
-
-/// Which pass a [`Validator::reset`] readies the validator for.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Pass {
-    Lean,
-    General,
 }
 
 /// What the event last validated was, for [`Validator::psvi`].
@@ -298,14 +223,15 @@ enum Stepped {
 /// ```
 impl Clone for Validator<'_> {
     fn clone(&self) -> Self {
-        Validator::with_plans(self.schema, Arc::clone(&self.plans), self.options.clone())
+        let sh = &self.sh;
+        Validator::with_plans(sh.schema, Arc::clone(&sh.plans), sh.options.clone())
     }
 }
 
 impl std::fmt::Debug for Validator<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Validator")
-            .field("options", &self.options)
+            .field("options", &self.sh.options)
             .field("depth", &self.depth)
             .field("errors", &self.errors)
             .finish_non_exhaustive()
@@ -358,18 +284,6 @@ impl std::fmt::Display for ElemWhat<'_> {
     }
 }
 
-/// How many distinct `xsi:type` resolutions a validator keeps.
-const XSI_TYPE_CACHE: usize = 32;
-
-/// How many namespace binding states a validator tells apart from document to document
-/// (what a message's envelope declares, and an element or two inside).
-const BINDING_STATES: usize = 64;
-
-/// How many string allocations a validator keeps for reuse.
-const STRING_POOL: usize = 64;
-
-const NS_UNSEEN: NsId = NsId(u32::MAX - 1);
-
 impl<'s> Validator<'s> {
     /// A validator for `schema`. It compiles its plans from the schema (how the values of
     /// each type are checked, which declarations a start tag opens without the general
@@ -385,33 +299,14 @@ impl<'s> Validator<'s> {
         plans: Arc<Plans>,
         options: ValidationOptions,
     ) -> Validator<'s> {
-        let xsi = schema.names.lookup_namespace(XSI_NAMESPACE);
         Validator {
-            schema,
-            plans,
-            options,
+            sh: Shared::new(schema, plans, options),
+            lean: Lean::default(),
             frames: Vec::new(),
             depth: 0,
             errors: Vec::new(),
             resolved: 0,
             stopped: false,
-            ns_cache: Vec::new(),
-            names_gen: 0,
-            name_cache: Vec::new(),
-            xsi,
-            xsi_names: xsi.map_or((None, None), |ns| {
-                (
-                    schema.names.lookup(ns, "type"),
-                    schema.names.lookup(ns, "nil"),
-                )
-            }),
-            xsi_type_decl: xsi
-                .and_then(|ns| schema.names.lookup(ns, "type"))
-                .and_then(|n| schema.global_attribute(n)),
-            bindings: Vec::new(),
-            binding_text: String::new(),
-            binding_states: Vec::new(),
-            fresh_gen: BINDING_STATES as u64,
             ids: IdTable::default(),
             identity: Identity::default(),
             id_errors: Vec::new(),
@@ -419,12 +314,8 @@ impl<'s> Validator<'s> {
             attr_seen: Vec::new(),
             xsi_type_at: None,
             xsi_nil_at: None,
-            attr_index: Vec::new(),
+            uses: UseIndex::default(),
             attr_keys: Vec::new(),
-            xsi_type_cache: Vec::new(),
-            xsi_type_last: None,
-            binding_gen: 0,
-            string_pool: std::cell::RefCell::new(Vec::new()),
             end_value: None,
             end_lazy: None,
             lazy_value: std::cell::OnceCell::new(),
@@ -433,15 +324,12 @@ impl<'s> Validator<'s> {
             general_used: false,
             slot: None,
             saw_root: false,
-            lean_frames: Vec::new(),
-            lean_decls: Vec::new(),
-            lean_xsi: Vec::new(),
         }
     }
 
     /// The schema.
     pub fn schema(&self) -> &'s Schema {
-        self.schema
+        self.sh.schema
     }
 
     /// Validates a whole document in memory.
@@ -487,10 +375,32 @@ impl<'s> Validator<'s> {
         bytes: &[u8],
         mut f: Option<F>,
     ) -> Result<(), Vec<ValidationError>> {
-        let Err(observed) = self.prove_valid(bytes, &mut f) else {
+        let Err(gave_up) = self.lean_pass(bytes, &mut f) else {
             return Ok(());
         };
-        self.general_pass(bytes, f, observed)
+        self.general_pass(bytes, f, gave_up.observed)
+    }
+
+    /// The lean engine over `bytes`: `Ok` when it proves the document valid; else why it
+    /// gave up, and how many events it handed `observe` before.
+    pub(crate) fn lean_pass<F: FnMut(&Event<'_>)>(
+        &mut self,
+        bytes: &[u8],
+        observe: &mut Option<F>,
+    ) -> Result<(), GiveUp> {
+        if let Err(reason) = self.lean.ready(&self.sh) {
+            return Err(GiveUp {
+                reason,
+                observed: 0,
+            });
+        }
+        let mut observed = 0;
+        self.read_in_slot(bytes, |v, reader| {
+            v.forget();
+            v.sh.reset(reader);
+            v.lean.run(&mut v.sh, reader, bytes, observe, &mut observed)
+        })
+        .map_err(|reason| GiveUp { reason, observed })
     }
 
     /// The general pass over `bytes`, the observer taking the events after the first
@@ -514,7 +424,7 @@ impl<'s> Validator<'s> {
         mut f: Option<F>,
         observed: usize,
     ) -> Result<(), Vec<ValidationError>> {
-        self.reset(reader, Pass::General);
+        self.reset(reader);
         let mut n = 0usize;
         while self.step(reader).is_ok() {
             let ev = reader.current();
@@ -610,7 +520,7 @@ impl<'s> Validator<'s> {
     ) -> T {
         let mut slot = match self.slot.take() {
             Some(slot) => slot,
-            None => Box::new(ReaderSlot::new(self.options.reader.clone())),
+            None => Box::new(ReaderSlot::new(self.sh.options.reader.clone())),
         };
         let answer = slot.read(bytes, |reader| f(self, reader));
         self.slot = Some(slot);
@@ -620,7 +530,7 @@ impl<'s> Validator<'s> {
     /// Validates a document read from `read` in chunks (memory bounded by the reader's
     /// window and the depth of the document, not its size).
     pub fn validate_read(&mut self, read: impl std::io::Read) -> Result<(), Vec<ValidationError>> {
-        let mut reader = Reader::from_reader(read, self.options.reader.clone());
+        let mut reader = Reader::from_reader(read, self.sh.options.reader.clone());
         self.general_loop(&mut reader, None::<fn(&Event<'_>)>, 0)
     }
 
@@ -631,36 +541,42 @@ impl<'s> Validator<'s> {
         &self.hints
     }
 
-    /// Starts a new document, read by `reader`: the name caches stay while its ids mean
-    /// the names they meant for the last document.
-    fn reset(&mut self, reader: &Reader<'_>, pass: Pass) {
-        let generation = reader.name_generation();
-        if generation != self.names_gen {
-            self.ns_cache.clear();
-            self.name_cache.clear();
-            self.names_gen = generation;
-        }
-        self.depth = 0;
-        self.resolved = 0;
-        self.stopped = false;
-        self.bindings.clear();
-        self.binding_text.clear();
-        self.binding_gen = 0;
+    /// Starts a new document for the general pass, read by `reader`: the name caches stay
+    /// while its ids mean the names they meant for the last document.
+    fn reset(&mut self, reader: &Reader<'_>) {
+        self.sh.reset(reader);
         if self.general_used {
             self.general_reset();
         }
-        // The lean pass leaves them as they are: empty. (A small document reads every line
-        // it touches from a cold cache, and their clearing took some twenty.)
-        self.general_used = pass == Pass::General;
+        self.general_used = true;
+        self.depth = 0;
+        self.resolved = 0;
+        self.stopped = false;
         self.saw_root = false;
         self.last = Last::Other;
     }
 
+    /// Before a lean pass: empties what the general pass filled, if it ran since that was
+    /// last emptied. (The lean pass fills none of it. A small document reads every line it
+    /// touches from a cold cache, and the clearing took some twenty.)
+    #[inline]
+    fn forget(&mut self) {
+        if self.general_used {
+            self.general_reset();
+            self.general_used = false;
+        }
+    }
+
     /// Empties what only the general pass fills: the errors, IDs, identity constraints'
-    /// tables and the location hints.
+    /// tables and the location hints, and its position in the document.
     #[cold]
     #[inline(never)]
     fn general_reset(&mut self) {
+        self.depth = 0;
+        self.resolved = 0;
+        self.stopped = false;
+        self.saw_root = false;
+        self.last = Last::Other;
         self.errors.clear();
         self.ids.clear();
         self.identity.clear();
@@ -690,7 +606,7 @@ impl<'s> Validator<'s> {
             column: 0,
             offset,
         });
-        if self.errors.len() >= self.options.max_errors.max(1) {
+        if self.errors.len() >= self.sh.options.max_errors.max(1) {
             self.stopped = true;
         }
     }
@@ -702,206 +618,6 @@ impl<'s> Validator<'s> {
     }
 
     // ----- names ----------------------------------------------------------------------------
-
-    /// The schema's namespace of reader namespace `rns`; `uri` is asked for only on its first
-    /// sighting.
-    #[inline]
-    fn map_ns<'u>(&mut self, rns: xwire::NsId, uri: impl FnOnce() -> &'u str) -> NsId {
-        match self.ns_cache.get(rns.0 as usize) {
-            Some(&n) if n != NS_UNSEEN => n,
-            _ => self.map_ns_slow(rns, uri()),
-        }
-    }
-
-    #[cold]
-    fn map_ns_slow(&mut self, rns: xwire::NsId, uri: &str) -> NsId {
-        let i = rns.0 as usize;
-        let n = self
-            .schema
-            .names
-            .lookup_namespace(uri)
-            .unwrap_or(NsId::UNKNOWN);
-        if i < 1 << 20 {
-            if self.ns_cache.len() <= i {
-                self.ns_cache.resize(i + 1, NS_UNSEEN);
-            }
-            self.ns_cache[i] = n;
-        }
-        n
-    }
-
-    /// The schema's name of reader name `qname` in reader namespace `rns` (schema namespace
-    /// `ns`); `local` is asked for only on its first sighting.
-    #[inline]
-    fn map_name<'u>(
-        &mut self,
-        qname: xwire::Id,
-        rns: xwire::NsId,
-        ns: NsId,
-        local: impl FnOnce() -> &'u str,
-    ) -> Option<NameId> {
-        match self.name_cache.get(qname.0 as usize) {
-            Some(&(cached_ns, n)) if cached_ns == rns.0 => n,
-            _ => self.map_name_slow(qname, rns, ns, local()),
-        }
-    }
-
-    #[cold]
-    fn map_name_slow(
-        &mut self,
-        qname: xwire::Id,
-        rns: xwire::NsId,
-        ns: NsId,
-        local: &str,
-    ) -> Option<NameId> {
-        let i = qname.0 as usize;
-        let n = if ns == NsId::UNKNOWN {
-            None
-        } else {
-            self.schema.names.lookup(ns, local)
-        };
-        if i < 1 << 20 {
-            if self.name_cache.len() <= i {
-                self.name_cache.resize(i + 1, (u32::MAX, None));
-            }
-            self.name_cache[i] = (rns.0, n);
-        }
-        n
-    }
-
-    /// The namespace a prefix is bound to in scope (`""` for none), borrowed.
-    fn prefix_uri(&self, prefix: &str) -> Option<&str> {
-        if prefix == "xml" {
-            return Some(xwire::XML_NS);
-        }
-        for &(p, u, e, _) in self.bindings.iter().rev() {
-            if &self.binding_text[p..u] == prefix {
-                return Some(&self.binding_text[u..e]);
-            }
-        }
-        prefix.is_empty().then_some("")
-    }
-
-    /// Resolves a prefix with the bindings in scope (for QName values).
-    fn resolve_prefix(&self, prefix: &str) -> Option<String> {
-        self.prefix_uri(prefix).map(str::to_string)
-    }
-
-    /// How values of `ty` are checked (the general way for a schema without plans).
-    #[inline]
-    fn plan(&self, ty: SimpleTypeId) -> ValuePlan {
-        self.plans
-            .values
-            .get(ty.index())
-            .copied()
-            .unwrap_or_else(|| ValuePlan::general(self.schema, ty))
-    }
-
-    fn validate_simple(&self, ty: SimpleTypeId, lexical: &str) -> Result<SimpleValue, String> {
-        match self.plan(ty).check {
-            Check::Plain(b) | Check::Number(b) => match parse_plain(b, lexical) {
-                Some(value) => Ok(SimpleValue { value, member: ty }),
-                // Not valid (or rare): the general way says why.
-                None => self.parse_builtin(b, ty, lexical),
-            },
-            Check::Builtin(b) => self.parse_builtin(b, ty, lexical),
-            Check::StringFacets(r) if self.string_facets_hold(r, lexical) => {
-                let mut s = self.string_pool.borrow_mut().pop().unwrap_or_default();
-                s.clear();
-                s.push_str(lexical);
-                Ok(SimpleValue {
-                    value: Value::String(s),
-                    member: ty,
-                })
-            }
-            Check::IntRange { builtin, lo, hi } => match parse_plain(builtin, lexical) {
-                Some(Value::Integer(d))
-                    if d.small_integer().is_some_and(|x| lo <= x && x <= hi) =>
-                {
-                    Ok(SimpleValue {
-                        value: Value::Integer(d),
-                        member: ty,
-                    })
-                }
-                // Out of range (or too large to tell here): the general way says why.
-                _ => self.validate_general(ty, lexical),
-            },
-            Check::General | Check::StringFacets(_) => self.validate_general(ty, lexical),
-        }
-    }
-
-    /// Whether `s` (a `string` value: no whitespace normalization) satisfies string rule `r`
-    /// (of a [`Check::StringFacets`] type).
-    fn string_facets_hold(&self, r: u32, s: &str) -> bool {
-        self.plans.string_rules[r as usize].holds(self.schema, s)
-    }
-
-    /// A value of a type that is its built-in's lexical space: parsed straight away (no
-    /// normalized copy).
-    fn parse_builtin(
-        &self,
-        b: Builtin,
-        ty: SimpleTypeId,
-        lexical: &str,
-    ) -> Result<SimpleValue, String> {
-        let mut spare = if is_string_type(b) {
-            self.string_pool.borrow_mut().pop()
-        } else {
-            None
-        };
-        let r = b
-            .parse_reusing(
-                b.white_space(),
-                lexical,
-                &|p| self.resolve_prefix(p),
-                &mut spare,
-            )
-            .map(|value| SimpleValue { value, member: ty })
-            .map_err(|e| e.to_string());
-        self.unused_spare(spare);
-        r
-    }
-
-    fn validate_general(&self, ty: SimpleTypeId, lexical: &str) -> Result<SimpleValue, String> {
-        let st = self.schema.simple_type(ty);
-        let mut spare = match st.variety {
-            Variety::Atomic(b) if is_string_type(b) => self.string_pool.borrow_mut().pop(),
-            _ => None,
-        };
-        let r = self
-            .schema
-            .validate_simple_reusing(ty, lexical, &|p| self.resolve_prefix(p), &mut spare)
-            .map_err(|e| e.to_string());
-        self.unused_spare(spare);
-        r
-    }
-
-    fn unused_spare(&self, spare: Option<String>) {
-        if let Some(s) = spare {
-            self.string_pool.borrow_mut().push(s);
-        }
-    }
-
-    /// Keeps the allocation of a dropped value's string for the next string value.
-    #[inline]
-    fn recycle(&self, v: Option<SimpleValue>) {
-        match v {
-            Some(SimpleValue {
-                value: Value::String(s),
-                ..
-            }) => self.recycle_string(s),
-            // Numbers, booleans and dates own nothing on the heap (mostly): nothing to keep.
-            None => {}
-            Some(v) => drop(v),
-        }
-    }
-
-    fn recycle_string(&self, s: String) {
-        let mut pool = self.string_pool.borrow_mut();
-        if pool.len() < STRING_POOL {
-            pool.push(s);
-        }
-    }
 
     // ----- events ---------------------------------------------------------------------------
 
@@ -937,15 +653,17 @@ impl<'s> Validator<'s> {
         d: usize,
         attributed: bool,
     ) -> Option<(ElementId, u32, ElementPlan, NameId)> {
-        let schema = self.schema;
+        let schema = self.sh.schema;
         let pc = self.quick_parent(d)?;
-        let ns = self.map_ns(tag.ns(), || tag.namespace_uri());
-        let name = self.map_name(tag.name_id(), tag.ns(), ns, || tag.local_name())?;
-        let m = model_of(schema, &self.plans.fallback, pc)?;
+        let ns = self.sh.map_ns(tag.ns(), || tag.namespace_uri());
+        let name = self
+            .sh
+            .map_name(tag.name_id(), tag.ns(), ns, || tag.local_name())?;
+        let m = model_of(schema, &self.sh.plans, pc)?;
         let (decl, target) = m.quick_step(&self.frames[d - 1].state, name)?;
         let plans = match attributed {
-            false => &self.plans.elements,
-            true => &self.plans.attributed,
+            false => &self.sh.plans.elements,
+            true => &self.sh.plans.attributed,
         };
         let plan = plans.get(decl.index()).copied().flatten()?;
         Some((decl, target, plan, name))
@@ -1010,7 +728,7 @@ impl<'s> Validator<'s> {
         let p = &mut self.frames[d - 1];
         ContentModel::quick_move(&mut p.state, target);
         p.had_child = true;
-        let bindings = self.bindings.len();
+        let bindings = self.sh.bindings();
         self.open_frame(
             tag,
             offset,
@@ -1035,7 +753,7 @@ impl<'s> Validator<'s> {
     /// value, a required use missing.
     #[inline(never)]
     fn quick_attributes(&mut self, tag: &StartTag<'_>, ty: TypeId) -> bool {
-        let schema = self.schema;
+        let schema = self.sh.schema;
         let TypeId::Complex(c) = ty else {
             return false;
         };
@@ -1050,21 +768,24 @@ impl<'s> Validator<'s> {
             }
             // An `xsi:` attribute is no type's use (the loader refuses to declare one,
             // `no-xsi`): it finds none, like a wildcard's attribute.
-            let ans = self.map_ns(a.ns(), || a.namespace_uri());
-            let Some(n) = self.map_name(a.name_id(), a.ns(), ans, || a.local_name()) else {
+            let ans = self.sh.map_ns(a.ns(), || a.namespace_uri());
+            let Some(n) = self
+                .sh
+                .map_name(a.name_id(), a.ns(), ans, || a.local_name())
+            else {
                 return false;
             };
-            let Some(ui) = self.find_use(c, n) else {
+            let Some(ui) = self.uses.find(self.sh.schema, c, n) else {
                 return false;
             };
             let u = &uses[ui];
             let ad = schema.attribute(u.decl);
-            let Ok(v) = self.validate_simple(ad.type_def, a.value()) else {
+            let Ok(v) = self.sh.validate_simple(ad.type_def, a.value()) else {
                 return false;
             };
             let vc = u.effective_value_constraint(schema);
-            if vc.is_some_and(|vc| vc.fixed && !self.fixed_matches(ad.type_def, vc, &v)) {
-                self.recycle(Some(v));
+            if vc.is_some_and(|vc| vc.fixed && !self.sh.fixed_matches(ad.type_def, vc, &v)) {
+                self.sh.recycle(Some(v));
                 return false;
             }
             seen |= 1 << ui;
@@ -1098,41 +819,49 @@ impl<'s> Validator<'s> {
         // Like the other quick ways, only for a schema whose plans were made.
         if !self.quick_allowed(d)
             || tag.attributes().len() != 1
-            || self.plans.elements.is_empty()
-            || self.options.schema_location_hints
+            || self.sh.plans.elements.is_empty()
+            || self.sh.options.schema_location_hints
         {
             return false;
         }
-        let (Some(xsi), (Some(xsi_type), _)) = (self.xsi, self.xsi_names) else {
+        let (Some(xsi), (Some(xsi_type), _)) = (
+            self.sh.xsi.ns,
+            (self.sh.xsi.type_name, self.sh.xsi.nil_name),
+        ) else {
             return false;
         };
         let Some(a) = tag.attributes().next() else {
             return false;
         };
         if a.is_namespace_decl()
-            || self.map_ns(a.ns(), || a.namespace_uri()) != xsi
-            || self.map_name(a.name_id(), a.ns(), xsi, || a.local_name()) != Some(xsi_type)
+            || self.sh.map_ns(a.ns(), || a.namespace_uri()) != xsi
+            || self
+                .sh
+                .map_name(a.name_id(), a.ns(), xsi, || a.local_name())
+                != Some(xsi_type)
         {
             return false;
         }
-        let schema = self.schema;
-        let Some(xsi_type_decl) = self.xsi_type_decl else {
+        let schema = self.sh.schema;
+        let Some(xsi_type_decl) = self.sh.xsi.type_decl else {
             return false;
         };
         let Some(pc) = self.quick_parent(d) else {
             return false;
         };
-        let ns = self.map_ns(tag.ns(), || tag.namespace_uri());
-        let name = self.map_name(tag.name_id(), tag.ns(), ns, || tag.local_name());
-        let Some(Some(ty)) = self.xsi_type_fast(a.value()) else {
+        let ns = self.sh.map_ns(tag.ns(), || tag.namespace_uri());
+        let name = self
+            .sh
+            .map_name(tag.name_id(), tag.ns(), ns, || tag.local_name());
+        let Some(Some(ty)) = self.sh.xsi_type_fast(a.value()) else {
             return false;
         };
-        let Some(m) = model_of(schema, &self.plans.fallback, pc) else {
+        let Some(m) = model_of(schema, &self.sh.plans, pc) else {
             return false;
         };
         let st = &self.frames[d - 1].state;
         let (decl, target) = if let Some((e, target)) = name.and_then(|n| m.quick_step(st, n)) {
-            if !self.xsi_type_plainly(e, ty) {
+            if !self.sh.xsi_type_plainly(e, ty) {
                 return false;
             }
             (Some(e), target)
@@ -1154,7 +883,7 @@ impl<'s> Validator<'s> {
         let plan = ElementPlan {
             ty,
             collect_text: keeps_text(schema, ty, false),
-            quick_end: plans::quick_end(&self.plans.values, ty, false),
+            quick_end: plans::quick_end(&self.sh.plans.values, ty, false),
         };
         self.clear_attr_infos();
         self.attr_infos.push(AttributeInfo {
@@ -1166,24 +895,11 @@ impl<'s> Validator<'s> {
         true
     }
 
-    /// Whether declaration `e` may be typed by `xsi:type` naming `ty` with no check but the
-    /// type's own: the declaration is not abstract and has no identity or value constraint,
-    /// and `ty` derives from its type without a blocked step.
-    fn xsi_type_plainly(&self, e: ElementId, ty: TypeId) -> bool {
-        let ed = self.schema.element(e);
-        !ed.is_abstract
-            && ed.identity_constraints.is_empty()
-            && ed.value_constraint.is_none()
-            && self
-                .schema
-                .derives_from(ty, ed.type_def, self.blocked_by(Some(e), ed.type_def))
-    }
-
     /// Drops the attribute information of the previous start (keeping string allocations).
     #[inline]
     fn clear_attr_infos(&mut self) {
         while let Some(info) = self.attr_infos.pop() {
-            self.recycle(info.value);
+            self.sh.recycle(info.value);
         }
     }
 
@@ -1195,7 +911,7 @@ impl<'s> Validator<'s> {
         let d = self.depth;
         let model = match o.ty {
             TypeId::Complex(c) if o.mode == Mode::Typed => {
-                model_of(self.schema, &self.plans.fallback, c)
+                model_of(self.sh.schema, &self.sh.plans, c)
             }
             _ => None,
         };
@@ -1225,75 +941,29 @@ impl<'s> Validator<'s> {
         self.depth += 1;
     }
 
-    /// Puts the binding of namespace declaration `a` in scope.
-    fn push_binding(&mut self, a: &xwire::Attribute<'_>) {
-        let prefix = if a.prefix().is_some() {
-            a.local_name()
-        } else {
-            ""
-        };
-        let before = self.binding_gen;
-        let p = self.binding_text.len();
-        self.binding_text.push_str(prefix);
-        let u = self.binding_text.len();
-        self.binding_text.push_str(a.value());
-        self.bindings.push((p, u, self.binding_text.len(), before));
-        self.binding_gen = self.binding_state(before, prefix, a.value());
-    }
-
-    /// The id of the state `prefix` bound to `uri` makes over state `before`.
-    fn binding_state(&mut self, before: u64, prefix: &str, uri: &str) -> u64 {
-        let known = self
-            .binding_states
-            .iter()
-            .position(|(b, p, u)| *b == before && **p == *prefix && **u == *uri);
-        match known {
-            Some(i) => i as u64 + 1,
-            None if self.binding_states.len() < BINDING_STATES => {
-                self.binding_states
-                    .push((before, prefix.into(), uri.into()));
-                self.binding_states.len() as u64
-            }
-            None => {
-                self.fresh_gen += 1;
-                self.fresh_gen
-            }
-        }
-    }
-
-    /// Takes the bindings declared since there were `len` out of scope.
-    fn pop_bindings(&mut self, len: usize) {
-        if let Some(&(_, _, _, before)) = self.bindings.get(len) {
-            self.binding_gen = before;
-        }
-        self.bindings.truncate(len);
-        match self.bindings.last() {
-            Some(&(_, _, e, _)) => self.binding_text.truncate(e),
-            None => self.binding_text.clear(),
-        }
-    }
-
     fn start(&mut self, tag: &StartTag<'_>, offset: u64) {
-        let schema = self.schema;
+        let schema = self.sh.schema;
         let d = self.depth;
         self.saw_root = true;
         self.clear_attr_infos();
         // One pass over the attributes: namespace bindings, xsi:type, xsi:nil.
-        let bindings = self.bindings.len();
+        let bindings = self.sh.bindings();
         self.xsi_type_at = None;
         self.xsi_nil_at = None;
         for (i, a) in tag.attributes().enumerate() {
             if a.is_namespace_decl() {
-                self.push_binding(&a);
-            } else if let Some(xsi) = self.xsi {
-                let ans = self.map_ns(a.ns(), || a.namespace_uri());
+                self.sh.push_binding(&a);
+            } else if let Some(xsi) = self.sh.xsi.ns {
+                let ans = self.sh.map_ns(a.ns(), || a.namespace_uri());
                 if ans != xsi {
                     continue;
                 }
                 // By schema name (no string compare); by local name for a schema that does
                 // not name them.
-                let (xsi_type, xsi_nil) = self.xsi_names;
-                let n = self.map_name(a.name_id(), a.ns(), ans, || a.local_name());
+                let (xsi_type, xsi_nil) = (self.sh.xsi.type_name, self.sh.xsi.nil_name);
+                let n = self
+                    .sh
+                    .map_name(a.name_id(), a.ns(), ans, || a.local_name());
                 let local = if n.is_some() { "" } else { a.local_name() };
                 if n.is_some() && n == xsi_type || local == "type" {
                     self.xsi_type_at = Some(i);
@@ -1302,8 +972,10 @@ impl<'s> Validator<'s> {
                 }
             }
         }
-        let ns = self.map_ns(tag.ns(), || tag.namespace_uri());
-        let name = self.map_name(tag.name_id(), tag.ns(), ns, || tag.local_name());
+        let ns = self.sh.map_ns(tag.ns(), || tag.namespace_uri());
+        let name = self
+            .sh
+            .map_name(tag.name_id(), tag.ns(), ns, || tag.local_name());
         let label = Label {
             schema,
             name,
@@ -1490,7 +1162,7 @@ impl<'s> Validator<'s> {
         } else if mode == Mode::Lax {
             self.lax_attributes(tag, offset);
         }
-        if self.options.schema_location_hints && mode != Mode::Skip {
+        if self.sh.options.schema_location_hints && mode != Mode::Skip {
             self.collect_hints(tag);
         }
 
@@ -1500,7 +1172,7 @@ impl<'s> Validator<'s> {
         let collect_text = assessed && keeps_text(schema, ty, vc);
         // The end may still be the plan alone (the items of a SOAP array, typed by xsi:type).
         let quick_end = assessed
-            .then(|| plans::quick_end(&self.plans.values, ty, vc))
+            .then(|| plans::quick_end(&self.sh.plans.values, ty, vc))
             .flatten();
         self.open_frame(
             tag,
@@ -1527,7 +1199,7 @@ impl<'s> Validator<'s> {
                 if a.is_namespace_decl() {
                     continue;
                 }
-                let ans = self.map_ns(a.ns(), || a.namespace_uri());
+                let ans = self.sh.map_ns(a.ns(), || a.namespace_uri());
                 let typed = self
                     .attr_infos
                     .iter()
@@ -1681,8 +1353,8 @@ impl<'s> Validator<'s> {
     fn lazy_frame_label(&self, depth: usize) -> Label<'s> {
         let f = &self.frames[depth];
         Label {
-            schema: self.schema,
-            name: f.name.or(f.decl.map(|e| self.schema.element(e).name)),
+            schema: self.sh.schema,
+            name: f.name.or(f.decl.map(|e| self.sh.schema.element(e).name)),
             raw: RawName::Str("?"),
         }
     }
@@ -1690,8 +1362,8 @@ impl<'s> Validator<'s> {
     fn frame_label(&self, depth: usize) -> String {
         let f = &self.frames[depth];
         match (f.name, f.decl) {
-            (Some(n), _) => self.schema.display_name(n),
-            (None, Some(e)) => self.schema.display_name(self.schema.element(e).name),
+            (Some(n), _) => self.sh.schema.display_name(n),
+            (None, Some(e)) => self.sh.schema.display_name(self.sh.schema.element(e).name),
             _ => f.raw.clone(),
         }
     }
@@ -1703,7 +1375,7 @@ impl<'s> Validator<'s> {
         name: Option<NameId>,
         ns: NsId,
     ) -> Option<Stepped> {
-        let m = model_of(self.schema, &self.plans.fallback, c)?;
+        let m = model_of(self.sh.schema, &self.sh.plans, c)?;
         let f = &mut self.frames[p];
         match m.step(&mut f.state, name, ns)? {
             Matched::Element { decl, status, .. } => Some(Stepped::Element(decl, status)),
@@ -1715,8 +1387,8 @@ impl<'s> Validator<'s> {
     /// [`ValidationError::expected`]), the phrase for messages, and whether the content may
     /// end. Names in the element's own namespace are shown by their local part.
     fn expected_names(&mut self, c: ComplexTypeId, p: usize) -> (Vec<String>, String, bool) {
-        let schema = self.schema;
-        let Some(m) = model_of(schema, &self.plans.fallback, c) else {
+        let schema = self.sh.schema;
+        let Some(m) = model_of(schema, &self.sh.plans, c) else {
             return (Vec::new(), String::new(), true);
         };
         let own_ns = self.frames[p].name.map(|n| schema.names.ns(n));
@@ -1786,94 +1458,11 @@ impl<'s> Validator<'s> {
         label: &dyn std::fmt::Display,
         offset: u64,
     ) -> Option<TypeId> {
-        let t = match self.xsi_type_fast(value) {
+        let t = match self.sh.xsi_type_fast(value) {
             Some(t) => t,
             None => self.xsi_type_slow(value, label, offset)?,
         };
         self.xsi_type_check(t, value, decl, declared, label, offset)
-    }
-
-    /// The type `xsi:type="value"` names (`Some(None)`: none of the schema), when it can be
-    /// told without allocating: from the cache, or a well-formed QName with a bound prefix.
-    /// `None` otherwise: [`Validator::xsi_type_slow`] then says what is wrong.
-    fn xsi_type_fast(&mut self, value: &str) -> Option<Option<TypeId>> {
-        let schema = self.schema;
-        let trimmed = trim_xml(value);
-        // Resolved just before, under the same bindings (the common case: every item of an
-        // array typed the same way).
-        if let Some((g, i)) = self.xsi_type_last {
-            if g == self.binding_gen && self.xsi_type_cache[i].value == trimmed {
-                return Some(self.xsi_type_cache[i].ty);
-            }
-        }
-        // Resolved before under the same bindings.
-        let gen = self.binding_gen;
-        if let Some(i) = self
-            .xsi_type_cache
-            .iter()
-            .position(|e| e.gen == gen && e.value == trimmed)
-        {
-            self.xsi_type_last = Some((gen, i));
-            return Some(self.xsi_type_cache[i].ty);
-        }
-        let (prefix, local) = match trimmed.bytes().position(|b| b == b':') {
-            Some(i) => (&trimmed[..i], &trimmed[i + 1..]),
-            None => ("", trimmed),
-        };
-        // Resolved before: from the cache, keyed by the value and the namespace its prefix
-        // is bound to here.
-        let found = self.prefix_uri(prefix).and_then(|uri| {
-            self.xsi_type_cache
-                .iter()
-                .position(|e| e.value == trimmed && e.uri == uri)
-        });
-        if let Some(i) = found {
-            self.xsi_type_last = Some((gen, i));
-            self.xsi_type_cache[i].gen = gen;
-            return Some(self.xsi_type_cache[i].ty);
-        }
-        let lexical_ok = xwire::chars::is_ncname(local)
-            && (prefix.is_empty() || xwire::chars::is_ncname(prefix));
-        if !lexical_ok {
-            return None;
-        }
-        let uri = self.prefix_uri(prefix)?;
-        let t = schema
-            .names
-            .lookup_namespace(uri)
-            .and_then(|ns| schema.names.lookup(ns, local))
-            .and_then(|n| schema.global_type(n));
-        if self.xsi_type_cache.len() < XSI_TYPE_CACHE {
-            let uri = uri.to_string();
-            self.xsi_type_last = Some((gen, self.xsi_type_cache.len()));
-            self.xsi_type_cache.push(XsiTypeEntry {
-                value: trimmed.to_string(),
-                uri,
-                ty: t,
-                gen,
-            });
-        }
-        Some(t)
-    }
-
-    /// Whether entry `i` of the `xsi:type` cache resolves `value` to `ty` under the bindings in
-    /// scope. The values are compared in place (a `memcmp` call cost as much as the rest); out
-    /// of line, the comparison's four cases are not copied into the lean pass's loop.
-    #[inline(never)]
-    fn xsi_type_cached(&self, i: usize, value: &str, ty: TypeId) -> bool {
-        self.xsi_type_cache.get(i).is_some_and(|e| {
-            e.gen == self.binding_gen
-                && e.ty == Some(ty)
-                && xwire::bytes::same_bytes(e.value.as_bytes(), trim_xml(value).as_bytes())
-        })
-    }
-
-    /// The entry of the `xsi:type` cache the last resolution used, if it is current.
-    fn xsi_type_entry(&self) -> Option<usize> {
-        match self.xsi_type_last {
-            Some((g, i)) if g == self.binding_gen => Some(i),
-            _ => None,
-        }
     }
 
     /// `xsi:type` through the QName datatype (for the error message of a bad value).
@@ -1883,9 +1472,9 @@ impl<'s> Validator<'s> {
         label: &dyn std::fmt::Display,
         offset: u64,
     ) -> Option<Option<TypeId>> {
-        let schema = self.schema;
+        let schema = self.sh.schema;
         let qname = SimpleTypeId::builtin(Builtin::QName);
-        let v = match self.validate_simple(qname, value) {
+        let v = match self.sh.validate_simple(qname, value) {
             Ok(v) => v,
             Err(e) => {
                 self.error(
@@ -1911,16 +1500,6 @@ impl<'s> Validator<'s> {
         )
     }
 
-    /// The derivations an `xsi:type` may not use in place of `declared`: those its element
-    /// declaration and the declared type block.
-    fn blocked_by(&self, decl: Option<ElementId>, declared: TypeId) -> DerivationSet {
-        let mut blocked = decl.map_or(DerivationSet::EMPTY, |e| self.schema.element(e).block);
-        if let TypeId::Complex(c) = declared {
-            blocked |= self.schema.complex_type(c).block;
-        }
-        blocked
-    }
-
     /// Checks a resolved `xsi:type` (`None`: names no type) against the declared type.
     fn xsi_type_check(
         &mut self,
@@ -1931,7 +1510,7 @@ impl<'s> Validator<'s> {
         label: &dyn std::fmt::Display,
         offset: u64,
     ) -> Option<TypeId> {
-        let schema = self.schema;
+        let schema = self.sh.schema;
         let Some(t) = t else {
             self.error(
                 "cvc-elt.4.2",
@@ -1944,7 +1523,7 @@ impl<'s> Validator<'s> {
             return None;
         };
         if let Some(dt) = declared {
-            if !schema.derives_from(t, dt, self.blocked_by(decl, dt)) {
+            if !schema.derives_from(t, dt, self.sh.blocked_by(decl, dt)) {
                 let why = if schema.derives_from(t, dt, DerivationSet::EMPTY) {
                     "its derivation is blocked"
                 } else {
@@ -1990,7 +1569,7 @@ impl<'s> Validator<'s> {
         let Some(e) = decl else {
             return false;
         };
-        let ed = self.schema.element(e);
+        let ed = self.sh.schema.element(e);
         if !ed.nillable {
             self.error(
                 "cvc-elt.3.1",
@@ -2017,8 +1596,8 @@ impl<'s> Validator<'s> {
         label: &dyn std::fmt::Display,
         offset: u64,
     ) {
-        let kind = match self.plan(v.member).id {
-            IdKind::None => self.plan(ty).id,
+        let kind = match self.sh.plan(v.member).id {
+            IdKind::None => self.sh.plan(ty).id,
             kind => kind,
         };
         if kind != IdKind::None {
@@ -2050,7 +1629,7 @@ impl<'s> Validator<'s> {
         label: &dyn std::fmt::Display,
         offset: u64,
     ) {
-        let schema = self.schema;
+        let schema = self.sh.schema;
         let ct = match ty {
             TypeId::Complex(c) => Some(schema.complex_type(c)),
             TypeId::Simple(_) => None,
@@ -2066,9 +1645,11 @@ impl<'s> Validator<'s> {
             if a.is_namespace_decl() {
                 continue;
             }
-            let ans = self.map_ns(a.ns(), || a.namespace_uri());
-            let aname = self.map_name(a.name_id(), a.ns(), ans, || a.local_name());
-            if ans != NsId::UNKNOWN && Some(ans) == self.xsi {
+            let ans = self.sh.map_ns(a.ns(), || a.namespace_uri());
+            let aname = self
+                .sh
+                .map_name(a.name_id(), a.ns(), ans, || a.local_name());
+            if ans != NsId::UNKNOWN && Some(ans) == self.sh.xsi.ns {
                 self.xsi_attribute(i, &a, aname, label, offset);
                 continue;
             }
@@ -2078,7 +1659,7 @@ impl<'s> Validator<'s> {
                 raw: RawName::Str(a.name()),
             };
             let found = match (aname, ty) {
-                (Some(n), TypeId::Complex(c)) => self.find_use(c, n),
+                (Some(n), TypeId::Complex(c)) => self.uses.find(self.sh.schema, c, n),
                 _ => None,
             };
             if let Some(ui) = found {
@@ -2148,49 +1729,15 @@ impl<'s> Validator<'s> {
     /// The attribute of use `u`, absent from its tag, added from its default or fixed value
     /// (the use's, else the declaration's), if it has one.
     fn add_default(&mut self, u: &AttributeUse) {
-        if let Some(vc) = u.effective_value_constraint(self.schema) {
-            let ty = self.schema.attribute(u.decl).type_def;
-            let value = self.validate_simple(ty, &vc.lexical).ok();
+        if let Some(vc) = u.effective_value_constraint(self.sh.schema) {
+            let ty = self.sh.schema.attribute(u.decl).type_def;
+            let value = self.sh.validate_simple(ty, &vc.lexical).ok();
             self.attr_infos.push(AttributeInfo {
                 index: None,
                 decl: Some(u.decl),
                 value,
             });
         }
-    }
-
-    /// The attribute use of complex type `c` named `n`: by a walk over few, through
-    /// [`Validator::find_use_indexed`] among many.
-    #[inline]
-    fn find_use(&mut self, c: ComplexTypeId, n: NameId) -> Option<usize> {
-        let schema = self.schema;
-        let uses = &schema.complex_type(c).attribute_uses;
-        if uses.len() > 8 {
-            return self.find_use_indexed(c, n);
-        }
-        uses.iter().position(|u| schema.attribute(u.decl).name == n)
-    }
-
-    /// The attribute use named `n` of a type with many: through a sorted index built on
-    /// first use (kept for the next documents).
-    fn find_use_indexed(&mut self, c: ComplexTypeId, n: NameId) -> Option<usize> {
-        let schema = self.schema;
-        if self.attr_index.len() <= c.index() {
-            self.attr_index.resize_with(c.index() + 1, || None);
-        }
-        let index = self.attr_index[c.index()].get_or_insert_with(|| {
-            let mut v: Vec<(NameId, usize)> = schema
-                .complex_type(c)
-                .attribute_uses
-                .iter()
-                .enumerate()
-                .map(|(i, u)| (schema.attribute(u.decl).name, i))
-                .collect();
-            v.sort();
-            v
-        });
-        let i = index.partition_point(|x| x.0 < n);
-        index.get(i).filter(|x| x.0 == n).map(|x| x.1)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -2204,11 +1751,11 @@ impl<'s> Validator<'s> {
         label: &dyn std::fmt::Display,
         offset: u64,
     ) {
-        let ty = self.schema.attribute(decl).type_def;
-        let value = match self.validate_simple(ty, lexical) {
+        let ty = self.sh.schema.attribute(decl).type_def;
+        let value = match self.sh.validate_simple(ty, lexical) {
             Ok(v) => {
                 if let Some(vc) = vc.filter(|vc| vc.fixed) {
-                    if !self.fixed_matches(ty, vc, &v) {
+                    if !self.sh.fixed_matches(ty, vc, &v) {
                         let m = fixed_mismatch(vc, lexical, &v);
                         self.error(
                             "cvc-au",
@@ -2237,16 +1784,6 @@ impl<'s> Validator<'s> {
         });
     }
 
-    fn fixed_matches(&self, ty: SimpleTypeId, vc: &ValueConstraint, v: &SimpleValue) -> bool {
-        if let Some(fixed) = &vc.value {
-            return same_value(fixed, &v.value);
-        }
-        match self.validate_simple(ty, &vc.lexical) {
-            Ok(f) => same_value(&f.value, &v.value),
-            Err(_) => false,
-        }
-    }
-
     fn xsi_attribute(
         &mut self,
         index: usize,
@@ -2255,7 +1792,7 @@ impl<'s> Validator<'s> {
         label: &dyn std::fmt::Display,
         offset: u64,
     ) {
-        let schema = self.schema;
+        let schema = self.sh.schema;
         // xsi:type and xsi:nil (found by the first pass over the attributes) are checked
         // apart; the others are the location hints, checked here.
         let type_or_nil = Some(index) == self.xsi_type_at || Some(index) == self.xsi_nil_at;
@@ -2266,7 +1803,9 @@ impl<'s> Validator<'s> {
                     && matches!(local(), "schemaLocation" | "noNamespaceSchemaLocation") =>
             {
                 let local = local();
-                let v = self.validate_simple(schema.attribute(g).type_def, a.value());
+                let v = self
+                    .sh
+                    .validate_simple(schema.attribute(g).type_def, a.value());
                 if let Err(e) = &v {
                     self.error(
                         "cvc-attribute.3",
@@ -2297,15 +1836,17 @@ impl<'s> Validator<'s> {
     }
 
     fn lax_attributes(&mut self, tag: &StartTag<'_>, offset: u64) {
-        let schema = self.schema;
+        let schema = self.sh.schema;
         for (i, a) in tag.attributes().enumerate() {
             if a.is_namespace_decl() {
                 continue;
             }
-            let ans = self.map_ns(a.ns(), || a.namespace_uri());
-            let aname = self.map_name(a.name_id(), a.ns(), ans, || a.local_name());
+            let ans = self.sh.map_ns(a.ns(), || a.namespace_uri());
+            let aname = self
+                .sh
+                .map_name(a.name_id(), a.ns(), ans, || a.local_name());
             if let Some(g) = aname.and_then(|n| schema.global_attribute(n)) {
-                if Some(ans) == self.xsi {
+                if Some(ans) == self.sh.xsi.ns {
                     continue;
                 }
                 let alabel = Label {
@@ -2349,7 +1890,7 @@ impl<'s> Validator<'s> {
         if self.depth == 0 {
             return;
         }
-        let schema = self.schema;
+        let schema = self.sh.schema;
         let d = self.depth - 1;
         let f = &mut self.frames[d];
         if f.mode != Mode::Typed {
@@ -2413,14 +1954,14 @@ impl<'s> Validator<'s> {
         if f.had_child
             || f.text.is_empty()
             || d == 0
-            || f.bindings != self.bindings.len()
+            || f.bindings != self.sh.bindings()
             || self.stopped
             || self.identity.active()
         {
             return false;
         }
         // A number: its scan, the value built on demand.
-        let b = match self.plan(s).check {
+        let b = match self.sh.plan(s).check {
             check @ (Check::Number(_) | Check::IntRange { .. }) => match check.scan(&f.text) {
                 Some(b) => b,
                 None => return false,
@@ -2443,7 +1984,7 @@ impl<'s> Validator<'s> {
                 Some(v) => Some(v),
                 None => return false,
             },
-            _ if self.text_is_value(check, text) => None,
+            _ if self.sh.text_is_value(check, text) => None,
             _ => return false,
         };
         self.clear_end_value();
@@ -2465,7 +2006,7 @@ impl<'s> Validator<'s> {
             })
         ) {
             let old = self.end_value.take();
-            self.recycle(old);
+            self.sh.recycle(old);
         } else {
             self.end_value = None;
         }
@@ -2478,7 +2019,7 @@ impl<'s> Validator<'s> {
         if self.depth == 0 {
             return;
         }
-        let schema = self.schema;
+        let schema = self.sh.schema;
         let d = self.depth - 1;
         self.clear_end_value();
         let (mode, ty, nil, decl, had_child) = {
@@ -2493,7 +2034,7 @@ impl<'s> Validator<'s> {
                     ContentType::Simple(s) => Some(*s),
                     ContentType::Elements { .. } => {
                         if !nil {
-                            let can_end = match model_of(schema, &self.plans.fallback, c) {
+                            let can_end = match model_of(schema, &self.sh.plans, c) {
                                 Some(m) => m.can_end(&self.frames[d].state),
                                 None => true,
                             };
@@ -2549,8 +2090,8 @@ impl<'s> Validator<'s> {
             self.id_errors = errs;
             self.flush_id_errors();
         }
-        if self.bindings.len() != self.frames[d].bindings {
-            self.pop_bindings(self.frames[d].bindings);
+        if self.sh.bindings() != self.frames[d].bindings {
+            self.sh.pop_bindings(self.frames[d].bindings);
         }
         self.depth -= 1;
         if self.depth == 0 && !self.stopped {
@@ -2578,12 +2119,12 @@ impl<'s> Validator<'s> {
         decl: Option<ElementId>,
         offset: u64,
     ) -> Option<KeyPart> {
-        let schema = self.schema;
+        let schema = self.sh.schema;
         let vc = decl.and_then(|e| schema.element(e).value_constraint.as_ref());
         if vc.is_none() && !self.frames[d].text.is_empty() {
             let text = &self.frames[d].text;
-            let check = self.plan(s).check;
-            if self.text_is_value(check, text) {
+            let check = self.sh.plan(s).check;
+            if self.sh.text_is_value(check, text) {
                 return self.text_as_value(d, s, offset);
             }
             // A number nobody needs the value of here (no identity constraint to key, no ID
@@ -2603,11 +2144,11 @@ impl<'s> Validator<'s> {
         } else {
             text.as_str()
         };
-        let result = self.validate_simple(s, lexical);
+        let result = self.sh.validate_simple(s, lexical);
         let key = match result {
             Ok(v) => {
                 if let Some(vc) = vc.filter(|vc| vc.fixed && !text.is_empty()) {
-                    if !self.fixed_matches(s, vc, &v) {
+                    if !self.sh.fixed_matches(s, vc, &v) {
                         let m = fixed_mismatch(vc, &text, &v);
                         self.error(
                             "cvc-elt.5.2.2.2.2",
@@ -2652,31 +2193,17 @@ impl<'s> Validator<'s> {
         k
     }
 
-    /// Whether the text of an element whose type is checked `check` is its value as it is:
-    /// a `string` (the reader has checked the characters), another string type (`token`,
-    /// `NMTOKEN`, ...) whose whitespace facet leaves the text as it is and whose lexical
-    /// check it passes, or a `string` restriction whose facets the text satisfies.
-    #[inline]
-    fn text_is_value(&self, check: Check, text: &str) -> bool {
-        match check {
-            Check::Builtin(Builtin::String | Builtin::AnySimpleType) => true,
-            Check::Builtin(b) => is_plain_string(b, text),
-            Check::StringFacets(r) => self.string_facets_hold(r, text),
-            _ => false,
-        }
-    }
-
     /// The collected text of the frame at `d`, which takes a pooled buffer for its next text
     /// (no copy).
     #[inline]
     fn take_text(&mut self, d: usize) -> String {
-        let spare = self.string_pool.borrow_mut().pop().unwrap_or_default();
+        let spare = self.sh.pooled_string();
         std::mem::replace(&mut self.frames[d].text, spare)
     }
 
     /// A fixed value on an element of mixed content is compared as a string.
     fn mixed_fixed(&mut self, d: usize, decl: Option<ElementId>, had_child: bool, offset: u64) {
-        let schema = self.schema;
+        let schema = self.sh.schema;
         let Some(vc) = decl.and_then(|e| schema.element(e).value_constraint.as_ref()) else {
             return;
         };
@@ -2806,7 +2333,7 @@ impl<'a> Validated<'a> {
 impl<'r, 's> ValidatingReader<'r, 's> {
     /// Starts validating the document of `reader` (the validator's previous state is reset).
     pub fn new(validator: &'r mut Validator<'s>, reader: Reader<'r>) -> ValidatingReader<'r, 's> {
-        validator.reset(&reader, Pass::General);
+        validator.reset(&reader);
         ValidatingReader {
             reader,
             v: validator,

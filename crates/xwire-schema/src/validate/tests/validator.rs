@@ -5,6 +5,7 @@ use super::build::{st, B};
 use crate::datatypes::{Builtin, Value};
 use crate::model::*;
 use crate::validate::differential::{observe, observe_general};
+use crate::validate::lean::Reason;
 use crate::validate::{validate_bytes, Psvi, ValidatingReader, ValidationOptions, Validator};
 
 const NS: &str = "urn:t";
@@ -1565,9 +1566,16 @@ fn the_lean_pass_proves_only_valid_documents() {
         "<arr><item>free</item></arr>",
         "<mixed>m</mixed>",
     ];
+    // Why the lean pass gave up on a document (it has not when `Ok`).
+    let reason = |xml: &str| {
+        let mut v = Validator::new(&schema, ValidationOptions::default());
+        let none = &mut None::<fn(&xwire::Event<'_>)>;
+        v.lean_pass(xml.as_bytes(), none).map_err(|g| g.reason)
+    };
     for body in left {
         let xml = doc(body);
         assert_eq!(check_lean(&schema, xml.as_bytes()), Ok(false), "{body}");
+        assert_eq!(reason(&xml), Err(Reason::Unsupported), "{body}");
         valid(&schema, &xml);
     }
     // Invalid: the lean pass gives up on each, and validate reports the error.
@@ -1643,6 +1651,7 @@ fn the_lean_pass_proves_only_valid_documents() {
     for body in invalid {
         let xml = doc(body);
         assert_eq!(check_lean(&schema, xml.as_bytes()), Ok(false), "{body}");
+        assert_eq!(reason(&xml), Err(Reason::Unproven), "{body}");
         assert!(!errors(&schema, &xml).is_empty(), "{body}");
     }
     // A QName's fixed value is the same text with the same binding: valid, whichever pass
@@ -1691,5 +1700,15 @@ fn the_lean_pass_proves_only_valid_documents() {
         "",
     ] {
         assert_eq!(check_lean(&schema, xml.as_bytes()), Ok(false), "{xml}");
+        assert_eq!(reason(xml), Err(Reason::NotWellFormed), "{xml}");
     }
+    // Location hints are the general pass's to collect.
+    let options = ValidationOptions {
+        schema_location_hints: true,
+        ..ValidationOptions::default()
+    };
+    let mut v = Validator::new(&schema, options);
+    let none = &mut None::<fn(&xwire::Event<'_>)>;
+    let r = v.lean_pass(doc("").as_bytes(), none);
+    assert_eq!(r.map_err(|g| g.reason), Err(Reason::NotSetUp));
 }
