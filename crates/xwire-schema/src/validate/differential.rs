@@ -8,7 +8,8 @@
 //! document, to compare the two.
 
 use super::plans::Plans;
-use super::validator::{Psvi, ValidatingReader, Validator};
+use super::validator::{ValidatingReader, Validator};
+use super::Psvi;
 use super::ValidationOptions;
 use crate::model::Schema;
 

@@ -17,6 +17,7 @@ pub mod automaton;
 #[doc(hidden)]
 pub mod differential;
 mod errors;
+mod general;
 mod hints;
 mod identity;
 mod ids;
@@ -32,6 +33,7 @@ mod tests;
 pub(crate) use automaton::compile_content_models;
 pub use automaton::{ContentModel, Expected, MatchState, Matched, MemberStatus};
 pub use errors::{ValidationError, ValidationOptions};
+pub use general::{AttributeInfo, Psvi};
 pub use hints::{hinted_schema_paths, schema_location_hints};
 pub use typed_value::TypedValue;
-pub use validator::{validate_bytes, AttributeInfo, Psvi, Validated, ValidatingReader, Validator};
+pub use validator::{validate_bytes, Validated, ValidatingReader, Validator};

@@ -175,11 +175,13 @@ impl Check {
 /// only its value plan, when there is one: no value constraint, and a number scanned
 /// (`Number`, `IntRange`), a string taken as it is (`string`, or patterns only) or a value
 /// parsed straight away (`Plain`); not an ID type (whose values are recorded).
-pub(crate) fn quick_end(
-    values: &[ValuePlan],
-    ty: TypeId,
-    value_constraint: bool,
-) -> Option<SimpleTypeId> {
+pub(crate) fn quick_end(plans: &Plans, ty: TypeId, value_constraint: bool) -> Option<SimpleTypeId> {
+    quick_end_in(&plans.values, ty, value_constraint)
+}
+
+/// [`quick_end`] with the value plans `values` (while the plans are made).
+#[inline]
+fn quick_end_in(values: &[ValuePlan], ty: TypeId, value_constraint: bool) -> Option<SimpleTypeId> {
     let TypeId::Simple(st) = ty else {
         return None;
     };
@@ -258,7 +260,7 @@ fn element_plans(schema: &Schema, values: &[ValuePlan]) -> (ElementPlans, Elemen
         let plan = ElementPlan {
             ty: ed.type_def,
             collect_text: keeps_text(schema, ed.type_def, vc),
-            quick_end: quick_end(values, ed.type_def, vc),
+            quick_end: quick_end_in(values, ed.type_def, vc),
         };
         if uses {
             attributed[i] = Some(plan);
