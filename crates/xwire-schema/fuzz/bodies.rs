@@ -131,9 +131,9 @@ const MUTATE_INSTANCES: &[&[u8]] = &[
 ];
 
 /// `schema_mutate`: a real schema with structured edits, loaded (and, if it loads, instances
-/// validated against it). Never panics; the validator's quick ways give what its general way
+/// validated against it). Never panics; the validator's planned ways give what its full way
 /// gives against the edited schema (every event's PSVI and every error), and its lean pass
-/// proves valid only instances the general way finds valid.
+/// proves valid only instances the general engine finds valid.
 pub fn schema_mutate(data: &[u8]) {
     let Some(text) = mutate(data) else { return };
     if let Ok(schema) = Schema::parse_str(&text, &load_options()) {
@@ -145,8 +145,8 @@ pub fn schema_mutate(data: &[u8]) {
         for doc in MUTATE_INSTANCES {
             assert_eq!(
                 differential::observe(&schema, doc),
-                differential::observe_general(&schema, doc),
-                "the quick ways and the general way disagree on {}",
+                differential::observe_without_plans(&schema, doc),
+                "the planned ways and the full way disagree on {}",
                 String::from_utf8_lossy(doc)
             );
         }
@@ -198,7 +198,7 @@ fn valid_by_reader(v: &mut Validator<'_>, data: &[u8], options: &ValidationOptio
 
 /// `schema_validate`: arbitrary instance bytes against the Primer schemas, through
 /// `Validator::validate` (the lean pass first) and through a `ValidatingReader` (never the
-/// lean pass): never panics, and both say the same (valid or not). The validator's quick ways give what its general way gives: every event's
+/// lean pass): never panics, and both say the same (valid or not). The validator's planned ways give what its full way gives: every event's
 /// PSVI and every error are the same against the schemas without their plans.
 pub fn schema_validate(data: &[u8]) {
     let options = ValidationOptions::default();
@@ -224,8 +224,8 @@ pub fn schema_validate(data: &[u8]) {
     for schema in primer() {
         assert_eq!(
             differential::observe(schema, data),
-            differential::observe_general(schema, data),
-            "the quick ways and the general way disagree"
+            differential::observe_without_plans(schema, data),
+            "the planned ways and the full way disagree"
         );
     }
 }

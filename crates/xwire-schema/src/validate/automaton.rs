@@ -339,9 +339,9 @@ impl ContentModel {
     /// The declaration of child `name` and the state after it, when matching it is a plain
     /// move: one configuration, no counters, one element particle for the name, allowed as
     /// it is (not abstract, not blocked). `None` otherwise, and then [`ContentModel::step`]
-    /// decides; `st` is not changed either way ([`ContentModel::quick_move`] makes the move).
+    /// decides; `st` is not changed either way ([`ContentModel::plain_move`] makes the move).
     #[inline]
-    pub(crate) fn quick_step(&self, st: &MatchState, name: NameId) -> Option<(ElementId, u32)> {
+    pub(crate) fn plain_step(&self, st: &MatchState, name: NameId) -> Option<(ElementId, u32)> {
         match st.cur.as_slice() {
             &[at] => self.plain()?.step(at, name),
             _ => None,
@@ -352,7 +352,7 @@ impl ContentModel {
     /// the state after it, when that is a plain move: one configuration, no counters, no
     /// element particle for the name, one wildcard. `None` otherwise; `st` is not changed.
     #[inline]
-    pub(crate) fn quick_wildcard(
+    pub(crate) fn plain_wildcard(
         &self,
         st: &MatchState,
         name: Option<NameId>,
@@ -374,9 +374,9 @@ impl ContentModel {
         }
     }
 
-    /// Makes the move [`ContentModel::quick_step`] found.
+    /// Makes the move [`ContentModel::plain_step`] found.
     #[inline]
-    pub(crate) fn quick_move(st: &mut MatchState, target: u32) {
+    pub(crate) fn plain_move(st: &mut MatchState, target: u32) {
         st.cur[0] = target;
     }
 
@@ -503,7 +503,7 @@ impl Glushkov {
     /// One step: in place for one configuration without counters (the usual deterministic
     /// case) when the name has one element particle or the state one wildcard; the general
     /// walk over configurations otherwise. Inlined into the validator, the general walk out
-    /// of line (its register saves cost a fifth of a quick step).
+    /// of line (its register saves cost a fifth of a step in place).
     #[inline]
     fn step(&self, st: &mut MatchState, name: Option<NameId>, ns: NsId) -> Option<Matched<'_>> {
         if self.counters.is_empty() && st.cur.len() == 1 {
@@ -532,11 +532,11 @@ impl Glushkov {
                 }
             }
         }
-        self.step_general(st, name, ns)
+        self.step_configurations(st, name, ns)
     }
 
     #[inline(never)]
-    fn step_general(
+    fn step_configurations(
         &self,
         st: &mut MatchState,
         name: Option<NameId>,

@@ -1,10 +1,10 @@
-//! Checks of the validator's quick ways against its general way, for the differential test
+//! Checks of the validator's planned ways against its full way, for the differential test
 //! and the `schema_validate` and `schema_mutate` fuzz targets. Not part of the API: hidden
 //! from the documentation.
 //!
-//! Every quick way (a start or end from an element plan, a value from a value plan) must give
-//! what the general way gives. A validator without plans ([`observe_general`]) sends every
-//! start, end and value the general way; [`observe`] records everything a consumer sees of a
+//! Every planned way (a start or end from an element plan, a value from a value plan) must
+//! give what the full way gives. A validator without plans ([`observe_without_plans`]) sends every
+//! start, end and value the full way; [`observe`] records everything a consumer sees of a
 //! document, to compare the two.
 
 use super::plans::Plans;
@@ -23,8 +23,8 @@ pub fn observe(schema: &Schema, xml: &[u8]) -> Vec<String> {
 
 /// As [`observe`], by a validator without plans: every start, end and value the general
 /// way, more slowly, to the same outcome.
-pub fn observe_general(schema: &Schema, xml: &[u8]) -> Vec<String> {
-    let plans = std::sync::Arc::new(Plans::general_only(schema));
+pub fn observe_without_plans(schema: &Schema, xml: &[u8]) -> Vec<String> {
+    let plans = std::sync::Arc::new(Plans::none(schema));
     observe_with(
         Validator::with_plans(schema, plans, ValidationOptions::default()),
         xml,

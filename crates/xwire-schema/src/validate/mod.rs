@@ -9,8 +9,8 @@
 //! - `typed_value`: [`TypedValue`], an element's value, built when first asked for;
 //! - `ids`, `identity`: ID/IDREF and identity-constraint tables;
 //! - `plans`: what the validator compiles from its schema: how the values of each simple type
-//!   are checked, and which element declarations a start tag takes the quick way;
-//! - `differential`: the quick ways checked against the general way (hidden; for the tests
+//!   are checked, and which element declarations a start tag opens by its plan;
+//! - `differential`: the planned ways checked against the full way (hidden; for the tests
 //!   and the fuzz targets).
 
 pub mod automaton;

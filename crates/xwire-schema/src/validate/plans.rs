@@ -2,7 +2,7 @@
 //! a value of each simple type takes ([`ValuePlan`]): most element and attribute types need
 //! only their built-in's lexical check, or that and an integer range, so the validator can
 //! skip the general walk over the facets ([`Schema::validate_simple`]) for them. Decided at
-//! the same time: which element declarations a start tag can take the quick way
+//! the same time: which element declarations a start tag opens by its plan
 //! ([`ElementPlan`]).
 //!
 //! The plans are the validator's, not the component model's: the [`Schema`] holds what the
@@ -22,20 +22,20 @@ use crate::model::{
 /// What a validator compiles from its [`Schema`]: the value plans of the simple types, the
 /// string rules they refer to and the element plans of the declarations; for a schema whose
 /// content models were not compiled (built without the loader), the validator's own models
-/// and no plans (every start, end and value then goes the general way).
+/// and no plans (every start, end and value then goes the full way).
 #[derive(Debug, Default)]
 pub(crate) struct Plans {
     /// How the values of each simple type are checked, by [`SimpleTypeId`] (empty: the
-    /// general way for every type).
+    /// full check for every type).
     pub(crate) values: Vec<ValuePlan>,
     /// What the values of the `string` restrictions whose plan is `StringFacets` are checked
     /// against, by the plan's index.
     pub(crate) string_rules: Vec<StringRule>,
-    /// Which element declarations a start tag without attributes takes the quick way, by
+    /// Which element declarations a start tag without attributes opens by its plan, by
     /// [`ElementId`](crate::model::ElementId): those whose type has no attribute uses.
     pub(crate) elements: ElementPlans,
     /// The same for the declarations whose type has attribute uses, which a start tag takes
-    /// the quick way once its attributes are checked against them.
+    /// by its plan once its attributes are checked against them.
     pub(crate) attributed: ElementPlans,
     /// The content models, compiled here for a schema whose own were not (`None`: the
     /// schema's).
@@ -62,9 +62,9 @@ impl Plans {
         }
     }
 
-    /// No plans for `schema`: its documents are validated the general way only, more
+    /// No plans for `schema`: its documents are validated the full way only, more
     /// slowly, to the same outcome (for the differential checks).
-    pub(crate) fn general_only(schema: &Schema) -> Plans {
+    pub(crate) fn none(schema: &Schema) -> Plans {
         Plans {
             fallback: (schema.content_models.len() != schema.complex_types.len())
                 .then(|| compile_every(schema).0),
@@ -84,34 +84,34 @@ pub(crate) struct ValuePlan {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Check {
     /// Anything else: [`Schema::validate_simple`].
-    General,
+    Full,
     /// The built-in's lexical space and nothing more (the built-ins, restrictions without
     /// facets of their own).
     Builtin(Builtin),
     /// As `Builtin`, for a built-in with no whitespace inside its values (booleans, dates
     /// and times): the value is parsed from the trimmed text straight away.
-    Plain(Builtin),
+    Parse(Builtin),
     /// As `Plain`, for `decimal`, `float` and `double`: an element's text is checked by a
     /// scan of its bytes, its value built only when asked for.
     Number(Builtin),
     /// A restriction of `string` (whitespace preserved) whose facets are among patterns,
     /// lengths and enumerations: the text as it is, checked against them (the schema's
-    /// [`StringRule`] of this index). A value that fails goes the general way, for its
+    /// [`StringRule`] of this index). A value that fails goes to the full check, for its
     /// message.
     StringFacets(u32),
     /// An integer type whose only facets are bounds (the built-in integers among them):
     /// `lo <= value <= hi`, the built-in's bounds included. An element's value is built only
-    /// when asked for. A value out of range (or beyond an `i64`) goes the general way, for
+    /// when asked for. A value out of range (or beyond an `i64`) goes to the full check, for
     /// its message.
     IntRange { builtin: Builtin, lo: i64, hi: i64 },
 }
 
 impl ValuePlan {
-    /// The general way for `ty` (for a schema whose plans were not made): the walk over the
+    /// The full check for `ty` (for a validator without plans): the walk over the
     /// facets, and IDs still recorded.
-    pub(crate) fn general(schema: &Schema, ty: SimpleTypeId) -> ValuePlan {
+    pub(crate) fn full(schema: &Schema, ty: SimpleTypeId) -> ValuePlan {
         ValuePlan {
-            check: Check::General,
+            check: Check::Full,
             id: id_kind(schema, ty),
         }
     }
@@ -125,11 +125,11 @@ impl ValuePlan {
 pub(crate) struct ElementPlan {
     pub(crate) ty: TypeId,
     /// Whether the element's character data is kept (simple content, or mixed content under
-    /// a value constraint), as the general way decides for an element that is not nil.
+    /// a value constraint), as the full start decides for an element that is not nil.
     pub(crate) collect_text: bool,
     /// A simple type whose value plan is all the end of an element with text and no child
-    /// needs ([`quick_end`]), and no value constraint.
-    pub(crate) quick_end: Option<SimpleTypeId>,
+    /// needs ([`planned_end`]), and no value constraint.
+    pub(crate) planned_end: Option<SimpleTypeId>,
 }
 
 impl Check {
@@ -139,7 +139,7 @@ impl Check {
     pub(crate) fn context_free(self) -> bool {
         !matches!(
             self,
-            Check::General | Check::Builtin(Builtin::QName | Builtin::Notation)
+            Check::Full | Check::Builtin(Builtin::QName | Builtin::Notation)
         )
     }
 
@@ -175,25 +175,33 @@ impl Check {
 /// only its value plan, when there is one: no value constraint, and a number scanned
 /// (`Number`, `IntRange`), a string taken as it is (`string`, or patterns only) or a value
 /// parsed straight away (`Plain`); not an ID type (whose values are recorded).
-pub(crate) fn quick_end(plans: &Plans, ty: TypeId, value_constraint: bool) -> Option<SimpleTypeId> {
-    quick_end_in(&plans.values, ty, value_constraint)
+pub(crate) fn planned_end(
+    plans: &Plans,
+    ty: TypeId,
+    value_constraint: bool,
+) -> Option<SimpleTypeId> {
+    planned_end_in(&plans.values, ty, value_constraint)
 }
 
-/// [`quick_end`] with the value plans `values` (while the plans are made).
+/// [`planned_end`] with the value plans `values` (while the plans are made).
 #[inline]
-fn quick_end_in(values: &[ValuePlan], ty: TypeId, value_constraint: bool) -> Option<SimpleTypeId> {
+fn planned_end_in(
+    values: &[ValuePlan],
+    ty: TypeId,
+    value_constraint: bool,
+) -> Option<SimpleTypeId> {
     let TypeId::Simple(st) = ty else {
         return None;
     };
     let plan = values.get(st.index())?;
-    let quick = match plan.check {
-        Check::Number(_) | Check::IntRange { .. } | Check::Plain(_) | Check::StringFacets(_) => {
+    let planned = match plan.check {
+        Check::Number(_) | Check::IntRange { .. } | Check::Parse(_) | Check::StringFacets(_) => {
             true
         }
         Check::Builtin(b) => is_string_type(b),
-        Check::General => false,
+        Check::Full => false,
     };
-    (quick && !value_constraint && plan.id == IdKind::None).then_some(st)
+    (planned && !value_constraint && plan.id == IdKind::None).then_some(st)
 }
 
 /// Whether the character data of an element of type `ty` (assessed, not nil) is kept:
@@ -212,7 +220,7 @@ pub(crate) fn keeps_text(schema: &Schema, ty: TypeId, value_constraint: bool) ->
 /// Whether a start tag without attributes of its own can open an element of type `ty` with
 /// no check: the type is not abstract and has no attribute uses (none can be missing or
 /// defaulted).
-pub(crate) fn opens_plainly(schema: &Schema, ty: TypeId) -> bool {
+pub(crate) fn opens_without_checks(schema: &Schema, ty: TypeId) -> bool {
     match ty {
         TypeId::Simple(_) => true,
         TypeId::Complex(c) => {
@@ -222,14 +230,14 @@ pub(crate) fn opens_plainly(schema: &Schema, ty: TypeId) -> bool {
     }
 }
 
-/// Whether an element of type `ty` can open the quick way: `Some(false)` when it opens
-/// plainly, `Some(true)` when its type is not abstract and has attribute uses of which none
-/// is of an ID type (whose values the general way records).
-fn quick_uses(schema: &Schema, ty: TypeId) -> Option<bool> {
-    if opens_plainly(schema, ty) {
+/// Whether an element of type `ty` can open by its plan: `Some(false)` when it opens
+/// without checks, `Some(true)` when its type is not abstract and has attribute uses of which none
+/// is of an ID type (whose values the full start records).
+fn planned_uses(schema: &Schema, ty: TypeId) -> Option<bool> {
+    if opens_without_checks(schema, ty) {
         return Some(false);
     }
-    // A simple type opens plainly.
+    // A simple type opens without checks.
     let TypeId::Complex(c) = ty else {
         return None;
     };
@@ -253,14 +261,14 @@ fn element_plans(schema: &Schema, values: &[ValuePlan]) -> (ElementPlans, Elemen
         if ed.is_abstract || !ed.identity_constraints.is_empty() {
             continue;
         }
-        let Some(uses) = quick_uses(schema, ed.type_def) else {
+        let Some(uses) = planned_uses(schema, ed.type_def) else {
             continue;
         };
         let vc = ed.value_constraint.is_some();
         let plan = ElementPlan {
             ty: ed.type_def,
             collect_text: keeps_text(schema, ed.type_def, vc),
-            quick_end: quick_end_in(values, ed.type_def, vc),
+            planned_end: planned_end_in(values, ed.type_def, vc),
         };
         if uses {
             attributed[i] = Some(plan);
@@ -366,7 +374,7 @@ fn enumerates(all: &[u8], s: &[u8]) -> bool {
 fn check_of(schema: &Schema, ty: SimpleTypeId, rules: &mut Vec<StringRule>) -> Check {
     let st = schema.simple_type(ty);
     let Variety::Atomic(b) = st.variety else {
-        return Check::General;
+        return Check::Full;
     };
     // A built-in's own facets (the bounds of the integer types, ...) are the ones its
     // lexical check already enforces.
@@ -390,7 +398,7 @@ fn check_of(schema: &Schema, ty: SimpleTypeId, rules: &mut Vec<StringRule>) -> C
         return if is_scanned_number(b) {
             Check::Number(b)
         } else if rejects_inner_space(b) {
-            Check::Plain(b)
+            Check::Parse(b)
         } else {
             Check::Builtin(b)
         };
@@ -401,7 +409,7 @@ fn check_of(schema: &Schema, ty: SimpleTypeId, rules: &mut Vec<StringRule>) -> C
             return Check::StringFacets(i);
         }
     }
-    Check::General
+    Check::Full
 }
 
 /// Whether a restriction of `string` keeps its text as it is and has only facets that a

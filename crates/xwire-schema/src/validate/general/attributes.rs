@@ -1,4 +1,4 @@
-//! The attributes of a start tag the general way: each against an attribute use or the
+//! The attributes of a start tag, fully checked: each against an attribute use or the
 //! type's wildcard, the `xsi:` ones, the defaults of the uses not present, the IDs they
 //! record, and the location hints.
 

@@ -1,4 +1,4 @@
-//! An end tag the general way: the content model's end, the element's value (with its value
+//! The full end of an element: the content model's end, the element's value (with its value
 //! constraint and its ID), and the identity constraints and IDREFs it closes.
 
 use super::messages::{fixed_mismatch, ElemWhat};
@@ -145,7 +145,7 @@ impl<'s> General {
             }
             // A number nobody needs the value of here (no identity constraint to key, no ID
             // to record): a scan of its text, the value built on demand. Text the scan
-            // cannot vouch for goes the general way.
+            // cannot vouch for goes the full way.
             if !self.identity.active() {
                 if let Some(b) = check.scan(text) {
                     self.end_lazy = Some((b, s));

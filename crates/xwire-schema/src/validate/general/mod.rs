@@ -67,9 +67,9 @@ struct Frame {
     /// Length of the namespace binding stack before this element.
     bindings: usize,
     /// The simple type whose value plan is all the element's end needs, when it has text
-    /// and no child ([`ElementPlan::quick_end`](crate::validate::plans::ElementPlan::quick_end); set by the general start too,
+    /// and no child ([`ElementPlan::planned_end`](crate::validate::plans::ElementPlan::planned_end); set by the general start too,
     /// for an element typed by `xsi:type`).
-    quick_end: Option<SimpleTypeId>,
+    planned_end: Option<SimpleTypeId>,
 }
 
 impl Default for Frame {
@@ -88,7 +88,7 @@ impl Default for Frame {
             name: None,
             raw: String::new(),
             bindings: 0,
-            quick_end: None,
+            planned_end: None,
         }
     }
 }
@@ -101,7 +101,7 @@ struct Opening {
     nil: bool,
     collect_text: bool,
     name: Option<NameId>,
-    quick_end: Option<SimpleTypeId>,
+    planned_end: Option<SimpleTypeId>,
 }
 
 /// What the event last validated was, for [`General::psvi`].
@@ -149,9 +149,9 @@ pub(crate) struct General {
     lazy_value: std::cell::OnceCell<SimpleValue>,
     last: Last,
     hints: Vec<(String, String)>,
-    /// Whether the general pass ran since the last [`General::general_reset`] (the lean
+    /// Whether the general pass ran since the last [`General::clear`] (the lean
     /// pass fills none of what that empties).
-    general_used: bool,
+    used: bool,
     saw_root: bool,
 }
 
@@ -188,17 +188,17 @@ impl<'s> General {
             lazy_value: std::cell::OnceCell::new(),
             last: Last::Other,
             hints: Vec::new(),
-            general_used: false,
+            used: false,
             saw_root: false,
         }
     }
 
     /// Starts a new document (the shared pieces were reset for it).
     pub(crate) fn reset(&mut self) {
-        if self.general_used {
-            self.general_reset();
+        if self.used {
+            self.clear();
         }
-        self.general_used = true;
+        self.used = true;
         self.depth = 0;
         self.resolved = 0;
         self.stopped = false;
@@ -325,9 +325,9 @@ impl<'s> General {
     /// touches from a cold cache, and the clearing took some twenty.)
     #[inline]
     pub(crate) fn forget(&mut self) {
-        if self.general_used {
-            self.general_reset();
-            self.general_used = false;
+        if self.used {
+            self.clear();
+            self.used = false;
         }
     }
 
@@ -335,7 +335,7 @@ impl<'s> General {
     /// tables and the location hints, and its position in the document.
     #[cold]
     #[inline(never)]
-    fn general_reset(&mut self) {
+    fn clear(&mut self) {
         self.depth = 0;
         self.resolved = 0;
         self.stopped = false;
@@ -390,16 +390,16 @@ impl<'s> General {
         self.last = Last::Other;
         match ev {
             Event::Start(tag) => {
-                if !self.start_quick(sh, tag, offset)
-                    && !self.start_quick_typed(sh, tag, offset)
-                    && !self.start_quick_attributed(sh, tag, offset)
+                if !self.start_planned(sh, tag, offset)
+                    && !self.start_planned_xsi_type(sh, tag, offset)
+                    && !self.start_planned_attributed(sh, tag, offset)
                 {
                     self.start(sh, tag, offset);
                 }
                 self.last = Last::Start;
             }
             Event::End(_) if self.depth > 0 => {
-                if !self.end_quick(sh) {
+                if !self.end_planned(sh) {
                     self.end(sh, offset);
                 }
                 self.last = Last::End;

@@ -10,14 +10,14 @@ use crate::model::{
     ComplexTypeId, ElementId, NameId, ProcessContents, SimpleTypeId, SimpleValue, TypeId,
 };
 use crate::validate::automaton::ContentModel;
-use crate::validate::plans::{self, keeps_text, opens_plainly, Check, ElementPlan};
+use crate::validate::plans::{self, keeps_text, opens_without_checks, Check, ElementPlan};
 use crate::validate::shared::{model_of, Shared};
 
 impl<'s> General {
-    /// The complex type of the element open at depth `d - 1` when a quick start may step
+    /// The complex type of the element open at depth `d - 1` when a planned start may step
     /// its content: assessed against a type, not nil.
     #[inline]
-    pub(super) fn quick_parent(&self, d: usize) -> Option<ComplexTypeId> {
+    pub(super) fn planned_parent(&self, d: usize) -> Option<ComplexTypeId> {
         let p = &self.frames[d - 1];
         match p.ty {
             TypeId::Complex(c) if p.mode == Mode::Typed && !p.nil => Some(c),
@@ -25,22 +25,22 @@ impl<'s> General {
         }
     }
 
-    /// Whether a quick start may be tried at depth `d`: below the root, the validator not
+    /// Whether a planned start may be tried at depth `d`: below the root, the validator not
     /// stopped, no identity constraint in scope (whose fields and selectors need the
-    /// general way's attribute keys).
+    /// full start's attribute keys).
     #[inline]
-    pub(super) fn quick_allowed(&self, d: usize) -> bool {
+    pub(super) fn planned_allowed(&self, d: usize) -> bool {
         d != 0 && !self.stopped && !self.identity.active()
     }
 
-    /// Where a quick start of `tag` (below the root) goes: its declaration, the target of
+    /// Where a planned start of `tag` (below the root) goes: its declaration, the target of
     /// its plain move in the parent's content model, the declaration's
     /// [`ElementPlan`] (in the plans of declarations whose type has
     /// attribute uses when `attributed`) and the element's name. `None` when the parent is
     /// not assessed against a complex type, the move is not plain, or the declaration has no
     /// plan there. Changes nothing but the name caches.
     #[inline(always)]
-    pub(super) fn quick_target(
+    pub(super) fn planned_target(
         &mut self,
         sh: &mut Shared<'s>,
         tag: &StartTag<'_>,
@@ -48,11 +48,11 @@ impl<'s> General {
         attributed: bool,
     ) -> Option<(ElementId, u32, ElementPlan, NameId)> {
         let schema = sh.schema;
-        let pc = self.quick_parent(d)?;
+        let pc = self.planned_parent(d)?;
         let ns = sh.map_ns(tag.ns(), || tag.namespace_uri());
         let name = sh.map_name(tag.name_id(), tag.ns(), ns, || tag.local_name())?;
         let m = model_of(schema, &sh.plans, pc)?;
-        let (decl, target) = m.quick_step(&self.frames[d - 1].state, name)?;
+        let (decl, target) = m.plain_step(&self.frames[d - 1].state, name)?;
         let plans = match attributed {
             false => &sh.plans.elements,
             true => &sh.plans.attributed,
@@ -65,59 +65,59 @@ impl<'s> General {
     /// either), which is a plain move in its parent's content model to a declaration with
     /// an [`ElementPlan`] (whose type has no attribute uses), while no
     /// identity constraint is in scope: its frame is filled straight away. `false` (nothing
-    /// changed) for anything else, which [`General::start_quick_attributed`] or
+    /// changed) for anything else, which [`General::start_planned_attributed`] or
     /// [`General::start`] then takes, to the same outcome.
     #[inline]
-    pub(super) fn start_quick(
+    pub(super) fn start_planned(
         &mut self,
         sh: &mut Shared<'s>,
         tag: &StartTag<'_>,
         offset: u64,
     ) -> bool {
         let d = self.depth;
-        if !self.quick_allowed(d) || tag.attributes().len() != 0 {
+        if !self.planned_allowed(d) || tag.attributes().len() != 0 {
             return false;
         }
-        let Some((decl, target, plan, name)) = self.quick_target(sh, tag, d, false) else {
+        let Some((decl, target, plan, name)) = self.planned_target(sh, tag, d, false) else {
             return false;
         };
         self.clear_attr_infos(sh);
-        self.open_quick(sh, tag, offset, d, target, Some(decl), plan, Some(name));
+        self.open_planned(sh, tag, offset, d, target, Some(decl), plan, Some(name));
         true
     }
 
-    /// As [`General::start_quick`], for a declaration whose type has attribute uses (its
+    /// As [`General::start_planned`], for a declaration whose type has attribute uses (its
     /// plan among the attributed plans): the tag's attributes are checked against them first
-    /// ([`General::quick_attributes`]). `false` (nothing changed but the last start's
-    /// attributes dropped) when they need the general way.
+    /// ([`General::planned_attributes`]). `false` (nothing changed but the last start's
+    /// attributes dropped) when they need the full start.
     #[inline(never)]
-    pub(super) fn start_quick_attributed(
+    pub(super) fn start_planned_attributed(
         &mut self,
         sh: &mut Shared<'s>,
         tag: &StartTag<'_>,
         offset: u64,
     ) -> bool {
         let d = self.depth;
-        if !self.quick_allowed(d) {
+        if !self.planned_allowed(d) {
             return false;
         }
-        let Some((decl, target, plan, name)) = self.quick_target(sh, tag, d, true) else {
+        let Some((decl, target, plan, name)) = self.planned_target(sh, tag, d, true) else {
             return false;
         };
         self.clear_attr_infos(sh);
-        if !self.quick_attributes(sh, tag, plan.ty) {
+        if !self.planned_attributes(sh, tag, plan.ty) {
             return false;
         }
-        self.open_quick(sh, tag, offset, d, target, Some(decl), plan, Some(name));
+        self.open_planned(sh, tag, offset, d, target, Some(decl), plan, Some(name));
         true
     }
 
-    /// The end of every quick start: the move to `target` in the content of the element
+    /// The end of every planned start: the move to `target` in the content of the element
     /// open at depth `d - 1`, and the frame of the new element from its plan (assessed, not
     /// nil). Always inlined, like [`General::open_frame`].
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    pub(super) fn open_quick(
+    pub(super) fn open_planned(
         &mut self,
         sh: &mut Shared<'s>,
         tag: &StartTag<'_>,
@@ -129,7 +129,7 @@ impl<'s> General {
         name: Option<NameId>,
     ) {
         let p = &mut self.frames[d - 1];
-        ContentModel::quick_move(&mut p.state, target);
+        ContentModel::plain_move(&mut p.state, target);
         p.had_child = true;
         let bindings = sh.bindings();
         self.open_frame(
@@ -144,19 +144,19 @@ impl<'s> General {
                 nil: false,
                 collect_text: plan.collect_text,
                 name,
-                quick_end: plan.quick_end,
+                planned_end: plan.planned_end,
             },
         );
     }
 
-    /// The attributes of a quick start for type `ty` (whose uses record no IDs), into
-    /// `attr_infos` as the general way puts them: each attribute valid for a use of the type
+    /// The attributes of a planned start for type `ty` (whose uses record no IDs), into
+    /// `attr_infos` as the full start puts them: each attribute valid for a use of the type
     /// (its fixed value kept), then the uses not present with a default or fixed value.
-    /// `false` for anything the general way would report or treat apart: a namespace
+    /// `false` for anything the full start would report or treat apart: a namespace
     /// declaration (its binding), an attribute with no use (`xsi:`, a wildcard's), an invalid
     /// value, a required use missing.
     #[inline(never)]
-    pub(super) fn quick_attributes(
+    pub(super) fn planned_attributes(
         &mut self,
         sh: &mut Shared<'s>,
         tag: &StartTag<'_>,
@@ -214,21 +214,21 @@ impl<'s> General {
     }
 
     /// The start of an element whose only attribute is `xsi:type` (the items of a
-    /// SOAP-encoded array, the accessors of an encoded struct): as [`General::start_quick`],
+    /// SOAP-encoded array, the accessors of an encoded struct): as [`General::start_planned`],
     /// for a plain move in the parent's model to a declaration (whose type the `xsi:type`
     /// derives from, unblocked) or to a lax wildcard (no global declaration for the name),
     /// to a type named by a cached or well-formed `xsi:type` that is not abstract and has no
     /// attribute uses. `false` (nothing changed but caches) for anything else.
     #[inline(never)]
-    pub(super) fn start_quick_typed(
+    pub(super) fn start_planned_xsi_type(
         &mut self,
         sh: &mut Shared<'s>,
         tag: &StartTag<'_>,
         offset: u64,
     ) -> bool {
         let d = self.depth;
-        // Like the other quick ways, only for a schema whose plans were made.
-        if !self.quick_allowed(d)
+        // Like the other planned ways, only for a validator with plans.
+        if !self.planned_allowed(d)
             || tag.attributes().len() != 1
             || sh.plans.elements.is_empty()
             || sh.options.schema_location_hints
@@ -252,24 +252,24 @@ impl<'s> General {
         let Some(xsi_type_decl) = sh.xsi.type_decl else {
             return false;
         };
-        let Some(pc) = self.quick_parent(d) else {
+        let Some(pc) = self.planned_parent(d) else {
             return false;
         };
         let ns = sh.map_ns(tag.ns(), || tag.namespace_uri());
         let name = sh.map_name(tag.name_id(), tag.ns(), ns, || tag.local_name());
-        let Some(Some(ty)) = sh.xsi_type_fast(a.value()) else {
+        let Some(Some(ty)) = sh.xsi_type_lookup(a.value()) else {
             return false;
         };
         let Some(m) = model_of(schema, &sh.plans, pc) else {
             return false;
         };
         let st = &self.frames[d - 1].state;
-        let (decl, target) = if let Some((e, target)) = name.and_then(|n| m.quick_step(st, n)) {
-            if !sh.xsi_type_plainly(e, ty) {
+        let (decl, target) = if let Some((e, target)) = name.and_then(|n| m.plain_step(st, n)) {
+            if !sh.xsi_type_without_checks(e, ty) {
                 return false;
             }
             (Some(e), target)
-        } else if let Some((wc, target)) = m.quick_wildcard(st, name, ns) {
+        } else if let Some((wc, target)) = m.plain_wildcard(st, name, ns) {
             if wc.process != ProcessContents::Lax
                 || name.is_some_and(|n| schema.global_element(n).is_some())
             {
@@ -279,15 +279,15 @@ impl<'s> General {
         } else {
             return false;
         };
-        if !opens_plainly(schema, ty) {
+        if !opens_without_checks(schema, ty) {
             return false;
         }
         // No value constraint: a wildcard's child has no declaration, a declaration with
-        // one was left to the general way.
+        // one was left to the full start.
         let plan = ElementPlan {
             ty,
             collect_text: keeps_text(schema, ty, false),
-            quick_end: plans::quick_end(&sh.plans, ty, false),
+            planned_end: plans::planned_end(&sh.plans, ty, false),
         };
         self.clear_attr_infos(sh);
         self.attr_infos.push(AttributeInfo {
@@ -295,25 +295,25 @@ impl<'s> General {
             decl: Some(xsi_type_decl),
             value: None,
         });
-        self.open_quick(sh, tag, offset, d, target, decl, plan, name);
+        self.open_planned(sh, tag, offset, d, target, decl, plan, name);
         true
     }
 
-    /// The end of an element whose value plan is all its end needs ([`Frame::quick_end`]),
+    /// The end of an element whose value plan is all its end needs ([`Frame::planned_end`]),
     /// with text and no child, below the root, that declared no namespace, while no identity
     /// constraint is in scope: a number's scan (its value built on demand), a date's parse, a
     /// string's text taken as its value. `false` (nothing changed) when the plan cannot
     /// vouch for the text, or for anything else: [`General::end`] then decides (and says
     /// what is wrong).
     #[inline]
-    pub(super) fn end_quick(&mut self, sh: &mut Shared<'s>) -> bool {
+    pub(super) fn end_planned(&mut self, sh: &mut Shared<'s>) -> bool {
         let d = self.depth - 1;
         let f = &self.frames[d];
-        let Some(s) = f.quick_end else {
+        let Some(s) = f.planned_end else {
             return false;
         };
         // The root's end checks the document's IDREFs (a root of simple type holds none,
-        // but that is the general way's to say).
+        // but that is the full end's to say).
         if f.had_child
             || f.text.is_empty()
             || d == 0
@@ -329,7 +329,7 @@ impl<'s> General {
                 Some(b) => b,
                 None => return false,
             },
-            check => return self.end_quick_value(sh, d, s, check),
+            check => return self.end_planned_value(sh, d, s, check),
         };
         self.clear_end_value(sh);
         self.end_lazy = Some((b, s));
@@ -337,10 +337,10 @@ impl<'s> General {
         true
     }
 
-    /// [`General::end_quick`] for a value built here: a date's parse, or a string's text
-    /// taken as it is. Out of line, so that the numbers' quick end stays small.
+    /// [`General::end_planned`] for a value built here: a date's parse, or a string's text
+    /// taken as it is. Out of line, so that the numbers' planned end stays small.
     #[inline(never)]
-    pub(super) fn end_quick_value(
+    pub(super) fn end_planned_value(
         &mut self,
         sh: &mut Shared<'s>,
         d: usize,
@@ -349,7 +349,7 @@ impl<'s> General {
     ) -> bool {
         let text = &self.frames[d].text;
         let value = match check {
-            Check::Plain(b) => match parse_plain(b, text) {
+            Check::Parse(b) => match parse_plain(b, text) {
                 Some(v) => Some(v),
                 None => return false,
             },

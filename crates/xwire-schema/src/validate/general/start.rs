@@ -1,4 +1,4 @@
-//! A start tag the general way: what governs the element (its parent's content model, or a
+//! The full start of an element: what governs the element (its parent's content model, or a
 //! global declaration), its type (declared, or named by `xsi:type`), `xsi:nil`, its
 //! attributes, its frame, and the identity constraints it starts or takes part in.
 
@@ -23,7 +23,7 @@ impl<'s> General {
 
     /// Fills the frame of the element a start tag opens (at the depth, which it then goes
     /// past) and starts its content model. Always inlined: out of line, the call and the
-    /// moves of its arguments cost a quick start a fifth more.
+    /// moves of its arguments cost a planned start a fifth more.
     #[inline(always)]
     pub(super) fn open_frame(
         &mut self,
@@ -57,14 +57,14 @@ impl<'s> General {
             f.raw.push_str(tag.name());
         }
         f.bindings = bindings;
-        f.quick_end = o.quick_end;
+        f.planned_end = o.planned_end;
         if let Some(m) = model {
             m.start(&mut f.state);
         }
         self.depth += 1;
     }
 
-    /// A start tag the general way, in its steps: the namespace declarations and `xsi:`
+    /// The full start of an element, in its steps: the namespace declarations and `xsi:`
     /// attributes; what governs the element (the parent's content model, or a global
     /// declaration); its type; `xsi:nil`; its attributes; its frame; its identity
     /// constraints. The errors come in that order.
@@ -376,8 +376,8 @@ impl<'s> General {
             .is_some_and(|e| schema.element(e).value_constraint.is_some());
         let collect_text = assessed && keeps_text(schema, s.ty, vc);
         // The end may still be the plan alone (the items of a SOAP array, typed by xsi:type).
-        let quick_end = assessed
-            .then(|| plans::quick_end(&sh.plans, s.ty, vc))
+        let planned_end = assessed
+            .then(|| plans::planned_end(&sh.plans, s.ty, vc))
             .flatten();
         self.open_frame(
             sh,
@@ -391,7 +391,7 @@ impl<'s> General {
                 nil: s.nil,
                 collect_text,
                 name: s.name,
-                quick_end,
+                planned_end,
             },
         );
     }

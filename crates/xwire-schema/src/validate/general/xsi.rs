@@ -18,15 +18,15 @@ impl<'s> General {
         label: &dyn std::fmt::Display,
         offset: u64,
     ) -> Option<TypeId> {
-        let t = match sh.xsi_type_fast(value) {
+        let t = match sh.xsi_type_lookup(value) {
             Some(t) => t,
-            None => self.xsi_type_slow(sh, value, label, offset)?,
+            None => self.xsi_type_as_qname(sh, value, label, offset)?,
         };
         self.xsi_type_check(sh, t, value, decl, declared, label, offset)
     }
 
     /// `xsi:type` through the QName datatype (for the error message of a bad value).
-    pub(super) fn xsi_type_slow(
+    pub(super) fn xsi_type_as_qname(
         &mut self,
         sh: &mut Shared<'s>,
         value: &str,

@@ -32,7 +32,7 @@ pub(super) fn end(
 }
 
 /// Whether `lexical` is a valid value of `ty` (not of an ID type): by its value plan's scan
-/// or plain parse, else the general way. No value is kept. A number's scan is inline
+/// or parse, else the full check. No value is kept. A number's scan is inline
 /// (numeric data is mostly numbers); the rest is out of line, one copy for the ends of
 /// elements and for attributes (a small document reads each line of code it runs from a
 /// cold cache).
@@ -47,33 +47,33 @@ fn value(sh: &Shared<'_>, ty: SimpleTypeId, lexical: &str, doc: &[u8]) -> Result
             return Ok(());
         }
     }
-    value_other(sh, ty, lexical)
+    value_unscanned(sh, ty, lexical)
 }
 
 /// [`value`] but for a number its scan takes. (It looks the plan up again: taking the
 /// caller's as an argument cost the inlined caller 0.7% on po-64k.)
 #[inline(never)]
-fn value_other(sh: &Shared<'_>, ty: SimpleTypeId, lexical: &str) -> Result<(), Reason> {
+fn value_unscanned(sh: &Shared<'_>, ty: SimpleTypeId, lexical: &str) -> Result<(), Reason> {
     let plan = sh.plan(ty);
     if plan.id != IdKind::None {
         return Err(Reason::Unsupported);
     }
-    let quick = match plan.check {
-        // (A number the scan did not take goes the general way.)
+    let vouched = match plan.check {
+        // (A number the scan did not take goes to the full check.)
         Check::Number(_) | Check::IntRange { .. } => false,
         // The common dates and times by a check at fixed positions, no value built.
-        Check::Plain(b) => is_plain_temporal(b, lexical) || parse_plain(b, lexical).is_some(),
+        Check::Parse(b) => is_plain_temporal(b, lexical) || parse_plain(b, lexical).is_some(),
         check => sh.text_is_value(check, lexical),
     };
-    // What the quick checks cannot vouch for, the general check of the value.
-    match quick {
+    // What these checks cannot vouch for, the full check of the value.
+    match vouched {
         true => Ok(()),
-        false => value_general(sh, ty, lexical),
+        false => value_full(sh, ty, lexical),
     }
 }
 
 #[inline(never)]
-fn value_general(sh: &Shared<'_>, ty: SimpleTypeId, lexical: &str) -> Result<(), Reason> {
+fn value_full(sh: &Shared<'_>, ty: SimpleTypeId, lexical: &str) -> Result<(), Reason> {
     let v = sh
         .validate_simple(ty, lexical)
         .map_err(|_| Reason::Unproven)?;

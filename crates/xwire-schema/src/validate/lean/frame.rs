@@ -62,7 +62,7 @@ pub(super) enum End<'s> {
 pub(super) struct Xsi<'s> {
     pub(super) entry: usize,
     pub(super) ty: TypeId,
-    pub(super) opens_plainly: bool,
+    pub(super) opens_without_checks: bool,
     pub(super) end: End<'s>,
 }
 
@@ -74,7 +74,7 @@ pub(super) enum Decl<'s> {
     /// No plan, a value constraint, or a type the lean engine does not take: give up.
     GiveUp,
     /// A type without attribute uses: a tag without attributes of its own opens it as it is.
-    Plain(TypeId, End<'s>),
+    Unattributed(TypeId, End<'s>),
     /// A type with attribute uses: the attributes are checked first, even when there are
     /// none (a use may be required).
     Attributed(TypeId, End<'s>),

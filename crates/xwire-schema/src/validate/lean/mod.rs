@@ -10,12 +10,12 @@
 //! from the start, to the same verdict, with its messages.
 //!
 //! So it may only say "valid" when the general engine would; it may give up on anything. It
-//! takes what the general engine's quick starts take, and as well an `xsi:type` with
+//! takes what the general engine's planned starts take, and as well an `xsi:type` with
 //! attributes beside it, attributes matched by a wildcard, and a wildcard's element with a
 //! global declaration. It gives up on: an ID or IDREF (whose values must be recorded), an
 //! identity constraint, a value constraint on an element, `xsi:nil` and the other `xsi:`
 //! attributes, a substitution the group's head blocks, a lax or skip subtree, and any value
-//! a scan or plain parse cannot vouch for. Content models without counters are walked by one
+//! a scan or parse cannot vouch for. Content models without counters are walked by one
 //! position ([`PlainModel`](super::automaton::PlainModel)); those with counters or `xs:all`
 //! by the general automaton. A start tag like its previous sibling's (same name, no
 //! attributes or the same `xsi:type`, where the model repeats a particle) opens the way that

@@ -8,7 +8,7 @@ use super::{check, Cache, Reason};
 use crate::datatypes::Builtin;
 use crate::model::{ContentType, ElementId, NsId, ProcessContents, SimpleTypeId, TypeId};
 use crate::validate::ids::IdKind;
-use crate::validate::plans::{opens_plainly, Check, ElementPlan, ValuePlan};
+use crate::validate::plans::{opens_without_checks, Check, ElementPlan, ValuePlan};
 use crate::validate::shared::Shared;
 
 /// The [`Decl`] of every element declaration of `sh`'s schema.
@@ -29,7 +29,7 @@ pub(super) fn decls<'s>(sh: &Shared<'s>) -> Vec<Decl<'s>> {
             };
             match (end_of(sh, plan.ty), attributed) {
                 (None, _) => Decl::GiveUp,
-                (Some(end), false) => Decl::Plain(plan.ty, end),
+                (Some(end), false) => Decl::Unattributed(plan.ty, end),
                 (Some(end), true) => Decl::Attributed(plan.ty, end),
             }
         })
@@ -70,7 +70,7 @@ impl<'s> Cache<'s> {
                 let ans = sh.map_ns(a.ns(), || a.namespace_uri());
                 if ans != NsId::UNKNOWN && Some(ans) == sh.xsi.ns {
                     let n = sh.map_name(a.name_id(), a.ns(), ans, || a.local_name());
-                    // `xsi:nil` and the location hints go the general way.
+                    // `xsi:nil` and the location hints go to the general engine.
                     if n.is_none() || n != sh.xsi.type_name {
                         return Err(Reason::Unsupported);
                     }
@@ -113,8 +113,8 @@ impl<'s> Cache<'s> {
             // The common case: no attributes to check.
             (None, Some(e)) => {
                 let end = match *self.decls.get(e.index()).ok_or(Reason::Unsupported)? {
-                    Decl::Plain(_, end) if others == 0 => end,
-                    Decl::Plain(ty, end) | Decl::Attributed(ty, end) => {
+                    Decl::Unattributed(_, end) if others == 0 => end,
+                    Decl::Unattributed(ty, end) | Decl::Attributed(ty, end) => {
                         check::attributes(sh, &mut self.uses, tag, ty, doc)?;
                         end
                     }
@@ -149,7 +149,7 @@ impl<'s> Cache<'s> {
                         m
                     }
                 };
-                if others != 0 || !m.opens_plainly {
+                if others != 0 || !m.opens_without_checks {
                     check::attributes(sh, &mut self.uses, tag, m.ty, doc)?;
                 }
                 if let Some(p) = parent.filter(|_| stays) {
@@ -191,13 +191,16 @@ fn xsi_of<'s>(
     value: &str,
 ) -> Result<Xsi<'s>, Reason> {
     let schema = sh.schema;
-    let ty = sh.xsi_type_fast(value).flatten().ok_or(Reason::Unproven)?;
+    let ty = sh
+        .xsi_type_lookup(value)
+        .flatten()
+        .ok_or(Reason::Unproven)?;
     if let Some(e) = decl {
         let ed = schema.element(e);
         if !ed.identity_constraints.is_empty() || ed.value_constraint.is_some() {
             return Err(Reason::Unsupported);
         }
-        if !sh.xsi_type_plainly(e, ty) {
+        if !sh.xsi_type_without_checks(e, ty) {
             return Err(Reason::Unproven);
         }
     }
@@ -207,7 +210,7 @@ fn xsi_of<'s>(
     Ok(Xsi {
         entry: sh.xsi_type_entry().unwrap_or(usize::MAX),
         ty,
-        opens_plainly: opens_plainly(schema, ty),
+        opens_without_checks: opens_without_checks(schema, ty),
         end: end_of(sh, ty).ok_or(Reason::Unsupported)?,
     })
 }

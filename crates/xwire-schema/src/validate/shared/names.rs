@@ -40,12 +40,12 @@ impl Shared<'_> {
     pub(crate) fn map_ns<'u>(&mut self, rns: xwire::NsId, uri: impl FnOnce() -> &'u str) -> NsId {
         match self.names.ns.get(rns.0 as usize) {
             Some(&n) if n != NS_UNSEEN => n,
-            _ => self.map_ns_slow(rns, uri()),
+            _ => self.map_ns_miss(rns, uri()),
         }
     }
 
     #[cold]
-    fn map_ns_slow(&mut self, rns: xwire::NsId, uri: &str) -> NsId {
+    fn map_ns_miss(&mut self, rns: xwire::NsId, uri: &str) -> NsId {
         let i = rns.0 as usize;
         let n = self
             .schema
@@ -74,12 +74,12 @@ impl Shared<'_> {
     ) -> Option<NameId> {
         match self.names.names.get(qname.0 as usize) {
             Some(&(cached_ns, n)) if cached_ns == rns.0 => n,
-            _ => self.map_name_slow(qname, rns, ns, local()),
+            _ => self.map_name_miss(qname, rns, ns, local()),
         }
     }
 
     #[cold]
-    fn map_name_slow(
+    fn map_name_miss(
         &mut self,
         qname: xwire::Id,
         rns: xwire::NsId,

@@ -165,7 +165,7 @@ impl Shared<'_> {
     /// told without allocating: from the cache, or a well-formed QName with a bound prefix.
     /// `None` otherwise: the general pass then checks the value as a QName and says what is
     /// wrong.
-    pub(crate) fn xsi_type_fast(&mut self, value: &str) -> Option<Option<TypeId>> {
+    pub(crate) fn xsi_type_lookup(&mut self, value: &str) -> Option<Option<TypeId>> {
         let schema = self.schema;
         let trimmed = trim_xml(value);
         let cache = &mut self.xsi_types;
@@ -250,7 +250,7 @@ impl Shared<'_> {
     /// Whether declaration `e` may be typed by `xsi:type` naming `ty` with no check but the
     /// type's own: the declaration is not abstract and has no identity or value constraint,
     /// and `ty` derives from its type without a blocked step.
-    pub(crate) fn xsi_type_plainly(&self, e: ElementId, ty: TypeId) -> bool {
+    pub(crate) fn xsi_type_without_checks(&self, e: ElementId, ty: TypeId) -> bool {
         let ed = self.schema.element(e);
         !ed.is_abstract
             && ed.identity_constraints.is_empty()

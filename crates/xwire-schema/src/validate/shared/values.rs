@@ -11,14 +11,14 @@ use crate::validate::plans::{Check, ValuePlan};
 const STRING_POOL: usize = 64;
 
 impl Shared<'_> {
-    /// How values of `ty` are checked (the general way for a validator without plans).
+    /// How values of `ty` are checked (the full check for a validator without plans).
     #[inline]
     pub(crate) fn plan(&self, ty: SimpleTypeId) -> ValuePlan {
         self.plans
             .values
             .get(ty.index())
             .copied()
-            .unwrap_or_else(|| ValuePlan::general(self.schema, ty))
+            .unwrap_or_else(|| ValuePlan::full(self.schema, ty))
     }
 
     /// The value of `lexical` as a value of `ty`, or why it is not one.
@@ -28,9 +28,9 @@ impl Shared<'_> {
         lexical: &str,
     ) -> Result<SimpleValue, String> {
         match self.plan(ty).check {
-            Check::Plain(b) | Check::Number(b) => match parse_plain(b, lexical) {
+            Check::Parse(b) | Check::Number(b) => match parse_plain(b, lexical) {
                 Some(value) => Ok(SimpleValue { value, member: ty }),
-                // Not valid (or rare): the general way says why.
+                // Not valid (or rare): the full check says why.
                 None => self.parse_builtin(b, ty, lexical),
             },
             Check::Builtin(b) => self.parse_builtin(b, ty, lexical),
@@ -52,10 +52,10 @@ impl Shared<'_> {
                         member: ty,
                     })
                 }
-                // Out of range (or too large to tell here): the general way says why.
-                _ => self.validate_general(ty, lexical),
+                // Out of range (or too large to tell here): the full check says why.
+                _ => self.validate_full(ty, lexical),
             },
-            Check::General | Check::StringFacets(_) => self.validate_general(ty, lexical),
+            Check::Full | Check::StringFacets(_) => self.validate_full(ty, lexical),
         }
     }
 
@@ -105,7 +105,7 @@ impl Shared<'_> {
         r
     }
 
-    pub(crate) fn validate_general(
+    pub(crate) fn validate_full(
         &self,
         ty: SimpleTypeId,
         lexical: &str,

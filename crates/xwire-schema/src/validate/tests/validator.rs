@@ -4,7 +4,7 @@
 use super::build::{st, B};
 use crate::datatypes::{Builtin, Value};
 use crate::model::*;
-use crate::validate::differential::{observe, observe_general};
+use crate::validate::differential::{observe, observe_without_plans};
 use crate::validate::lean::Reason;
 use crate::validate::{validate_bytes, Psvi, ValidatingReader, ValidationOptions, Validator};
 
@@ -1237,9 +1237,9 @@ fn thousands_of_idref_errors_are_cheap() {
 }
 
 /// Numbers are checked by a scan and built only when asked for; what the scan cannot vouch
-/// for (INF, long integers) or refuses goes the general way, with the same values and errors.
+/// for (INF, long integers) or refuses goes the full way, with the same values and errors.
 #[test]
-fn number_values_are_built_on_demand_and_agree_with_the_general_way() {
+fn number_values_are_built_on_demand_and_agree_with_the_full_way() {
     let xsd = r#"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">
       <xs:simpleType name="qty">
         <xs:restriction base="xs:positiveInteger"><xs:maxExclusive value="100"/></xs:restriction>
@@ -1298,13 +1298,13 @@ fn number_values_are_built_on_demand_and_agree_with_the_general_way() {
     assert!(errors[2].contains("100"), "{errors:?}");
 }
 
-/// The quick start and end (element and value plans) give what the general way gives: the
+/// The planned start and end (element and value plans) give what the full way gives: the
 /// same schema validated with its plans and without, on valid and invalid documents that touch
-/// each condition the quick way checks (attributes, abstract and blocked members, identity
+/// each condition the planned way checks (attributes, abstract and blocked members, identity
 /// constraints, required attributes, value constraints, nil, mixed content, numbers the
 /// scan refuses, unknown names, text in element-only content).
-/// A schema with one element of each kind the quick ways and the lean pass take (and some
-/// they leave to the general way), all optional children of `root`.
+/// A schema with one element of each kind the planned ways and the lean pass take (and some
+/// they leave to the full way), all optional children of `root`.
 const QUICK_XSD: &str = r#"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"
     xmlns:t="urn:q" targetNamespace="urn:q" elementFormDefault="qualified">
   <xs:element name="root">
@@ -1416,15 +1416,15 @@ const QUICK_XSD: &str = r#"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema
 </xs:schema>"#;
 
 #[test]
-fn quick_paths_agree_with_the_general_way() {
+fn planned_ways_agree_with_the_full_way() {
     let xsd = QUICK_XSD;
     let opts = crate::load::LoadOptions::default();
     let schema = Schema::parse_str(xsd, &opts).unwrap();
     assert!(crate::validate::plans::Plans::new(&schema)
         .elements
         .iter()
-        .any(|p| p.is_some_and(|p| p.quick_end.is_some())));
-    // Without element plans every start and end goes the general way; without value plans
+        .any(|p| p.is_some_and(|p| p.planned_end.is_some())));
+    // Without element plans every start and end goes the full way; without value plans
     // every value is checked by the general walk over the facets.
     let docs = [
         "<i>1</i><i> 2 </i><small>3</small><d>2.5e3</d><d>INF</d><inner><i>4</i></inner>",
@@ -1452,7 +1452,7 @@ fn quick_paths_agree_with_the_general_way() {
         );
         assert_eq!(
             observe(&schema, xml.as_bytes()),
-            observe_general(&schema, xml.as_bytes()),
+            observe_without_plans(&schema, xml.as_bytes()),
             "{body}"
         );
     }
@@ -1463,7 +1463,7 @@ fn quick_paths_agree_with_the_general_way() {
     ] {
         assert_eq!(
             observe(&schema, xml.as_bytes()),
-            observe_general(&schema, xml.as_bytes()),
+            observe_without_plans(&schema, xml.as_bytes()),
             "{xml}"
         );
     }
@@ -1554,7 +1554,7 @@ fn the_lean_pass_proves_only_valid_documents() {
         assert_eq!(check_lean(&schema, xml.as_bytes()), Ok(true), "{body}");
         valid(&schema, &xml);
     }
-    // Valid, but left to the general way: IDs, identity constraints, value constraints,
+    // Valid, but left to the general engine: IDs, identity constraints, value constraints,
     // xsi:nil, lax subtrees.
     let left = [
         "<id>a</id>",
