@@ -273,7 +273,7 @@ impl<'a> Reader<'a> {
     /// in place. For every kind of reuse (see the module documentation); the input is set
     /// next.
     pub(crate) fn restart(&mut self) {
-        let clean = self.failed.is_none() && self.binary.is_none();
+        let clean = self.clean();
         let Reader {
             input,
             core,

@@ -51,6 +51,16 @@ pub(crate) struct QMeta {
 
 pub(crate) const NO_PREFIX: Id = Id(u32::MAX);
 
+impl QMeta {
+    /// A name not yet known to have a prefix, never resolved.
+    pub(crate) const NONE: QMeta = QMeta {
+        prefix_len: 0,
+        prefix: NO_PREFIX,
+        epoch: 0,
+        ns: NsId::NONE,
+    };
+}
+
 // Text flags.
 pub(crate) const F_REFS: u8 = 1;
 pub(crate) const F_CR: u8 = 2;
@@ -187,6 +197,13 @@ impl TokenState {
         stack.clear();
     }
 
+    /// Gives every interned name its `QMeta` (interning a prefix adds a name too).
+    pub(crate) fn cover_names(&mut self) {
+        if self.qmeta.len() < self.names.len() {
+            self.qmeta.resize(self.names.len(), QMeta::NONE);
+        }
+    }
+
     /// Closes the innermost open element: its bindings go out of scope.
     #[inline]
     pub(crate) fn pop_element(&mut self) {
@@ -212,12 +229,7 @@ impl TokenState {
             self.uris.truncate(3);
             self.names.truncate(1);
             self.qmeta.truncate(1);
-            self.qmeta[0] = QMeta {
-                prefix_len: 0,
-                prefix: NO_PREFIX,
-                epoch: 0,
-                ns: NsId::NONE,
-            };
+            self.qmeta[0] = QMeta::NONE;
             self.bindings.truncate(1);
             return;
         }
@@ -229,12 +241,7 @@ impl TokenState {
         self.uris.intern(XMLNS_NS);
         self.bindings.clear();
         let xml = self.names.intern("xml");
-        self.qmeta.push(QMeta {
-            prefix_len: 0,
-            prefix: NO_PREFIX,
-            epoch: 0,
-            ns: NsId::NONE,
-        });
+        self.qmeta.push(QMeta::NONE);
         self.bindings.push((xml, NsId::XML));
     }
 
@@ -276,12 +283,7 @@ impl TokenState {
         if (id.0 as usize) < self.qmeta.len() {
             return Ok(id);
         }
-        self.qmeta.push(QMeta {
-            prefix_len: 0,
-            prefix: NO_PREFIX,
-            epoch: 0,
-            ns: NsId::NONE,
-        });
+        self.qmeta.push(QMeta::NONE);
         if self.config.namespaces {
             if let Some(c) = memchr::memchr(b':', name.as_bytes()) {
                 let local = &name[c + 1..];
@@ -296,14 +298,7 @@ impl TokenState {
                     );
                 }
                 let p = self.names.intern(&name[..c]);
-                while self.qmeta.len() < self.names.len() {
-                    self.qmeta.push(QMeta {
-                        prefix_len: 0,
-                        prefix: NO_PREFIX,
-                        epoch: 0,
-                        ns: NsId::NONE,
-                    });
-                }
+                self.cover_names();
                 let m = &mut self.qmeta[id.0 as usize];
                 m.prefix_len = c as u32;
                 m.prefix = p;
@@ -326,14 +321,7 @@ impl TokenState {
         } else {
             NO_PREFIX
         };
-        while self.qmeta.len() < self.names.len() {
-            self.qmeta.push(QMeta {
-                prefix_len: 0,
-                prefix: NO_PREFIX,
-                epoch: 0,
-                ns: NsId::NONE,
-            });
-        }
+        self.cover_names();
         if prefix != NO_PREFIX {
             let m = &mut self.qmeta[id.0 as usize];
             m.prefix_len = prefix_len as u32;

@@ -12,7 +12,7 @@ use crate::scan::{self, bad, syntax, Ref, Scan, Stop};
 
 use super::{wf, Phase, State, StepR};
 use crate::reader::token::ns_err;
-use crate::reader::token::{NsId, Open, QMeta, NO_PREFIX, XMLNS_NS, XML_NS};
+use crate::reader::token::{NsId, Open, NO_PREFIX, XMLNS_NS, XML_NS};
 
 impl State {
     #[inline(always)]
@@ -527,14 +527,7 @@ impl State {
             let (prefix, uri) = uri_id;
             let ns = NsId(self.tok.uris.intern(uri).0);
             self.tok.bindings.push((prefix, ns));
-            while self.tok.qmeta.len() < self.tok.names.len() {
-                self.tok.qmeta.push(QMeta {
-                    prefix_len: 0,
-                    prefix: NO_PREFIX,
-                    epoch: 0,
-                    ns: NsId::NONE,
-                });
-            }
+            self.tok.cover_names();
             self.tok.attrs[n].ns = NsId::XMLNS;
             changed = true;
         }
