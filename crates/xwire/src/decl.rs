@@ -2,6 +2,7 @@
 //! declaration of external entities, checked exactly as productions [23]-[32] and [77] say.
 
 use std::borrow::Cow;
+use std::ops::Range;
 
 use crate::chars::is_whitespace;
 use crate::error::ErrorKind;
@@ -71,41 +72,19 @@ fn parse_any(data: &[u8], pos: usize, eof: bool, kind: DeclKind) -> Scan<(XmlDec
     let mut i = pos + 5;
     let mut seen = 0; // 1 = version, 2 = encoding, 3 = standalone: they must come in this order
     loop {
-        let ws = i;
-        while i < end && is_whitespace(data[i]) {
-            i += 1;
-        }
-        if i == end {
-            break;
-        }
-        if i == ws {
+        if i < end && !is_whitespace(data[i]) {
             return syntax(i, "white space before a pseudo-attribute", data);
         }
-        let name_start = i;
-        while i < end && data[i].is_ascii_alphabetic() {
-            i += 1;
-        }
-        let name = &data[name_start..i];
-        while i < end && is_whitespace(data[i]) {
-            i += 1;
-        }
-        if data.get(i) != Some(&b'=') {
-            return syntax(i, "'=' after the pseudo-attribute name", data);
-        }
-        i += 1;
-        while i < end && is_whitespace(data[i]) {
-            i += 1;
-        }
-        let q = data[i];
-        if q != b'"' && q != b'\'' {
-            return syntax(i, "a quoted value", data);
-        }
-        let vstart = i + 1;
-        let Some(vend) = memchr::memchr(q, &data[vstart..end]).map(|e| vstart + e) else {
-            return syntax(end, "the closing quote of the value", data);
+        let p = match pseudo_attribute(&data[..end], i) {
+            Ok(Some(p)) => p,
+            Ok(None) => break,
+            Err((at, expected)) => return syntax(at, expected, data),
         };
-        let value = std::str::from_utf8(&data[vstart..vend]).unwrap_or("\u{FFFD}");
-        i = vend + 1;
+        let name_start = p.name.start;
+        let name = &data[p.name];
+        let vstart = p.value.start;
+        let value = std::str::from_utf8(&data[p.value]).unwrap_or("\u{FFFD}");
+        i = p.end;
         match name {
             b"version" if seen < 1 => {
                 let ok = value.len() > 2
@@ -170,6 +149,73 @@ fn parse_any(data: &[u8], pos: usize, eof: bool, kind: DeclKind) -> Scan<(XmlDec
         ),
         _ => Ok((d, end + 2)),
     }
+}
+
+/// Where one pseudo-attribute (`name = 'value'`) of a declaration lies.
+struct Pseudo {
+    name: Range<usize>,
+    value: Range<usize>,
+    /// Just after the closing quote.
+    end: usize,
+}
+
+/// Reads the pseudo-attribute after the white space at `i` of `decl` (the declaration up to,
+/// not including, `?>`): `None` at the end. The one reading of the declaration's grammar:
+/// [`parse`] checks what it reads strictly, [`declared_encoding`] leniently. An error is the
+/// position and what was expected there.
+fn pseudo_attribute(decl: &[u8], mut i: usize) -> Result<Option<Pseudo>, (usize, &'static str)> {
+    let skip_ws = |mut i: usize| {
+        while decl.get(i).is_some_and(|&b| is_whitespace(b)) {
+            i += 1;
+        }
+        i
+    };
+    i = skip_ws(i);
+    if i >= decl.len() {
+        return Ok(None);
+    }
+    let name_start = i;
+    while decl.get(i).is_some_and(u8::is_ascii_alphabetic) {
+        i += 1;
+    }
+    let name = name_start..i;
+    i = skip_ws(i);
+    if decl.get(i) != Some(&b'=') {
+        return Err((i, "'=' after the pseudo-attribute name"));
+    }
+    i = skip_ws(i + 1);
+    let q = match decl.get(i) {
+        Some(&q) if q == b'"' || q == b'\'' => q,
+        _ => return Err((i, "a quoted value")),
+    };
+    let vstart = i + 1;
+    let Some(vend) = memchr::memchr(q, &decl[vstart..]).map(|e| vstart + e) else {
+        return Err((decl.len(), "the closing quote of the value"));
+    };
+    Ok(Some(Pseudo {
+        name,
+        value: vstart..vend,
+        end: vend + 1,
+    }))
+}
+
+/// The `encoding` pseudo-attribute of an XML or text declaration at the start of `b`
+/// (ASCII-compatible bytes), for choosing a decoder before the reader starts: `None` when there
+/// is no declaration, no encoding in it, or its syntax breaks before the encoding. Order and
+/// values are not checked here; the reader parses the declaration with [`parse`] later.
+pub(crate) fn declared_encoding(b: &[u8]) -> Option<&[u8]> {
+    if !starts_decl(b, 0) {
+        return None;
+    }
+    let decl = &b[..crate::scan::find_pi_end(&b[..b.len().min(4096)])?];
+    let mut i = 5;
+    while let Some(p) = pseudo_attribute(decl, i).ok()? {
+        if &decl[p.name] == b"encoding" {
+            return Some(&decl[p.value]);
+        }
+        i = p.end;
+    }
+    None
 }
 
 /// `value` borrowed from `common` when it is one of them, else copied.
@@ -246,5 +292,37 @@ mod tests {
             DeclKind::Xml
         )
         .is_err());
+    }
+
+    #[test]
+    fn finds_the_declared_encoding() {
+        let cases: [(&[u8], Option<&[u8]>); 8] = [
+            (b"<?xml version='1.0' encoding='UTF-8'?>", Some(b"UTF-8")),
+            (
+                b"<?xml version=\"1.0\"\n encoding = \"latin1\" standalone='no'?>",
+                Some(b"latin1"),
+            ),
+            (b"<?xml encoding='x'?>", Some(b"x")),
+            // Out of order: found (the reader reports the order later).
+            (
+                b"<?xml standalone='yes' encoding='x' version='1.0'?>",
+                Some(b"x"),
+            ),
+            (b"<?xml version='1.0'?>", None),
+            (
+                b"<?xml version='1.0' standalone='yes'?><a encoding='x'/>",
+                None,
+            ),
+            (b"<?xml version=1.0 encoding='x'?>", None),
+            (b"<?xmlversion='1.0' encoding='x'?>", None),
+        ];
+        for (doc, want) in cases {
+            assert_eq!(
+                declared_encoding(doc),
+                want,
+                "{}",
+                String::from_utf8_lossy(doc)
+            );
+        }
     }
 }

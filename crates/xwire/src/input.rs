@@ -57,50 +57,6 @@ fn family(b: &[u8]) -> Result<Family, String> {
     })
 }
 
-/// Reads the `encoding` pseudo-attribute of an XML or text declaration at the start of `b`
-/// (ASCII-compatible bytes). Returns `None` when there is no declaration or no encoding in it.
-/// Syntax is checked leniently here; the reader checks the declaration properly later.
-pub(crate) fn declared_encoding(b: &[u8]) -> Option<&[u8]> {
-    use crate::chars::is_whitespace;
-    if !b.starts_with(b"<?xml") || !b.get(5).is_some_and(|c| is_whitespace(*c)) {
-        return None;
-    }
-    let end = crate::scan::find_pi_end(&b[..b.len().min(4096)])?;
-    let decl = &b[..end];
-    // The pseudo-attributes one after the other (`name = 'value'`), up to `encoding`:
-    // a walk of a few dozen bytes, where a search for the word would build a searcher.
-    let skip_ws = |mut i: usize| {
-        while decl.get(i).is_some_and(|c| is_whitespace(*c)) {
-            i += 1;
-        }
-        i
-    };
-    let mut i = 5;
-    loop {
-        let name_start = skip_ws(i);
-        i = name_start;
-        while decl.get(i).is_some_and(u8::is_ascii_alphabetic) {
-            i += 1;
-        }
-        let name = &decl[name_start..i];
-        i = skip_ws(i);
-        if decl.get(i) != Some(&b'=') {
-            return None;
-        }
-        i = skip_ws(i + 1);
-        let q = *decl.get(i)?;
-        if q != b'"' && q != b'\'' {
-            return None;
-        }
-        let rest = &decl[i + 1..];
-        let close = memchr::memchr(q, rest)?;
-        if name == b"encoding" {
-            return Some(&rest[..close]);
-        }
-        i += 1 + close + 1;
-    }
-}
-
 fn is_utf16_label(l: &str) -> bool {
     matches!(
         l,
@@ -126,7 +82,7 @@ pub(crate) fn detect(head: &[u8]) -> Result<Enc, String> {
     if crate::decl::usual(&head[bom..]).is_some() {
         return Ok(Enc::Utf8 { bom });
     }
-    match declared_encoding(&head[bom..]) {
+    match crate::decl::declared_encoding(&head[bom..]) {
         None => Ok(Enc::Utf8 { bom }),
         Some(l) if l.eq_ignore_ascii_case(b"utf-8") || l.eq_ignore_ascii_case(b"utf8") => {
             Ok(Enc::Utf8 { bom })
@@ -147,7 +103,7 @@ fn detect_utf16(head: &[u8], fam: Family) -> Result<Enc, String> {
     // Read the declaration through a decoding of the first bytes.
     let n = head.len().min(1024) & !1;
     let (text, _) = enc.decode_without_bom_handling(&head[bom..n.max(bom)]);
-    if let Some(label) = declared_encoding(text.as_bytes()) {
+    if let Some(label) = crate::decl::declared_encoding(text.as_bytes()) {
         let l = String::from_utf8_lossy(label).to_ascii_lowercase();
         if !is_utf16_label(&l) {
             return Err(format!(
@@ -295,38 +251,6 @@ impl ChunkDecoder {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn finds_the_declared_encoding() {
-        let cases: [(&[u8], Option<&[u8]>); 8] = [
-            (b"<?xml version='1.0' encoding='UTF-8'?>", Some(b"UTF-8")),
-            (
-                b"<?xml version=\"1.0\"\n encoding = \"latin1\" standalone='no'?>",
-                Some(b"latin1"),
-            ),
-            (b"<?xml encoding='x'?>", Some(b"x")),
-            // Out of order: found (the reader reports the order later).
-            (
-                b"<?xml standalone='yes' encoding='x' version='1.0'?>",
-                Some(b"x"),
-            ),
-            (b"<?xml version='1.0'?>", None),
-            (
-                b"<?xml version='1.0' standalone='yes'?><a encoding='x'/>",
-                None,
-            ),
-            (b"<?xml version=1.0 encoding='x'?>", None),
-            (b"<?xmlversion='1.0' encoding='x'?>", None),
-        ];
-        for (doc, want) in cases {
-            assert_eq!(
-                declared_encoding(doc),
-                want,
-                "{}",
-                String::from_utf8_lossy(doc)
-            );
-        }
-    }
 
     #[test]
     fn detects_families() {
