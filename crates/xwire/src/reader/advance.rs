@@ -270,7 +270,7 @@ impl<'a> Reader<'a> {
             // Reported where the reader reaches it, so the same document gives the same error
             // however it is chunked.
             let at = self.input.data().len();
-            return Err(self.error_here(at, ErrorKind::InvalidEncoding(m)));
+            return Err(self.error_here(at, ErrorKind::InvalidEncoding(m.into())));
         }
         let keep = self.core.st.pos;
         // Count lines in what is dropped, so later locations stay right.

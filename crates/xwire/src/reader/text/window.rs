@@ -22,7 +22,7 @@ pub(in crate::reader) struct Input<'a> {
     pub(in crate::reader) eof: bool,
     /// Bytes that could not be decoded follow the data: the error is reported when the reader
     /// needs data past the end of `buf`.
-    pub(in crate::reader) bad_encoding: Option<String>,
+    pub(in crate::reader) bad_encoding: Option<Box<str>>,
     /// Absolute offset of `data()[0]` in the document.
     pub(in crate::reader) base: u64,
 }
@@ -31,7 +31,7 @@ impl<'a> Input<'a> {
     /// Holds back a decoding error until the reader reaches it.
     pub(in crate::reader) fn defer(&mut self, err: Option<(usize, String)>) {
         if let Some((_, m)) = err {
-            self.bad_encoding = Some(m);
+            self.bad_encoding = Some(m.into());
             self.eof = false;
         }
     }
@@ -77,7 +77,7 @@ impl<'a> Input<'a> {
                     let n = read_some(&mut s.read, raw)?;
                     self.eof = n == 0;
                     if let Err((_, m)) = dec.decode(&raw[..n], &mut self.buf, n == 0) {
-                        self.bad_encoding = Some(m);
+                        self.bad_encoding = Some(m.into());
                         self.eof = false;
                         break;
                     }
