@@ -222,3 +222,23 @@ fn decode_allocations_stay_within_the_documented_bound() {
         decode_check::largest()
     );
 }
+
+/// `xpath_compile` found `1--11E88888*/`: the exponent overflows, the negation folds into
+/// `Number(-inf)`, and the printer wrote an infinite number without its sign, so the printed
+/// form compiled to `+inf`. The printed form must compile to the same tree.
+#[test]
+fn a_folded_negative_infinity_prints_with_its_sign() {
+    use xwire::xpath::XPath;
+    for s in [
+        "1--11E88888*/",
+        "-1e999",
+        "--1e999",
+        "1 - -1e999 * 2",
+        "-(1e999)",
+    ] {
+        let x = XPath::compile(s).expect(s);
+        let printed = x.to_string();
+        let y = XPath::compile(&printed).unwrap_or_else(|e| panic!("{printed}: {e}"));
+        assert_eq!(x.expr(), y.expr(), "{s:?} printed as {printed:?}");
+    }
+}

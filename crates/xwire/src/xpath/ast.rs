@@ -374,8 +374,12 @@ impl Expr {
             }
             Expr::Variable(q) => write!(f, "${q}"),
             Expr::Literal(s) => write_literal(f, s),
-            // An overlong literal is infinite; so is any number with more than 309 digits.
-            Expr::Number(n) if n.is_infinite() => f.write_str(&format!("1{:0>309}", 0)),
+            // An overlong literal is infinite; so is any number with more than 309 digits. A
+            // folded negation keeps its sign (it prints as a negative number does).
+            Expr::Number(n) if n.is_infinite() => {
+                let sign = if n.is_sign_negative() { "-" } else { "" };
+                write!(f, "{sign}1{:0>309}", 0)
+            }
             Expr::Number(n) => write!(f, "{n}"),
         }
     }
