@@ -46,6 +46,11 @@ impl<'a> Reader<'a> {
                 r
             }
             Path::Transcoded => self.advance_doc::<true>(),
+            Path::EndEmpty => {
+                self.core.st.end_empty_element();
+                self.path = Path::Doc;
+                return Ok(());
+            }
             _ => return self.advance_checked(),
         };
         r.map_err(|e| self.halt(e))
@@ -94,6 +99,8 @@ impl<'a> Reader<'a> {
             Path::General
         } else if self.input.owned {
             Path::Transcoded
+        } else if self.core.st.pending_end {
+            Path::EndEmpty
         } else {
             Path::Doc
         };
@@ -138,7 +145,8 @@ impl<'a> Reader<'a> {
     /// validating a small document's instructions.
     #[inline(always)]
     pub(in crate::reader) fn advance_doc<const OWNED: bool>(&mut self) -> Result<()> {
-        if self.core.st.pending_end {
+        // On a slice, an empty element's end is read off this path (`Path::EndEmpty`).
+        if OWNED && self.core.st.pending_end {
             self.core.st.end_empty_element();
             return Ok(());
         }
@@ -155,6 +163,12 @@ impl<'a> Reader<'a> {
     /// loop takes over until the reader may return to the fast path).
     #[inline(never)]
     pub(in crate::reader) fn leave_doc<const OWNED: bool>(&mut self, r: Scan<StepR>) -> Result<()> {
+        if let Ok(StepR::Empty) = r {
+            if !OWNED {
+                self.path = Path::EndEmpty;
+            }
+            return Ok(());
+        }
         if let Ok(StepR::Continue) = r {
             if self.core.st.frames.is_empty() {
                 // White space skipped: the step after it reads markup or the end.
@@ -178,7 +192,7 @@ impl<'a> Reader<'a> {
         }
         loop {
             let r = self.step::<false, false>();
-            if let Ok(StepR::Token) = r {
+            if let Ok(StepR::Token | StepR::Empty) = r {
                 return Ok(());
             }
             if let Some(done) = self.after_step(r) {
@@ -191,7 +205,7 @@ impl<'a> Reader<'a> {
     /// failed), `None` when the reader steps again.
     pub(in crate::reader) fn after_step(&mut self, r: Scan<StepR>) -> Option<Result<()>> {
         match r {
-            Ok(StepR::Token) => Some(Ok(())),
+            Ok(StepR::Token | StepR::Empty) => Some(Ok(())),
             Ok(StepR::Continue) => None,
             Ok(StepR::End) => {
                 if let Some(f) = self.core.st.frames.last() {

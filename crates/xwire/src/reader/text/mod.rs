@@ -87,6 +87,8 @@ pub(in crate::reader) enum EntityUse {
 pub(in crate::reader) enum StepR {
     /// A token is ready.
     Token,
+    /// An empty element's start tag is ready; its end is the next token (`pending_end`).
+    Empty,
     /// Something was consumed that is not reported (white space outside the root, the XML
     /// declaration, an entity frame pushed or popped): step again.
     Continue,
@@ -109,6 +111,9 @@ impl State {
             .saturating_add(TOKEN_SLACK)
     }
 
+    /// Inlined: a compare and a branch on every text token, where a call to it would cost
+    /// more than its body (it was left out of line in the validator's loop).
+    #[inline(always)]
     pub(in crate::reader) fn check_len(&self, start: usize, end: usize) -> Scan<()> {
         if (end - start) as u64 > self.tok.config.limits.max_text_length {
             return bad(

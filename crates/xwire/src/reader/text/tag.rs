@@ -209,7 +209,7 @@ impl State {
         self.pending_end = empty;
         self.phase = Phase::Content;
         self.pos = i;
-        Ok(StepR::Token)
+        Ok(if empty { StepR::Empty } else { StepR::Token })
     }
 
     /// Attribute-value normalisation (XML 1.0 section 3.3.3) into the scratch buffer.
