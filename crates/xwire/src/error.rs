@@ -5,6 +5,7 @@
 //! where, in bytes, lines and columns of the (UTF-8) document.
 
 use std::fmt;
+use std::sync::Arc;
 
 /// Where something is in a document: byte offset (0-based, in the UTF-8 form of the document),
 /// line and column (1-based; the column counts characters, not bytes).
@@ -65,7 +66,11 @@ impl fmt::Display for LimitKind {
 
 /// What went wrong. The message of each kind names the rule of the XML or Namespaces
 /// recommendation that was broken.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// Two kinds are equal when they are the same variant with equal contents; two
+/// [`ErrorKind::Io`] are equal when their [`std::io::ErrorKind`] and messages are (an
+/// [`std::io::Error`] has no equality of its own).
+#[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum ErrorKind {
     /// The input ended in the middle of a construct; the string says which.
@@ -104,8 +109,9 @@ pub enum ErrorKind {
     LimitExceeded(LimitKind, u64),
     /// An external entity could not be loaded by the installed resolver.
     Resolver(String),
-    /// Reading from the underlying `std::io::Read` failed.
-    Io(String),
+    /// Reading from the underlying `std::io::Read` failed: its error, shared so that
+    /// [`Error`] stays `Clone`. [`Error::source`](std::error::Error::source) returns it.
+    Io(Arc<std::io::Error>),
     /// The document is well-formed but uses something this API cannot represent (the token
     /// index needs UTF-8 input whose every node lies in the document's own bytes); the string
     /// says what.
@@ -114,6 +120,44 @@ pub enum ErrorKind {
     /// what (a size past its frame, a reference out of range, a reserved kind, ...).
     Binary(String),
 }
+
+// By hand only because `io::Error` has no `PartialEq`; every other variant compares as a
+// derive would. The match is on `self` alone so that a new variant fails to compile here.
+impl PartialEq for ErrorKind {
+    fn eq(&self, other: &ErrorKind) -> bool {
+        use ErrorKind as K;
+        match self {
+            K::UnexpectedEof(a) => matches!(other, K::UnexpectedEof(b) if a == b),
+            K::InvalidEncoding(a) => matches!(other, K::InvalidEncoding(b) if a == b),
+            K::EncodingMismatch(a) => matches!(other, K::EncodingMismatch(b) if a == b),
+            K::InvalidChar(a) => matches!(other, K::InvalidChar(b) if a == b),
+            K::Syntax { expected, found } => matches!(
+                other,
+                K::Syntax { expected: e, found: f } if expected == e && found == f
+            ),
+            K::WellFormedness(a) => matches!(other, K::WellFormedness(b) if a == b),
+            K::Namespace(a) => matches!(other, K::Namespace(b) if a == b),
+            K::MismatchedEndTag { expected, found } => matches!(
+                other,
+                K::MismatchedEndTag { expected: e, found: f } if expected == e && found == f
+            ),
+            K::DuplicateAttribute(a) => matches!(other, K::DuplicateAttribute(b) if a == b),
+            K::UndeclaredEntity(a) => matches!(other, K::UndeclaredEntity(b) if a == b),
+            K::RecursiveEntity(a) => matches!(other, K::RecursiveEntity(b) if a == b),
+            K::LimitExceeded(k, n) => matches!(other, K::LimitExceeded(l, m) if k == l && n == m),
+            K::Resolver(a) => matches!(other, K::Resolver(b) if a == b),
+            K::Io(a) => matches!(
+                other,
+                K::Io(b) if a.kind() == b.kind() && a.to_string() == b.to_string()
+            ),
+            K::Unsupported(a) => matches!(other, K::Unsupported(b) if a == b),
+            K::Binary(a) => matches!(other, K::Binary(b) if a == b),
+        }
+    }
+}
+
+// Comparing I/O errors by kind and message is reflexive, symmetric and transitive.
+impl Eq for ErrorKind {}
 
 impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -227,7 +271,82 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+/// The source of an [`ErrorKind::Io`] is its [`std::io::Error`]; other kinds have none.
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.0.kind {
+            // The `io::Error` itself, not the `Arc`, so that `downcast_ref` finds it.
+            ErrorKind::Io(e) => Some(&**e),
+            _ => None,
+        }
+    }
+}
 
 /// Shorthand for results of this crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use std::error::Error as _;
+    use std::io;
+
+    use super::*;
+    use crate::{Config, Reader};
+
+    /// A source that gives `ok` bytes of a document, then fails.
+    pub(crate) struct Failing {
+        pub(crate) ok: &'static [u8],
+    }
+
+    impl io::Read for Failing {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.ok.is_empty() {
+                return Err(io::Error::new(io::ErrorKind::BrokenPipe, "pipe closed"));
+            }
+            let n = self.ok.len().min(buf.len());
+            buf[..n].copy_from_slice(&self.ok[..n]);
+            self.ok = &self.ok[n..];
+            Ok(n)
+        }
+    }
+
+    pub(crate) fn read_error(ok: &'static [u8]) -> Error {
+        let mut r = Reader::from_reader(Failing { ok }, Config::default());
+        loop {
+            match r.next() {
+                Ok(crate::Event::Eof) => panic!("the source fails before the end"),
+                Ok(_) => {}
+                Err(e) => return e,
+            }
+        }
+    }
+
+    #[test]
+    fn io_error_is_kept_as_the_source() {
+        // Failing at the first read (encoding detection) and in the middle of the document.
+        for ok in [&b""[..], b"<a><b>text"] {
+            let e = read_error(ok);
+            assert!(matches!(e.kind(), ErrorKind::Io(_)), "{e:?}");
+            assert!(e.to_string().ends_with("I/O error: pipe closed"), "{e}");
+            let io = e.source().unwrap().downcast_ref::<io::Error>().unwrap();
+            assert_eq!(io.kind(), io::ErrorKind::BrokenPipe);
+            assert!(io.source().is_none());
+        }
+    }
+
+    #[test]
+    fn io_errors_compare_by_kind_and_message() {
+        let io = |k, m: &str| ErrorKind::Io(Arc::new(io::Error::new(k, m.to_string())));
+        let a = io(io::ErrorKind::BrokenPipe, "closed");
+        assert_eq!(a, a.clone());
+        assert_eq!(a, io(io::ErrorKind::BrokenPipe, "closed"));
+        assert_ne!(a, io(io::ErrorKind::BrokenPipe, "gone"));
+        assert_ne!(a, io(io::ErrorKind::Other, "closed"));
+        assert_ne!(a, ErrorKind::Resolver("closed".into()));
+        assert!(
+            Error::new(ErrorKind::Namespace("x".into()), Location::default())
+                .source()
+                .is_none()
+        );
+    }
+}

@@ -37,6 +37,7 @@ mod typed;
 
 use std::io::Read;
 use std::mem::ManuallyDrop;
+use std::sync::Arc;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::input::{self, ChunkDecoder, Enc};
@@ -192,7 +193,7 @@ impl<'a> Reader<'a> {
             let mut head = head;
             if !eof {
                 if let Err(e) = read.read_to_end(&mut head) {
-                    r.fail_early(head.len(), ErrorKind::Io(e.to_string()));
+                    r.fail_early(head.len(), ErrorKind::Io(Arc::new(e)));
                 }
             }
             r.input.buf = head;

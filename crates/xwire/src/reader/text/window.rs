@@ -2,6 +2,7 @@
 //! transcoding, or a window on a stream that is refilled as tokens need more.
 
 use std::io::Read;
+use std::sync::Arc;
 
 use crate::error::ErrorKind;
 use crate::input::ChunkDecoder;
@@ -96,7 +97,7 @@ pub(in crate::reader) fn read_some(
         match r.read(buf) {
             Ok(n) => return Ok(n),
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(ErrorKind::Io(e.to_string())),
+            Err(e) => return Err(ErrorKind::Io(Arc::new(e))),
         }
     }
 }
