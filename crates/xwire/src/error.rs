@@ -294,8 +294,8 @@ mod tests {
     use crate::{Config, Reader};
 
     /// A source that gives `ok` bytes of a document, then fails.
-    pub(crate) struct Failing {
-        pub(crate) ok: &'static [u8],
+    struct Failing {
+        ok: &'static [u8],
     }
 
     impl io::Read for Failing {
@@ -310,7 +310,7 @@ mod tests {
         }
     }
 
-    pub(crate) fn read_error(ok: &'static [u8]) -> Error {
+    fn read_error(ok: &'static [u8]) -> Error {
         let mut r = Reader::from_reader(Failing { ok }, Config::default());
         loop {
             match r.next() {
@@ -348,5 +348,68 @@ mod tests {
                 .source()
                 .is_none()
         );
+    }
+
+    /// A sink that refuses every write.
+    #[derive(Debug)]
+    struct Refusing;
+
+    impl io::Write for Refusing {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::Error::new(io::ErrorKind::StorageFull, "disk full"))
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    type DynError = dyn std::error::Error + 'static;
+
+    /// `e` and its chain of sources.
+    fn chain(e: &DynError) -> Vec<&DynError> {
+        std::iter::successors(Some(e), |&e| e.source()).collect()
+    }
+
+    fn io_kind(e: &DynError) -> io::ErrorKind {
+        e.downcast_ref::<io::Error>()
+            .expect("the chain ends in the io::Error")
+            .kind()
+    }
+
+    #[test]
+    fn source_chains_reach_the_io_error() {
+        use crate::binary::{decode_to_text, encode_events, DecodeError, EncodeError, MapTyping};
+        use crate::c14n::{canonicalize, C14nError, C14nOptions, Mode};
+        use crate::writer::WriteError;
+
+        // Encoding a stream that fails: EncodeError::Read -> Error -> io::Error.
+        let mut r = Reader::from_reader(Failing { ok: b"<a>" }, Config::default());
+        let e = encode_events(&mut r, &mut MapTyping::builder().build(), Vec::new()).unwrap_err();
+        assert!(matches!(e, EncodeError::Read(_)), "{e:?}");
+        let c = chain(&e);
+        assert_eq!(c.len(), 3);
+        assert!(c[1].downcast_ref::<Error>().is_some());
+        assert_eq!(io_kind(c[2]), io::ErrorKind::BrokenPipe);
+
+        // Decoding into a full disk: DecodeError::Write -> WriteError::Io -> io::Error.
+        let mut r = Reader::from_slice(b"<a>1</a>");
+        let bin = encode_events(&mut r, &mut MapTyping::builder().build(), Vec::new()).unwrap();
+        let e = decode_to_text(&bin, Refusing).unwrap_err();
+        assert!(matches!(e, DecodeError::Write(WriteError::Io(_))), "{e:?}");
+        let c = chain(&e);
+        assert_eq!(c.len(), 3);
+        assert!(c[1].downcast_ref::<WriteError>().is_some());
+        assert_eq!(io_kind(c[2]), io::ErrorKind::StorageFull);
+
+        // Canonicalizing into a full disk: C14nError::Io -> io::Error.
+        let opts = C14nOptions::new(Mode::Inclusive, false);
+        let e = canonicalize(b"<a/>", &opts, Refusing).unwrap_err();
+        assert!(matches!(e, C14nError::Io(_)), "{e:?}");
+        assert_eq!(io_kind(e.source().unwrap()), io::ErrorKind::StorageFull);
+
+        // A malformed document: C14nError::Xml -> Error, which wraps nothing.
+        let e = canonicalize(b"<a>", &opts, Vec::new()).unwrap_err();
+        assert_eq!(chain(&e).len(), 2);
+        assert!(chain(&e)[1].downcast_ref::<Error>().is_some());
     }
 }
