@@ -107,7 +107,9 @@ impl Typing for Decided {
     }
 }
 
-/// Why [`encode_with_schema`] failed.
+/// Why [`encode_with_schema`] failed. The source of an [`Encode`](Self::Encode) error is
+/// the [`EncodeError`]; an invalid document has none (it has a list of errors, not one
+/// cause).
 #[derive(Debug)]
 pub enum SchemaEncodeError {
     /// The document is not valid against the schema (every error found).
@@ -134,7 +136,14 @@ impl std::fmt::Display for SchemaEncodeError {
     }
 }
 
-impl std::error::Error for SchemaEncodeError {}
+impl std::error::Error for SchemaEncodeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SchemaEncodeError::Invalid(_) => None,
+            SchemaEncodeError::Encode(e) => Some(e),
+        }
+    }
+}
 
 /// Validates `bytes` against `schema` and encodes it to binary XML in the same pass, with the
 /// elements the schema types as leaves and arrays (see the [module documentation](self)). An

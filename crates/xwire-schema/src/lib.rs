@@ -65,6 +65,9 @@ pub mod model;
 pub mod regex;
 pub mod validate;
 
+#[cfg(test)]
+mod source_tests;
+
 // The README's Rust examples are doctests of this crate, the one that sees both `xwire` and
 // `xwire_schema`, so that an example that stops compiling fails `cargo test`.
 #[cfg(doctest)]

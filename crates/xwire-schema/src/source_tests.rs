@@ -1,0 +1,58 @@
+//! The `source()` chains of the crate's errors reach the error they wrap, down to the
+//! `std::io::Error` of a failed read or write.
+
+use std::error::Error as _;
+use std::io;
+
+use crate::binary::{encode_with_schema, SchemaEncodeError};
+use crate::model::Schema;
+
+type DynError = dyn std::error::Error + 'static;
+
+/// `e` and its chain of sources.
+fn chain(e: &DynError) -> Vec<&DynError> {
+    std::iter::successors(Some(e), |&e| e.source()).collect()
+}
+
+fn io_kind(e: &DynError) -> io::ErrorKind {
+    e.downcast_ref::<io::Error>()
+        .expect("the chain ends in the io::Error")
+        .kind()
+}
+
+/// A sink that refuses every write.
+#[derive(Debug)]
+struct Refusing;
+
+impl io::Write for Refusing {
+    fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+        Err(io::Error::new(io::ErrorKind::StorageFull, "disk full"))
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A schema whose root element `a` is an `xs:int`.
+fn schema() -> Schema {
+    let xsd = r#"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">
+        <xs:element name="a" type="xs:int"/></xs:schema>"#;
+    Schema::parse_str(xsd, &Default::default()).unwrap()
+}
+
+#[test]
+fn encoding_into_a_full_disk_reaches_the_io_error() {
+    // SchemaEncodeError::Encode -> EncodeError::Write -> WriteError::Io -> io::Error.
+    let e = encode_with_schema(&schema(), b"<a>1</a>", Refusing).unwrap_err();
+    assert!(matches!(e, SchemaEncodeError::Encode(_)), "{e:?}");
+    let c = chain(&e);
+    assert_eq!(c.len(), 4, "{e:?}");
+    assert!(c[1].downcast_ref::<xwire::binary::EncodeError>().is_some());
+    assert!(c[2].downcast_ref::<xwire::writer::WriteError>().is_some());
+    assert_eq!(io_kind(c[3]), io::ErrorKind::StorageFull);
+
+    // An invalid document has a list of errors, no one source.
+    let e = encode_with_schema(&schema(), b"<a>x</a>", Vec::new()).unwrap_err();
+    assert!(matches!(e, SchemaEncodeError::Invalid(_)), "{e:?}");
+    assert!(e.source().is_none());
+}
