@@ -56,3 +56,43 @@ fn encoding_into_a_full_disk_reaches_the_io_error() {
     assert!(matches!(e, SchemaEncodeError::Invalid(_)), "{e:?}");
     assert!(e.source().is_none());
 }
+
+/// A source that gives `ok` bytes of a document, then fails.
+struct Failing {
+    ok: &'static [u8],
+}
+
+impl io::Read for Failing {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.ok.is_empty() {
+            return Err(io::Error::new(io::ErrorKind::BrokenPipe, "pipe closed"));
+        }
+        let n = self.ok.len().min(buf.len());
+        buf[..n].copy_from_slice(&self.ok[..n]);
+        self.ok = &self.ok[n..];
+        Ok(n)
+    }
+}
+
+#[test]
+fn a_failed_read_is_the_source_of_the_validation_error() {
+    use crate::validate::{ValidationError, ValidationOptions, Validator};
+
+    // ValidationError (well-formed) -> xwire::Error (Io) -> io::Error.
+    let s = schema();
+    let mut v = Validator::new(&s, ValidationOptions::default());
+    let errors = v.validate_read(Failing { ok: b"<a>1" }).unwrap_err();
+    let e: &ValidationError = errors.last().unwrap();
+    assert_eq!(e.constraint, "well-formed");
+    let c = chain(e);
+    assert_eq!(c.len(), 3, "{e:?}");
+    assert!(matches!(
+        c[1].downcast_ref::<xwire::Error>().unwrap().kind(),
+        xwire::ErrorKind::Io(_)
+    ));
+    assert_eq!(io_kind(c[2]), io::ErrorKind::BrokenPipe);
+
+    // A violation of the schema wraps nothing.
+    let errors = v.validate(b"<a>x</a>").unwrap_err();
+    assert!(errors[0].source().is_none());
+}

@@ -3,6 +3,10 @@
 use std::fmt;
 
 /// One violation of the schema by an instance document, or the reason it could not be read.
+///
+/// A `well-formed` error that the reader reported has the reader's [`xwire::Error`] as its
+/// [`source`](std::error::Error::source), and through it the `std::io::Error` of a failed
+/// read; other errors have none.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ValidationError {
     /// The validation rule of XML Schema Part 1 that failed (`cvc-complex-type.2.4`,
@@ -18,6 +22,8 @@ pub struct ValidationError {
     pub column: u64,
     /// Byte offset (resolved to line and column when the event is done).
     pub(crate) offset: u64,
+    /// The reader's error, for a document the reader rejected.
+    pub(crate) source: Option<xwire::Error>,
 }
 
 impl fmt::Display for ValidationError {
@@ -30,7 +36,11 @@ impl fmt::Display for ValidationError {
     }
 }
 
-impl std::error::Error for ValidationError {}
+impl std::error::Error for ValidationError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source.as_ref().map(|e| e as _)
+    }
+}
 
 /// How to validate.
 ///

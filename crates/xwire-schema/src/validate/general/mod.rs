@@ -282,6 +282,7 @@ impl<'s> General {
             line: loc.line,
             column: loc.column,
             offset: loc.offset,
+            source: Some(e.clone()),
         };
         if !self.errors.iter().any(|x| x.constraint == "well-formed") {
             self.stopped = false;
@@ -369,6 +370,7 @@ impl<'s> General {
             line: 0,
             column: 0,
             offset,
+            source: None,
         });
         if self.errors.len() >= self.max_errors.max(1) {
             self.stopped = true;
