@@ -96,3 +96,21 @@ fn a_failed_read_is_the_source_of_the_validation_error() {
     let errors = v.validate(b"<a>x</a>").unwrap_err();
     assert!(errors[0].source().is_none());
 }
+
+#[test]
+fn an_unreadable_schema_document_keeps_its_io_error() {
+    let missing = std::env::temp_dir().join("xwire-source-tests-no-such-dir/missing.xsd");
+    let errors = Schema::load(&missing).unwrap_err();
+    let e = &errors.0[0];
+    assert_eq!(e.constraint, "schema-document");
+    assert_eq!(chain(e).len(), 2, "{e:?}");
+    assert_eq!(io_kind(e.source().unwrap()), io::ErrorKind::NotFound);
+    assert_eq!(e, &e.clone());
+
+    let catalog = crate::load::Catalog::from_file(&missing).unwrap_err();
+    assert_eq!(io_kind(catalog.source().unwrap()), io::ErrorKind::NotFound);
+
+    // A constraint violation wraps nothing.
+    let errors = Schema::parse_str("<a/>", &Default::default()).unwrap_err();
+    assert!(errors.0[0].source().is_none());
+}

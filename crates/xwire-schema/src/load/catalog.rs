@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::document;
-use crate::model::SchemaError;
+use crate::model::{IoSource, SchemaError};
 
 /// Nested `nextCatalog` files deeper than this are ignored (and cycles are cut).
 const MAX_CATALOG_DEPTH: usize = 16;
@@ -85,16 +85,19 @@ impl Catalog {
             return Ok(());
         }
         seen.push(canonical);
-        let error = |message: String, position| SchemaError {
+        let error = |message: String, position, source| SchemaError {
             constraint: "catalog",
             message,
             file: Some(path.to_path_buf()),
             position,
+            source,
         };
-        let bytes = std::fs::read(path)
-            .map_err(|e| error(format!("cannot read the catalog: {e}"), None))?;
+        let bytes = std::fs::read(path).map_err(|e| {
+            let message = format!("cannot read the catalog: {e}");
+            error(message, None, Some(IoSource::new(e)))
+        })?;
         let root = document::read(&bytes)
-            .map_err(|(m, p)| error(format!("the catalog is not well-formed: {m}"), p))?;
+            .map_err(|(m, p)| error(format!("the catalog is not well-formed: {m}"), p, None))?;
         let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
         let mut next = Vec::new();
         self.entries(&root, &dir, &mut next);

@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use super::document::{self, XNode};
 use super::{structure, Def, Doc, Kind, Loader};
-use crate::model::{DerivationSet, FileId, SchemaError, XSD_NAMESPACE};
+use crate::model::{DerivationSet, FileId, IoSource, SchemaError, XSD_NAMESPACE};
 
 /// How a document is reached.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -48,6 +48,7 @@ impl Loader<'_> {
                 message: format!("cannot read the schema document: {e}"),
                 file: Some(path.to_path_buf()),
                 position: None,
+                source: Some(IoSource::new(e)),
             }),
         }
     }
@@ -79,6 +80,7 @@ impl Loader<'_> {
                     message: format!("not a well-formed XML document: {message}"),
                     file: Some(path),
                     position,
+                    source: None,
                 });
                 return None;
             }
@@ -104,6 +106,7 @@ impl Loader<'_> {
                     message: "the root element is not xs:schema".into(),
                     file: Some(path),
                     position: Some((root.line, root.column)),
+                    source: None,
                 });
             }
             return None;
@@ -159,6 +162,7 @@ impl Loader<'_> {
                 message: "targetNamespace may not be the empty string".into(),
                 file: Some(path.clone()),
                 position: Some((root.line, root.column)),
+                source: None,
             });
         }
         let tns = self.s.names.namespace(&tns_str);

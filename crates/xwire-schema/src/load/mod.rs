@@ -272,6 +272,7 @@ impl<'o> Loader<'o> {
             message,
             file,
             position: (node.line > 0).then_some((node.line, node.column)),
+            source: None,
         });
     }
 
@@ -285,6 +286,7 @@ impl<'o> Loader<'o> {
             message,
             file: loc.map(|l| self.s.files[l.file.index()].clone()),
             position: loc.map(|l| (l.line, l.column)),
+            source: None,
         });
     }
 

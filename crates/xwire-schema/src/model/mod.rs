@@ -23,6 +23,7 @@ mod tests;
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::datatypes::{Builtin, Value, WhiteSpace};
 use crate::regex::Pattern;
@@ -1009,6 +1010,9 @@ impl Schema {
 }
 
 /// A violation of a constraint on schemas, or a schema document that cannot be read.
+///
+/// A file that could not be read has its `std::io::Error` as the
+/// [`source`](std::error::Error::source); other errors have none.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SchemaError {
     /// The name of the constraint in the specification (`src-resolve`, `cos-nonambig`,
@@ -1021,7 +1025,30 @@ pub struct SchemaError {
     pub file: Option<PathBuf>,
     /// 1-based line and column in it, when known.
     pub position: Option<(u32, u32)>,
+    /// The error of a file that could not be read.
+    pub(crate) source: Option<IoSource>,
 }
+
+/// An I/O error in a [`SchemaError`]: shared, so that the error stays `Clone`, and equal to
+/// another when their kinds and messages are, as `io::Error` has no equality of its own.
+#[derive(Clone, Debug)]
+pub(crate) struct IoSource(Arc<std::io::Error>);
+
+impl IoSource {
+    #[cold]
+    pub(crate) fn new(e: std::io::Error) -> IoSource {
+        IoSource(Arc::new(e))
+    }
+}
+
+impl PartialEq for IoSource {
+    fn eq(&self, other: &IoSource) -> bool {
+        self.0.kind() == other.0.kind() && self.0.to_string() == other.0.to_string()
+    }
+}
+
+// Comparing by kind and message is reflexive, symmetric and transitive.
+impl Eq for IoSource {}
 
 impl fmt::Display for SchemaError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -1034,7 +1061,12 @@ impl fmt::Display for SchemaError {
     }
 }
 
-impl std::error::Error for SchemaError {}
+impl std::error::Error for SchemaError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        // The `io::Error` itself, not the `Arc`, so that `downcast_ref` finds it.
+        self.source.as_ref().map(|e| &*e.0 as _)
+    }
+}
 
 /// Every error found while loading a schema (the loader goes on after an error to report
 /// more; at least one error).

@@ -733,6 +733,7 @@ pub(crate) fn schema_error(
         message,
         file: loc.and_then(|l| schema.files.get(l.file.index()).cloned()),
         position: loc.map(|l| (l.line, l.column)),
+        source: None,
     }
 }
 
