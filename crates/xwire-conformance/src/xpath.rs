@@ -29,8 +29,8 @@ use std::sync::Arc;
 
 use xwire::tree::Document;
 use xwire::xpath::{
-    format_number, EvalError, EvalErrorKind, Evaluator, Functions, Namespaces, Navigator, NodeKind,
-    Value, Variables, XPath,
+    format_number, Evaluator, Functions, Namespaces, Navigator, NodeKind, Value, Variables, XPath,
+    XPathError, XPathErrorKind,
 };
 
 use crate::{Outcome, Report, TestResult};
@@ -107,13 +107,13 @@ fn jaxen_functions<M: Model>(doc: &Arc<M>) -> Functions<Node<M>> {
             .map(|a| a.to_string(fc.nav))
             .unwrap_or_default();
         let xp = XPath::compile(&expr)
-            .map_err(|e| EvalError::new(EvalErrorKind::Function, e.to_string()))?;
+            .map_err(|e| XPathError::new(XPathErrorKind::Function, e.to_string()))?;
         xp.evaluate(d.nav(), fc.node)
     });
     let string_fn = |name: &'static str| {
         move |fc: &xwire::xpath::FunctionContext<'_, Node<M>>,
               args: Vec<Value<Node<M>>>|
-              -> Result<Value<Node<M>>, EvalError> {
+              -> Result<Value<Node<M>>, XPathError> {
             let s = args
                 .first()
                 .map(|a| a.to_string(fc.nav))

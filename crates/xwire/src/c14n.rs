@@ -267,7 +267,7 @@ pub enum C14nError {
     /// A namespace node of a document subset cannot be canonicalized (relative URI).
     Namespace(String),
     /// The XPath expression selecting a document subset failed.
-    XPath(crate::xpath::EvalError),
+    XPath(crate::xpath::XPathError),
 }
 
 impl fmt::Display for C14nError {

@@ -13,7 +13,7 @@ use super::{
     base, escape, is_relative, relative_uri_message, write_attr_value, write_comment, write_ns,
     write_pi, C14nError, C14nOptions, Mode, Place, FLUSH_AT, TEXT,
 };
-use crate::xpath::{EvalError, Evaluator, Navigator, NodeKind, XPath, XML_NAMESPACE};
+use crate::xpath::{Evaluator, Navigator, NodeKind, XPath, XPathError, XML_NAMESPACE};
 
 /// The nodes of a document subset: what [`canonicalize_subset`] asks of a node-set.
 ///
@@ -224,7 +224,7 @@ pub fn xpath_filter<N: Navigator>(
     xpath: &XPath,
     evaluator: &mut Evaluator<'_, N::Node>,
     input: impl IntoIterator<Item = N::Node>,
-) -> Result<HashSet<N::Node>, EvalError> {
+) -> Result<HashSet<N::Node>, XPathError> {
     let mut kept = HashSet::new();
     for n in input {
         if evaluator.evaluate(xpath, nav, n)?.to_boolean() {

@@ -14,15 +14,17 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::ast::{Axis, BinaryOp, Expr, NodeTest, PathStart, Predicate, QName, Step};
+use super::error::{XPathError, XPathErrorKind};
 use super::functions;
 use super::nav::{Navigator, NodeKind};
-use super::value::{parse_number, EvalError, EvalErrorKind, Value, Variables};
+use super::value::{parse_number, Value, Variables};
 use super::XPath;
 
 /// The signature of an extension function: the evaluation context and the evaluated
-/// arguments in, a value out.
+/// arguments in, a value out, or an [`XPathError`] (made with [`XPathError::new`], usually of
+/// kind [`Function`](super::XPathErrorKind::Function)).
 pub type ExtensionFn<N> =
-    dyn Fn(&FunctionContext<'_, N>, Vec<Value<N>>) -> Result<Value<N>, EvalError> + Send + Sync;
+    dyn Fn(&FunctionContext<'_, N>, Vec<Value<N>>) -> Result<Value<N>, XPathError> + Send + Sync;
 
 /// What an extension function sees of the evaluation: the document and the context.
 pub struct FunctionContext<'a, N> {
@@ -76,7 +78,7 @@ impl<N> Functions<N> {
     /// Registers `f` as the function `(uri, local)`, replacing an earlier one.
     pub fn insert<F>(&mut self, uri: impl Into<String>, local: impl Into<String>, f: F)
     where
-        F: Fn(&FunctionContext<'_, N>, Vec<Value<N>>) -> Result<Value<N>, EvalError>
+        F: Fn(&FunctionContext<'_, N>, Vec<Value<N>>) -> Result<Value<N>, XPathError>
             + Send
             + Sync
             + 'static,
@@ -149,7 +151,7 @@ impl<'e, N: Copy + Eq> Evaluator<'e, N> {
         xpath: &XPath,
         nav: &Nav,
         context: N,
-    ) -> Result<Value<N>, EvalError>
+    ) -> Result<Value<N>, XPathError>
     where
         Nav: Navigator<Node = N>,
     {
@@ -170,7 +172,12 @@ impl<'e, N: Copy + Eq> Evaluator<'e, N> {
     }
 
     /// Evaluates `xpath` to a node-set, in document order; an error if it is not one.
-    pub fn select<Nav>(&mut self, xpath: &XPath, nav: &Nav, context: N) -> Result<Vec<N>, EvalError>
+    pub fn select<Nav>(
+        &mut self,
+        xpath: &XPath,
+        nav: &Nav,
+        context: N,
+    ) -> Result<Vec<N>, XPathError>
     where
         Nav: Navigator<Node = N>,
     {
@@ -197,7 +204,7 @@ impl XPath {
         &self,
         nav: &N,
         context: N::Node,
-    ) -> Result<Value<N::Node>, EvalError> {
+    ) -> Result<Value<N::Node>, XPathError> {
         Evaluator::new().evaluate(self, nav, context)
     }
 
@@ -207,7 +214,7 @@ impl XPath {
         nav: &N,
         context: N::Node,
         vars: &Variables<N::Node>,
-    ) -> Result<Value<N::Node>, EvalError> {
+    ) -> Result<Value<N::Node>, XPathError> {
         Evaluator::new()
             .with_variables(vars)
             .evaluate(self, nav, context)
@@ -229,18 +236,18 @@ impl XPath {
         &self,
         nav: &N,
         context: N::Node,
-    ) -> Result<Vec<N::Node>, EvalError> {
+    ) -> Result<Vec<N::Node>, XPathError> {
         Evaluator::new().select(self, nav, context)
     }
 }
 
 #[cold]
-pub(crate) fn node_set_expected<N>(v: &Value<N>) -> EvalError
+pub(crate) fn node_set_expected<N>(v: &Value<N>) -> XPathError
 where
     N: Copy,
 {
-    EvalError::new(
-        EvalErrorKind::NodeSetExpected,
+    XPathError::new(
+        XPathErrorKind::NodeSetExpected,
         format!("expected a node-set, found a {}", v.type_name()),
     )
 }
@@ -272,7 +279,7 @@ pub(crate) struct Eval<'a, Nav: Navigator> {
     pool: Vec<Vec<Nav::Node>>,
 }
 
-type R<T> = Result<T, EvalError>;
+type R<T> = Result<T, XPathError>;
 
 /// The type an expression is known to have before it is evaluated.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -393,8 +400,8 @@ impl<'a, Nav: Navigator> Eval<'a, Nav> {
                 Ok(Value::NodeSet(v))
             }
             Some(v) => Ok(v.clone()),
-            None => Err(EvalError::new(
-                EvalErrorKind::UndefinedVariable,
+            None => Err(XPathError::new(
+                XPathErrorKind::UndefinedVariable,
                 format!("undefined variable ${q}"),
             )),
         }
@@ -425,8 +432,8 @@ impl<'a, Nav: Navigator> Eval<'a, Nav> {
         if name.prefix.is_none() && functions::is_core(&name.local) {
             return functions::call(self, &name.local, args, c);
         }
-        Err(EvalError::new(
-            EvalErrorKind::UnknownFunction,
+        Err(XPathError::new(
+            XPathErrorKind::UnknownFunction,
             format!("unknown function {name}()"),
         ))
     }

@@ -412,7 +412,7 @@ fn variables() {
     let err = XPath::compile("$nope")
         .unwrap()
         .evaluate(&d, Navigator::root(&d));
-    assert_eq!(err.unwrap_err().kind(), EvalErrorKind::UndefinedVariable);
+    assert_eq!(err.unwrap_err().kind(), XPathErrorKind::UndefinedVariable);
     let mut vars = Variables::new();
     vars.insert_ns("urn:p", "v", Value::Boolean(true));
     let xp = XPath::compile_with("$p:v", &ns()).unwrap();
@@ -426,15 +426,15 @@ fn variables() {
 fn errors() {
     let d = doc();
     for (e, kind) in [
-        ("1/a", EvalErrorKind::NodeSetExpected),
-        ("'x'[1]", EvalErrorKind::NodeSetExpected),
-        ("1 | //a", EvalErrorKind::NodeSetExpected),
-        ("//a | 1", EvalErrorKind::NodeSetExpected),
-        ("count(1)", EvalErrorKind::NodeSetExpected),
-        ("sum('a')", EvalErrorKind::NodeSetExpected),
-        ("local-name(1)", EvalErrorKind::NodeSetExpected),
-        ("p:f()", EvalErrorKind::UnknownFunction),
-        ("$v", EvalErrorKind::UndefinedVariable),
+        ("1/a", XPathErrorKind::NodeSetExpected),
+        ("'x'[1]", XPathErrorKind::NodeSetExpected),
+        ("1 | //a", XPathErrorKind::NodeSetExpected),
+        ("//a | 1", XPathErrorKind::NodeSetExpected),
+        ("count(1)", XPathErrorKind::NodeSetExpected),
+        ("sum('a')", XPathErrorKind::NodeSetExpected),
+        ("local-name(1)", XPathErrorKind::NodeSetExpected),
+        ("p:f()", XPathErrorKind::UnknownFunction),
+        ("$v", XPathErrorKind::UndefinedVariable),
     ] {
         let err = XPath::compile_with(e, &ns())
             .unwrap()

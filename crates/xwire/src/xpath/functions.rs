@@ -1,12 +1,13 @@
 //! The core function library of XPath 1.0 (section 4).
 
 use super::ast::Expr;
+use super::error::XPathError;
 use super::eval::{sort_dedup, Ctx, Eval, Type};
 use super::nav::{Navigator, NodeKind};
-use super::value::{is_xml_space, parse_number, EvalError, Value};
+use super::value::{is_xml_space, parse_number, Value};
 use super::XML_NAMESPACE;
 
-type R<T> = Result<T, EvalError>;
+type R<T> = Result<T, XPathError>;
 
 /// The type a core function returns ([`Type::Unknown`] for other names).
 pub(crate) fn return_type(name: &str) -> Type {

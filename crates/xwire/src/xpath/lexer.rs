@@ -3,7 +3,7 @@
 //! NCName (`(` or `::`) says whether it names a function, node type or axis.
 
 use super::ast::Axis;
-use super::{ErrorKind, XPathError};
+use super::error::{XPathError, XPathErrorKind};
 use crate::chars::{is_name_char, is_name_start_char};
 
 /// The node types that may precede `(` in a step.
@@ -203,8 +203,8 @@ impl Lexer<'_> {
         }
     }
 
-    fn err(&self, kind: ErrorKind, at: usize, message: String) -> XPathError {
-        XPathError::new(kind, at, message, self.src)
+    fn err(&self, kind: XPathErrorKind, at: usize, message: String) -> XPathError {
+        XPathError::compile(kind, at, message, self.src)
     }
 
     fn token(&mut self, c: char) -> Result<Tok, XPathError> {
@@ -238,7 +238,7 @@ impl Lexer<'_> {
                     Tok::Ne
                 } else {
                     return Err(self.err(
-                        ErrorKind::UnexpectedToken,
+                        XPathErrorKind::UnexpectedToken,
                         start,
                         "expected '!=', found '!'".into(),
                     ));
@@ -250,7 +250,7 @@ impl Lexer<'_> {
                     Tok::ColonColon
                 } else {
                     return Err(self.err(
-                        ErrorKind::UnexpectedToken,
+                        XPathErrorKind::UnexpectedToken,
                         start,
                         "unexpected ':' (a QName has no spaces around its colon)".into(),
                     ));
@@ -274,7 +274,7 @@ impl Lexer<'_> {
                     }
                     None => {
                         return Err(self.err(
-                            ErrorKind::UnterminatedLiteral,
+                            XPathErrorKind::UnterminatedLiteral,
                             start,
                             format!("string literal has no closing {c}"),
                         ))
@@ -287,7 +287,7 @@ impl Lexer<'_> {
                     Some(c) if is_ncname_start(c) => {}
                     _ => {
                         return Err(self.err(
-                            ErrorKind::UnexpectedToken,
+                            XPathErrorKind::UnexpectedToken,
                             self.pos,
                             "expected a variable name after '$'".into(),
                         ))
@@ -313,7 +313,7 @@ impl Lexer<'_> {
             c if is_ncname_start(c) => self.name(start)?,
             c => {
                 return Err(self.err(
-                    ErrorKind::UnexpectedToken,
+                    XPathErrorKind::UnexpectedToken,
                     start,
                     format!("unexpected character {c:?}"),
                 ))
@@ -393,7 +393,7 @@ impl Lexer<'_> {
                 "mod" => Ok(Tok::Mod),
                 "div" => Ok(Tok::Div),
                 _ => Err(self.err(
-                    ErrorKind::UnexpectedToken,
+                    XPathErrorKind::UnexpectedToken,
                     start,
                     format!("expected an operator, found name '{first}'"),
                 )),
@@ -436,7 +436,7 @@ impl Lexer<'_> {
             return match Axis::from_name(&local) {
                 Some(a) => Ok(Tok::Axis(a)),
                 None => Err(self.err(
-                    ErrorKind::UnknownAxis,
+                    XPathErrorKind::UnknownAxis,
                     start,
                     format!("unknown axis '{local}'"),
                 )),

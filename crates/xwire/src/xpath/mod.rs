@@ -2,8 +2,10 @@
 //!
 //! [`XPath::compile`] parses an expression into an [`Expr`] tree with the abbreviations
 //! expanded, namespace prefixes resolved and the core function library's names and argument
-//! counts checked, so that evaluation never meets a syntax error. Errors carry the byte offset
-//! of the offending token and print the expression with a caret under it.
+//! counts checked, so that evaluation never meets a syntax error. Compile errors carry the
+//! byte offset of the offending token and print the expression with a caret under it;
+//! evaluation errors (an unbound variable, a number where a node-set must be) are the same
+//! [`XPathError`], without a position.
 //!
 //! ```
 //! use xwire::xpath::{Namespaces, XPath};
@@ -16,7 +18,7 @@
 //! );
 //!
 //! let err = XPath::compile("count(//a").unwrap_err();
-//! assert_eq!(err.position(), 9);
+//! assert_eq!(err.position(), Some(9));
 //! assert_eq!(err.to_string(), "expected ',' or ')', found end of expression\n  count(//a\n           ^");
 //! # Ok::<(), xwire::xpath::XPathError>(())
 //! ```
@@ -55,12 +57,13 @@
 //!
 //! Limits: expressions nested too deeply (parentheses, predicates and arguments count 8 levels
 //! each, unary minus and each further operand of a binary operator 1) are rejected with
-//! [`ErrorKind::TooDeep`], so no input can exhaust the stack, at compile time or when
+//! [`XPathErrorKind::TooDeep`], so no input can exhaust the stack, at compile time or when
 //! evaluating (long operator chains are folded without recursion). Node-sets never hold more
 //! nodes than the document; time is polynomial in the document for nested predicates, as
 //! XPath 1.0 allows.
 
 pub mod ast;
+mod error;
 mod eval;
 mod functions;
 mod lexer;
@@ -73,9 +76,10 @@ use std::fmt;
 use std::sync::Arc;
 
 pub use ast::{Axis, BinaryOp, Expr, NodeTest, PathStart, Predicate, QName, Step};
+pub use error::{XPathError, XPathErrorKind};
 pub use eval::{Evaluator, ExtensionFn, FunctionContext, Functions};
 pub use nav::{Navigator, NodeKind};
-pub use value::{format_number, parse_number, EvalError, EvalErrorKind, Value, Variables};
+pub use value::{format_number, parse_number, Value, Variables};
 
 /// The namespace prefixes an expression may use, mapped to their URIs.
 ///
@@ -115,106 +119,6 @@ impl Namespaces {
         }
     }
 }
-
-/// What kind of error an expression has.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum ErrorKind {
-    /// The expression is empty (or only whitespace).
-    Empty,
-    /// A token (or character) the grammar does not allow here.
-    UnexpectedToken,
-    /// A string literal without its closing quote.
-    UnterminatedLiteral,
-    /// A name before `::` that is not one of the 13 axes.
-    UnknownAxis,
-    /// An unprefixed function name outside the XPath 1.0 core library.
-    UnknownFunction,
-    /// A core function called with the wrong number of arguments.
-    ArgumentCount,
-    /// A prefix that the namespace map does not declare.
-    UndeclaredPrefix,
-    /// A complete expression followed by more input.
-    TrailingInput,
-    /// The expression nests deeper than the limit.
-    TooDeep,
-}
-
-/// An error in an XPath expression: its kind, the byte offset where it was found, and a
-/// message. `Display` shows the message, then the expression with a caret under the offset.
-#[derive(Clone, PartialEq, Eq)]
-pub struct XPathError(Box<ErrorInner>);
-
-#[derive(Clone, PartialEq, Eq)]
-struct ErrorInner {
-    kind: ErrorKind,
-    position: usize,
-    message: String,
-    expr: String,
-}
-
-impl XPathError {
-    #[cold]
-    pub(crate) fn new(kind: ErrorKind, position: usize, message: String, expr: &str) -> Self {
-        XPathError(Box::new(ErrorInner {
-            kind,
-            position,
-            message,
-            expr: expr.to_string(),
-        }))
-    }
-
-    /// What went wrong.
-    pub fn kind(&self) -> ErrorKind {
-        self.0.kind
-    }
-
-    /// The byte offset in the expression where it went wrong.
-    pub fn position(&self) -> usize {
-        self.0.position
-    }
-
-    /// The message, without the expression and caret.
-    pub fn message(&self) -> &str {
-        &self.0.message
-    }
-
-    /// The expression that failed to compile.
-    pub fn expression(&self) -> &str {
-        &self.0.expr
-    }
-}
-
-impl fmt::Debug for XPathError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "XPathError({:?} at {}: {})",
-            self.0.kind, self.0.position, self.0.message
-        )
-    }
-}
-
-impl fmt::Display for XPathError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // Control characters (newlines, tabs) would break the caret line up; show them as
-        // spaces, one column per character.
-        let shown: String = self
-            .0
-            .expr
-            .chars()
-            .map(|c| if c.is_control() { ' ' } else { c })
-            .collect();
-        let col = self
-            .0
-            .expr
-            .get(..self.0.position)
-            .map_or(0, |s| s.chars().count());
-        write!(f, "{}\n  {}\n  {}^", self.0.message, shown, " ".repeat(col))
-    }
-}
-
-impl std::error::Error for XPathError {}
 
 /// A compiled XPath 1.0 expression: immutable, `Send + Sync`, and cheap to clone (the tree is
 /// shared). `Display` prints the unabbreviated form.

@@ -3,8 +3,9 @@
 //! folded as the tree is built (only when the result is finite, so that every tree prints).
 
 use super::ast::{Axis, BinaryOp, Expr, NodeTest, PathStart, Predicate, QName, Step};
+use super::error::{XPathError, XPathErrorKind};
 use super::lexer::{tokenize, NodeType, Tok, Token};
-use super::{ErrorKind, Namespaces, XPathError};
+use super::Namespaces;
 
 /// The depth budget. A parenthesised expression, predicate or argument list costs
 /// [`NEST_COST`], each unary minus and each further operand of a binary operator costs 1, so
@@ -64,13 +65,13 @@ pub(crate) fn parse(src: &str, ns: &Namespaces, extensions: &[&str]) -> Result<E
         extensions,
     };
     if p.peek() == &Tok::Eof {
-        return Err(p.err(ErrorKind::Empty, 0, "empty expression".into()));
+        return Err(p.err(XPathErrorKind::Empty, 0, "empty expression".into()));
     }
     let e = p.expr()?;
     if p.peek() != &Tok::Eof {
         let t = &p.toks[p.pos];
         return Err(p.err(
-            ErrorKind::TrailingInput,
+            XPathErrorKind::TrailingInput,
             t.start,
             format!(
                 "unexpected {} after a complete expression",
@@ -108,14 +109,14 @@ impl Parser<'_> {
     }
 
     #[cold]
-    fn err(&self, kind: ErrorKind, at: usize, message: String) -> XPathError {
-        XPathError::new(kind, at, message, self.src)
+    fn err(&self, kind: XPathErrorKind, at: usize, message: String) -> XPathError {
+        XPathError::compile(kind, at, message, self.src)
     }
 
     #[cold]
     fn unexpected(&self, expected: &str) -> XPathError {
         self.err(
-            ErrorKind::UnexpectedToken,
+            XPathErrorKind::UnexpectedToken,
             self.here(),
             format!("expected {expected}, found {}", self.peek().describe()),
         )
@@ -133,7 +134,7 @@ impl Parser<'_> {
         self.depth += cost;
         if self.depth > MAX_DEPTH {
             return Err(self.err(
-                ErrorKind::TooDeep,
+                XPathErrorKind::TooDeep,
                 self.here(),
                 format!("expression nested too deeply (limit {MAX_DEPTH})"),
             ));
@@ -147,7 +148,7 @@ impl Parser<'_> {
             Some(p) => match self.ns.get(&p) {
                 Some(uri) => Ok(Some(uri.to_string())),
                 None => Err(self.err(
-                    ErrorKind::UndeclaredPrefix,
+                    XPathErrorKind::UndeclaredPrefix,
                     at,
                     format!("namespace prefix '{p}' is not declared"),
                 )),
@@ -449,7 +450,7 @@ impl Parser<'_> {
                         None if self.extensions.contains(&name.local.as_str()) => None,
                         None => {
                             return Err(self.err(
-                                ErrorKind::UnknownFunction,
+                                XPathErrorKind::UnknownFunction,
                                 at,
                                 format!("unknown function '{}'", name.local),
                             ))
@@ -479,7 +480,7 @@ impl Parser<'_> {
                             format!("{min} to {max}")
                         };
                         return Err(self.err(
-                            ErrorKind::ArgumentCount,
+                            XPathErrorKind::ArgumentCount,
                             at,
                             format!(
                                 "function '{}' takes {want} argument{}, not {}",

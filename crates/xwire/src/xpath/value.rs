@@ -1,8 +1,7 @@
 //! XPath values, their conversions (the `string()`, `number()` and `boolean()` rules of XPath
-//! 1.0 section 4), variable bindings and evaluation errors.
+//! 1.0 section 4), and variable bindings.
 
 use std::collections::HashMap;
-use std::fmt;
 
 use super::nav::Navigator;
 
@@ -185,55 +184,3 @@ impl<N> Variables<N> {
         self.map.is_empty()
     }
 }
-
-/// What went wrong while evaluating.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum EvalErrorKind {
-    /// A variable that is not bound.
-    UndefinedVariable,
-    /// An operand that must be a node-set is not (`1/a`, `"x"[1]`, `1 | 2`, `count(1)`).
-    NodeSetExpected,
-    /// A prefixed function that is not registered.
-    UnknownFunction,
-    /// An extension function failed or was given unsuitable arguments.
-    Function,
-    /// A resource limit was reached.
-    Limit,
-}
-
-/// An error while evaluating a compiled expression.
-#[derive(Clone, PartialEq, Eq)]
-pub struct EvalError(Box<(EvalErrorKind, String)>);
-
-impl EvalError {
-    /// An error of `kind` with `message`.
-    #[cold]
-    pub fn new(kind: EvalErrorKind, message: impl Into<String>) -> EvalError {
-        EvalError(Box::new((kind, message.into())))
-    }
-
-    /// What went wrong.
-    pub fn kind(&self) -> EvalErrorKind {
-        self.0 .0
-    }
-
-    /// The message.
-    pub fn message(&self) -> &str {
-        &self.0 .1
-    }
-}
-
-impl fmt::Debug for EvalError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "EvalError({:?}: {})", self.0 .0, self.0 .1)
-    }
-}
-
-impl fmt::Display for EvalError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0 .1)
-    }
-}
-
-impl std::error::Error for EvalError {}
