@@ -262,9 +262,10 @@ pub fn varint_len(v: u64) -> usize {
     bits.div_ceil(7)
 }
 
-/// Why a varint could not be read.
+/// Why a varint could not be read. Crate-private: the public
+/// [`read_varint`](crate::binary::read_varint) reports it as an [`Error`](crate::Error).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum VarintError {
+pub(crate) enum VarintError {
     /// The bytes ended inside it.
     Truncated,
     /// More than 64 bits, or a non-minimal encoding.
@@ -274,7 +275,7 @@ pub enum VarintError {
 /// Reads a varint at `*pos`, advancing `*pos` past it. Rejects overlong and non-minimal
 /// encodings (so every value has exactly one encoding).
 #[inline]
-pub fn read_varint(bytes: &[u8], pos: &mut usize) -> Result<u64, VarintError> {
+pub(crate) fn read_varint(bytes: &[u8], pos: &mut usize) -> Result<u64, VarintError> {
     // Most varints (sizes of small frames, counts, string references) are one byte.
     if let Some(&b) = bytes.get(*pos) {
         if b < 0x80 {

@@ -13,15 +13,49 @@ mod to_text;
 pub(crate) mod value;
 mod writer;
 
+use crate::error::{Error, ErrorKind, Location};
+
 pub use encode::{
     encode_events, EncodeError, EventEncoder, MapTyping, MapTypingBuilder, Namespaces,
     TypedContent, Typing, XsiTyping,
 };
 pub use format::{
-    is_binary, read_varint, varint_len, write_varint, ByteOrder, FrameInfo, FrameKind,
-    PrimitiveType, VarintError, BIG_ENDIAN_BIT, HEADER_LEN, MAGIC, VERSION,
+    is_binary, varint_len, write_varint, ByteOrder, FrameInfo, FrameKind, PrimitiveType,
+    BIG_ENDIAN_BIT, HEADER_LEN, MAGIC, VERSION,
 };
 pub use model::{Children, Document, Kind, NodeId};
 pub use to_text::{decode_to_text, DecodeError};
 pub use value::{parse_base64, push_base64, Array, Primitive, Typed, Value, ValueError};
 pub use writer::BinaryWriter;
+
+/// Reads a varint at `*pos` of `bytes`, advancing `*pos` past it. Rejects overlong and
+/// non-minimal encodings (so every value has exactly one encoding).
+///
+/// A varint that runs past the end of `bytes`, or is not valid, is an [`ErrorKind::Binary`]
+/// error located as the reader locates binary input (line 1, column `*pos + 1`), and `*pos`
+/// does not move.
+///
+/// ```
+/// use xwire::binary::{read_varint, write_varint};
+/// let mut bytes = Vec::new();
+/// write_varint(&mut bytes, 300);
+/// let mut pos = 0;
+/// assert_eq!(read_varint(&bytes, &mut pos)?, 300);
+/// assert_eq!(pos, 2);
+/// assert!(read_varint(&[0x80], &mut 0).is_err());
+/// # Ok::<(), xwire::Error>(())
+/// ```
+pub fn read_varint(bytes: &[u8], pos: &mut usize) -> Result<u64, Error> {
+    format::read_varint(bytes, pos).map_err(|e| {
+        let what = match e {
+            format::VarintError::Truncated => "the varint runs past the end of the bytes",
+            format::VarintError::Invalid => "invalid varint (over 64 bits, or not minimal)",
+        };
+        let location = Location {
+            offset: *pos as u64,
+            line: 1,
+            column: *pos as u64 + 1,
+        };
+        Error::new(ErrorKind::Binary(what.into()), location)
+    })
+}
