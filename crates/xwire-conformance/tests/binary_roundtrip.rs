@@ -24,7 +24,7 @@ use std::time::Instant;
 
 use xwire::binary::{
     decode_to_text, encode_events, parse_base64, push_base64, BinaryWriter, Document, EncodeError,
-    PrimitiveType, Value, XsiTyping,
+    PrimitiveType, TypedValue, XsiTyping,
 };
 use xwire::c14n::{self, C14nOptions, Mode};
 use xwire::writer::Writer;
@@ -147,7 +147,7 @@ fn normalize(mut r: Reader<'_>) -> Result<Vec<u8>, String> {
                     if ty == PrimitiveType::Bytes {
                         push_base64(&mut canonical, &parse_base64(&text).map_err(|e| fail(&e))?);
                     } else {
-                        Value::parse(ty, &text)
+                        TypedValue::parse(ty, &text)
                             .map_err(|e| fail(&e))?
                             .write_text(&mut canonical);
                     }

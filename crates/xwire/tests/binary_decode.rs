@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use xwire::binary::{decode_to_text, write_varint, Array, Typed, Value};
+use xwire::binary::{decode_to_text, write_varint, Array, Typed, TypedValue};
 use xwire::{Config, ErrorKind, Event, LimitKind, OwnedEvent, Reader, TokenKind};
 
 // ----- a tiny frame writer ----------------------------------------------------------------
@@ -197,7 +197,7 @@ fn the_spec_example_decodes_to_the_spec_document() {
     assert_eq!(r.depth(), 2);
     assert_eq!(
         r.typed_content().unwrap(),
-        Some(Typed::Value(Value::F64(2.5)))
+        Some(Typed::Value(TypedValue::F64(2.5)))
     );
     assert!(matches!(r.next().unwrap(), Event::End(e) if e.name() == "v"));
     assert!(matches!(r.next().unwrap(), Event::End(e) if e.name() == "a"));
@@ -422,7 +422,7 @@ fn typed_content_after_peeking_the_text_takes_it_back() {
     assert_eq!(r.peek_kind().unwrap(), TokenKind::Text);
     assert_eq!(
         r.typed_content().unwrap(),
-        Some(Typed::Value(Value::F64(2.5)))
+        Some(Typed::Value(TypedValue::F64(2.5)))
     );
     assert!(matches!(r.next().unwrap(), Event::End(_)));
     // Once the text was read, there is nothing left to take.
@@ -475,13 +475,13 @@ fn big_endian_frames_read_correctly() {
     r.next().unwrap();
     assert_eq!(
         r.typed_content().unwrap(),
-        Some(Typed::Value(Value::I32(258)))
+        Some(Typed::Value(TypedValue::I32(258)))
     );
     r.next().unwrap();
     r.next().unwrap();
     assert_eq!(
         r.typed_content().unwrap(),
-        Some(Typed::Value(Value::U16(0xABCD)))
+        Some(Typed::Value(TypedValue::U16(0xABCD)))
     );
     r.next().unwrap();
     r.next().unwrap();
@@ -595,7 +595,7 @@ fn generic_reader_code_works_on_binary_input() {
     assert_eq!(r.array::<f64>().unwrap(), None);
     assert_eq!(
         r.typed_content().unwrap(),
-        Some(Typed::Value(Value::F64(2.5)))
+        Some(Typed::Value(TypedValue::F64(2.5)))
     );
 
     // SAX, filter, skip_element, next_tag.
@@ -1049,7 +1049,7 @@ fn reader_limits_apply_to_binary_input() {
     r.next().unwrap();
     assert_eq!(
         r.typed_content().unwrap(),
-        Some(Typed::Value(Value::I64(-12345)))
+        Some(Typed::Value(TypedValue::I64(-12345)))
     );
     assert!(matches!(r.next().unwrap(), Event::End(_)));
 }
@@ -1147,7 +1147,7 @@ fn frames_are_reported_where_the_writer_put_them() {
         w.array_of(&[1.5f64, -2.0]).unwrap();
         w.end_element().unwrap();
         w.start_element("v").unwrap();
-        w.value(Value::I16(-3)).unwrap();
+        w.value(TypedValue::I16(-3)).unwrap();
         w.end_element().unwrap();
         w.text("t").unwrap();
         w.end_element().unwrap();

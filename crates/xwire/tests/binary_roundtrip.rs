@@ -19,7 +19,7 @@ use proptest::prelude::*;
 
 use xwire::binary::{
     decode_to_text, encode_events, Array, BinaryWriter, ByteOrder, Document, MapTyping,
-    MapTypingBuilder, NodeId, Primitive, PrimitiveType, Typed, Value,
+    MapTypingBuilder, NodeId, Primitive, PrimitiveType, Typed, TypedValue,
 };
 use xwire::c14n::{self, C14nOptions, Mode};
 use xwire::writer::Writer;
@@ -46,21 +46,21 @@ enum Val {
 }
 
 impl Val {
-    fn value(&self) -> Value<'_> {
+    fn value(&self) -> TypedValue<'_> {
         match self {
-            Val::I8(v) => Value::I8(*v),
-            Val::I16(v) => Value::I16(*v),
-            Val::I32(v) => Value::I32(*v),
-            Val::I64(v) => Value::I64(*v),
-            Val::U8(v) => Value::U8(*v),
-            Val::U16(v) => Value::U16(*v),
-            Val::U32(v) => Value::U32(*v),
-            Val::U64(v) => Value::U64(*v),
-            Val::F32(v) => Value::F32(*v),
-            Val::F64(v) => Value::F64(*v),
-            Val::Bool(v) => Value::Bool(*v),
-            Val::Str(s) => Value::String(s),
-            Val::Bytes(b) => Value::Bytes(b),
+            Val::I8(v) => TypedValue::I8(*v),
+            Val::I16(v) => TypedValue::I16(*v),
+            Val::I32(v) => TypedValue::I32(*v),
+            Val::I64(v) => TypedValue::I64(*v),
+            Val::U8(v) => TypedValue::U8(*v),
+            Val::U16(v) => TypedValue::U16(*v),
+            Val::U32(v) => TypedValue::U32(*v),
+            Val::U64(v) => TypedValue::U64(*v),
+            Val::F32(v) => TypedValue::F32(*v),
+            Val::F64(v) => TypedValue::F64(*v),
+            Val::Bool(v) => TypedValue::Bool(*v),
+            Val::Str(s) => TypedValue::String(s),
+            Val::Bytes(b) => TypedValue::Bytes(b),
         }
     }
 }
@@ -513,21 +513,21 @@ fn canonical(xml: &[u8]) -> String {
 // ----- typed content, bit for bit -------------------------------------------------------------
 
 /// A value's bytes (floats as their bits, so NaNs compare too).
-fn value_bits(v: &Value<'_>) -> Vec<u8> {
+fn value_bits(v: &TypedValue<'_>) -> Vec<u8> {
     match *v {
-        Value::I8(x) => x.to_le_bytes().to_vec(),
-        Value::I16(x) => x.to_le_bytes().to_vec(),
-        Value::I32(x) => x.to_le_bytes().to_vec(),
-        Value::I64(x) => x.to_le_bytes().to_vec(),
-        Value::U8(x) => x.to_le_bytes().to_vec(),
-        Value::U16(x) => x.to_le_bytes().to_vec(),
-        Value::U32(x) => x.to_le_bytes().to_vec(),
-        Value::U64(x) => x.to_le_bytes().to_vec(),
-        Value::F32(x) => x.to_bits().to_le_bytes().to_vec(),
-        Value::F64(x) => x.to_bits().to_le_bytes().to_vec(),
-        Value::Bool(x) => vec![u8::from(x)],
-        Value::String(s) => s.as_bytes().to_vec(),
-        Value::Bytes(b) => b.to_vec(),
+        TypedValue::I8(x) => x.to_le_bytes().to_vec(),
+        TypedValue::I16(x) => x.to_le_bytes().to_vec(),
+        TypedValue::I32(x) => x.to_le_bytes().to_vec(),
+        TypedValue::I64(x) => x.to_le_bytes().to_vec(),
+        TypedValue::U8(x) => x.to_le_bytes().to_vec(),
+        TypedValue::U16(x) => x.to_le_bytes().to_vec(),
+        TypedValue::U32(x) => x.to_le_bytes().to_vec(),
+        TypedValue::U64(x) => x.to_le_bytes().to_vec(),
+        TypedValue::F32(x) => x.to_bits().to_le_bytes().to_vec(),
+        TypedValue::F64(x) => x.to_bits().to_le_bytes().to_vec(),
+        TypedValue::Bool(x) => vec![u8::from(x)],
+        TypedValue::String(s) => s.as_bytes().to_vec(),
+        TypedValue::Bytes(b) => b.to_vec(),
     }
 }
 

@@ -6,7 +6,7 @@ use std::fmt;
 use std::io::Write;
 
 use super::format::{ByteOrder, PrimitiveType};
-use super::value::{parse_base64, Array, Value, ValueError};
+use super::value::{parse_base64, Array, TypedValue, ValueError};
 use super::writer::BinaryWriter;
 use crate::error::{Error, Location};
 use crate::reader::event::{Event, StartTag};
@@ -455,9 +455,9 @@ impl<W: Write> EventEncoder<W> {
         match typed.content {
             TypedContent::Leaf(PrimitiveType::Bytes) => {
                 let bytes = parse_base64(&text).map_err(fail)?;
-                self.w.value(Value::Bytes(&bytes))?;
+                self.w.value(TypedValue::Bytes(&bytes))?;
             }
-            TypedContent::Leaf(ty) => self.w.value(Value::parse(ty, &text).map_err(fail)?)?,
+            TypedContent::Leaf(ty) => self.w.value(TypedValue::parse(ty, &text).map_err(fail)?)?,
             TypedContent::Array(ty) => self.w.array(&Array::parse(ty, &text).map_err(fail)?)?,
         }
         self.text = text;

@@ -25,7 +25,7 @@ pub use format::{
 };
 pub use model::{Children, Document, Kind, NodeId};
 pub use to_text::{decode_to_text, DecodeError};
-pub use value::{parse_base64, push_base64, Array, Primitive, Typed, Value, ValueError};
+pub use value::{parse_base64, push_base64, Array, Primitive, Typed, TypedValue, ValueError};
 pub use writer::BinaryWriter;
 
 /// Reads a varint at `*pos` of `bytes`, advancing `*pos` past it. Rejects overlong and

@@ -9,10 +9,10 @@
 //! [`Reader`] (text or binary input, typed content taken from binary leaves and arrays).
 //!
 //! ```
-//! use xwire::binary::{Document, Value};
+//! use xwire::binary::{Document, TypedValue};
 //! let mut doc = Document::new();
 //! let data = doc.append_element(doc.root(), "", "data");
-//! doc.append_leaf(data, "", "count", Value::I32(3));
+//! doc.append_leaf(data, "", "count", TypedValue::I32(3));
 //! doc.append_array(data, "", "values", vec![1.5f64, 2.5, 4.0]);
 //! let values = doc.children(data).nth(1).unwrap();
 //! assert_eq!(doc.array_of::<f64>(values), Some(&[1.5, 2.5, 4.0][..]));
@@ -27,7 +27,7 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use super::value::{Array, Primitive, Value};
+use super::value::{Array, Primitive, TypedValue};
 use crate::error::Result;
 use crate::reader::event::{Event, StartTag};
 use crate::reader::Reader;
@@ -85,7 +85,7 @@ struct Attr {
 #[derive(Clone, Debug)]
 enum Stored {
     /// Numbers and booleans.
-    Scalar(Value<'static>),
+    Scalar(TypedValue<'static>),
     /// A string in the arena.
     Str(Span),
     /// Bytes in the byte arena.
@@ -308,31 +308,31 @@ impl Document {
         parent: NodeId,
         ns: &str,
         qname: &str,
-        value: Value<'_>,
+        value: TypedValue<'_>,
     ) -> NodeId {
         let stored = self.store(value);
         self.element(parent, ns, qname, Content::Leaf(stored))
     }
 
-    fn store(&mut self, value: Value<'_>) -> Stored {
+    fn store(&mut self, value: TypedValue<'_>) -> Stored {
         match value {
-            Value::String(s) => Stored::Str(self.span(s)),
-            Value::Bytes(b) => {
+            TypedValue::String(s) => Stored::Str(self.span(s)),
+            TypedValue::Bytes(b) => {
                 let start = self.bytes.len();
                 self.bytes.extend_from_slice(b);
                 Stored::Bytes(start..self.bytes.len())
             }
-            Value::I8(v) => Stored::Scalar(Value::I8(v)),
-            Value::I16(v) => Stored::Scalar(Value::I16(v)),
-            Value::I32(v) => Stored::Scalar(Value::I32(v)),
-            Value::I64(v) => Stored::Scalar(Value::I64(v)),
-            Value::U8(v) => Stored::Scalar(Value::U8(v)),
-            Value::U16(v) => Stored::Scalar(Value::U16(v)),
-            Value::U32(v) => Stored::Scalar(Value::U32(v)),
-            Value::U64(v) => Stored::Scalar(Value::U64(v)),
-            Value::F32(v) => Stored::Scalar(Value::F32(v)),
-            Value::F64(v) => Stored::Scalar(Value::F64(v)),
-            Value::Bool(v) => Stored::Scalar(Value::Bool(v)),
+            TypedValue::I8(v) => Stored::Scalar(TypedValue::I8(v)),
+            TypedValue::I16(v) => Stored::Scalar(TypedValue::I16(v)),
+            TypedValue::I32(v) => Stored::Scalar(TypedValue::I32(v)),
+            TypedValue::I64(v) => Stored::Scalar(TypedValue::I64(v)),
+            TypedValue::U8(v) => Stored::Scalar(TypedValue::U8(v)),
+            TypedValue::U16(v) => Stored::Scalar(TypedValue::U16(v)),
+            TypedValue::U32(v) => Stored::Scalar(TypedValue::U32(v)),
+            TypedValue::U64(v) => Stored::Scalar(TypedValue::U64(v)),
+            TypedValue::F32(v) => Stored::Scalar(TypedValue::F32(v)),
+            TypedValue::F64(v) => Stored::Scalar(TypedValue::F64(v)),
+            TypedValue::Bool(v) => Stored::Scalar(TypedValue::Bool(v)),
         }
     }
 
@@ -515,15 +515,15 @@ impl Document {
     }
 
     /// The value of a leaf element.
-    pub fn value(&self, n: NodeId) -> Option<Value<'_>> {
+    pub fn value(&self, n: NodeId) -> Option<TypedValue<'_>> {
         match &self.nodes[n.index()].data {
             Data::Element {
                 content: Content::Leaf(v),
                 ..
             } => Some(match v {
                 Stored::Scalar(v) => *v,
-                Stored::Str(s) => Value::String(self.s(s)),
-                Stored::Bytes(r) => Value::Bytes(&self.bytes[r.clone()]),
+                Stored::Str(s) => TypedValue::String(self.s(s)),
+                Stored::Bytes(r) => TypedValue::Bytes(&self.bytes[r.clone()]),
             }),
             _ => None,
         }
@@ -753,8 +753,8 @@ mod tests {
         doc.declare_namespace(r, "x", "urn:x");
         doc.set_attribute(r, "", "n", "1");
         doc.append_text(r, "hi");
-        let leaf = doc.append_leaf(r, "", "s", Value::String("str"));
-        let b = doc.append_leaf(r, "", "b", Value::Bytes(b"\x00\x01"));
+        let leaf = doc.append_leaf(r, "", "s", TypedValue::String("str"));
+        let b = doc.append_leaf(r, "", "b", TypedValue::Bytes(b"\x00\x01"));
         let arr = doc.append_array(r, "", "a", vec![1i32, 2, 3]);
         doc.append_pi(r, "t", "d");
         assert_eq!(doc.root_element(), Some(r));
@@ -770,8 +770,8 @@ mod tests {
             kinds,
             [Kind::Text, Kind::Leaf, Kind::Leaf, Kind::Array, Kind::Pi]
         );
-        assert_eq!(doc.value(leaf), Some(Value::String("str")));
-        assert_eq!(doc.value(b), Some(Value::Bytes(b"\x00\x01")));
+        assert_eq!(doc.value(leaf), Some(TypedValue::String("str")));
+        assert_eq!(doc.value(b), Some(TypedValue::Bytes(b"\x00\x01")));
         assert_eq!(doc.array_of::<i32>(arr), Some(&[1, 2, 3][..]));
         assert_eq!(doc.array_of::<f64>(arr), None);
         assert_eq!(doc.parent(arr), Some(r));

@@ -1,4 +1,4 @@
-//! Typed values: one value of a primitive type ([`Value`]), a run of them ([`Array`]), and
+//! Typed values: one value of a primitive type ([`TypedValue`]), a run of them ([`Array`]), and
 //! their text forms (`docs/binary-format.md`, "The text form of typed values").
 
 use std::borrow::Cow;
@@ -8,7 +8,7 @@ use super::format::PrimitiveType;
 
 /// One typed value, as a leaf element holds it. Strings and bytes borrow.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Value<'a> {
+pub enum TypedValue<'a> {
     /// `i8`.
     I8(i8),
     /// `i16`.
@@ -66,51 +66,51 @@ pub enum Array<'a> {
     Bool(Cow<'a, [bool]>),
 }
 
-impl Value<'_> {
+impl TypedValue<'_> {
     /// The value's type.
     pub fn primitive_type(&self) -> PrimitiveType {
         match self {
-            Value::I8(_) => PrimitiveType::I8,
-            Value::I16(_) => PrimitiveType::I16,
-            Value::I32(_) => PrimitiveType::I32,
-            Value::I64(_) => PrimitiveType::I64,
-            Value::U8(_) => PrimitiveType::U8,
-            Value::U16(_) => PrimitiveType::U16,
-            Value::U32(_) => PrimitiveType::U32,
-            Value::U64(_) => PrimitiveType::U64,
-            Value::F32(_) => PrimitiveType::F32,
-            Value::F64(_) => PrimitiveType::F64,
-            Value::Bool(_) => PrimitiveType::Bool,
-            Value::String(_) => PrimitiveType::String,
-            Value::Bytes(_) => PrimitiveType::Bytes,
+            TypedValue::I8(_) => PrimitiveType::I8,
+            TypedValue::I16(_) => PrimitiveType::I16,
+            TypedValue::I32(_) => PrimitiveType::I32,
+            TypedValue::I64(_) => PrimitiveType::I64,
+            TypedValue::U8(_) => PrimitiveType::U8,
+            TypedValue::U16(_) => PrimitiveType::U16,
+            TypedValue::U32(_) => PrimitiveType::U32,
+            TypedValue::U64(_) => PrimitiveType::U64,
+            TypedValue::F32(_) => PrimitiveType::F32,
+            TypedValue::F64(_) => PrimitiveType::F64,
+            TypedValue::Bool(_) => PrimitiveType::Bool,
+            TypedValue::String(_) => PrimitiveType::String,
+            TypedValue::Bytes(_) => PrimitiveType::Bytes,
         }
     }
 
     /// Appends the value's text form (the lexical form the decoder writes).
     ///
     /// ```
-    /// use xwire::binary::Value;
+    /// use xwire::binary::TypedValue;
     /// let mut s = String::new();
-    /// Value::F64(2.5).write_text(&mut s);
+    /// TypedValue::F64(2.5).write_text(&mut s);
     /// s.push(' ');
-    /// Value::F64(f64::NEG_INFINITY).write_text(&mut s);
+    /// TypedValue::F64(f64::NEG_INFINITY).write_text(&mut s);
     /// assert_eq!(s, "2.5 -INF");
     /// ```
     pub fn write_text(&self, out: &mut String) {
         match *self {
-            Value::I8(v) => push_int(out, v),
-            Value::I16(v) => push_int(out, v),
-            Value::I32(v) => push_int(out, v),
-            Value::I64(v) => push_int(out, v),
-            Value::U8(v) => push_int(out, v),
-            Value::U16(v) => push_int(out, v),
-            Value::U32(v) => push_int(out, v),
-            Value::U64(v) => push_int(out, v),
-            Value::F32(v) => push_float(out, v, v.is_nan(), v.is_infinite(), v < 0.0),
-            Value::F64(v) => push_float(out, v, v.is_nan(), v.is_infinite(), v < 0.0),
-            Value::Bool(v) => out.push_str(if v { "true" } else { "false" }),
-            Value::String(s) => out.push_str(s),
-            Value::Bytes(b) => push_base64(out, b),
+            TypedValue::I8(v) => push_int(out, v),
+            TypedValue::I16(v) => push_int(out, v),
+            TypedValue::I32(v) => push_int(out, v),
+            TypedValue::I64(v) => push_int(out, v),
+            TypedValue::U8(v) => push_int(out, v),
+            TypedValue::U16(v) => push_int(out, v),
+            TypedValue::U32(v) => push_int(out, v),
+            TypedValue::U64(v) => push_int(out, v),
+            TypedValue::F32(v) => push_float(out, v, v.is_nan(), v.is_infinite(), v < 0.0),
+            TypedValue::F64(v) => push_float(out, v, v.is_nan(), v.is_infinite(), v < 0.0),
+            TypedValue::Bool(v) => out.push_str(if v { "true" } else { "false" }),
+            TypedValue::String(s) => out.push_str(s),
+            TypedValue::Bytes(b) => push_base64(out, b),
         }
     }
 
@@ -119,14 +119,14 @@ impl Value<'_> {
     /// built-in type (`+7`, `007`, `1E3`, `INF`, `1`/`0` for booleans).
     ///
     /// ```
-    /// use xwire::binary::{PrimitiveType, Value};
-    /// assert_eq!(Value::parse(PrimitiveType::I32, " +007 "), Ok(Value::I32(7)));
-    /// assert_eq!(Value::parse(PrimitiveType::F64, "INF"), Ok(Value::F64(f64::INFINITY)));
-    /// assert!(Value::parse(PrimitiveType::U8, "256").is_err());
+    /// use xwire::binary::{PrimitiveType, TypedValue};
+    /// assert_eq!(TypedValue::parse(PrimitiveType::I32, " +007 "), Ok(TypedValue::I32(7)));
+    /// assert_eq!(TypedValue::parse(PrimitiveType::F64, "INF"), Ok(TypedValue::F64(f64::INFINITY)));
+    /// assert!(TypedValue::parse(PrimitiveType::U8, "256").is_err());
     /// ```
-    pub fn parse(ty: PrimitiveType, text: &str) -> Result<Value<'_>, ValueError> {
+    pub fn parse(ty: PrimitiveType, text: &str) -> Result<TypedValue<'_>, ValueError> {
         if ty == PrimitiveType::String {
-            return Ok(Value::String(text));
+            return Ok(TypedValue::String(text));
         }
         let s = text.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'));
         let bad = || ValueError {
@@ -134,17 +134,17 @@ impl Value<'_> {
             text: s.chars().take(64).collect(),
         };
         Ok(match ty {
-            PrimitiveType::I8 => Value::I8(parse_int(s).ok_or_else(bad)?),
-            PrimitiveType::I16 => Value::I16(parse_int(s).ok_or_else(bad)?),
-            PrimitiveType::I32 => Value::I32(parse_int(s).ok_or_else(bad)?),
-            PrimitiveType::I64 => Value::I64(parse_int(s).ok_or_else(bad)?),
-            PrimitiveType::U8 => Value::U8(parse_int(s).ok_or_else(bad)?),
-            PrimitiveType::U16 => Value::U16(parse_int(s).ok_or_else(bad)?),
-            PrimitiveType::U32 => Value::U32(parse_int(s).ok_or_else(bad)?),
-            PrimitiveType::U64 => Value::U64(parse_int(s).ok_or_else(bad)?),
-            PrimitiveType::F32 => Value::F32(parse_float(s).ok_or_else(bad)?),
-            PrimitiveType::F64 => Value::F64(parse_float(s).ok_or_else(bad)?),
-            PrimitiveType::Bool => Value::Bool(match s {
+            PrimitiveType::I8 => TypedValue::I8(parse_int(s).ok_or_else(bad)?),
+            PrimitiveType::I16 => TypedValue::I16(parse_int(s).ok_or_else(bad)?),
+            PrimitiveType::I32 => TypedValue::I32(parse_int(s).ok_or_else(bad)?),
+            PrimitiveType::I64 => TypedValue::I64(parse_int(s).ok_or_else(bad)?),
+            PrimitiveType::U8 => TypedValue::U8(parse_int(s).ok_or_else(bad)?),
+            PrimitiveType::U16 => TypedValue::U16(parse_int(s).ok_or_else(bad)?),
+            PrimitiveType::U32 => TypedValue::U32(parse_int(s).ok_or_else(bad)?),
+            PrimitiveType::U64 => TypedValue::U64(parse_int(s).ok_or_else(bad)?),
+            PrimitiveType::F32 => TypedValue::F32(parse_float(s).ok_or_else(bad)?),
+            PrimitiveType::F64 => TypedValue::F64(parse_float(s).ok_or_else(bad)?),
+            PrimitiveType::Bool => TypedValue::Bool(match s {
                 "true" | "1" => true,
                 "false" | "0" => false,
                 _ => return Err(bad()),
@@ -461,19 +461,19 @@ impl Array<'_> {
     }
 
     /// Value `i` (panics when out of range, like indexing).
-    pub fn get(&self, i: usize) -> Value<'static> {
+    pub fn get(&self, i: usize) -> TypedValue<'static> {
         match self {
-            Array::I8(v) => Value::I8(v[i]),
-            Array::I16(v) => Value::I16(v[i]),
-            Array::I32(v) => Value::I32(v[i]),
-            Array::I64(v) => Value::I64(v[i]),
-            Array::U8(v) => Value::U8(v[i]),
-            Array::U16(v) => Value::U16(v[i]),
-            Array::U32(v) => Value::U32(v[i]),
-            Array::U64(v) => Value::U64(v[i]),
-            Array::F32(v) => Value::F32(v[i]),
-            Array::F64(v) => Value::F64(v[i]),
-            Array::Bool(v) => Value::Bool(v[i]),
+            Array::I8(v) => TypedValue::I8(v[i]),
+            Array::I16(v) => TypedValue::I16(v[i]),
+            Array::I32(v) => TypedValue::I32(v[i]),
+            Array::I64(v) => TypedValue::I64(v[i]),
+            Array::U8(v) => TypedValue::U8(v[i]),
+            Array::U16(v) => TypedValue::U16(v[i]),
+            Array::U32(v) => TypedValue::U32(v[i]),
+            Array::U64(v) => TypedValue::U64(v[i]),
+            Array::F32(v) => TypedValue::F32(v[i]),
+            Array::F64(v) => TypedValue::F64(v[i]),
+            Array::Bool(v) => TypedValue::Bool(v[i]),
         }
     }
 
@@ -506,88 +506,90 @@ impl Array<'_> {
         fn collect<T: Clone>(
             text: &str,
             ty: PrimitiveType,
-            f: impl Fn(Value<'_>) -> Option<T>,
+            f: impl Fn(TypedValue<'_>) -> Option<T>,
         ) -> Result<Cow<'static, [T]>, ValueError> {
             text.split([' ', '\t', '\n', '\r'])
                 .filter(|s| !s.is_empty())
-                .map(|s| Value::parse(ty, s).map(|v| f(v).expect("parse gives the type asked")))
+                .map(|s| {
+                    TypedValue::parse(ty, s).map(|v| f(v).expect("parse gives the type asked"))
+                })
                 .collect::<Result<Vec<T>, _>>()
                 .map(Cow::Owned)
         }
         use PrimitiveType as P;
         Ok(match ty {
             P::I8 => Array::I8(collect(text, ty, |v| {
-                if let Value::I8(x) = v {
+                if let TypedValue::I8(x) = v {
                     Some(x)
                 } else {
                     None
                 }
             })?),
             P::I16 => Array::I16(collect(text, ty, |v| {
-                if let Value::I16(x) = v {
+                if let TypedValue::I16(x) = v {
                     Some(x)
                 } else {
                     None
                 }
             })?),
             P::I32 => Array::I32(collect(text, ty, |v| {
-                if let Value::I32(x) = v {
+                if let TypedValue::I32(x) = v {
                     Some(x)
                 } else {
                     None
                 }
             })?),
             P::I64 => Array::I64(collect(text, ty, |v| {
-                if let Value::I64(x) = v {
+                if let TypedValue::I64(x) = v {
                     Some(x)
                 } else {
                     None
                 }
             })?),
             P::U8 => Array::U8(collect(text, ty, |v| {
-                if let Value::U8(x) = v {
+                if let TypedValue::U8(x) = v {
                     Some(x)
                 } else {
                     None
                 }
             })?),
             P::U16 => Array::U16(collect(text, ty, |v| {
-                if let Value::U16(x) = v {
+                if let TypedValue::U16(x) = v {
                     Some(x)
                 } else {
                     None
                 }
             })?),
             P::U32 => Array::U32(collect(text, ty, |v| {
-                if let Value::U32(x) = v {
+                if let TypedValue::U32(x) = v {
                     Some(x)
                 } else {
                     None
                 }
             })?),
             P::U64 => Array::U64(collect(text, ty, |v| {
-                if let Value::U64(x) = v {
+                if let TypedValue::U64(x) = v {
                     Some(x)
                 } else {
                     None
                 }
             })?),
             P::F32 => Array::F32(collect(text, ty, |v| {
-                if let Value::F32(x) = v {
+                if let TypedValue::F32(x) = v {
                     Some(x)
                 } else {
                     None
                 }
             })?),
             P::F64 => Array::F64(collect(text, ty, |v| {
-                if let Value::F64(x) = v {
+                if let TypedValue::F64(x) = v {
                     Some(x)
                 } else {
                     None
                 }
             })?),
             P::Bool => Array::Bool(collect(text, ty, |v| {
-                if let Value::Bool(x) = v {
+                if let TypedValue::Bool(x) = v {
                     Some(x)
                 } else {
                     None
@@ -620,32 +622,35 @@ mod tests {
             f64::MAX,
         ] {
             let mut s = String::new();
-            Value::F64(v).write_text(&mut s);
+            TypedValue::F64(v).write_text(&mut s);
             assert_eq!(
-                Value::parse(PrimitiveType::F64, &s),
-                Ok(Value::F64(v)),
+                TypedValue::parse(PrimitiveType::F64, &s),
+                Ok(TypedValue::F64(v)),
                 "{s}"
             );
         }
         let mut s = String::new();
-        Value::F32(0.1).write_text(&mut s);
+        TypedValue::F32(0.1).write_text(&mut s);
         assert_eq!(s, "0.1");
     }
 
     #[test]
     fn words_rust_accepts_but_xsd_does_not_are_errors() {
         for t in ["inf", "infinity", "nan", "", "1.5x", "0x10"] {
-            assert!(Value::parse(PrimitiveType::F64, t).is_err(), "{t}");
+            assert!(TypedValue::parse(PrimitiveType::F64, t).is_err(), "{t}");
         }
         for t in ["", "+", "-", "1.0", "+-1", "1 2"] {
-            assert!(Value::parse(PrimitiveType::I64, t).is_err(), "{t}");
+            assert!(TypedValue::parse(PrimitiveType::I64, t).is_err(), "{t}");
         }
-        assert!(Value::parse(PrimitiveType::I8, "128").is_err());
-        assert_eq!(Value::parse(PrimitiveType::I8, "-128"), Ok(Value::I8(-128)));
-        assert!(Value::parse(PrimitiveType::U32, "-1").is_err());
+        assert!(TypedValue::parse(PrimitiveType::I8, "128").is_err());
         assert_eq!(
-            Value::parse(PrimitiveType::Bool, "1"),
-            Ok(Value::Bool(true))
+            TypedValue::parse(PrimitiveType::I8, "-128"),
+            Ok(TypedValue::I8(-128))
+        );
+        assert!(TypedValue::parse(PrimitiveType::U32, "-1").is_err());
+        assert_eq!(
+            TypedValue::parse(PrimitiveType::Bool, "1"),
+            Ok(TypedValue::Bool(true))
         );
     }
 
@@ -669,7 +674,7 @@ mod tests {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Typed<'a> {
     /// A LEAF element's value.
-    Value(Value<'a>),
+    Value(TypedValue<'a>),
     /// An ARRAY element's values.
     Array(Array<'a>),
 }

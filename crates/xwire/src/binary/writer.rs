@@ -16,7 +16,7 @@ use std::ops::Range;
 use super::format::{
     encode_varint, varint_len, write_varint, ByteOrder, FrameKind, MAGIC, VERSION,
 };
-use super::value::{Array, Primitive, Value};
+use super::value::{Array, Primitive, TypedValue};
 use crate::chars;
 use crate::reader::event::Event;
 use crate::reader::XML_NS;
@@ -112,13 +112,13 @@ impl Strings {
 /// attributes (the binary form has no DTD to supply them) and skips the doctype.
 ///
 /// ```
-/// use xwire::binary::{BinaryWriter, ByteOrder, Value};
+/// use xwire::binary::{BinaryWriter, ByteOrder, TypedValue};
 ///
 /// let mut w = BinaryWriter::with_byte_order(Vec::new(), ByteOrder::Little);
 /// w.start_element_ns("urn:x", "a", None)?;
 /// w.attribute("n", "1")?;
 /// w.start_element_ns("urn:x", "v", None)?;
-/// w.value(Value::F64(2.5))?;
+/// w.value(TypedValue::F64(2.5))?;
 /// w.end_element()?;
 /// w.end_element()?;
 /// let bytes = w.finish()?;
@@ -355,34 +355,34 @@ impl<W: Write> BinaryWriter<W> {
     /// or after. A string value may be empty.
     ///
     /// ```
-    /// use xwire::binary::{BinaryWriter, Value};
+    /// use xwire::binary::{BinaryWriter, TypedValue};
     /// let mut w = BinaryWriter::new(Vec::new());
     /// w.start_element("count")?;
-    /// w.value(Value::U32(7))?;
+    /// w.value(TypedValue::U32(7))?;
     /// assert!(w.text("more").is_err());
     /// # Ok::<(), xwire::writer::WriteError>(())
     /// ```
-    pub fn value(&mut self, value: Value<'_>) -> Result<()> {
-        if let Value::String(s) = value {
+    pub fn value(&mut self, value: TypedValue<'_>) -> Result<()> {
+        if let TypedValue::String(s) = value {
             check_chars(s)?;
         }
         self.begin_typed()?;
         let (body, order) = (&mut self.body, self.order);
         body.push(value.primitive_type() as u8);
         match value {
-            Value::I8(v) => v.put(order, body),
-            Value::I16(v) => v.put(order, body),
-            Value::I32(v) => v.put(order, body),
-            Value::I64(v) => v.put(order, body),
-            Value::U8(v) => v.put(order, body),
-            Value::U16(v) => v.put(order, body),
-            Value::U32(v) => v.put(order, body),
-            Value::U64(v) => v.put(order, body),
-            Value::F32(v) => v.put(order, body),
-            Value::F64(v) => v.put(order, body),
-            Value::Bool(v) => v.put(order, body),
-            Value::String(s) => put_bytes(body, s.as_bytes()),
-            Value::Bytes(b) => put_bytes(body, b),
+            TypedValue::I8(v) => v.put(order, body),
+            TypedValue::I16(v) => v.put(order, body),
+            TypedValue::I32(v) => v.put(order, body),
+            TypedValue::I64(v) => v.put(order, body),
+            TypedValue::U8(v) => v.put(order, body),
+            TypedValue::U16(v) => v.put(order, body),
+            TypedValue::U32(v) => v.put(order, body),
+            TypedValue::U64(v) => v.put(order, body),
+            TypedValue::F32(v) => v.put(order, body),
+            TypedValue::F64(v) => v.put(order, body),
+            TypedValue::Bool(v) => v.put(order, body),
+            TypedValue::String(s) => put_bytes(body, s.as_bytes()),
+            TypedValue::Bytes(b) => put_bytes(body, b),
         }
         self.stack.last_mut().expect("checked").content = Content::Leaf;
         Ok(())

@@ -36,7 +36,7 @@ fn example_with(order: ByteOrder) -> Vec<u8> {
     w.start_element_ns("urn:x", "a", None).unwrap();
     w.attribute("n", "1").unwrap();
     w.start_element("v").unwrap();
-    w.value(Value::F64(2.5)).unwrap();
+    w.value(TypedValue::F64(2.5)).unwrap();
     w.end_element().unwrap();
     w.end_element().unwrap();
     w.finish().unwrap()
@@ -247,7 +247,7 @@ fn array_values_are_aligned_and_frame_sizes_do_not_depend_on_offsets() {
 
 #[test]
 fn leaf_values_of_every_type() {
-    let leaf = |v: Value<'_>| {
+    let leaf = |v: TypedValue<'_>| {
         let mut w = BinaryWriter::with_byte_order(Vec::new(), ByteOrder::Big);
         w.start_element("v").unwrap();
         w.value(v).unwrap();
@@ -259,15 +259,15 @@ fn leaf_values_of_every_type() {
         assert_eq!(bytes[21], v.primitive_type() as u8);
         bytes[22..].to_vec()
     };
-    assert_eq!(leaf(Value::I8(-2)), [0xFE]);
-    assert_eq!(leaf(Value::I16(-2)), [0xFF, 0xFE]);
-    assert_eq!(leaf(Value::U32(7)), [0, 0, 0, 7]);
-    assert_eq!(leaf(Value::I64(1)), [0, 0, 0, 0, 0, 0, 0, 1]);
-    assert_eq!(leaf(Value::F32(1.0)), 1.0f32.to_be_bytes());
-    assert_eq!(leaf(Value::Bool(true)), [1]);
-    assert_eq!(leaf(Value::String("")), [0]);
-    assert_eq!(leaf(Value::String("hé")), [3, b'h', 0xC3, 0xA9]);
-    assert_eq!(leaf(Value::Bytes(&[0, 255])), [2, 0, 255]);
+    assert_eq!(leaf(TypedValue::I8(-2)), [0xFE]);
+    assert_eq!(leaf(TypedValue::I16(-2)), [0xFF, 0xFE]);
+    assert_eq!(leaf(TypedValue::U32(7)), [0, 0, 0, 7]);
+    assert_eq!(leaf(TypedValue::I64(1)), [0, 0, 0, 0, 0, 0, 0, 1]);
+    assert_eq!(leaf(TypedValue::F32(1.0)), 1.0f32.to_be_bytes());
+    assert_eq!(leaf(TypedValue::Bool(true)), [1]);
+    assert_eq!(leaf(TypedValue::String("")), [0]);
+    assert_eq!(leaf(TypedValue::String("hé")), [3, b'h', 0xC3, 0xA9]);
+    assert_eq!(leaf(TypedValue::Bytes(&[0, 255])), [2, 0, 255]);
 }
 
 fn rich_document(w: &mut impl XmlSink) -> Result<()> {
@@ -276,7 +276,7 @@ fn rich_document(w: &mut impl XmlSink) -> Result<()> {
     w.attribute_ns("urn:meta", "source", Some("meta"), "sensor <7>")?;
     w.attribute("unit", "m")?;
     w.start_element_ns("urn:m", "count", Some("m"))?;
-    w.value(Value::U32(3))?;
+    w.value(TypedValue::U32(3))?;
     w.end_element()?;
     w.start_element_ns("urn:m", "samples", None)?;
     w.array(&f64::array(&[0.5, 1.0, -2.25]))?;
@@ -287,7 +287,7 @@ fn rich_document(w: &mut impl XmlSink) -> Result<()> {
     w.processing_instruction("app", "x=1")?;
     w.end_element()?;
     w.start_element_ns("urn:m", "ok", Some("m"))?;
-    w.value(Value::Bool(true))?;
+    w.value(TypedValue::Bool(true))?;
     w.end_element()?;
     w.end_element()
 }
@@ -338,12 +338,12 @@ fn malformed_output_is_refused() {
     let e = doc_error(|w| {
         w.start_element("a")?;
         w.text("x")?;
-        w.value(Value::I32(1))
+        w.value(TypedValue::I32(1))
     });
     assert!(matches!(e, WriteError::TypedContent(_)), "{e}");
     let e = doc_error(|w| {
         w.start_element("a")?;
-        w.value(Value::I32(1))?;
+        w.value(TypedValue::I32(1))?;
         w.text("x")
     });
     assert!(matches!(e, WriteError::TypedContent(_)), "{e}");
@@ -355,17 +355,17 @@ fn malformed_output_is_refused() {
     assert!(matches!(e, WriteError::TypedContent(_)), "{e}");
     let e = doc_error(|w| {
         w.start_element("a")?;
-        w.value(Value::I32(1))?;
+        w.value(TypedValue::I32(1))?;
         w.comment("c")
     });
     assert!(matches!(e, WriteError::TypedContent(_)), "{e}");
     let e = doc_error(|w| {
         w.start_element("a")?;
-        w.value(Value::I32(1))?;
-        w.value(Value::I32(2))
+        w.value(TypedValue::I32(1))?;
+        w.value(TypedValue::I32(2))
     });
     assert!(matches!(e, WriteError::TypedContent(_)), "{e}");
-    let e = doc_error(|w| w.value(Value::I32(1)));
+    let e = doc_error(|w| w.value(TypedValue::I32(1)));
     assert!(matches!(e, WriteError::TypedContent(_)), "{e}");
     let e = doc_error(|w| {
         w.start_element("a")?;
@@ -472,7 +472,7 @@ fn encoding_typed_text() {
     }
     typed.start_element("v").unwrap();
     typed.attribute("i:type", " s:short ").unwrap();
-    typed.value(Value::I16(-7)).unwrap();
+    typed.value(TypedValue::I16(-7)).unwrap();
     typed.end_element().unwrap();
     typed.start_element("w").unwrap();
     typed.attribute("i:type", "s:integer").unwrap();
@@ -513,7 +513,7 @@ fn encoding_typed_text() {
     w.cdata("2").unwrap();
     w.comment("c").unwrap();
     w.start_element("n").unwrap();
-    w.value(Value::I32(5)).unwrap();
+    w.value(TypedValue::I32(5)).unwrap();
     w.end_element().unwrap();
     w.end_element().unwrap();
     assert_eq!(fallback, w.finish().unwrap());

@@ -18,7 +18,7 @@ use crate::binary::format::{
     read_varint, ByteOrder, FrameKind, PrimitiveType, VarintError, BIG_ENDIAN_BIT, HEADER_LEN,
     MAGIC, VERSION,
 };
-use crate::binary::value::{Array, Typed, Value};
+use crate::binary::value::{Array, Typed, TypedValue};
 use crate::chars;
 use crate::error::{ErrorKind, LimitKind};
 use crate::intern::Id;
@@ -1188,17 +1188,17 @@ unsafe fn typed_of<'d>(data: &'d [u8], f: &Frame) -> Typed<'d> {
     }
     let b = &data[at..];
     Typed::Value(match ty {
-        PrimitiveType::I8 => Value::I8(i8::load(b, big)),
-        PrimitiveType::I16 => Value::I16(i16::load(b, big)),
-        PrimitiveType::I32 => Value::I32(i32::load(b, big)),
-        PrimitiveType::I64 => Value::I64(i64::load(b, big)),
-        PrimitiveType::U8 => Value::U8(u8::load(b, big)),
-        PrimitiveType::U16 => Value::U16(u16::load(b, big)),
-        PrimitiveType::U32 => Value::U32(u32::load(b, big)),
-        PrimitiveType::U64 => Value::U64(u64::load(b, big)),
-        PrimitiveType::F32 => Value::F32(f32::load(b, big)),
-        PrimitiveType::F64 => Value::F64(f64::load(b, big)),
-        PrimitiveType::Bool => Value::Bool(bool::load(b, big)),
+        PrimitiveType::I8 => TypedValue::I8(i8::load(b, big)),
+        PrimitiveType::I16 => TypedValue::I16(i16::load(b, big)),
+        PrimitiveType::I32 => TypedValue::I32(i32::load(b, big)),
+        PrimitiveType::I64 => TypedValue::I64(i64::load(b, big)),
+        PrimitiveType::U8 => TypedValue::U8(u8::load(b, big)),
+        PrimitiveType::U16 => TypedValue::U16(u16::load(b, big)),
+        PrimitiveType::U32 => TypedValue::U32(u32::load(b, big)),
+        PrimitiveType::U64 => TypedValue::U64(u64::load(b, big)),
+        PrimitiveType::F32 => TypedValue::F32(f32::load(b, big)),
+        PrimitiveType::F64 => TypedValue::F64(f64::load(b, big)),
+        PrimitiveType::Bool => TypedValue::Bool(bool::load(b, big)),
         PrimitiveType::String | PrimitiveType::Bytes => {
             let mut p = 0;
             let len = read_varint(b, &mut p).expect("checked") as usize;
@@ -1206,9 +1206,9 @@ unsafe fn typed_of<'d>(data: &'d [u8], f: &Frame) -> Typed<'d> {
             if ty == PrimitiveType::String {
                 // SAFETY: `leaf` checked a string value as UTF-8 `Char`s (`check_text`) when
                 // it read the frame from `data` (the caller's promise).
-                Value::String(unsafe { str_of(bytes) })
+                TypedValue::String(unsafe { str_of(bytes) })
             } else {
-                Value::Bytes(bytes)
+                TypedValue::Bytes(bytes)
             }
         }
     })

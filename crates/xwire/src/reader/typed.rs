@@ -24,7 +24,7 @@ impl<'a> Reader<'a> {
     /// elements, and once the content was read.
     ///
     /// ```
-    /// use xwire::binary::{Typed, Value};
+    /// use xwire::binary::{Typed, TypedValue};
     /// use xwire::{Event, Reader};
     /// // <v>2.5</v> with v a LEAF of type f64 (little-endian).
     /// let mut file = b"\x89XWB\r\n\x1a\n\x01\x00".to_vec();
@@ -32,7 +32,7 @@ impl<'a> Reader<'a> {
     /// file.extend(2.5f64.to_le_bytes());
     /// let mut r = Reader::from_slice(&file);
     /// assert!(matches!(r.next()?, Event::Start(t) if t.name() == "v"));
-    /// assert_eq!(r.typed_content()?, Some(Typed::Value(Value::F64(2.5))));
+    /// assert_eq!(r.typed_content()?, Some(Typed::Value(TypedValue::F64(2.5))));
     /// assert!(matches!(r.next()?, Event::End(_)));
     /// # Ok::<(), xwire::Error>(())
     /// ```

@@ -42,7 +42,7 @@ pub(crate) mod tag;
 use std::io::Write;
 use std::ops::Range;
 
-use crate::binary::{Array, Value};
+use crate::binary::{Array, TypedValue};
 use crate::chars;
 use crate::reader::event::Event;
 use check::{check_comment, check_ncname, check_ns_name, check_pi, prefix_of, split_qname};
@@ -438,16 +438,16 @@ impl<W: Write> Writer<W> {
     /// same code writes text or binary XML ([`XmlSink`]).
     ///
     /// ```
-    /// use xwire::binary::Value;
+    /// use xwire::binary::TypedValue;
     /// use xwire::writer::Writer;
     /// let mut w = Writer::new(Vec::new());
     /// w.start_element("t")?;
-    /// w.value(Value::F64(2.5))?;
+    /// w.value(TypedValue::F64(2.5))?;
     /// w.end_element()?;
     /// assert_eq!(w.finish()?, b"<t>2.5</t>");
     /// # Ok::<(), xwire::writer::WriteError>(())
     /// ```
-    pub fn value(&mut self, value: Value<'_>) -> Result<()> {
+    pub fn value(&mut self, value: TypedValue<'_>) -> Result<()> {
         let mut s = String::new();
         value.write_text(&mut s);
         self.text(&s)

@@ -4,7 +4,7 @@
 //! own file with `delegate!`, so this file depends on neither.
 
 use super::error::WriteError;
-use crate::binary::value::{Array, Value};
+use crate::binary::value::{Array, TypedValue};
 use crate::reader::event::Event;
 
 /// Something that writes an XML document: the text [`Writer`](super::Writer) or the binary
@@ -12,13 +12,13 @@ use crate::reader::event::Event;
 /// of the same name.
 ///
 /// ```
-/// use xwire::binary::{BinaryWriter, Value};
+/// use xwire::binary::{BinaryWriter, TypedValue};
 /// use xwire::writer::{WriteError, Writer, XmlSink};
 ///
 /// fn point(w: &mut impl XmlSink) -> Result<(), WriteError> {
 ///     w.start_element("point")?;
 ///     w.attribute("unit", "m")?;
-///     w.value(Value::F64(2.5))?;
+///     w.value(TypedValue::F64(2.5))?;
 ///     w.end_element()
 /// }
 ///
@@ -66,7 +66,7 @@ pub trait XmlSink {
     /// Copies an event read by [`crate::Reader`].
     fn write_event(&mut self, event: &Event<'_>) -> Result<(), WriteError>;
     /// Writes a typed value as the content of the open element.
-    fn value(&mut self, value: Value<'_>) -> Result<(), WriteError>;
+    fn value(&mut self, value: TypedValue<'_>) -> Result<(), WriteError>;
     /// Writes an array of values as the content of the open element.
     fn array(&mut self, array: &Array<'_>) -> Result<(), WriteError>;
 }
@@ -152,7 +152,7 @@ macro_rules! delegate {
             }
             fn value(
                 &mut self,
-                value: $crate::binary::value::Value<'_>,
+                value: $crate::binary::value::TypedValue<'_>,
             ) -> ::std::result::Result<(), $crate::writer::error::WriteError> {
                 $ty::value(self, value)
             }
