@@ -26,8 +26,8 @@ fn main() {
         xwire_bench::workloads::pair_data(pairs, xwire_bench::workloads::DEFAULT_SEED);
     let doc = bxsa::model(&indices, &values);
     type Codec = (
-        fn(&xwire::binary::Document, &mut Vec<u8>) -> Result<(), String>,
-        fn(&[u8]) -> Result<xwire::binary::Document, String>,
+        fn(&xwire::binary::TypedDocument, &mut Vec<u8>) -> Result<(), String>,
+        fn(&[u8]) -> Result<xwire::binary::TypedDocument, String>,
     );
     let (encode, decode): Codec = match args[1].as_str() {
         "xwire" => (bxsa::encode_binary_into, bxsa::decode_binary),

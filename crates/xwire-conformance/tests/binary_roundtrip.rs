@@ -12,7 +12,7 @@
 //!   which Canonical XML refuses, made absolute the same way on both sides;
 //! - binary → text → binary (typed by the same `xsi:type` attributes, which travel with the
 //!   document) gives the same bytes;
-//! - binary → `binary::Document::read` → binary gives the same bytes.
+//! - binary → `binary::TypedDocument::read` → binary gives the same bytes.
 //!
 //! Documents that cannot round-trip for a documented reason are listed in
 //! `known-failures/binary-roundtrip.txt`; the test fails on any other failure and on a listed
@@ -23,8 +23,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use xwire::binary::{
-    decode_to_text, encode_events, parse_base64, push_base64, BinaryWriter, Document, EncodeError,
-    PrimitiveType, TypedValue, XsiTyping,
+    decode_to_text, encode_events, parse_base64, push_base64, BinaryWriter, EncodeError,
+    PrimitiveType, TypedDocument, TypedValue, XsiTyping,
 };
 use xwire::c14n::{self, C14nOptions, Mode};
 use xwire::writer::Writer;
@@ -230,16 +230,16 @@ fn round_trip(bytes: &[u8], path: &Path, root: &Path) -> Outcome {
         Ok(_) => return Outcome::Fail("binary → text → binary changed the bytes".into()),
         Err(e) => return fail("encoding the decoded text", &e),
     }
-    let model = match Document::read(&mut Reader::from_slice(&b1)) {
+    let model = match TypedDocument::read(&mut Reader::from_slice(&b1)) {
         Ok(m) => m,
-        Err(e) => return fail("Document::read", &e),
+        Err(e) => return fail("TypedDocument::read", &e),
     };
     let mut w = BinaryWriter::new(Vec::new());
     if let Err(e) = model.write(&mut w) {
-        return fail("Document::write", &e);
+        return fail("TypedDocument::write", &e);
     }
     if w.finish().ok().as_ref() != Some(&b1) {
-        return Outcome::Fail("binary → Document → binary changed the bytes".into());
+        return Outcome::Fail("binary → TypedDocument → binary changed the bytes".into());
     }
 
     let original = c14n_of(reader(bytes, path, root));

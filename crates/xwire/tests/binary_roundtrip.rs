@@ -1,9 +1,9 @@
-//! Round trips of the binary encoding on random typed trees (`binary::Document`s with
+//! Round trips of the binary encoding on random typed trees (`binary::TypedDocument`s with
 //! namespaces declared, redeclared and undeclared in nested scopes, attributes, text, CDATA,
 //! comments, PIs, leaves of every primitive type and arrays of every fixed-width type), in
 //! both byte orders:
 //!
-//! - binary → `Document::read` → binary gives the same bytes;
+//! - binary → `TypedDocument::read` → binary gives the same bytes;
 //! - binary → text (`decode_to_text`) → binary (`encode_events` with a `MapTyping` naming the
 //!   tree's typed elements) gives the bytes the binary writer writes, in the machine's byte
 //!   order, for the same tree; NaNs come back as the canonical NaN (documented: the text form
@@ -18,8 +18,8 @@ use std::borrow::Cow;
 use proptest::prelude::*;
 
 use xwire::binary::{
-    decode_to_text, encode_events, Array, BinaryWriter, ByteOrder, Document, MapTyping,
-    MapTypingBuilder, NodeId, Primitive, PrimitiveType, Typed, TypedValue,
+    decode_to_text, encode_events, Array, BinaryWriter, ByteOrder, MapTyping, MapTypingBuilder,
+    NodeId, Primitive, PrimitiveType, Typed, TypedDocument, TypedValue,
 };
 use xwire::c14n::{self, C14nOptions, Mode};
 use xwire::writer::Writer;
@@ -326,7 +326,7 @@ fn typed_name(content: &Content) -> Option<String> {
 }
 
 struct Builder {
-    doc: Document,
+    doc: TypedDocument,
     /// Bindings in scope: (prefix, uri), innermost last.
     scope: Vec<(&'static str, &'static str)>,
     typing: MapTypingBuilder,
@@ -440,9 +440,9 @@ impl Builder {
 
 /// The model of a tree, the typing that encodes its text form back, and its typed contents in
 /// document order.
-fn build(t: &Tree) -> (Document, MapTyping, Vec<Content>) {
+fn build(t: &Tree) -> (TypedDocument, MapTyping, Vec<Content>) {
     let mut b = Builder {
-        doc: Document::new(),
+        doc: TypedDocument::new(),
         scope: Vec::new(),
         typing: MapTyping::builder(),
         typed: Vec::new(),
@@ -491,14 +491,14 @@ fn canonical_nans(t: &Tree) -> Tree {
     }
 }
 
-fn binary(doc: &Document, order: ByteOrder) -> Vec<u8> {
+fn binary(doc: &TypedDocument, order: ByteOrder) -> Vec<u8> {
     let mut w = BinaryWriter::with_byte_order(Vec::new(), order);
     doc.write(&mut w)
         .expect("the builder makes valid documents");
     w.finish().expect("complete")
 }
 
-fn text(doc: &Document) -> Vec<u8> {
+fn text(doc: &TypedDocument) -> Vec<u8> {
     let mut w = Writer::new(Vec::new());
     doc.write(&mut w)
         .expect("the builder makes valid documents");
@@ -656,8 +656,8 @@ proptest! {
             let bytes = binary(&doc, order);
 
             // binary → model → binary
-            let back = Document::read(&mut Reader::from_slice(&bytes)).expect("reads");
-            prop_assert_eq!(&binary(&back, order), &bytes, "Document::read, {:?}", order);
+            let back = TypedDocument::read(&mut Reader::from_slice(&bytes)).expect("reads");
+            prop_assert_eq!(&binary(&back, order), &bytes, "TypedDocument::read, {:?}", order);
 
             // binary → text → binary
             let decoded = decode_to_text(&bytes, Vec::new()).expect("decodes");

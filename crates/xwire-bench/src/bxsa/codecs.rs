@@ -3,20 +3,20 @@
 
 use std::io::{Read, Write};
 
-use xwire::binary::{Array, BinaryWriter, Document, NodeId, PrimitiveType};
+use xwire::binary::{Array, BinaryWriter, NodeId, PrimitiveType, TypedDocument};
 use xwire::{Event, Reader};
 
 use super::NS;
 
 /// An in-process encoder: the model into a buffer (emptied first).
-pub(super) type Encode = fn(&Document, &mut Vec<u8>) -> Result<(), String>;
+pub(super) type Encode = fn(&TypedDocument, &mut Vec<u8>) -> Result<(), String>;
 
 /// An in-process decoder: bytes into a model (emptied first, its memory reused).
-pub(super) type Decode = fn(&[u8], &mut Document) -> Result<(), String>;
+pub(super) type Decode = fn(&[u8], &mut TypedDocument) -> Result<(), String>;
 
 /// Builds the model of `indices` and `values` (copied in).
-pub fn model(indices: &[i32], values: &[f64]) -> Document {
-    let mut doc = Document::new();
+pub fn model(indices: &[i32], values: &[f64]) -> TypedDocument {
+    let mut doc = TypedDocument::new();
     let m = doc.append_element(doc.root(), NS, "num:model");
     doc.declare_namespace(m, "num", NS);
     doc.append_array(m, NS, "num:indices", indices.to_vec());
@@ -26,7 +26,7 @@ pub fn model(indices: &[i32], values: &[f64]) -> Document {
 
 /// The arrays of a model: its root element `num:model` and children `num:indices` (`i32`)
 /// and `num:values` (`f64`).
-pub fn arrays_of(doc: &Document) -> Result<(&[i32], &[f64]), String> {
+pub fn arrays_of(doc: &TypedDocument) -> Result<(&[i32], &[f64]), String> {
     let root = doc.root_element().ok_or("no root element")?;
     if doc.namespace_uri(root) != NS || doc.local_name(root) != "model" {
         return Err(format!(
@@ -77,7 +77,7 @@ pub fn sums_checksum(indices: i64, values: f64) -> u64 {
 }
 
 /// Consume: walks the model summing the indices and the values; [`sums_checksum`].
-pub fn consume(doc: &Document) -> Result<u64, String> {
+pub fn consume(doc: &TypedDocument) -> Result<u64, String> {
     let (i, v) = arrays_of(doc)?;
     Ok(sums_checksum(sum_i32(i), sum_f64(v)))
 }
@@ -99,7 +99,7 @@ pub(super) fn err(e: impl std::fmt::Display) -> String {
 }
 
 /// The model in xwire's binary format (the machine's byte order).
-pub fn encode_binary(doc: &Document) -> Result<Vec<u8>, String> {
+pub fn encode_binary(doc: &TypedDocument) -> Result<Vec<u8>, String> {
     let mut out = Vec::with_capacity(doc_values_len(doc) + 256);
     encode_binary_into(doc, &mut out)?;
     Ok(out)
@@ -107,7 +107,7 @@ pub fn encode_binary(doc: &Document) -> Result<Vec<u8>, String> {
 
 /// [`encode_binary`] into `out`, emptied first (its memory reused: the timed runs write into
 /// one buffer, as a service answering request after request would).
-pub fn encode_binary_into(doc: &Document, out: &mut Vec<u8>) -> Result<(), String> {
+pub fn encode_binary_into(doc: &TypedDocument, out: &mut Vec<u8>) -> Result<(), String> {
     out.clear();
     let mut w = BinaryWriter::new(&mut *out);
     doc.write(&mut w).map_err(err)?;
@@ -116,25 +116,25 @@ pub fn encode_binary_into(doc: &Document, out: &mut Vec<u8>) -> Result<(), Strin
 }
 
 /// Bytes of the model's arrays, for buffer sizes.
-fn doc_values_len(doc: &Document) -> usize {
+fn doc_values_len(doc: &TypedDocument) -> usize {
     arrays_of(doc).map_or(0, |(i, v)| i.len() * 4 + v.len() * 8)
 }
 
 /// The model read back from xwire's binary format.
-pub fn decode_binary(bytes: &[u8]) -> Result<Document, String> {
+pub fn decode_binary(bytes: &[u8]) -> Result<TypedDocument, String> {
     fresh(decode_binary_into, bytes)
 }
 
 /// [`decode_binary`] into `doc`, emptied first (its memory reused, arrays included: the
 /// timed runs decode into one model, as a service reading request after request would, the
 /// mirror of [`encode_binary_into`]).
-pub fn decode_binary_into(bytes: &[u8], doc: &mut Document) -> Result<(), String> {
+pub fn decode_binary_into(bytes: &[u8], doc: &mut TypedDocument) -> Result<(), String> {
     doc.read_into(&mut Reader::from_slice(bytes)).map_err(err)
 }
 
 /// A decoder's result in a new document.
-pub(super) fn fresh(decode: Decode, bytes: &[u8]) -> Result<Document, String> {
-    let mut doc = Document::new();
+pub(super) fn fresh(decode: Decode, bytes: &[u8]) -> Result<TypedDocument, String> {
+    let mut doc = TypedDocument::new();
     decode(bytes, &mut doc)?;
     Ok(doc)
 }
@@ -180,7 +180,7 @@ pub fn decode_in_place(bytes: &[u8]) -> Result<(u64, bool), String> {
 }
 
 /// The model as text XML (xwire's writer: arrays as white-space separated lists).
-pub fn encode_text(doc: &Document) -> Result<Vec<u8>, String> {
+pub fn encode_text(doc: &TypedDocument) -> Result<Vec<u8>, String> {
     let n = arrays_of(doc).map_or(0, |(i, _)| i.len());
     let mut out = Vec::with_capacity(n * 32 + 256);
     encode_text_into(doc, &mut out)?;
@@ -188,7 +188,7 @@ pub fn encode_text(doc: &Document) -> Result<Vec<u8>, String> {
 }
 
 /// [`encode_text`] into `out`, emptied first (see [`encode_binary_into`]).
-pub fn encode_text_into(doc: &Document, out: &mut Vec<u8>) -> Result<(), String> {
+pub fn encode_text_into(doc: &TypedDocument, out: &mut Vec<u8>) -> Result<(), String> {
     out.clear();
     let mut w = xwire::writer::Writer::new(&mut *out);
     doc.write(&mut w).map_err(err)?;
@@ -208,13 +208,13 @@ fn array_type(ns: &str, local: &str) -> Option<PrimitiveType> {
 /// The model read back from text XML: parsed with `xwire::Reader` (its text limit raised to
 /// the document's size: a list is one text node), the lists turned back into arrays with
 /// xwire's number parsing.
-pub fn decode_text(text: &[u8]) -> Result<Document, String> {
+pub fn decode_text(text: &[u8]) -> Result<TypedDocument, String> {
     fresh(decode_text_into, text)
 }
 
 /// [`decode_text`] into `doc`, emptied first (see [`decode_binary_into`]; the lists are
 /// parsed into new arrays).
-pub fn decode_text_into(text: &[u8], doc: &mut Document) -> Result<(), String> {
+pub fn decode_text_into(text: &[u8], doc: &mut TypedDocument) -> Result<(), String> {
     doc.clear();
     let mut config = xwire::Config::default();
     let limits = &mut config.limits;
@@ -252,7 +252,7 @@ pub fn decode_text_into(text: &[u8], doc: &mut Document) -> Result<(), String> {
 }
 
 /// The text XML of the model, gzip'd (flate2's default level), written as it is made.
-pub fn encode_gzip(doc: &Document) -> Result<Vec<u8>, String> {
+pub fn encode_gzip(doc: &TypedDocument) -> Result<Vec<u8>, String> {
     let n = arrays_of(doc).map_or(0, |(i, _)| i.len());
     let mut out = Vec::with_capacity(n * 14 + 256);
     encode_gzip_into(doc, &mut out)?;
@@ -260,7 +260,7 @@ pub fn encode_gzip(doc: &Document) -> Result<Vec<u8>, String> {
 }
 
 /// [`encode_gzip`] into `out`, emptied first (see [`encode_binary_into`]).
-pub fn encode_gzip_into(doc: &Document, out: &mut Vec<u8>) -> Result<(), String> {
+pub fn encode_gzip_into(doc: &TypedDocument, out: &mut Vec<u8>) -> Result<(), String> {
     use flate2::{write::GzEncoder, Compression};
     out.clear();
     let gz = GzEncoder::new(&mut *out, Compression::default());
@@ -274,12 +274,12 @@ pub fn encode_gzip_into(doc: &Document, out: &mut Vec<u8>) -> Result<(), String>
 
 /// The model read back from gzip'd text: gunzip (into a buffer of the size the gzip trailer
 /// gives), then [`decode_text`].
-pub fn decode_gzip(bytes: &[u8]) -> Result<Document, String> {
+pub fn decode_gzip(bytes: &[u8]) -> Result<TypedDocument, String> {
     fresh(decode_gzip_into, bytes)
 }
 
 /// [`decode_gzip`] into `doc`, emptied first (see [`decode_text_into`]).
-pub fn decode_gzip_into(bytes: &[u8], doc: &mut Document) -> Result<(), String> {
+pub fn decode_gzip_into(bytes: &[u8], doc: &mut TypedDocument) -> Result<(), String> {
     let hint = match bytes.len() {
         n if n >= 4 => u32::from_le_bytes(bytes[n - 4..].try_into().expect("4 bytes")) as usize,
         _ => 0,
@@ -316,7 +316,7 @@ pub fn parse_checksum(text: &[u8]) -> u64 {
 }
 
 /// Whether the model's arrays are those of the data, bit for bit.
-pub fn same_data(doc: &Document, indices: &[i32], values: &[f64]) -> Result<(), String> {
+pub fn same_data(doc: &TypedDocument, indices: &[i32], values: &[f64]) -> Result<(), String> {
     let (i, v) = arrays_of(doc)?;
     if i != indices {
         return Err(format!(

@@ -7,7 +7,7 @@
 //!
 //! `n` pairs from [`crate::workloads::pair_data`] (the numbers of the `numeric-*` workloads):
 //! increasing `i32` indices and `f64` values of mixed magnitudes, full precision. The model is
-//! a [`binary::Document`](xwire::binary::Document):
+//! a [`binary::TypedDocument`](xwire::binary::TypedDocument):
 //! `<num:model xmlns:num="urn:xwire:bench:numeric">` holding `<num:indices>`, an ARRAY of
 //! `i32`, and `<num:values>`, an ARRAY of `f64` ([`model`]).
 //!
@@ -18,7 +18,7 @@
 //!   [`Phase::CopyNew`], a copy into a buffer each run allocates (and frees): what a decode
 //!   into a new model would pay for fresh memory, page faults included.
 //! - [`Encoding::Xwire`]: the model written by [`BinaryWriter`](xwire::binary::BinaryWriter)
-//!   (machine byte order), read back by [`Document::read_into`](xwire::binary::Document::read_into);
+//!   (machine byte order), read back by [`TypedDocument::read_into`](xwire::binary::TypedDocument::read_into);
 //!   [`Phase::InPlace`] reads it with `xwire::Reader` and sums the arrays through
 //!   `Reader::array`, viewed in the input without a copy ([`decode_in_place`]).
 //! - [`Encoding::Text`]: the model written by the text [`Writer`](xwire::writer::Writer)
@@ -39,7 +39,7 @@
 //! and gzip. Encode is model to bytes, into one output buffer reused from run to run (as a
 //! service answering request after request would; the writers' own scratch is theirs), and
 //! decode bytes to model, into one model reused from run to run likewise
-//! ([`xwire::binary::Document::read_into`]: arrays are copied into the memory of the previous
+//! ([`xwire::binary::TypedDocument::read_into`]: arrays are copied into the memory of the previous
 //! run's). Every in-process phase of one
 //! size is timed by the helpers of [`crate::timing`]: interleaved rounds, medians and minima, or for the
 //! sizes up to 1,000 pairs batches of calls (the timer's resolution). A size whose first round
@@ -61,7 +61,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
-use xwire::binary::Document;
+use xwire::binary::TypedDocument;
 
 pub use codecs::*;
 use codecs::{fresh, Decode, Encode};
@@ -102,7 +102,7 @@ pub const SPEEDUP_GOAL: f64 = 20.0;
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Encoding {
-    /// The typed model (`binary::Document`): build and consume, shared by xwire, text, gzip.
+    /// The typed model (`binary::TypedDocument`): build and consume, shared by xwire, text, gzip.
     Model,
     /// The raw arrays, `12 n` bytes: the size reference, and memcpy.
     Native,
@@ -150,7 +150,7 @@ impl Encoding {
     /// What it is, for headings.
     pub fn title(self) -> &'static str {
         match self {
-            Encoding::Model => "model (binary::Document)",
+            Encoding::Model => "model (binary::TypedDocument)",
             Encoding::Native => "native arrays",
             Encoding::Xwire => "xwire binary",
             Encoding::Text => "text XML",
@@ -447,7 +447,7 @@ impl BxsaReport {
 struct Prepared {
     indices: Vec<i32>,
     values: Vec<f64>,
-    doc: Document,
+    doc: TypedDocument,
     native: Vec<u8>,
     binary: Vec<u8>,
     text: Vec<u8>,
@@ -680,7 +680,7 @@ fn slots(p: &Arc<Prepared>, opts: &Options) -> Vec<Slot> {
             }),
         );
         let q = p.clone();
-        let mut doc = Document::new();
+        let mut doc = TypedDocument::new();
         add(
             e,
             Phase::Decode,
@@ -972,7 +972,7 @@ fn goals(r: &BxsaReport) -> Vec<Goal> {
         (Phase::InPlace, "in place (Reader::array, summed)"),
         (
             Phase::Decode,
-            "into the model (Document::read_into, the model reused)",
+            "into the model (TypedDocument::read_into, the model reused)",
         ),
     ] {
         let measured = largest.and_then(|n| {
@@ -1033,8 +1033,8 @@ pub(crate) mod tests {
 
     type Codec = (
         &'static str,
-        fn(&Document) -> Result<Vec<u8>, String>,
-        fn(&[u8]) -> Result<Document, String>,
+        fn(&TypedDocument) -> Result<Vec<u8>, String>,
+        fn(&[u8]) -> Result<TypedDocument, String>,
     );
 
     const CODECS: [Codec; 3] = [

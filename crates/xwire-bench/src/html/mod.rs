@@ -1085,7 +1085,7 @@ fn bxsa(out: &mut String, b: &crate::bxsa::BxsaReport) {
             );
         }
     }
-    out.push_str("<h4>Times</h4><p>Median time per run and, in parentheses, MB/s of the native 12n bytes (whatever the encoding&#8217;s size). <em>in place</em>: xwire&#8217;s reader summing the arrays viewed in the input, no model. <em>memcpy</em> copies the native bytes into a buffer allocated before timing, <em>copy into new memory</em> into one each run allocates and frees: a decode into a new model pays for fresh memory too (page faults, and unmapping the previous model on large sizes). Build and consume belong to the model (xwire&#8217;s <code>binary::Document</code>), shared by xwire, text and gzip. EXI encodes the text document (the Xerces parse included) and decodes to counted SAX events.</p>\n");
+    out.push_str("<h4>Times</h4><p>Median time per run and, in parentheses, MB/s of the native 12n bytes (whatever the encoding&#8217;s size). <em>in place</em>: xwire&#8217;s reader summing the arrays viewed in the input, no model. <em>memcpy</em> copies the native bytes into a buffer allocated before timing, <em>copy into new memory</em> into one each run allocates and frees: a decode into a new model pays for fresh memory too (page faults, and unmapping the previous model on large sizes). Build and consume belong to the model (xwire&#8217;s <code>binary::TypedDocument</code>), shared by xwire, text and gzip. EXI encodes the text document (the Xerces parse included) and decodes to counted SAX events.</p>\n");
     for &n in &b.pairs {
         let native = n * PAIR_BYTES;
         let _ = write!(

@@ -9,8 +9,8 @@
 //! [`Reader`] (text or binary input, typed content taken from binary leaves and arrays).
 //!
 //! ```
-//! use xwire::binary::{Document, TypedValue};
-//! let mut doc = Document::new();
+//! use xwire::binary::{TypedDocument, TypedValue};
+//! let mut doc = TypedDocument::new();
 //! let data = doc.append_element(doc.root(), "", "data");
 //! doc.append_leaf(data, "", "count", TypedValue::I32(3));
 //! doc.append_array(data, "", "values", vec![1.5f64, 2.5, 4.0]);
@@ -33,7 +33,7 @@ use crate::reader::event::{Event, StartTag};
 use crate::reader::Reader;
 use crate::writer::{WriteError, XmlSink};
 
-/// A node of a [`Document`]: an index into its arena.
+/// A node of a [`TypedDocument`]: an index into its arena.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodeId(u32);
 
@@ -44,7 +44,7 @@ impl NodeId {
     }
 }
 
-/// What a node of a [`Document`] is.
+/// What a node of a [`TypedDocument`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
     /// The document node, parent of the root element and top-level comments and PIs.
@@ -130,25 +130,25 @@ struct Node {
 /// itself to any [`XmlSink`] and reads itself from any [`Reader`], text or binary (see
 /// [`crate::binary`]).
 #[derive(Clone, Debug)]
-pub struct Document {
+pub struct TypedDocument {
     nodes: Vec<Node>,
     text: String,
     bytes: Vec<u8>,
-    /// The arrays of the document last [`Document::clear`]ed, whose allocations new arrays
+    /// The arrays of the document last [`TypedDocument::clear`]ed, whose allocations new arrays
     /// copied from borrowed values reuse.
     spare: Vec<Array<'static>>,
 }
 
-impl Default for Document {
+impl Default for TypedDocument {
     fn default() -> Self {
-        Document::new()
+        TypedDocument::new()
     }
 }
 
-impl Document {
+impl TypedDocument {
     /// An empty document (just the document node).
-    pub fn new() -> Document {
-        Document {
+    pub fn new() -> TypedDocument {
+        TypedDocument {
             nodes: vec![Node {
                 data: Data::Document,
                 parent: NONE,
@@ -165,12 +165,12 @@ impl Document {
     /// Empties the document (back to just its document node), keeping its memory: the node
     /// and string arenas keep their capacity, and the arrays' allocations are kept for the
     /// arrays appended or read next (those of the previous clear are freed). Decoding message
-    /// after message into one document with [`Document::read_into`] then copies arrays
+    /// after message into one document with [`TypedDocument::read_into`] then copies arrays
     /// into memory already mapped, instead of fresh pages.
     ///
     /// ```
-    /// use xwire::binary::Document;
-    /// let mut doc = Document::new();
+    /// use xwire::binary::TypedDocument;
+    /// let mut doc = TypedDocument::new();
     /// let a = doc.append_element(doc.root(), "", "a");
     /// doc.append_array(a, "", "v", vec![1.0f64; 1000]);
     /// doc.clear();
@@ -237,7 +237,7 @@ impl Document {
         let id = self.nodes.len() as u32;
         assert!(
             id != NONE,
-            "a binary::Document holds at most 2^32 - 1 nodes"
+            "a binary::TypedDocument holds at most 2^32 - 1 nodes"
         );
         self.nodes.push(Node {
             data,
@@ -280,11 +280,11 @@ impl Document {
     /// attributes (its content is the caller's to append).
     ///
     /// ```
-    /// use xwire::binary::Document;
+    /// use xwire::binary::TypedDocument;
     /// use xwire::{Event, Reader};
     /// let mut r = Reader::from_slice(b"<p:a xmlns:p='urn:p' n='1'/>");
     /// let Event::Start(t) = r.next()? else { unreachable!() };
-    /// let mut doc = Document::new();
+    /// let mut doc = TypedDocument::new();
     /// let a = doc.append_start(doc.root(), &t);
     /// assert_eq!((doc.namespace_uri(a), doc.attribute(a, "", "n")), ("urn:p", Some("1")));
     /// # Ok::<(), xwire::Error>(())
@@ -607,24 +607,24 @@ impl Document {
     /// become typed nodes; text input gives untyped elements (type it while encoding, see
     /// [`super::encode_events`]). Doctypes are dropped and defaulted attributes kept, as in
     /// the binary format.
-    pub fn read(reader: &mut Reader<'_>) -> Result<Document> {
-        let mut doc = Document::new();
+    pub fn read(reader: &mut Reader<'_>) -> Result<TypedDocument> {
+        let mut doc = TypedDocument::new();
         doc.read_into(reader)?;
         Ok(doc)
     }
 
-    /// [`Document::read`] into this document, [`clear`](Document::clear)ed first, reusing its
+    /// [`TypedDocument::read`] into this document, [`clear`](TypedDocument::clear)ed first, reusing its
     /// memory (arrays are copied into the allocations of the arrays it held). After an error
     /// the document holds what was read before it.
     ///
     /// ```
-    /// use xwire::binary::{BinaryWriter, Document};
+    /// use xwire::binary::{BinaryWriter, TypedDocument};
     /// let mut w = BinaryWriter::new(Vec::new());
     /// w.start_element("v")?;
     /// w.array_of(&[0.5f64, 1.5])?;
     /// w.end_element()?;
     /// let file = w.finish()?;
-    /// let mut doc = Document::new();
+    /// let mut doc = TypedDocument::new();
     /// for _ in 0..3 {
     ///     doc.read_into(&mut xwire::Reader::from_slice(&file))?;
     ///     let v = doc.root_element().unwrap();
@@ -724,7 +724,7 @@ fn qualified(out: &mut String, prefix: &str, local: &str) {
 /// The children of a node, in document order.
 #[derive(Clone)]
 pub struct Children<'d> {
-    doc: &'d Document,
+    doc: &'d TypedDocument,
     next: u32,
 }
 
@@ -747,7 +747,7 @@ mod tests {
 
     #[test]
     fn building_and_walking() {
-        let mut doc = Document::new();
+        let mut doc = TypedDocument::new();
         doc.append_comment(doc.root(), " top ");
         let r = doc.append_element(doc.root(), "urn:x", "x:r");
         doc.declare_namespace(r, "x", "urn:x");
@@ -801,7 +801,7 @@ mod tests {
             w.finish().unwrap()
         };
         let (big, small) = (file(1000), file(10));
-        let ptrs = |doc: &Document| {
+        let ptrs = |doc: &TypedDocument| {
             let m = doc.root_element().unwrap();
             let mut c = doc.children(m);
             let (i, d) = (c.next().unwrap(), c.next().unwrap());
@@ -810,7 +810,7 @@ mod tests {
                 doc.array_of::<f64>(d).unwrap().as_ptr() as usize,
             )
         };
-        let mut doc = Document::new();
+        let mut doc = TypedDocument::new();
         doc.read_into(&mut Reader::from_slice(&big)).unwrap();
         let first = ptrs(&doc);
         doc.read_into(&mut Reader::from_slice(&small)).unwrap();
@@ -819,8 +819,8 @@ mod tests {
             first,
             "the smaller arrays reuse the allocations"
         );
-        let fresh = Document::read(&mut Reader::from_slice(&small)).unwrap();
-        let text = |d: &Document| {
+        let fresh = TypedDocument::read(&mut Reader::from_slice(&small)).unwrap();
+        let text = |d: &TypedDocument| {
             let mut w = crate::writer::Writer::new(Vec::new());
             d.write(&mut w).unwrap();
             w.finish().unwrap()
