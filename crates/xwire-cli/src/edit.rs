@@ -30,7 +30,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::ArgMatches;
-use xwire::index::{EditError, Editor, Index, NodeRef};
+use xwire::index::{Editor, Index, NodeRef, SpliceError};
 use xwire::xpath::{Namespaces, Navigator, NodeKind, XPath};
 
 use crate::{read_input, report, Failure};
@@ -323,7 +323,12 @@ fn inside_removed(
 }
 
 /// Records one action on one node.
-fn apply(ix: &Index<'_>, ed: &mut Editor<'_, '_>, a: &Action, n: NodeRef) -> Result<(), EditError> {
+fn apply(
+    ix: &Index<'_>,
+    ed: &mut Editor<'_, '_>,
+    a: &Action,
+    n: NodeRef,
+) -> Result<(), SpliceError> {
     match a.op {
         Op::Delete => ed.delete(n),
         Op::InsertBefore => ed.insert_before(n, a.arg.as_bytes()),
@@ -338,7 +343,7 @@ fn apply(ix: &Index<'_>, ed: &mut Editor<'_, '_>, a: &Action, n: NodeRef) -> Res
             NodeKind::Attribute => ed.set_attribute_value(n, &a.arg),
             NodeKind::Comment => {
                 if a.arg.contains("--") || a.arg.ends_with('-') {
-                    return Err(EditError::NotEditable(
+                    return Err(SpliceError::NotEditable(
                         "a comment cannot contain '--' or end with '-'",
                     ));
                 }
@@ -347,7 +352,7 @@ fn apply(ix: &Index<'_>, ed: &mut Editor<'_, '_>, a: &Action, n: NodeRef) -> Res
             }
             NodeKind::Pi => {
                 if a.arg.contains("?>") {
-                    return Err(EditError::NotEditable(
+                    return Err(SpliceError::NotEditable(
                         "a processing instruction cannot contain '?>'",
                     ));
                 }
@@ -365,10 +370,10 @@ fn apply(ix: &Index<'_>, ed: &mut Editor<'_, '_>, a: &Action, n: NodeRef) -> Res
     }
 }
 
-fn edit_failure(name: &str, ix: &Index<'_>, a: &Action, n: NodeRef, e: &EditError) -> Failure {
+fn edit_failure(name: &str, ix: &Index<'_>, a: &Action, n: NodeRef, e: &SpliceError) -> Failure {
     let at = line_col(ix.document(), ix.offset(n) as usize);
     let why = match e {
-        EditError::Conflict { .. } => {
+        SpliceError::Conflict { .. } => {
             "it overlaps an edit of an earlier action or node (two edits change the same bytes)"
                 .to_string()
         }

@@ -6,10 +6,11 @@ use std::io::{self, Write};
 
 use super::*;
 
-/// Why an edit was refused.
+/// Why an edit was refused: the [`Editor`] records each edit as a splice of the document's
+/// bytes, and this splice cannot be made.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum EditError {
+pub enum SpliceError {
     /// The edit touches bytes an earlier edit replaces (for example editing inside a deleted
     /// element); the range is the new edit's.
     Conflict {
@@ -24,19 +25,19 @@ pub enum EditError {
     NotEditable(&'static str),
 }
 
-impl fmt::Display for EditError {
+impl fmt::Display for SpliceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EditError::Conflict { start, end } => write!(
+            SpliceError::Conflict { start, end } => write!(
                 f,
                 "the edit of bytes {start}..{end} overlaps an earlier edit"
             ),
-            EditError::NotEditable(why) => write!(f, "cannot edit this node: {why}"),
+            SpliceError::NotEditable(why) => write!(f, "cannot edit this node: {why}"),
         }
     }
 }
 
-impl std::error::Error for EditError {}
+impl std::error::Error for SpliceError {}
 
 /// One splice: `start..end` of the document becomes `bytes[data.0..data.1]`.
 #[derive(Clone, Copy, Debug)]
@@ -53,7 +54,7 @@ struct Splice {
 /// insertion is an empty range). Writing copies the untouched regions unchanged and the new
 /// bytes in between, so a document written without edits is its input byte for byte.
 ///
-/// Conflicts are refused when the edit is recorded ([`EditError::Conflict`]): a splice whose
+/// Conflicts are refused when the edit is recorded ([`SpliceError::Conflict`]): a splice whose
 /// range overlaps an earlier one (editing inside a deleted element, replacing a value twice),
 /// or an insertion strictly inside a replaced range. Insertions at the edge of a range are
 /// fine and keep their place: [`Editor::insert_before`] a node that is deleted lands before
@@ -119,17 +120,19 @@ impl<'i, 'a> Editor<'i, 'a> {
     }
 
     /// The bytes of a node that an edit may replace.
-    fn node_range(&self, n: NodeRef) -> Result<(usize, usize), EditError> {
+    fn node_range(&self, n: NodeRef) -> Result<(usize, usize), SpliceError> {
         if n.ns != 0 {
-            return Err(EditError::NotEditable(
+            return Err(SpliceError::NotEditable(
                 "a namespace node has no bytes of its own",
             ));
         }
         match self.ix.k(n.node) {
-            K_DOCUMENT => Err(EditError::NotEditable("the document node")),
-            K_ATTRIBUTE if self.ix.flags(n.node) & F_DEFAULTED != 0 => Err(EditError::NotEditable(
-                "the attribute was defaulted from the DTD; it has no bytes",
-            )),
+            K_DOCUMENT => Err(SpliceError::NotEditable("the document node")),
+            K_ATTRIBUTE if self.ix.flags(n.node) & F_DEFAULTED != 0 => {
+                Err(SpliceError::NotEditable(
+                    "the attribute was defaulted from the DTD; it has no bytes",
+                ))
+            }
             K_TEXT => {
                 // An empty CDATA section with no text before it makes no node of its own
                 // (the text node, and its offset, start after it), but its bytes belong with
@@ -156,8 +159,8 @@ impl<'i, 'a> Editor<'i, 'a> {
         end: usize,
         data: &[&[u8]],
         replace: bool,
-    ) -> Result<(), EditError> {
-        let conflict = EditError::Conflict { start, end };
+    ) -> Result<(), SpliceError> {
+        let conflict = SpliceError::Conflict { start, end };
         // Ranges are disjoint and sorted, so only the last one starting before the new
         // splice (or at it) can overlap it.
         if !replace {
@@ -204,27 +207,27 @@ impl<'i, 'a> Editor<'i, 'a> {
 
     /// Deletes a node: an element with its content, an attribute (with the white space
     /// before it), a text node, a comment or a PI.
-    pub fn delete(&mut self, n: NodeRef) -> Result<(), EditError> {
+    pub fn delete(&mut self, n: NodeRef) -> Result<(), SpliceError> {
         let (a, b) = self.node_range(n)?;
         self.splice(a, b, &[], true)
     }
 
     /// Inserts `xml` just before a node, as given (it is not checked: it should be
     /// well-formed content there, like ` name="value"` before an attribute).
-    pub fn insert_before(&mut self, n: NodeRef, xml: &[u8]) -> Result<(), EditError> {
+    pub fn insert_before(&mut self, n: NodeRef, xml: &[u8]) -> Result<(), SpliceError> {
         let (a, _) = self.node_range(n)?;
         self.splice(a, a, &[xml], false)
     }
 
     /// Inserts `xml` just after a node (after an element's end tag), as given.
-    pub fn insert_after(&mut self, n: NodeRef, xml: &[u8]) -> Result<(), EditError> {
+    pub fn insert_after(&mut self, n: NodeRef, xml: &[u8]) -> Result<(), SpliceError> {
         let (_, b) = self.node_range(n)?;
         self.splice(b, b, &[xml], false)
     }
 
     /// Replaces the content of an element (everything between its tags; an empty-element
     /// tag is rewritten with an end tag) or a whole text node by `xml`, as given.
-    pub fn replace_content(&mut self, n: NodeRef, xml: &[u8]) -> Result<(), EditError> {
+    pub fn replace_content(&mut self, n: NodeRef, xml: &[u8]) -> Result<(), SpliceError> {
         let (a, b) = self.node_range(n)?;
         match self.ix.k(n.node) {
             K_ELEMENT => {
@@ -241,7 +244,7 @@ impl<'i, 'a> Editor<'i, 'a> {
                 }
             }
             K_TEXT => self.splice(a, b, &[xml], true),
-            _ => Err(EditError::NotEditable(
+            _ => Err(SpliceError::NotEditable(
                 "content can be replaced in elements and text nodes only",
             )),
         }
@@ -249,7 +252,7 @@ impl<'i, 'a> Editor<'i, 'a> {
 
     /// Replaces the content of an element or a whole text node by the text `text`,
     /// escaped (`&`, `<`, `>` and carriage returns become references).
-    pub fn set_text(&mut self, n: NodeRef, text: &str) -> Result<(), EditError> {
+    pub fn set_text(&mut self, n: NodeRef, text: &str) -> Result<(), SpliceError> {
         let escaped = escape(text, 0);
         self.replace_content(n, &escaped)
     }
@@ -261,9 +264,9 @@ impl<'i, 'a> Editor<'i, 'a> {
         &mut self,
         attribute: NodeRef,
         value: &str,
-    ) -> Result<(), EditError> {
+    ) -> Result<(), SpliceError> {
         if attribute.ns != 0 || self.ix.k(attribute.node) != K_ATTRIBUTE {
-            return Err(EditError::NotEditable("not an attribute"));
+            return Err(SpliceError::NotEditable("not an attribute"));
         }
         self.node_range(attribute)?;
         let (a, b) = self.ix.attr_value_span(attribute.node);

@@ -66,7 +66,7 @@ mod text;
 #[cfg(test)]
 mod tests;
 
-pub use edit::{EditError, Editor};
+pub use edit::{Editor, SpliceError};
 pub use nav::{Attributes, Children, Descendants};
 pub use save::LoadError;
 

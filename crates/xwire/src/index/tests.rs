@@ -261,10 +261,10 @@ fn conflicting_edits_are_refused() {
     let t = ix.first_child(b).unwrap();
     let mut ed = ix.edit();
     ed.delete(b).unwrap();
-    assert!(matches!(ed.delete(t), Err(EditError::Conflict { .. })));
+    assert!(matches!(ed.delete(t), Err(SpliceError::Conflict { .. })));
     assert!(matches!(
         ed.set_attribute_value(x, "2"),
-        Err(EditError::Conflict { .. })
+        Err(SpliceError::Conflict { .. })
     ));
     assert!(ed.insert_before(t, b"x").is_err());
     assert!(ed.delete(ix.root_element().unwrap()).is_err());
@@ -276,7 +276,7 @@ fn conflicting_edits_are_refused() {
     assert!(ed.delete(c).is_err());
     assert!(matches!(
         ed.delete(ix.root()),
-        Err(EditError::NotEditable(_))
+        Err(SpliceError::NotEditable(_))
     ));
     assert_eq!(ed.to_vec(), b"<a><1/><2/><3/></a>");
 }
