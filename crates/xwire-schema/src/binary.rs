@@ -27,7 +27,9 @@
 
 use std::io::Write;
 
-use xwire::binary::{EncodeError, EventEncoder, Namespaces, PrimitiveType, TypedContent, Typing};
+use xwire::binary::{
+    EncodeError, EventEncoder, InScopeNamespaces, PrimitiveType, TypedContent, Typing,
+};
 use xwire::StartTag;
 
 use crate::datatypes::Builtin;
@@ -101,7 +103,7 @@ impl Typing for Decided {
         _ns_uri: &str,
         _local: &str,
         _tag: &StartTag<'_>,
-        _namespaces: &Namespaces<'_>,
+        _namespaces: &InScopeNamespaces<'_>,
     ) -> Option<TypedContent> {
         self.0
     }

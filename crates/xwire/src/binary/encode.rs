@@ -26,15 +26,16 @@ pub enum TypedContent {
     Array(PrimitiveType),
 }
 
-/// The namespace bindings in scope at a start tag (its own declarations included), for
-/// resolving QNames in attribute values such as `xsi:type`.
-pub struct Namespaces<'a> {
+/// The namespace bindings in scope at a start tag (its own declarations included: the XML
+/// Infoset's in-scope namespaces), for resolving QNames in attribute values such as
+/// `xsi:type`.
+pub struct InScopeNamespaces<'a> {
     bindings: &'a [(String, String)],
 }
 
-impl<'a> Namespaces<'a> {
-    pub(crate) fn of(scope: &'a NsScope) -> Namespaces<'a> {
-        Namespaces {
+impl<'a> InScopeNamespaces<'a> {
+    pub(crate) fn of(scope: &'a NsScope) -> InScopeNamespaces<'a> {
+        InScopeNamespaces {
             bindings: scope.all(),
         }
     }
@@ -52,13 +53,13 @@ impl<'a> Namespaces<'a> {
 /// bindings in scope.
 ///
 /// ```
-/// use xwire::binary::{encode_events, Namespaces, PrimitiveType, TypedContent, Typing};
+/// use xwire::binary::{encode_events, InScopeNamespaces, PrimitiveType, TypedContent, Typing};
 /// use xwire::StartTag;
 ///
 /// /// Every element named `n` holds an `i64`.
 /// struct Numbers;
 /// impl Typing for Numbers {
-///     fn element_type(&mut self, _: &str, local: &str, _: &StartTag<'_>, _: &Namespaces<'_>)
+///     fn element_type(&mut self, _: &str, local: &str, _: &StartTag<'_>, _: &InScopeNamespaces<'_>)
 ///         -> Option<TypedContent> {
 ///         (local == "n").then_some(TypedContent::Leaf(PrimitiveType::I64))
 ///     }
@@ -75,7 +76,7 @@ pub trait Typing {
         ns_uri: &str,
         local: &str,
         tag: &StartTag<'_>,
-        namespaces: &Namespaces<'_>,
+        namespaces: &InScopeNamespaces<'_>,
     ) -> Option<TypedContent>;
 }
 
@@ -102,7 +103,7 @@ impl Typing for XsiTyping {
         _: &str,
         _: &str,
         tag: &StartTag<'_>,
-        namespaces: &Namespaces<'_>,
+        namespaces: &InScopeNamespaces<'_>,
     ) -> Option<TypedContent> {
         let qname = tag.attribute_ns(XSI_NS, "type")?.trim_matches(is_xml_space);
         let (prefix, local) = qname.split_once(':').unwrap_or(("", qname));
@@ -152,7 +153,7 @@ impl Typing for MapTyping {
         ns_uri: &str,
         local: &str,
         _: &StartTag<'_>,
-        _: &Namespaces<'_>,
+        _: &InScopeNamespaces<'_>,
     ) -> Option<TypedContent> {
         self.get(ns_uri, local)
     }
@@ -404,7 +405,7 @@ impl<W: Write> EventEncoder<W> {
             Event::Start(tag) => {
                 self.fall_back()?;
                 self.w.write_event(event)?;
-                let namespaces = Namespaces::of(self.w.scope());
+                let namespaces = InScopeNamespaces::of(self.w.scope());
                 let content =
                     typing.element_type(tag.namespace_uri(), tag.local_name(), tag, &namespaces);
                 if let Some(content) = content {

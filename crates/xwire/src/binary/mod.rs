@@ -16,7 +16,7 @@ mod writer;
 use crate::error::{Error, ErrorKind, Location};
 
 pub use encode::{
-    encode_events, EncodeError, EventEncoder, MapTyping, MapTypingBuilder, Namespaces,
+    encode_events, EncodeError, EventEncoder, InScopeNamespaces, MapTyping, MapTypingBuilder,
     TypedContent, Typing, XsiTyping,
 };
 pub use format::{
