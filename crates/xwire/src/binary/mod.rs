@@ -5,6 +5,11 @@
 //! [`Writer`](crate::writer::Writer) (both implement [`XmlSink`](crate::writer::XmlSink)) plus
 //! typed values and arrays; [`encode_events`] transcodes a text document, typing elements
 //! through a [`Typing`] ([`XsiTyping`], [`MapTyping`]).
+//!
+//! [`NodeId`] and [`Children`] share their names with [`tree::NodeId`](crate::tree::NodeId) and
+//! [`index::Children`](crate::index::Children) on purpose: each document model has its own node
+//! id and child iterator, meant to be named module-qualified (`binary::NodeId`), as std has
+//! `btree_map::Iter` and `hash_map::Iter`.
 
 mod encode;
 pub(crate) mod format;

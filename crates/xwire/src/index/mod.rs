@@ -50,6 +50,12 @@
 //! Side tables: namespace declarations (owner element, prefix span, URI id), the distinct
 //! namespace URIs, and the values the DTD changed (defaulted attributes, text with declared
 //! entities) in one string.
+//!
+//! [`Children`] and [`Attributes`] share their names with
+//! [`binary::Children`](crate::binary::Children) and the reader's
+//! [`xwire::Attributes`](crate::Attributes) on purpose: each is the iterator of its own model,
+//! meant to be named module-qualified (`index::Children`), as std has `btree_map::Iter` and
+//! `hash_map::Iter`.
 
 use std::borrow::Cow;
 use std::ops::Range;

@@ -99,6 +99,13 @@
 //! range (attributes of an element, text of the others) and a 32-bit source offset (larger
 //! offsets go to a side table). White-space-only text of the form newlines-then-spaces or
 //! newlines-then-tabs (indentation) points into a static table instead of the text arena.
+//!
+//! ## Names shared with other modules
+//!
+//! [`NodeId`] and [`Attribute`] share their names with [`binary::NodeId`](crate::binary::NodeId)
+//! and the reader's [`xwire::Attribute`](crate::Attribute) on purpose: each document model has
+//! its own node id and attribute view, meant to be named module-qualified (`tree::NodeId`), as
+//! std has `btree_map::Iter` and `hash_map::Iter`.
 
 mod build;
 mod edit;
