@@ -208,7 +208,10 @@ mod tests {
     }
 
     fn content_of(s: &Schema, element: &str) -> Option<TypedContent> {
-        let n = s.names.lookup(crate::model::NsId::ABSENT, element).unwrap();
+        let n = s
+            .names
+            .lookup(crate::model::NamespaceId::ABSENT, element)
+            .unwrap();
         let e = s.global_element(n).unwrap();
         typed_content(s, s.element(e).type_def)
     }

@@ -12,7 +12,7 @@ use crate::model::{
     Annotation, AttributeDecl, AttributeGroup, AttributeGroupId, AttributeId, AttributeUse,
     ComplexType, ComplexTypeId, Compositor, ContentType, Derivation, DerivationSet, ElementDecl,
     ElementId, Facets, IdentityConstraint, IdentityConstraintId, IdentityKind, Location, MaxOccurs,
-    ModelGroup, ModelGroupId, NameId, NamespaceConstraint, Notation, NsId, Particle,
+    ModelGroup, ModelGroupId, NameId, NamespaceConstraint, NamespaceId, Notation, Particle,
     ProcessContents, SimpleType, SimpleTypeId, Term, TypeId, ValueConstraint, Variety, Wildcard,
     XSD_NAMESPACE,
 };
@@ -347,7 +347,7 @@ impl Loader<'_> {
             }
         };
         let mut ns = self.s.names.namespace(&uri);
-        if ns == NsId::ABSENT && self.docs[d].chameleon {
+        if ns == NamespaceId::ABSENT && self.docs[d].chameleon {
             ns = self.docs[d].tns;
         }
         Some(self.s.names.name(ns, local))
@@ -1460,7 +1460,7 @@ impl Loader<'_> {
         let ns = if qualified {
             self.docs[d].tns
         } else {
-            NsId::ABSENT
+            NamespaceId::ABSENT
         };
         let name = self.s.names.name(ns, local.trim());
         let id = ElementId::from_index(self.s.elements.len());
@@ -1703,7 +1703,7 @@ impl Loader<'_> {
     }
 
     fn check_attribute_name(&mut self, d: usize, node: &XNode, name: NameId) {
-        if self.s.names.local(name) == "xmlns" && self.s.names.ns(name) == NsId::ABSENT {
+        if self.s.names.local(name) == "xmlns" && self.s.names.ns(name) == NamespaceId::ABSENT {
             self.error(
                 "no-xmlns",
                 d,
@@ -1791,7 +1791,7 @@ impl Loader<'_> {
                         let ns = if qualified {
                             self.docs[d].tns
                         } else {
-                            NsId::ABSENT
+                            NamespaceId::ABSENT
                         };
                         let name = self.s.names.name(ns, local.trim());
                         self.check_attribute_name(d, &c, name);
@@ -1987,7 +1987,7 @@ impl Loader<'_> {
                 for w in list.split_whitespace() {
                     let ns = match w {
                         "##targetNamespace" => tns,
-                        "##local" => NsId::ABSENT,
+                        "##local" => NamespaceId::ABSENT,
                         uri => self.s.names.namespace(uri),
                     };
                     if !set.contains(&ns) {

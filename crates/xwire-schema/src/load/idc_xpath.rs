@@ -9,7 +9,7 @@
 //! ```
 
 use crate::datatypes::Builtin;
-use crate::model::{NameTable, NameTest, NsId, RestrictedPath};
+use crate::model::{NameTable, NameTest, NamespaceId, RestrictedPath};
 
 /// A path whose namespaces are still URIs.
 pub(crate) struct RawPath {
@@ -208,7 +208,7 @@ pub(crate) fn intern(p: RawPath, names: &mut NameTable) -> RestrictedPath {
         RawTest::Namespace(u) => NameTest::Namespace(names.namespace(&u)),
         RawTest::Name(u, l) => {
             let ns = if u.is_empty() {
-                NsId::ABSENT
+                NamespaceId::ABSENT
             } else {
                 names.namespace(&u)
             };

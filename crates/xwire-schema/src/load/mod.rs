@@ -45,7 +45,7 @@ pub use catalog::Catalog;
 
 use crate::model::{
     AttributeGroupId, AttributeId, ComplexTypeId, DerivationSet, ElementId, FileId, Location,
-    ModelGroupId, NameId, NsId, Schema, SchemaError, SchemaErrors, SimpleTypeId, TypeId,
+    ModelGroupId, NameId, NamespaceId, Schema, SchemaError, SchemaErrors, SimpleTypeId, TypeId,
 };
 use document::XNode;
 
@@ -123,7 +123,7 @@ impl Schema {
 pub(crate) struct Doc {
     pub file: FileId,
     /// The effective target namespace (the includer's for a chameleon include).
-    pub tns: NsId,
+    pub tns: NamespaceId,
     /// Included without a target namespace into one that has one.
     pub chameleon: bool,
     pub element_qualified: bool,
@@ -131,7 +131,7 @@ pub(crate) struct Doc {
     pub block_default: DerivationSet,
     pub final_default: DerivationSet,
     /// Namespaces this document imports (its own and the XSD namespace are always visible).
-    pub imports: HashSet<NsId>,
+    pub imports: HashSet<NamespaceId>,
     /// The folder relative locations resolve against.
     pub dir: PathBuf,
 }
@@ -181,7 +181,7 @@ pub(crate) struct Loader<'o> {
     pub errors: Vec<SchemaError>,
     pub docs: Vec<Doc>,
     /// (canonical path, effective target namespace) -> document.
-    pub loaded: HashMap<(PathBuf, NsId), usize>,
+    pub loaded: HashMap<(PathBuf, NamespaceId), usize>,
     /// Documents being loaded (their includes may not come back to them).
     pub defs: Vec<Def>,
     /// Per kind and name, the definition that holds the name.

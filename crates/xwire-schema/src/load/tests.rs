@@ -53,7 +53,7 @@ fn has(body: &str, constraint: &str, line: u32) {
 
 fn name(s: &Schema, local: &str) -> crate::model::NameId {
     s.names()
-        .lookup(crate::model::NsId::ABSENT, local)
+        .lookup(crate::model::NamespaceId::ABSENT, local)
         .expect("name interned")
 }
 
@@ -421,7 +421,10 @@ fn identity_constraints() {
     assert!(k.selector[0].descendants);
     assert_eq!(
         k.fields[0].0[0].attribute,
-        Some(NameTest::Name(crate::model::NsId::ABSENT, "id".into()))
+        Some(NameTest::Name(
+            crate::model::NamespaceId::ABSENT,
+            "id".into()
+        ))
     );
     let r = s.identity_constraint(root.identity_constraints[1]);
     assert_eq!(r.kind, IdentityKind::KeyRef(root.identity_constraints[0]));
@@ -463,9 +466,15 @@ fn target_namespace_and_forms() {
     .unwrap();
     let t = s.names().lookup_namespace("urn:t").unwrap();
     assert!(s.names().lookup(t, "a").is_some());
-    assert!(s.names().lookup(crate::model::NsId::ABSENT, "b").is_some());
+    assert!(s
+        .names()
+        .lookup(crate::model::NamespaceId::ABSENT, "b")
+        .is_some());
     assert!(s.names().lookup(t, "c").is_some());
-    assert!(s.names().lookup(crate::model::NsId::ABSENT, "d").is_some());
+    assert!(s
+        .names()
+        .lookup(crate::model::NamespaceId::ABSENT, "d")
+        .is_some());
 }
 
 fn temp_dir(name: &str) -> PathBuf {

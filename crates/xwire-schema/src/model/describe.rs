@@ -5,8 +5,8 @@
 use std::fmt::Write;
 
 use super::{
-    Compositor, ContentType, MaxOccurs, NamespaceConstraint, NsId, Particle, ProcessContents,
-    Schema, SimpleTypeId, Term, TypeId, Variety, Wildcard, XSD_NAMESPACE,
+    Compositor, ContentType, MaxOccurs, NamespaceConstraint, NamespaceId, Particle,
+    ProcessContents, Schema, SimpleTypeId, Term, TypeId, Variety, Wildcard, XSD_NAMESPACE,
 };
 
 /// Content models nested deeper than this are shown as `(...)`.
@@ -41,7 +41,7 @@ impl Schema {
         let local = self.names.local(name);
         if self.names.namespace_uri(ns) == XSD_NAMESPACE {
             format!("xs:{local}")
-        } else if ns == NsId::ABSENT || self.target_namespaces.first() == Some(&ns) {
+        } else if ns == NamespaceId::ABSENT || self.target_namespaces.first() == Some(&ns) {
             local.to_string()
         } else {
             self.names.display(name)
@@ -108,12 +108,12 @@ impl Schema {
     pub fn wildcard_display(&self, w: &Wildcard) -> String {
         let ns = match &w.namespaces {
             NamespaceConstraint::Any => "##any".to_string(),
-            NamespaceConstraint::Not(n) if *n == NsId::ABSENT => "not ##local".to_string(),
+            NamespaceConstraint::Not(n) if *n == NamespaceId::ABSENT => "not ##local".to_string(),
             NamespaceConstraint::Not(n) => format!("##other than {}", self.names.namespace_uri(*n)),
             NamespaceConstraint::Set(set) => set
                 .iter()
                 .map(|&n| {
-                    if n == NsId::ABSENT {
+                    if n == NamespaceId::ABSENT {
                         "##local".to_string()
                     } else {
                         self.names.namespace_uri(n).to_string()

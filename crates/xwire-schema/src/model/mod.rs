@@ -3,7 +3,7 @@
 //! A [`Schema`] owns every component in arenas and refers to them by small integer ids
 //! ([`ElementId`], [`TypeId`], ...), so the model is immutable once loaded, cheap to share
 //! (`Arc<Schema>` is `Send + Sync`) and has no reference cycles. Names are interned once
-//! ([`NameId`], [`NsId`]) so that the validator compares integers.
+//! ([`NameId`], [`NamespaceId`]) so that the validator compares integers.
 //!
 //! The components hold their *effective* properties, as the specification defines them:
 //! a complex type derived by extension has the base's attribute uses and a content model that
@@ -54,8 +54,12 @@ macro_rules! id_type {
 }
 
 id_type!(
-    /// An interned namespace name. [`NsId::ABSENT`] is "no namespace".
-    NsId
+    /// An interned namespace name: the schema's own numbering of the namespace names it
+    /// mentions ([`NamespaceId::ABSENT`] is "no namespace"). It is a type apart from the
+    /// reader's [`xwire::NsId`], the reader's numbering of the namespace URIs it meets in
+    /// documents: the validator maps one to the other, and passing a reader's id where a
+    /// schema's is expected (or the reverse) is a bug that the two types make a compile error.
+    NamespaceId
 );
 id_type!(
     /// An interned expanded name (namespace and local name).
@@ -99,12 +103,12 @@ id_type!(
     FileId
 );
 
-impl NsId {
+impl NamespaceId {
     /// No namespace (unqualified names).
-    pub const ABSENT: NsId = NsId(0);
+    pub const ABSENT: NamespaceId = NamespaceId(0);
     /// A namespace the schema never mentions: what the validator maps an instance's unknown
     /// namespace to. Only wildcards can match it.
-    pub const UNKNOWN: NsId = NsId(u32::MAX);
+    pub const UNKNOWN: NamespaceId = NamespaceId(u32::MAX);
 }
 
 impl SimpleTypeId {
@@ -332,9 +336,9 @@ pub enum NamespaceConstraint {
     Any,
     /// `##other`: any namespace but this one, and not unqualified names (`not(ns)` of
     /// XSD 1.0, whose `##other` also excludes absent).
-    Not(NsId),
-    /// An explicit list; [`NsId::ABSENT`] stands for `##local`.
-    Set(Vec<NsId>),
+    Not(NamespaceId),
+    /// An explicit list; [`NamespaceId::ABSENT`] stands for `##local`.
+    Set(Vec<NamespaceId>),
 }
 
 /// A wildcard: `xs:any` or `xs:anyAttribute`.
@@ -347,12 +351,12 @@ pub struct Wildcard {
 }
 
 impl Wildcard {
-    /// Whether a name in namespace `ns` matches ([`NsId::UNKNOWN`] for a namespace the
+    /// Whether a name in namespace `ns` matches ([`NamespaceId::UNKNOWN`] for a namespace the
     /// schema does not know).
-    pub fn allows(&self, ns: NsId) -> bool {
+    pub fn allows(&self, ns: NamespaceId) -> bool {
         match &self.namespaces {
             NamespaceConstraint::Any => true,
-            NamespaceConstraint::Not(not) => ns != *not && ns != NsId::ABSENT,
+            NamespaceConstraint::Not(not) => ns != *not && ns != NamespaceId::ABSENT,
             NamespaceConstraint::Set(set) => set.contains(&ns),
         }
     }
@@ -566,10 +570,10 @@ pub enum NameTest {
     /// `*`.
     Any,
     /// `prefix:*`.
-    Namespace(NsId),
+    Namespace(NamespaceId),
     /// A QName; the local name is kept as text since instance names need not be in the
     /// schema's name table.
-    Name(NsId, Box<str>),
+    Name(NamespaceId, Box<str>),
 }
 
 /// One alternative (`|`) of a selector or field path: `(.//)? step/step/...`, where a step is
@@ -688,7 +692,7 @@ pub struct Schema {
     /// it ([`Schema::substitution_group`]).
     pub(crate) substitutions: Vec<Vec<ElementId>>,
     /// The target namespaces of the schema documents, in load order.
-    pub(crate) target_namespaces: Vec<NsId>,
+    pub(crate) target_namespaces: Vec<NamespaceId>,
     /// The compiled content model of each complex type with element content, by
     /// [`ComplexTypeId`] (`crate::validate::compile_content_models` fills it).
     pub(crate) content_models: Vec<Option<crate::validate::ContentModel>>,
@@ -838,7 +842,7 @@ impl Schema {
     }
 
     /// The target namespaces of the loaded documents, each once, in load order.
-    pub fn target_namespaces(&self) -> &[NsId] {
+    pub fn target_namespaces(&self) -> &[NamespaceId] {
         &self.target_namespaces
     }
 

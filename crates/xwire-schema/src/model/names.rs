@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::{NameId, NsId};
+use super::{NameId, NamespaceId};
 
 /// A map keyed by text, hashed a word at a time ([`TextHasher`]).
 type TextMap<V> = HashMap<Box<str>, V, BuildHasherDefault<TextHasher>>;
@@ -56,14 +56,14 @@ pub const XSI_NAMESPACE: &str = "http://www.w3.org/2001/XMLSchema-instance";
 #[derive(Debug, Clone)]
 pub struct NameTable {
     namespaces: Vec<Box<str>>,
-    namespace_ids: TextMap<NsId>,
-    names: Vec<(NsId, Box<str>)>,
+    namespace_ids: TextMap<NamespaceId>,
+    names: Vec<(NamespaceId, Box<str>)>,
     /// By namespace index, so that a lookup by `&str` needs no allocation.
     name_ids: Vec<TextMap<NameId>>,
 }
 
 impl NameTable {
-    /// A table holding only [`NsId::ABSENT`] (as the empty string).
+    /// A table holding only [`NamespaceId::ABSENT`] (as the empty string).
     pub(crate) fn new() -> NameTable {
         let mut t = NameTable {
             namespaces: Vec::new(),
@@ -75,12 +75,12 @@ impl NameTable {
         t
     }
 
-    /// Interns a namespace name (`""` is [`NsId::ABSENT`]).
-    pub(crate) fn namespace(&mut self, uri: &str) -> NsId {
+    /// Interns a namespace name (`""` is [`NamespaceId::ABSENT`]).
+    pub(crate) fn namespace(&mut self, uri: &str) -> NamespaceId {
         if let Some(&id) = self.namespace_ids.get(uri) {
             return id;
         }
-        let id = NsId::from_index(self.namespaces.len());
+        let id = NamespaceId::from_index(self.namespaces.len());
         self.namespaces.push(uri.into());
         self.namespace_ids.insert(uri.into(), id);
         self.name_ids.push(TextMap::default());
@@ -88,7 +88,7 @@ impl NameTable {
     }
 
     /// Interns an expanded name.
-    pub(crate) fn name(&mut self, ns: NsId, local: &str) -> NameId {
+    pub(crate) fn name(&mut self, ns: NamespaceId, local: &str) -> NameId {
         if let Some(id) = self.lookup(ns, local) {
             return id;
         }
@@ -99,27 +99,27 @@ impl NameTable {
     }
 
     /// The id of a namespace name, if the schema mentions it (`""` gives
-    /// [`NsId::ABSENT`]).
-    pub fn lookup_namespace(&self, uri: &str) -> Option<NsId> {
+    /// [`NamespaceId::ABSENT`]).
+    pub fn lookup_namespace(&self, uri: &str) -> Option<NamespaceId> {
         self.namespace_ids.get(uri).copied()
     }
 
     /// The id of an expanded name, if the schema mentions it.
-    pub fn lookup(&self, ns: NsId, local: &str) -> Option<NameId> {
+    pub fn lookup(&self, ns: NamespaceId, local: &str) -> Option<NameId> {
         self.name_ids.get(ns.index())?.get(local).copied()
     }
 
-    /// The namespace name of `ns` (`""` for [`NsId::ABSENT`]; `"?"` for
-    /// [`NsId::UNKNOWN`]).
-    pub fn namespace_uri(&self, ns: NsId) -> &str {
-        if ns == NsId::UNKNOWN {
+    /// The namespace name of `ns` (`""` for [`NamespaceId::ABSENT`]; `"?"` for
+    /// [`NamespaceId::UNKNOWN`]).
+    pub fn namespace_uri(&self, ns: NamespaceId) -> &str {
+        if ns == NamespaceId::UNKNOWN {
             return "?";
         }
         &self.namespaces[ns.index()]
     }
 
     /// The namespace of a name.
-    pub fn ns(&self, name: NameId) -> NsId {
+    pub fn ns(&self, name: NameId) -> NamespaceId {
         self.names[name.index()].0
     }
 
@@ -131,7 +131,7 @@ impl NameTable {
     /// `{namespace}local`, or `local` for an unqualified name.
     pub fn display(&self, name: NameId) -> String {
         let (ns, local) = &self.names[name.index()];
-        if *ns == NsId::ABSENT {
+        if *ns == NamespaceId::ABSENT {
             local.to_string()
         } else {
             format!("{{{}}}{}", self.namespace_uri(*ns), local)

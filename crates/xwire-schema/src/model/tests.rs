@@ -185,13 +185,17 @@ fn wildcards_match_namespaces() {
         namespaces,
         process: ProcessContents::Strict,
     };
-    let tns = NsId(3);
-    assert!(w(NamespaceConstraint::Any).allows(NsId::UNKNOWN));
+    let tns = NamespaceId(3);
+    assert!(w(NamespaceConstraint::Any).allows(NamespaceId::UNKNOWN));
     let other = w(NamespaceConstraint::Not(tns));
-    assert!(other.allows(NsId(4)) && other.allows(NsId::UNKNOWN));
-    assert!(!other.allows(tns) && !other.allows(NsId::ABSENT));
-    let local = w(NamespaceConstraint::Set(vec![NsId::ABSENT, tns]));
-    assert!(local.allows(NsId::ABSENT) && local.allows(tns) && !local.allows(NsId::UNKNOWN));
+    assert!(other.allows(NamespaceId(4)) && other.allows(NamespaceId::UNKNOWN));
+    assert!(!other.allows(tns) && !other.allows(NamespaceId::ABSENT));
+    let local = w(NamespaceConstraint::Set(vec![NamespaceId::ABSENT, tns]));
+    assert!(
+        local.allows(NamespaceId::ABSENT)
+            && local.allows(tns)
+            && !local.allows(NamespaceId::UNKNOWN)
+    );
 }
 
 #[test]

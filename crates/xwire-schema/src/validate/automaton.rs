@@ -42,7 +42,7 @@ use std::collections::HashMap;
 
 use crate::model::{
     ComplexTypeId, Compositor, ContentType, DerivationSet, ElementId, Location, MaxOccurs, NameId,
-    NamespaceConstraint, NsId, Particle, Schema, SchemaError, Term, TypeId, Wildcard,
+    NamespaceConstraint, NamespaceId, Particle, Schema, SchemaError, Term, TypeId, Wildcard,
 };
 
 /// The most configurations a match keeps at once (see the module documentation).
@@ -276,7 +276,7 @@ impl<'m> PlainModel<'m> {
         self,
         at: u32,
         name: Option<NameId>,
-        ns: NsId,
+        ns: NamespaceId,
     ) -> Option<(&'m Wildcard, u32)> {
         let g = self.0;
         let state = &g.states[g.rep[at as usize] as usize];
@@ -326,10 +326,15 @@ impl ContentModel {
     }
 
     /// Consumes a child element named `name` (its schema name, `None` when the schema does
-    /// not know the name) in namespace `ns` ([`NsId::UNKNOWN`] for a namespace the schema
+    /// not know the name) in namespace `ns` ([`NamespaceId::UNKNOWN`] for a namespace the schema
     /// does not know). On no match `st` is left as it was.
     #[inline]
-    pub fn step(&self, st: &mut MatchState, name: Option<NameId>, ns: NsId) -> Option<Matched<'_>> {
+    pub fn step(
+        &self,
+        st: &mut MatchState,
+        name: Option<NameId>,
+        ns: NamespaceId,
+    ) -> Option<Matched<'_>> {
         match &self.kind {
             Kind::Glushkov(g) => g.step(st, name, ns),
             Kind::All(a) => a.step(st, name),
@@ -356,7 +361,7 @@ impl ContentModel {
         &self,
         st: &MatchState,
         name: Option<NameId>,
-        ns: NsId,
+        ns: NamespaceId,
     ) -> Option<(&Wildcard, u32)> {
         match st.cur.as_slice() {
             &[at] => self.plain()?.wildcard(at, name, ns),
@@ -505,7 +510,12 @@ impl Glushkov {
     /// walk over configurations otherwise. Inlined into the validator, the general walk out
     /// of line (its register saves cost a fifth of a step in place).
     #[inline]
-    fn step(&self, st: &mut MatchState, name: Option<NameId>, ns: NsId) -> Option<Matched<'_>> {
+    fn step(
+        &self,
+        st: &mut MatchState,
+        name: Option<NameId>,
+        ns: NamespaceId,
+    ) -> Option<Matched<'_>> {
         if self.counters.is_empty() && st.cur.len() == 1 {
             let state = &self.states[self.rep[st.cur[0] as usize] as usize];
             let mut named = false;
@@ -540,7 +550,7 @@ impl Glushkov {
         &self,
         st: &mut MatchState,
         name: Option<NameId>,
-        ns: NsId,
+        ns: NamespaceId,
     ) -> Option<Matched<'_>> {
         let w = 1 + self.counters.len();
         st.next.clear();
@@ -644,7 +654,7 @@ impl ContentModel {
                     next: Vec::new(),
                     overflow: false,
                 };
-                let ns = NsId::UNKNOWN;
+                let ns = NamespaceId::UNKNOWN;
                 if self.step(&mut st, Some(n), ns).is_some() {
                     let next = normalize(&st.cur);
                     if seen.insert(next.clone()) {
@@ -1288,7 +1298,9 @@ fn wildcards_overlap(a: &Wildcard, b: &Wildcard) -> bool {
     use NamespaceConstraint::*;
     match (&a.namespaces, &b.namespaces) {
         (Any, _) | (_, Any) | (Not(_), Not(_)) => true,
-        (Not(n), Set(s)) | (Set(s), Not(n)) => s.iter().any(|x| x != n && *x != NsId::ABSENT),
+        (Not(n), Set(s)) | (Set(s), Not(n)) => {
+            s.iter().any(|x| x != n && *x != NamespaceId::ABSENT)
+        }
         (Set(s), Set(t)) => s.iter().any(|x| t.contains(x)),
     }
 }

@@ -11,7 +11,9 @@
 use std::collections::HashSet;
 
 use crate::datatypes::Value;
-use crate::model::{IdentityConstraintId, IdentityKind, NameTest, NsId, RestrictedPath, Schema};
+use crate::model::{
+    IdentityConstraintId, IdentityKind, NameTest, NamespaceId, RestrictedPath, Schema,
+};
 
 /// One field value: a class (values of different primitive types never compare equal) and
 /// the canonical form.
@@ -96,10 +98,10 @@ pub(crate) struct Identity {
     captures: Vec<Capture>,
     tables: Vec<Table>,
     /// Element names by depth, while a scope is open.
-    names: Vec<(NsId, String)>,
+    names: Vec<(NamespaceId, String)>,
 }
 
-fn test_matches(t: &NameTest, ns: NsId, local: &str) -> bool {
+fn test_matches(t: &NameTest, ns: NamespaceId, local: &str) -> bool {
     match t {
         NameTest::Any => true,
         NameTest::Namespace(n) => *n == ns,
@@ -109,7 +111,7 @@ fn test_matches(t: &NameTest, ns: NsId, local: &str) -> bool {
 
 /// Whether `path` (without its attribute step) selects the element whose ancestors below the
 /// context are `rel` (context child first, the element last).
-fn path_matches(path: &RestrictedPath, rel: &[(NsId, String)]) -> bool {
+fn path_matches(path: &RestrictedPath, rel: &[(NamespaceId, String)]) -> bool {
     let n = path.steps.len();
     if path.descendants {
         if rel.len() < n {
@@ -146,10 +148,10 @@ impl Identity {
         &mut self,
         schema: &Schema,
         depth: usize,
-        ns: NsId,
+        ns: NamespaceId,
         local: &str,
         ics: &[IdentityConstraintId],
-        attrs: &[(NsId, &str, KeyPart)],
+        attrs: &[(NamespaceId, &str, KeyPart)],
         offset: u64,
         errors: &mut Vec<IdError>,
     ) {
@@ -158,7 +160,7 @@ impl Identity {
         }
         if self.names.len() <= depth {
             self.names
-                .resize_with(depth + 1, || (NsId::ABSENT, String::new()));
+                .resize_with(depth + 1, || (NamespaceId::ABSENT, String::new()));
         }
         self.names[depth].0 = ns;
         self.names[depth].1.clear();

@@ -7,8 +7,8 @@ use xwire::StartTag;
 use super::messages::{fixed_mismatch, AttrWhat, Label, RawName};
 use super::{AttributeInfo, General};
 use crate::model::{
-    AttributeId, AttributeUse, NameId, NsId, ProcessContents, SimpleTypeId, SimpleValue, TypeId,
-    ValueConstraint, XSI_NAMESPACE,
+    AttributeId, AttributeUse, NameId, NamespaceId, ProcessContents, SimpleTypeId, SimpleValue,
+    TypeId, ValueConstraint, XSI_NAMESPACE,
 };
 use crate::validate::ids::IdKind;
 use crate::validate::shared::Shared;
@@ -40,7 +40,7 @@ impl<'s> General {
             }
             let ans = sh.map_ns(a.ns(), || a.namespace_uri());
             let aname = sh.map_name(a.name_id(), a.ns(), ans, || a.local_name());
-            if ans != NsId::UNKNOWN && Some(ans) == sh.xsi.ns {
+            if ans != NamespaceId::UNKNOWN && Some(ans) == sh.xsi.ns {
                 self.xsi_attribute(sh, i, &a, aname, label, offset);
                 continue;
             }

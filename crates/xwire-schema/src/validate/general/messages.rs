@@ -5,7 +5,9 @@ use xwire::StartTag;
 
 use super::General;
 use crate::datatypes::trim_xml;
-use crate::model::{ComplexTypeId, NameId, NsId, Schema, SimpleValue, ValueConstraint, Wildcard};
+use crate::model::{
+    ComplexTypeId, NameId, NamespaceId, Schema, SimpleValue, ValueConstraint, Wildcard,
+};
 use crate::validate::automaton::Expected;
 use crate::validate::shared::{model_of, Shared};
 
@@ -87,7 +89,7 @@ pub(super) fn wildcard_label(schema: &Schema, w: &Wildcard) -> String {
             let list: Vec<String> = set
                 .iter()
                 .map(|ns| {
-                    if *ns == NsId::ABSENT {
+                    if *ns == NamespaceId::ABSENT {
                         "no namespace".to_string()
                     } else {
                         format!("'{}'", schema.names.namespace_uri(*ns))

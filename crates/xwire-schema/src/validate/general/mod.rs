@@ -21,7 +21,7 @@ use super::shared::{Shared, UseIndex};
 use super::typed_value::TypedValue;
 use crate::datatypes::Builtin;
 use crate::model::{
-    ContentType, ElementId, NameId, NsId, ProcessContents, SimpleTypeId, SimpleValue, TypeId,
+    ContentType, ElementId, NameId, NamespaceId, ProcessContents, SimpleTypeId, SimpleValue, TypeId,
 };
 use crate::validate::automaton::{MatchState, MemberStatus};
 
@@ -140,7 +140,7 @@ pub(crate) struct General {
     xsi_nil_at: Option<usize>,
     /// The attribute uses of the types by name.
     uses: UseIndex,
-    attr_keys: Vec<(NsId, String, KeyPart)>,
+    attr_keys: Vec<(NamespaceId, String, KeyPart)>,
     /// The value of the element that just ended, when built during validation.
     end_value: Option<SimpleValue>,
     /// Otherwise, for a number checked by a scan: its built-in and type, for a

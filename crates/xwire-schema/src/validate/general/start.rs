@@ -6,7 +6,9 @@ use xwire::StartTag;
 
 use super::messages::{Label, RawName};
 use super::{Frame, General, Mode, Opening, Stepped};
-use crate::model::{ComplexTypeId, ContentType, ElementId, NameId, NsId, ProcessContents, TypeId};
+use crate::model::{
+    ComplexTypeId, ContentType, ElementId, NameId, NamespaceId, ProcessContents, TypeId,
+};
 use crate::validate::automaton::{complex_type_label, Matched, MemberStatus};
 use crate::validate::identity::{key_part, KeyPart};
 use crate::validate::plans::{self, keeps_text};
@@ -131,7 +133,7 @@ impl<'s> General {
         sh: &mut Shared<'s>,
         d: usize,
         name: Option<NameId>,
-        ns: NsId,
+        ns: NamespaceId,
         label: &Label<'_>,
         offset: u64,
     ) -> Governing {
@@ -172,7 +174,7 @@ impl<'s> General {
         sh: &mut Shared<'s>,
         p: usize,
         name: Option<NameId>,
-        ns: NsId,
+        ns: NamespaceId,
         label: &Label<'_>,
         offset: u64,
     ) -> Governing {
@@ -404,7 +406,7 @@ impl<'s> General {
         sh: &mut Shared<'s>,
         tag: &StartTag<'_>,
         d: usize,
-        ns: NsId,
+        ns: NamespaceId,
         decl: Option<ElementId>,
         mode: Mode,
         offset: u64,
@@ -444,7 +446,7 @@ impl<'s> General {
                     .push((ans, local.to_string(), key_part(&v.value)));
             }
         }
-        let attrs: Vec<(NsId, &str, KeyPart)> = self
+        let attrs: Vec<(NamespaceId, &str, KeyPart)> = self
             .attr_keys
             .iter()
             .map(|(n, l, k)| (*n, l.as_str(), k.clone()))
@@ -470,7 +472,7 @@ impl<'s> General {
         c: ComplexTypeId,
         p: usize,
         name: Option<NameId>,
-        ns: NsId,
+        ns: NamespaceId,
     ) -> Option<Stepped> {
         let m = model_of(sh.schema, &sh.plans, c)?;
         let f = &mut self.frames[p];

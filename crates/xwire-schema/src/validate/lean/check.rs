@@ -7,7 +7,7 @@ use xwire::StartTag;
 use super::frame::{End, Frame};
 use super::Reason;
 use crate::datatypes::{is_plain_temporal, parse_plain};
-use crate::model::{NsId, ProcessContents, SimpleTypeId, TypeId, ValueConstraint};
+use crate::model::{NamespaceId, ProcessContents, SimpleTypeId, TypeId, ValueConstraint};
 use crate::validate::ids::IdKind;
 use crate::validate::plans::Check;
 use crate::validate::shared::{Shared, UseIndex};
@@ -108,7 +108,7 @@ pub(super) fn attributes(
             continue;
         }
         let ans = sh.map_ns(a.ns(), || a.namespace_uri());
-        if ans != NsId::UNKNOWN && Some(ans) == sh.xsi.ns {
+        if ans != NamespaceId::UNKNOWN && Some(ans) == sh.xsi.ns {
             continue; // the `xsi:type` the caller found
         }
         let n = sh.map_name(a.name_id(), a.ns(), ans, || a.local_name());

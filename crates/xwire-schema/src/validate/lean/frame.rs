@@ -3,7 +3,7 @@
 use xwire::StartTag;
 
 use super::Reason;
-use crate::model::{ElementId, NameId, NsId, SimpleTypeId, TypeId, Wildcard};
+use crate::model::{ElementId, NameId, NamespaceId, SimpleTypeId, TypeId, Wildcard};
 use crate::validate::automaton::{ContentModel, MatchState, Matched, MemberStatus, PlainModel};
 
 /// The state of one open element.
@@ -132,7 +132,11 @@ impl<'s> Frame<'s> {
     /// match the general engine must judge (an abstract or blocked declaration, several
     /// particles in a plain model).
     #[inline]
-    pub(super) fn child(&mut self, name: Option<NameId>, ns: NsId) -> Option<(Child<'s>, bool)> {
+    pub(super) fn child(
+        &mut self,
+        name: Option<NameId>,
+        ns: NamespaceId,
+    ) -> Option<(Child<'s>, bool)> {
         let (End::Model(m) | End::MixedModel(m)) = self.end else {
             return None;
         };

@@ -6,7 +6,7 @@ use xwire::StartTag;
 use super::frame::{Child, Decl, End, Frame, Model, Repeat, Xsi};
 use super::{check, Cache, Reason};
 use crate::datatypes::Builtin;
-use crate::model::{ContentType, ElementId, NsId, ProcessContents, SimpleTypeId, TypeId};
+use crate::model::{ContentType, ElementId, NamespaceId, ProcessContents, SimpleTypeId, TypeId};
 use crate::validate::ids::IdKind;
 use crate::validate::plans::{opens_without_checks, Check, ElementPlan, ValuePlan};
 use crate::validate::shared::Shared;
@@ -68,7 +68,7 @@ impl<'s> Cache<'s> {
                     continue;
                 }
                 let ans = sh.map_ns(a.ns(), || a.namespace_uri());
-                if ans != NsId::UNKNOWN && Some(ans) == sh.xsi.ns {
+                if ans != NamespaceId::UNKNOWN && Some(ans) == sh.xsi.ns {
                     let n = sh.map_name(a.name_id(), a.ns(), ans, || a.local_name());
                     // `xsi:nil` and the location hints go to the general engine.
                     if n.is_none() || n != sh.xsi.type_name {

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use super::errors::ValidationOptions;
 use super::plans::Plans;
-use crate::model::{AttributeId, ComplexTypeId, NameId, NsId, Schema, XSI_NAMESPACE};
+use crate::model::{AttributeId, ComplexTypeId, NameId, NamespaceId, Schema, XSI_NAMESPACE};
 
 mod names;
 mod scope;
@@ -44,7 +44,7 @@ pub(crate) struct Shared<'s> {
 /// interned them, and the declaration of `xsi:type` (the schema's built-in one).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Xsi {
-    pub(crate) ns: Option<NsId>,
+    pub(crate) ns: Option<NamespaceId>,
     pub(crate) type_name: Option<NameId>,
     pub(crate) nil_name: Option<NameId>,
     pub(crate) type_decl: Option<AttributeId>,

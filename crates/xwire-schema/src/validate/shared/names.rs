@@ -2,9 +2,9 @@
 //! name's text is looked at only on its first sighting.
 
 use super::Shared;
-use crate::model::{NameId, NsId};
+use crate::model::{NameId, NamespaceId};
 
-const NS_UNSEEN: NsId = NsId(u32::MAX - 1);
+const NS_UNSEEN: NamespaceId = NamespaceId(u32::MAX - 1);
 
 /// The schema namespace of each reader namespace id, and the schema name of each reader
 /// qualified-name id, seen so far; kept from one document to the next while the reader's
@@ -12,7 +12,7 @@ const NS_UNSEEN: NsId = NsId(u32::MAX - 1);
 #[derive(Debug, Default)]
 pub(crate) struct Names {
     /// Schema namespace by reader namespace id (`NS_UNSEEN` when not looked up yet).
-    ns: Vec<NsId>,
+    ns: Vec<NamespaceId>,
     /// Schema name by reader qualified-name id: (reader namespace id, name) of the last
     /// lookup.
     names: Vec<(u32, Option<NameId>)>,
@@ -37,7 +37,11 @@ impl Shared<'_> {
     /// The schema's namespace of reader namespace `rns`; `uri` is asked for only on its first
     /// sighting.
     #[inline]
-    pub(crate) fn map_ns<'u>(&mut self, rns: xwire::NsId, uri: impl FnOnce() -> &'u str) -> NsId {
+    pub(crate) fn map_ns<'u>(
+        &mut self,
+        rns: xwire::NsId,
+        uri: impl FnOnce() -> &'u str,
+    ) -> NamespaceId {
         match self.names.ns.get(rns.0 as usize) {
             Some(&n) if n != NS_UNSEEN => n,
             _ => self.map_ns_miss(rns, uri()),
@@ -45,13 +49,13 @@ impl Shared<'_> {
     }
 
     #[cold]
-    fn map_ns_miss(&mut self, rns: xwire::NsId, uri: &str) -> NsId {
+    fn map_ns_miss(&mut self, rns: xwire::NsId, uri: &str) -> NamespaceId {
         let i = rns.0 as usize;
         let n = self
             .schema
             .names
             .lookup_namespace(uri)
-            .unwrap_or(NsId::UNKNOWN);
+            .unwrap_or(NamespaceId::UNKNOWN);
         let cache = &mut self.names.ns;
         if i < 1 << 20 {
             if cache.len() <= i {
@@ -69,7 +73,7 @@ impl Shared<'_> {
         &mut self,
         qname: xwire::Id,
         rns: xwire::NsId,
-        ns: NsId,
+        ns: NamespaceId,
         local: impl FnOnce() -> &'u str,
     ) -> Option<NameId> {
         match self.names.names.get(qname.0 as usize) {
@@ -83,11 +87,11 @@ impl Shared<'_> {
         &mut self,
         qname: xwire::Id,
         rns: xwire::NsId,
-        ns: NsId,
+        ns: NamespaceId,
         local: &str,
     ) -> Option<NameId> {
         let i = qname.0 as usize;
-        let n = if ns == NsId::UNKNOWN {
+        let n = if ns == NamespaceId::UNKNOWN {
             None
         } else {
             self.schema.names.lookup(ns, local)

@@ -15,7 +15,7 @@ fn model(s: &Schema, t: TypeId) -> &ContentModel {
 
 /// Runs the names (in the target namespace) through the model: `Ok` when accepted, else the
 /// index of the child that failed (`len` when the end was not allowed).
-fn run(s: &Schema, t: TypeId, tns: NsId, input: &[&str]) -> Result<(), usize> {
+fn run(s: &Schema, t: TypeId, tns: NamespaceId, input: &[&str]) -> Result<(), usize> {
     let m = model(s, t);
     let mut st = MatchState::default();
     m.start(&mut st);
@@ -243,10 +243,10 @@ fn wildcards_by_namespace() {
         Some(Matched::Wildcard(_))
     ));
     assert!(matches!(
-        m.step(&mut st, None, NsId::UNKNOWN),
+        m.step(&mut st, None, NamespaceId::UNKNOWN),
         Some(Matched::Wildcard(_))
     ));
-    assert!(m.step(&mut st, None, NsId::ABSENT).is_none());
+    assert!(m.step(&mut st, None, NamespaceId::ABSENT).is_none());
     assert!(m.step(&mut st, None, tns).is_none());
     assert!(m.can_end(&st));
 }
@@ -320,7 +320,7 @@ fn upa_violations_are_reported_with_positions() {
     let errs = upa_errors(|b, _| {
         let w1 = b.any(NamespaceConstraint::Any, ProcessContents::Lax);
         let w2 = b.any(
-            NamespaceConstraint::Set(vec![NsId::ABSENT]),
+            NamespaceConstraint::Set(vec![NamespaceId::ABSENT]),
             ProcessContents::Lax,
         );
         b.choice(vec![w1, w2])

@@ -10,7 +10,7 @@ use crate::model::*;
 /// tests can assert where errors point.
 pub struct B {
     pub s: Schema,
-    pub tns: NsId,
+    pub tns: NamespaceId,
     line: u32,
 }
 
@@ -40,7 +40,7 @@ impl B {
         self.s.names.name(self.tns, local)
     }
 
-    pub fn ns(&mut self, uri: &str) -> NsId {
+    pub fn ns(&mut self, uri: &str) -> NamespaceId {
         self.s.names.namespace(uri)
     }
 
@@ -191,7 +191,7 @@ impl B {
 
     /// An unqualified attribute declaration, local.
     pub fn attr(&mut self, local: &str, ty: Builtin) -> AttributeId {
-        let name = self.s.names.name(NsId::ABSENT, local);
+        let name = self.s.names.name(NamespaceId::ABSENT, local);
         let id = AttributeId::from_index(self.s.attributes.len());
         let location = self.loc();
         self.s.attributes.push(AttributeDecl {

@@ -659,7 +659,7 @@ fn attribute_wildcards_and_fixed_attributes() {
     let mk = |b: &mut B, name: &str, process| {
         let t = TypeId::Complex(b.complex(None, ContentType::Empty));
         b.ct_mut(t).attribute_wildcard = Some(Wildcard {
-            namespaces: NamespaceConstraint::Not(NsId::ABSENT),
+            namespaces: NamespaceConstraint::Not(NamespaceId::ABSENT),
             process,
         });
         let f = b.attr("f", Builtin::Decimal);
@@ -785,7 +785,7 @@ fn identity_schema() -> Schema {
             .iter()
             .map(|s| NameTest::Name(tns, (*s).into()))
             .collect(),
-        attribute: attr.map(|a| NameTest::Name(NsId::ABSENT, a.into())),
+        attribute: attr.map(|a| NameTest::Name(NamespaceId::ABSENT, a.into())),
     };
     let ic = |b: &mut B, name: &str, kind, sel: &[&str], field: RestrictedPath| {
         let id = IdentityConstraintId::from_index(b.s.identity_constraints.len());
@@ -1082,7 +1082,7 @@ fn keyrefs_see_keys_of_descendants_and_descendant_selectors() {
             .iter()
             .map(|s| NameTest::Name(tns, (*s).into()))
             .collect(),
-        attribute: attr.map(|a| NameTest::Name(NsId::ABSENT, a.into())),
+        attribute: attr.map(|a| NameTest::Name(NamespaceId::ABSENT, a.into())),
     };
     let ic =
         |b: &mut B, on: ElementId, name: &str, kind, sel: RestrictedPath, field: RestrictedPath| {
