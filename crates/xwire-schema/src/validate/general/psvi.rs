@@ -6,8 +6,8 @@ use crate::validate::TypedValue;
 /// The validation information of one attribute of a start tag.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AttributeInfo {
-    /// The position of the attribute in [`StartTag::attributes`], or `None` for an attribute
-    /// added from a default or fixed value of the schema.
+    /// The position of the attribute in [`StartTag::attributes`](xwire::StartTag::attributes),
+    /// or `None` for an attribute added from a default or fixed value of the schema.
     pub index: Option<usize>,
     /// The governing attribute declaration, if any.
     pub decl: Option<AttributeId>,
