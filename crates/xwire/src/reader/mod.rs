@@ -48,6 +48,7 @@ use token::TokenKind;
 
 use reuse::Core;
 use text::window::{read_some, Input, Stream, DETECT_WINDOW};
+use text::Phase;
 
 pub use crate::config::{Config, Limits};
 pub use reuse::ReaderBuffers;
@@ -143,7 +144,15 @@ impl<'a> Reader<'a> {
         // outlive its own (callers pass a new or restarted reader; this makes sure of it).
         r.binary = None;
         match input::detect(&bytes[..bytes.len().min(DETECT_WINDOW)]) {
-            Ok(Enc::Utf8 { bom }) => r.core.st.pos = bom,
+            Ok(Enc::Utf8 { bom }) => {
+                r.core.st.pos = bom;
+                // Without an XML declaration the document is past its start already (what
+                // the first step would conclude): its first token is read on the fast path.
+                if !crate::decl::starts_decl(bytes, bom) {
+                    r.core.st.phase = Phase::Prolog;
+                    r.choose_path();
+                }
+            }
             Ok(enc) => {
                 let (buf, err) = input::decode_all(bytes, enc);
                 r.input.buf = buf;
