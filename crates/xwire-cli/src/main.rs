@@ -297,7 +297,9 @@ fn parse_files(
                 }
             }
             Err((e, bytes)) => {
-                worst = worst.max(1);
+                // A read that failed is an I/O error (2), not a bad document (1).
+                let io = matches!(e.kind(), xwire::ErrorKind::Io(_));
+                worst = worst.max(if io { 2 } else { 1 });
                 let bytes = match bytes {
                     Some(b) => Some(b),
                     None => std::fs::read(path).ok(),

@@ -45,3 +45,30 @@ fn characteristics_one_a_line_mapped_or_streamed() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A read that fails (here: a directory given as the file, which opens but cannot be read) is
+/// an I/O error, exit code 2, where a document that is not well-formed is 1.
+#[test]
+fn a_failed_read_exits_2_and_a_bad_document_1() {
+    let dir = std::env::temp_dir().join(format!("xwire-parse-io-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.xml");
+    std::fs::write(&bad, "<a><b></a>").unwrap();
+    let run = |path: &std::path::Path| {
+        Command::new(env!("CARGO_BIN_EXE_xwire"))
+            .args(["parse", "--stream"])
+            .arg(path)
+            .output()
+            .unwrap()
+    };
+    let out = run(&dir);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("I/O error"));
+    assert_eq!(run(&bad).status.code(), Some(1));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
