@@ -226,8 +226,16 @@ fn main() -> ExitCode {
         #[cfg(feature = "bench")]
         Command::Gen(args) => bench::generate(args),
         Command::Completions { shell } => {
-            clap_complete::generate(shell, &mut Cli::command(), "xwire", &mut std::io::stdout());
-            Ok(())
+            // Generated into memory and written once: `generate` panics when stdout is closed
+            // early (`xwire completions bash | head`), where a closed pipe is no error.
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "xwire", &mut script);
+            match std::io::stdout().lock().write_all(&script) {
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                    Err(Failure::usage(format!("xwire: {e}")))
+                }
+                _ => Ok(()),
+            }
         }
     };
     match result {
