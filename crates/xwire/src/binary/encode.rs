@@ -336,6 +336,11 @@ impl<W: Write> EventEncoder<W> {
 
     /// Encodes the event that starts at byte `offset`, asking `typing` about a start tag.
     /// Errors give the offset only (line and column 0): see [`EncodeError::locate`].
+    ///
+    /// Inline, with `step`: called once an event from the caller's loop, where the call cost
+    /// 3% of encoding (the compiler stopped inlining it on its own when unrelated code
+    /// changed).
+    #[inline]
     pub fn event(
         &mut self,
         offset: u64,
@@ -387,6 +392,7 @@ impl From<WriteError> for Failure {
 }
 
 impl<W: Write> EventEncoder<W> {
+    #[inline]
     fn step(
         &mut self,
         offset: u64,
