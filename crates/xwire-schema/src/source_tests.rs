@@ -114,3 +114,33 @@ fn an_unreadable_schema_document_keeps_its_io_error() {
     let errors = Schema::parse_str("<a/>", &Default::default()).unwrap_err();
     assert!(errors.0[0].source().is_none());
 }
+
+#[test]
+fn a_schema_document_that_is_not_well_formed_keeps_the_readers_error() {
+    let dir = std::env::temp_dir().join(format!("xwire-source-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.xsd");
+    std::fs::write(
+        &bad,
+        "<xs:schema xmlns:xs='http://www.w3.org/2001/XMLSchema'>\n  <a></b>",
+    )
+    .unwrap();
+    let errors = Schema::load(&bad).unwrap_err();
+    let e = &errors.0[0];
+    assert_eq!(e.constraint, "schema-document");
+    // The position is the reader's, in the schema's fields and in its message once.
+    assert_eq!(e.position, Some((2, 6)));
+    assert_eq!(e.to_string().matches("2:6").count(), 1, "{e}");
+    let xml = e.source().unwrap().downcast_ref::<xwire::Error>().unwrap();
+    assert_eq!((xml.location().line, xml.location().column), (2, 6));
+    assert_eq!(e, &e.clone());
+
+    std::fs::write(&bad, "<catalog><a></b></catalog>").unwrap();
+    let catalog = crate::load::Catalog::from_file(&bad).unwrap_err();
+    assert!(catalog
+        .source()
+        .unwrap()
+        .downcast_ref::<xwire::Error>()
+        .is_some());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

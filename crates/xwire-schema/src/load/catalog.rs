@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::document;
-use crate::model::{IoSource, SchemaError};
+use crate::model::{Cause, SchemaError};
 
 /// Nested `nextCatalog` files deeper than this are ignored (and cycles are cut).
 const MAX_CATALOG_DEPTH: usize = 16;
@@ -94,10 +94,12 @@ impl Catalog {
         };
         let bytes = std::fs::read(path).map_err(|e| {
             let message = format!("cannot read the catalog: {e}");
-            error(message, None, Some(IoSource::new(e)))
+            error(message, None, Some(Cause::io(e)))
         })?;
-        let root = document::read(&bytes)
-            .map_err(|(m, p)| error(format!("the catalog is not well-formed: {m}"), p, None))?;
+        let root = document::read(&bytes).map_err(|(m, p, e)| {
+            let message = format!("the catalog is not well-formed: {m}");
+            error(message, p, e.map(Cause::Xml))
+        })?;
         let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
         let mut next = Vec::new();
         self.entries(&root, &dir, &mut next);

@@ -126,8 +126,9 @@ impl XNode {
     }
 }
 
-/// Why a document could not be read: a message and the line and column when known.
-pub(crate) type ReadError = (String, Option<(u32, u32)>);
+/// Why a document could not be read: a message, the line and column when known, and the
+/// reader's error when it was not well-formed.
+pub(crate) type ReadError = (String, Option<(u32, u32)>, Option<xwire::Error>);
 
 /// Reads a schema document.
 pub(crate) fn read(bytes: &[u8]) -> Result<Rc<XNode>, ReadError> {
@@ -136,10 +137,18 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Rc<XNode>, ReadError> {
     let mut reader = xwire::Reader::with_config(bytes, config);
     let doc = match Document::from_reader(&mut reader) {
         Ok(d) => d,
-        Err(e) => return Err((e.to_string(), None)),
+        Err(e) => {
+            let at = e.location();
+            let position = Some((at.line as u32, at.column as u32));
+            let message = match e.entity() {
+                Some(name) => format!("{} (in entity '{name}')", e.kind()),
+                None => e.kind().to_string(),
+            };
+            return Err((message, position, Some(e)));
+        }
     };
     let Some(root) = doc.root_element() else {
-        return Err(("no root element".into(), None));
+        return Err(("no root element".into(), None, None));
     };
     let lines = LineIndex::new(bytes);
     let scope = Rc::new(Vec::new());

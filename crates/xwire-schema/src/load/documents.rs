@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use super::document::{self, XNode};
 use super::{structure, Def, Doc, Kind, Loader};
-use crate::model::{DerivationSet, FileId, IoSource, SchemaError, XSD_NAMESPACE};
+use crate::model::{Cause, DerivationSet, FileId, SchemaError, XSD_NAMESPACE};
 
 /// How a document is reached.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -48,7 +48,7 @@ impl Loader<'_> {
                 message: format!("cannot read the schema document: {e}"),
                 file: Some(path.to_path_buf()),
                 position: None,
-                source: Some(IoSource::new(e)),
+                source: Some(Cause::io(e)),
             }),
         }
     }
@@ -73,14 +73,14 @@ impl Loader<'_> {
         }
         let root = match document::read(bytes) {
             Ok(r) => r,
-            Err((message, position)) => {
+            Err((message, position, e)) => {
                 // A document that is found but is not XML is an error (a missing one is not).
                 self.errors.push(SchemaError {
                     constraint: "schema-document",
                     message: format!("not a well-formed XML document: {message}"),
                     file: Some(path),
                     position,
-                    source: None,
+                    source: e.map(Cause::Xml),
                 });
                 return None;
             }

@@ -1029,30 +1029,40 @@ pub struct SchemaError {
     pub file: Option<PathBuf>,
     /// 1-based line and column in it, when known.
     pub position: Option<(u32, u32)>,
-    /// The error of a file that could not be read.
-    pub(crate) source: Option<IoSource>,
+    /// The error of a file that could not be read, or the reader's error of a document that
+    /// is not well-formed.
+    pub(crate) source: Option<Cause>,
 }
 
-/// An I/O error in a [`SchemaError`]: shared, so that the error stays `Clone`, and equal to
-/// another when their kinds and messages are, as `io::Error` has no equality of its own.
+/// What a [`SchemaError`] wraps. The I/O error is shared, so that the error stays `Clone`,
+/// and equal to another when their kinds and messages are, as `io::Error` has no equality of
+/// its own.
 #[derive(Clone, Debug)]
-pub(crate) struct IoSource(Arc<std::io::Error>);
+pub(crate) enum Cause {
+    Io(Arc<std::io::Error>),
+    Xml(xwire::Error),
+}
 
-impl IoSource {
+impl Cause {
     #[cold]
-    pub(crate) fn new(e: std::io::Error) -> IoSource {
-        IoSource(Arc::new(e))
+    pub(crate) fn io(e: std::io::Error) -> Cause {
+        Cause::Io(Arc::new(e))
     }
 }
 
-impl PartialEq for IoSource {
-    fn eq(&self, other: &IoSource) -> bool {
-        self.0.kind() == other.0.kind() && self.0.to_string() == other.0.to_string()
+impl PartialEq for Cause {
+    fn eq(&self, other: &Cause) -> bool {
+        match (self, other) {
+            (Cause::Io(a), Cause::Io(b)) => a.kind() == b.kind() && a.to_string() == b.to_string(),
+            (Cause::Xml(a), Cause::Xml(b)) => a == b,
+            _ => false,
+        }
     }
 }
 
-// Comparing by kind and message is reflexive, symmetric and transitive.
-impl Eq for IoSource {}
+// Comparing by kind and message, or as xwire::Error does, is reflexive, symmetric and
+// transitive.
+impl Eq for Cause {}
 
 impl fmt::Display for SchemaError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -1068,7 +1078,10 @@ impl fmt::Display for SchemaError {
 impl std::error::Error for SchemaError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         // The `io::Error` itself, not the `Arc`, so that `downcast_ref` finds it.
-        self.source.as_ref().map(|e| &*e.0 as _)
+        self.source.as_ref().map(|c| match c {
+            Cause::Io(e) => &**e as _,
+            Cause::Xml(e) => e as _,
+        })
     }
 }
 
