@@ -48,7 +48,11 @@ impl<'a> Reader<'a> {
             Path::Transcoded => self.advance_doc::<true>(),
             Path::EndEmpty => {
                 self.core.st.end_empty_element();
-                self.path = Path::Doc;
+                self.path = if self.input.owned {
+                    Path::Transcoded
+                } else {
+                    Path::Doc
+                };
                 return Ok(());
             }
             _ => return self.advance_checked(),
@@ -97,10 +101,10 @@ impl<'a> Reader<'a> {
             || self.input.data().len() > self.core.st.window()
         {
             Path::General
-        } else if self.input.owned {
-            Path::Transcoded
         } else if self.core.st.pending_end {
             Path::EndEmpty
+        } else if self.input.owned {
+            Path::Transcoded
         } else {
             Path::Doc
         };
@@ -145,11 +149,7 @@ impl<'a> Reader<'a> {
     /// validating a small document's instructions.
     #[inline(always)]
     pub(in crate::reader) fn advance_doc<const OWNED: bool>(&mut self) -> Result<()> {
-        // On a slice, an empty element's end is read off this path (`Path::EndEmpty`).
-        if OWNED && self.core.st.pending_end {
-            self.core.st.end_empty_element();
-            return Ok(());
-        }
+        // An empty element's end is read off this path (`Path::EndEmpty`).
         // One step, no loop: most calls read their token in one, and a loop here had the
         // compiler set up what the step's inner loops use on every call.
         match self.step::<true, OWNED>() {
@@ -164,9 +164,7 @@ impl<'a> Reader<'a> {
     #[inline(never)]
     pub(in crate::reader) fn leave_doc<const OWNED: bool>(&mut self, r: Scan<StepR>) -> Result<()> {
         if let Ok(StepR::Empty) = r {
-            if !OWNED {
-                self.path = Path::EndEmpty;
-            }
+            self.path = Path::EndEmpty;
             return Ok(());
         }
         if let Ok(StepR::Continue) = r {

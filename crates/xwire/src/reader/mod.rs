@@ -110,8 +110,9 @@ enum Path {
     /// Everything else first tested: the start of a document (its XML declaration), an early
     /// error, binary input, a failed or finished reader.
     Check,
-    /// [`Path::Doc`] after an empty element's start tag: its end comes next, and then the fast
-    /// path again. So the fast path tests nothing but the path before its step.
+    /// [`Path::Doc`] or [`Path::Transcoded`] after an empty element's start tag: its end comes
+    /// next, and then that path again. So the fast path tests nothing but the path before its
+    /// step.
     EndEmpty,
 }
 
