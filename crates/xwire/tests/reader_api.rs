@@ -46,8 +46,18 @@ fn recycled_buffers_parse_like_fresh_readers() {
     // The names (and their cached resolutions) a recycled reader keeps from one document
     // must not leak into the next: the same prefix bound elsewhere, or not at all, a name
     // that failed its check, names read with namespaces off. Nor in a reader kept in a
-    // `ReaderSlot` (one per setting of `namespaces`).
-    let docs: [(&[u8], bool); 10] = [
+    // `ReaderSlot` (one per setting of `namespaces`). A name resolved under the bindings
+    // every document starts with stays resolved in the next document: not once a default
+    // namespace is in scope, again after it goes out of scope, not for another one later.
+    let docs: [(&[u8], bool); 15] = [
+        (b"<a><b/></a>", true),
+        (br#"<r xmlns="urn:d"><a/><b/></r>"#, true),
+        (b"<a><b/></a>", true),
+        (br#"<r><x xmlns="urn:d"><a/></x><a/><b/></r>"#, true),
+        (
+            br#"<x xmlns="urn:e"><a/><y xmlns="urn:d"><b/></y></x>"#,
+            true,
+        ),
         (br#"<p:a xmlns:p="urn:1" p:x="1"><p:b/></p:a>"#, true),
         (
             br#"<p:a xmlns:p="urn:other" p:x="1"><p:b xmlns:p="urn:1"/></p:a>"#,

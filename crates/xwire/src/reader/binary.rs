@@ -583,7 +583,7 @@ impl Decoder {
             }
         }
         if bound {
-            st.epoch += 1;
+            st.bindings_changed();
         }
         self.frames.push(Frame {
             at,

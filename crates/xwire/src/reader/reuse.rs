@@ -28,7 +28,7 @@ use crate::intern::{Id, Interner};
 use super::text::lines::LineTracker;
 use super::text::window::Input;
 use super::text::{Phase, State};
-use super::token::{clear, Attr, NsId, Open, QMeta, Span, TokenKind, TokenState};
+use super::token::{clear, Attr, NsId, Open, QMeta, Span, TokenKind, TokenState, BASE_EPOCH};
 use super::{Path, Reader};
 
 /// What a reader keeps from one document to the next, in one box: the text source's state
@@ -115,7 +115,8 @@ fn new_core(config: Config) -> Box<Core> {
             qmeta: Vec::with_capacity(32),
             uris: Interner::with_capacity(16, 128),
             bindings: Vec::with_capacity(8),
-            epoch: 0,
+            epoch: BASE_EPOCH,
+            epochs: BASE_EPOCH,
             // No names yet: `restart` gives the first document a generation.
             names_gen: 0,
         },
@@ -142,18 +143,19 @@ pub(in crate::reader) const KEPT_NAMES: usize = 256;
 pub(in crate::reader) const KEPT_URIS: usize = 32;
 
 /// Whether a document's names and namespace names are few enough to keep for the next one
-/// (with the binding epoch far from wrapping).
-pub(in crate::reader) fn names_fit(names: &Interner, uris: &Interner, epoch: u32) -> bool {
-    names.len() <= KEPT_NAMES && uris.len() <= KEPT_URIS && epoch < u32::MAX / 2
+/// (with the binding epochs far from wrapping).
+pub(in crate::reader) fn names_fit(names: &Interner, uris: &Interner, epochs: u32) -> bool {
+    names.len() <= KEPT_NAMES && uris.len() <= KEPT_URIS && epochs < u32::MAX / 2
 }
 
-/// The name generation and binding epoch of the next document: the same generation when
-/// its names are kept, and the epoch going on from where it was; else a new generation.
-pub(in crate::reader) fn name_ids(keep: bool, names_gen: u64, epoch: u32) -> (u64, u32) {
+/// The name generation and last binding epoch handed out for the next document: the same
+/// generation when its names are kept, with the epochs going on from where they were (the
+/// names' cached resolutions are of those epochs); else a new generation.
+pub(in crate::reader) fn name_ids(keep: bool, names_gen: u64, epochs: u32) -> (u64, u32) {
     if keep {
-        (names_gen, epoch + 1)
+        (names_gen, epochs)
     } else {
-        (next_name_generation(), 1)
+        (next_name_generation(), BASE_EPOCH)
     }
 }
 
@@ -168,8 +170,10 @@ pub(in crate::reader) fn next_name_generation() -> u64 {
 fn reset_core(core: &mut Core, clean: bool) {
     let Core { st, dtd } = core;
     let keep =
-        clean && st.tok.names_gen != 0 && names_fit(&st.tok.names, &st.tok.uris, st.tok.epoch);
-    (st.tok.names_gen, st.tok.epoch) = name_ids(keep, st.tok.names_gen, st.tok.epoch);
+        clean && st.tok.names_gen != 0 && names_fit(&st.tok.names, &st.tok.uris, st.tok.epochs);
+    (st.tok.names_gen, st.tok.epochs) = name_ids(keep, st.tok.names_gen, st.tok.epochs);
+    // A kept name resolved under the bindings every document starts with stays resolved.
+    st.tok.epoch = BASE_EPOCH;
     let State {
         tok,
         pos,

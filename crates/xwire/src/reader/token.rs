@@ -51,6 +51,10 @@ pub(crate) struct QMeta {
 
 pub(crate) const NO_PREFIX: Id = Id(u32::MAX);
 
+/// The binding epoch of the bindings every document starts with (`xml` alone); a name never
+/// resolved has epoch 0.
+pub(crate) const BASE_EPOCH: u32 = 1;
+
 impl QMeta {
     /// A name not yet known to have a prefix, never resolved.
     pub(crate) const NONE: QMeta = QMeta {
@@ -150,9 +154,12 @@ pub(crate) struct TokenState {
     pub(crate) uris: Interner,
     /// The bindings in scope, innermost last: (prefix or [`NO_PREFIX`], namespace).
     pub(crate) bindings: Vec<(Id, NsId)>,
-    /// Changes whenever the bindings in scope do: a cached resolution of an older epoch is
-    /// stale.
+    /// Changes whenever the bindings in scope do: a cached resolution of another epoch is
+    /// stale. [`BASE_EPOCH`] while only the bindings every document starts with are in
+    /// scope, so that a kept name resolved there stays resolved in the next document.
     pub(crate) epoch: u32,
+    /// The last epoch handed out for other bindings (see [`TokenState::bindings_changed`]).
+    pub(crate) epochs: u32,
     /// The generation of the ids in `names` and `uris` ([`crate::Reader::name_generation`]).
     pub(crate) names_gen: u64,
 }
@@ -181,6 +188,7 @@ impl TokenState {
             uris: _,
             bindings: _,
             epoch: _,
+            epochs: _,
             names_gen: _,
         } = self;
         *kind = TokenKind::Eof;
@@ -210,14 +218,26 @@ impl TokenState {
         if let Some(o) = self.stack.pop() {
             if self.bindings.len() > o.bindings as usize {
                 self.bindings.truncate(o.bindings as usize);
-                self.epoch += 1;
+                if self.bindings.len() == 1 {
+                    // Back to the binding of `xml` alone, as at the start of the document.
+                    self.epoch = BASE_EPOCH;
+                } else {
+                    self.bindings_changed();
+                }
             }
         }
     }
 
+    /// Bindings came into or went out of scope: a new epoch, which no cached resolution has.
+    #[inline]
+    pub(crate) fn bindings_changed(&mut self) {
+        self.epochs += 1;
+        self.epoch = self.epochs;
+    }
+
     /// Readies the names for a new document: only the binding of `xml` stays in scope.
-    /// With `keep`, the names and namespace names of the last document stay too (their
-    /// cached resolutions are of older epochs).
+    /// With `keep`, the names and namespace names of the last document stay too, with their
+    /// cached resolutions (those of [`BASE_EPOCH`] hold again; the others are stale).
     pub(crate) fn reset_names(&mut self, keep: bool) {
         // A recycled state keeps the predefined entries: "" and the xml/xmlns namespace URIs,
         // the name "xml" and its binding.

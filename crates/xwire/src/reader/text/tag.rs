@@ -532,7 +532,7 @@ impl State {
             changed = true;
         }
         if changed {
-            self.tok.epoch += 1;
+            self.tok.bindings_changed();
         }
         Ok(())
     }
