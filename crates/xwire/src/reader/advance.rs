@@ -163,15 +163,20 @@ impl<'a> Reader<'a> {
     /// loop takes over until the reader may return to the fast path).
     #[inline(never)]
     pub(in crate::reader) fn leave_doc<const OWNED: bool>(&mut self, r: Scan<StepR>) -> Result<()> {
-        if let Ok(StepR::Empty) = r {
-            self.path = Path::EndEmpty;
-            return Ok(());
-        }
-        if let Ok(StepR::Continue) = r {
-            if self.core.st.frames.is_empty() {
-                // White space skipped: the step after it reads markup or the end.
+        match r {
+            Ok(StepR::Empty) => {
+                self.path = Path::EndEmpty;
+                return Ok(());
+            }
+            // White space skipped: the step after it reads markup or the end.
+            Ok(StepR::Continue) if self.core.st.frames.is_empty() => {
                 return self.advance_doc::<OWNED>();
             }
+            // The whole document read (what `after_step` concludes, without its other cases).
+            Ok(StepR::End) if self.core.st.frames.is_empty() && self.input.eof => {
+                return self.end_of_document();
+            }
+            _ => {}
         }
         if let Some(done) = self.after_step(r) {
             return done;
