@@ -66,6 +66,7 @@ fn is_utf16_label(l: &str) -> bool {
 
 /// Decides the encoding of a document (or external entity) from its first bytes. `head` should
 /// hold at least the first few hundred bytes, or the whole input if it is shorter.
+#[inline]
 pub(crate) fn detect(head: &[u8]) -> Result<Enc, String> {
     // Most documents without a declaration start with their root's `<` and a name: no byte
     // order mark, no declaration, an ASCII-compatible encoding (what the rest concludes too).
@@ -74,6 +75,13 @@ pub(crate) fn detect(head: &[u8]) -> Result<Enc, String> {
             return Ok(Enc::Utf8 { bom: 0 });
         }
     }
+    detect_marked(head)
+}
+
+/// [`detect`] of a document that starts with a byte order mark, a declaration or anything
+/// but markup.
+#[inline(never)]
+fn detect_marked(head: &[u8]) -> Result<Enc, String> {
     let bom = match family(head)? {
         Family::AsciiCompatible => 0,
         Family::Utf8Bom => 3,
