@@ -140,26 +140,25 @@ pub(crate) struct Dtd {
     pub(crate) incomplete: bool,
     /// Declarations after an unread parameter entity are not processed (section 5.1).
     skipping: bool,
+    /// A [`DtdParser`] (the only writer) has worked on it since it was last cleared: when
+    /// not, every table is empty and every flag false, known with one test.
+    touched: bool,
 }
 
 impl Dtd {
     /// Whether nothing was declared.
     pub(crate) fn is_empty(&self) -> bool {
-        self.entities.is_empty()
-            && self.attlists.is_empty()
-            && self.notations.is_empty()
-            && self.pis.is_empty()
+        !self.touched
+            || (self.entities.is_empty()
+                && self.attlists.is_empty()
+                && self.notations.is_empty()
+                && self.pis.is_empty())
     }
 
     /// Whether there is nothing for [`Dtd::clear`] to forget (the DTD of most documents).
     #[inline]
     fn is_clear(&self) -> bool {
-        self.is_empty()
-            && self.general.is_empty()
-            && self.params.is_empty()
-            && !self.has_external_parts
-            && !self.incomplete
-            && !self.skipping
+        !self.touched
     }
 
     /// Forgets every declaration, keeping the allocations (a recycled reader's DTD). Most
@@ -185,7 +184,9 @@ impl Dtd {
             has_external_parts,
             incomplete,
             skipping,
+            touched,
         } = self;
+        *touched = false;
         entities.clear();
         general.clear();
         params.clear();
@@ -349,6 +350,7 @@ impl<'p> DtdParser<'p> {
         expansion: &'p mut Expansion,
         standalone: bool,
     ) -> DtdParser<'p> {
+        dtd.touched = true;
         DtdParser {
             dtd,
             resolver,
