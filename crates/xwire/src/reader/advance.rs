@@ -170,7 +170,7 @@ impl<'a> Reader<'a> {
             }
             // White space skipped: the step after it reads markup or the end.
             Ok(StepR::Continue) if self.core.st.frames.is_empty() => {
-                return self.advance_doc::<OWNED>();
+                return self.advance_doc_again::<OWNED>();
             }
             // The whole document read (what `after_step` concludes, without its other cases).
             Ok(StepR::End) if self.core.st.frames.is_empty() && self.input.eof => {
@@ -184,6 +184,14 @@ impl<'a> Reader<'a> {
         // (An error is halted on twice, here and by the caller: the same state either way.)
         self.path = Path::General;
         self.advance_slow()
+    }
+
+    /// [`Reader::advance_doc`] out of line, for [`Reader::leave_doc`]: inlined there, the
+    /// fast path's step made `leave_doc` save every register on entry, even for the end of
+    /// an empty element or of the document.
+    #[inline(never)]
+    fn advance_doc_again<const OWNED: bool>(&mut self) -> Result<()> {
+        self.advance_doc::<OWNED>()
     }
 
     /// One token of text input in any state: inside entities, on a stream's window.
@@ -305,7 +313,22 @@ impl<'a> Reader<'a> {
         }
     }
 
+    #[inline]
     pub(in crate::reader) fn end_of_document(&mut self) -> Result<()> {
+        if !matches!(self.core.st.phase, Phase::Epilog | Phase::Done) {
+            return self.unfinished_document();
+        }
+        self.core.st.phase = Phase::Done;
+        self.path = Path::Check;
+        self.core.st.tok.kind = TokenKind::Eof;
+        self.core.st.tok.start = self.input.base + self.core.st.pos as u64;
+        Ok(())
+    }
+
+    /// The document ends before its root element does, or has none.
+    #[cold]
+    #[inline(never)]
+    fn unfinished_document(&mut self) -> Result<()> {
         match self.core.st.phase {
             Phase::Content => {
                 let name = self
@@ -321,16 +344,8 @@ impl<'a> Reader<'a> {
                     wf(format!("the document ends before the end tag of <{name}>")),
                 ))
             }
-            Phase::Start | Phase::Prolog => {
-                Err(self.error_here(self.core.st.pos, wf("the document has no root element")))
-            }
-            Phase::Epilog | Phase::Done => {
-                self.core.st.phase = Phase::Done;
-                self.path = Path::Check;
-                self.core.st.tok.kind = TokenKind::Eof;
-                self.core.st.tok.start = self.input.base + self.core.st.pos as u64;
-                Ok(())
-            }
+            // Start or Prolog (the caller has seen to the others).
+            _ => Err(self.error_here(self.core.st.pos, wf("the document has no root element"))),
         }
     }
 
@@ -345,7 +360,7 @@ impl<'a> Reader<'a> {
             resolver,
             ..
         } = self;
-        let Core { st, dtd } = &mut ***core;
+        let Core { st, dtd, .. } = &mut ***core;
         if DOC {
             return st.step_at(Self::doc::<OWNED>(input), true, 0, false, dtd, resolver);
         }
