@@ -1,0 +1,233 @@
+//! Rust code from XML Schema: the types a schema describes, as plain Rust structs and enums.
+//!
+//! Give [`Config`] the schema documents (include, import and redefine are followed through the
+//! folder and an optional catalog, never the network) and it writes one Rust file: a struct per
+//! complex type, an enum per choice and substitution group, enumerations as enums, integers
+//! sized by their ranges, `Option` and `Vec` for occurrence, `Box` where a type contains
+//! itself, and a `Document` enum of the global elements. The mapping is planned once
+//! ([`plan`]) from `xwire-schema`'s component model; the same schema always gives the same
+//! file, byte for byte.
+//!
+//! From a build script, like `prost-build`:
+//!
+//! ```no_run
+//! // build.rs
+//! fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     xwire_codegen::Config::new()
+//!         .schema("schemas/po.xsd")
+//!         .compile_to_out_dir("po.rs")?;
+//!     Ok(())
+//! }
+//! // src/lib.rs: include!(concat!(env!("OUT_DIR"), "/po.rs"));
+//! ```
+//!
+//! Or into a string, to look at or check in:
+//!
+//! ```
+//! # let dir = std::env::temp_dir().join(format!("xwire-codegen-doc-{}", std::process::id()));
+//! # std::fs::create_dir_all(&dir)?;
+//! # let xsd = dir.join("qty.xsd");
+//! std::fs::write(&xsd, r#"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">
+//!   <xs:element name="order">
+//!     <xs:complexType>
+//!       <xs:sequence>
+//!         <xs:element name="qty" maxOccurs="unbounded">
+//!           <xs:simpleType>
+//!             <xs:restriction base="xs:positiveInteger"><xs:maxExclusive value="100"/></xs:restriction>
+//!           </xs:simpleType>
+//!         </xs:element>
+//!       </xs:sequence>
+//!     </xs:complexType>
+//!   </xs:element>
+//! </xs:schema>"#)?;
+//! let code = xwire_codegen::Config::new().schema(&xsd).generate()?.code;
+//! assert!(code.contains("pub struct Order {"));
+//! assert!(code.contains("pub qty: Vec<u8>,"));
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! What is generated today is the types. The parsers that fill them in one pass (validating
+//! as they go), the validate-only and event APIs and the serializers come next (issue 29);
+//! the types refer to the value types of the runtime module they will use (`xwire::bind`).
+
+mod emit;
+pub mod plan;
+
+use std::path::{Path, PathBuf};
+
+use xwire_schema::load::{Catalog, LoadOptions};
+use xwire_schema::model::{Schema, SchemaErrors};
+
+/// What to generate code from, and how.
+#[derive(Clone, Debug)]
+pub struct Config {
+    schemas: Vec<PathBuf>,
+    catalog: Option<PathBuf>,
+    derives: Vec<String>,
+    renames: Vec<(String, String)>,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config::new()
+    }
+}
+
+/// Generated code and what it was generated from.
+#[derive(Clone, Debug)]
+pub struct Generated {
+    /// The Rust source.
+    pub code: String,
+    /// Every schema document read (the ones given and those they include, import and
+    /// redefine): a build script reruns when one changes.
+    pub files: Vec<PathBuf>,
+}
+
+impl Config {
+    /// A configuration with no schema yet, deriving `Clone, Debug, PartialEq` on every item.
+    pub fn new() -> Config {
+        Config {
+            schemas: Vec::new(),
+            catalog: None,
+            derives: ["Clone", "Debug", "PartialEq"].map(String::from).to_vec(),
+            renames: Vec::new(),
+        }
+    }
+
+    /// Adds a schema document.
+    pub fn schema(mut self, path: impl AsRef<Path>) -> Config {
+        self.schemas.push(path.as_ref().to_path_buf());
+        self
+    }
+
+    /// Resolves `include`, `import` and `redefine` through an XML catalog first (OASIS
+    /// catalog: `uri`, `system` and namespace entries).
+    pub fn catalog(mut self, path: impl AsRef<Path>) -> Config {
+        self.catalog = Some(path.as_ref().to_path_buf());
+        self
+    }
+
+    /// Adds a derive to every generated item (`"serde::Serialize"`, `"Eq"`, ...).
+    pub fn derive(mut self, derive: &str) -> Config {
+        if !self.derives.iter().any(|d| d == derive) {
+            self.derives.push(derive.to_string());
+        }
+        self
+    }
+
+    /// Gives the item that would be named `from` the name `to`.
+    pub fn rename_type(mut self, from: &str, to: &str) -> Config {
+        self.renames.push((from.to_string(), to.to_string()));
+        self
+    }
+
+    /// Loads the schema, plans it and writes the code.
+    pub fn generate(&self) -> Result<Generated, Error> {
+        if self.schemas.is_empty() {
+            return Err(Error::NoSchema);
+        }
+        let mut options = LoadOptions::default();
+        if let Some(c) = &self.catalog {
+            options.catalog =
+                Catalog::from_file(c).map_err(|e| Error::Schema(SchemaErrors(vec![e])))?;
+        }
+        let schema = Schema::load_with(&self.schemas, &options).map_err(Error::Schema)?;
+        let mut plan = plan::plan(&schema).map_err(Error::Plan)?;
+        self.apply_renames(&mut plan)?;
+        let sources: Vec<String> = self
+            .schemas
+            .iter()
+            .map(|p| {
+                p.file_name()
+                    .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into())
+            })
+            .collect();
+        let code = emit::types(
+            &plan,
+            &emit::Options {
+                sources: &sources,
+                derives: &self.derives,
+            },
+        );
+        let files = schema.files().map(|(_, p)| p.to_path_buf()).collect();
+        Ok(Generated { code, files })
+    }
+
+    fn apply_renames(&self, plan: &mut plan::Plan) -> Result<(), Error> {
+        for (from, to) in &self.renames {
+            if plan.find(to).is_some() {
+                return Err(Error::Rename(format!(
+                    "cannot rename {from} to {to}: an item is named {to} already"
+                )));
+            }
+            match plan.items.iter_mut().find(|i| &i.name == from) {
+                Some(item) => item.name = to.clone(),
+                None => {
+                    return Err(Error::Rename(format!(
+                        "cannot rename {from}: no item has that name"
+                    )))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the code to `$OUT_DIR/file` and tells Cargo to rerun the build script when a
+    /// schema document changes. For `build.rs`.
+    pub fn compile_to_out_dir(&self, file: &str) -> Result<PathBuf, Error> {
+        let dir = std::env::var_os("OUT_DIR").ok_or(Error::NoOutDir)?;
+        let generated = self.generate()?;
+        for f in &generated.files {
+            println!("cargo:rerun-if-changed={}", f.display());
+        }
+        if let Some(c) = &self.catalog {
+            println!("cargo:rerun-if-changed={}", c.display());
+        }
+        let path = Path::new(&dir).join(file);
+        std::fs::write(&path, generated.code).map_err(Error::Io)?;
+        Ok(path)
+    }
+}
+
+/// Why code could not be generated.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Error {
+    /// No schema document was given.
+    NoSchema,
+    /// The schema did not load: its documents' errors, with file, line and column.
+    Schema(SchemaErrors),
+    /// The schema loaded but cannot be mapped to Rust.
+    Plan(plan::PlanError),
+    /// A rename names no item, or a name already taken.
+    Rename(String),
+    /// `compile_to_out_dir` outside a build script.
+    NoOutDir,
+    /// The file could not be written.
+    Io(std::io::Error),
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::NoSchema => f.write_str("no schema document given"),
+            Error::Schema(e) => write!(f, "the schema did not load: {e}"),
+            Error::Plan(e) => write!(f, "the schema cannot be mapped to Rust: {e}"),
+            Error::Rename(m) => f.write_str(m),
+            Error::NoOutDir => f.write_str("OUT_DIR is not set (run from a build script)"),
+            Error::Io(e) => write!(f, "writing the generated code: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Schema(e) => Some(e),
+            Error::Plan(e) => Some(e),
+            Error::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}

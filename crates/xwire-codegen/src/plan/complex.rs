@@ -1,0 +1,391 @@
+//! Complex types to structs, their model groups to fields, nested structs and choice enums.
+
+use std::collections::HashSet;
+
+use xwire_schema::model::{
+    ComplexTypeId, Compositor, ContentType, ElementId, MaxOccurs, Particle, Term,
+};
+
+use super::names::{self, Taken};
+use super::{
+    docs, ns_of, Field, ItemId, ItemKind, Occurs, Origin, PlanError, Planner, Prim, Source, Ty,
+    Variant,
+};
+
+/// The fields of one struct being planned, with the names they took.
+struct Fields {
+    list: Vec<Field>,
+    taken: Taken,
+}
+
+impl Fields {
+    fn new() -> Fields {
+        Fields {
+            list: Vec::new(),
+            taken: Taken::default(),
+        }
+    }
+
+    fn push(&mut self, name: &str, source: Source, ty: Ty, occurs: Occurs) -> &mut Field {
+        let name = self.taken.take_field(&names::field_name(name));
+        self.list.push(Field {
+            name,
+            source,
+            ty,
+            occurs,
+            boxed: false,
+            value_constraint: None,
+        });
+        self.list.last_mut().expect("just pushed")
+    }
+}
+
+/// A particle's bounds.
+fn occurs(p: &Particle) -> Occurs {
+    let max = match p.max_occurs {
+        MaxOccurs::Bounded(n) => Some(n),
+        MaxOccurs::Unbounded => None,
+    };
+    Occurs::of(p.min_occurs, max)
+}
+
+impl Planner<'_> {
+    /// The struct of complex type `id` (planned once; `context` names an anonymous one).
+    pub(super) fn complex_type(
+        &mut self,
+        id: ComplexTypeId,
+        context: Option<(&str, Option<ItemId>)>,
+    ) -> Result<ItemId, PlanError> {
+        if let Some(&item) = self.complex.get(&id) {
+            return Ok(item);
+        }
+        let schema = self.schema;
+        let ct = schema.complex_type(id);
+        let name = match ct.name {
+            Some(n) => names::type_name(schema.names().local(n)),
+            None => self.anonymous_name(context, "Content"),
+        };
+        let doc = docs(&ct.annotation, || match (ct.name, context) {
+            (Some(n), _) => format!("Complex type `{}`.", schema.names().display(n)),
+            (None, Some((local, _))) => format!("The complex type of element `{local}`."),
+            (None, None) => "An anonymous complex type.".to_string(),
+        });
+        let item = self.reserve(&name, Origin::ComplexType(id), doc);
+        // Known before its fields are planned: a field may be of this very type.
+        self.complex.insert(id, item);
+        let mut fields = Fields::new();
+        for au in &ct.attribute_uses {
+            let decl = schema.attribute(au.decl);
+            let local = schema.names().local(decl.name);
+            let ty = self.simple_type(decl.type_def, Some((local, Some(item))))?;
+            let constraint = au.effective_value_constraint(schema);
+            // A default fills in an absent attribute: the value is always there.
+            let occurs = if au.required || constraint.is_some() {
+                Occurs::One
+            } else {
+                Occurs::Optional
+            };
+            let source = Source::Attribute {
+                ns: ns_of(schema, decl.name),
+                local: local.to_string(),
+            };
+            let f = fields.push(local, source, ty, occurs);
+            f.value_constraint = constraint.map(|c| (c.fixed, c.lexical.clone()));
+        }
+        if ct.attribute_wildcard.is_some() {
+            let ty = Ty::Prim(Prim::AnyAttribute);
+            let many = Occurs::Many { min: 0, max: None };
+            fields.push("other_attributes", Source::AnyAttributes, ty, many);
+        }
+        match &ct.content {
+            ContentType::Empty => {}
+            ContentType::Simple(st) => {
+                let ty = self.simple_type(*st, Some(("Value", Some(item))))?;
+                fields.push("value", Source::Text, ty, Occurs::One);
+            }
+            ContentType::Elements {
+                particle,
+                mixed: false,
+            } => self.particle(particle, item, &mut fields)?,
+            ContentType::Elements {
+                particle,
+                mixed: true,
+            } => {
+                let content = self.mixed(particle, item)?;
+                let many = Occurs::Many { min: 0, max: None };
+                fields.push("content", Source::Mixed, Ty::Item(content), many);
+            }
+        }
+        self.items[item.0].kind = ItemKind::Struct {
+            fields: fields.list,
+        };
+        Ok(item)
+    }
+
+    /// The fields a particle of `within`'s content adds: an element or wildcard one field, a
+    /// sequence or `all` that occurs once its particles' fields, any other group one field of
+    /// its own item.
+    fn particle(
+        &mut self,
+        p: &Particle,
+        within: ItemId,
+        fields: &mut Fields,
+    ) -> Result<(), PlanError> {
+        let schema = self.schema;
+        let occurs = occurs(p);
+        match &p.term {
+            Term::Element(el) => {
+                let (local, source, ty) = self.element(*el, within)?;
+                let f = fields.push(&local, source, ty, occurs);
+                f.value_constraint = schema
+                    .element(*el)
+                    .value_constraint
+                    .as_ref()
+                    .map(|c| (c.fixed, c.lexical.clone()));
+            }
+            Term::Wildcard(_) => {
+                fields.push(
+                    "any",
+                    Source::AnyElement,
+                    Ty::Prim(Prim::AnyElement),
+                    occurs,
+                );
+            }
+            Term::Group(g) => {
+                let group = schema.model_group(*g);
+                match group.compositor {
+                    Compositor::Sequence | Compositor::All if occurs == Occurs::One => {
+                        for inner in &group.particles {
+                            self.particle(inner, within, fields)?;
+                        }
+                    }
+                    _ => {
+                        let field = match group.name {
+                            Some(n) => schema.names().local(n).to_string(),
+                            None => match group.compositor {
+                                Compositor::Choice => "choice".to_string(),
+                                _ => "sequence".to_string(),
+                            },
+                        };
+                        let item = self.group(*g, within)?;
+                        fields.push(&field, Source::Group, Ty::Item(item), occurs);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The item of a model group that is not flattened into its parent: a struct for a
+    /// sequence or `all`, an enum for a choice. Named after the group, or after `within`.
+    fn group(
+        &mut self,
+        g: xwire_schema::model::ModelGroupId,
+        within: ItemId,
+    ) -> Result<ItemId, PlanError> {
+        let schema = self.schema;
+        let group = schema.model_group(g);
+        let suffix = match group.compositor {
+            Compositor::Choice => "Choice",
+            _ => "Sequence",
+        };
+        // Groups and types are apart in a schema (a group may share a type's name): a named
+        // group's item says it is a group.
+        let name = match group.name {
+            Some(n) => format!("{}Group", names::type_name(schema.names().local(n))),
+            None => format!("{}{suffix}", self.items[within.0].name),
+        };
+        let what = match group.compositor {
+            Compositor::Choice => "A choice",
+            Compositor::Sequence => "A sequence",
+            Compositor::All => "An `all` group",
+        };
+        let within_name = self.items[within.0].name.clone();
+        let doc = docs(&group.annotation, || {
+            format!("{what} in the content of `{within_name}`.")
+        });
+        let item = self.reserve(&name, Origin::Group(within), doc);
+        let kind = match group.compositor {
+            Compositor::Sequence | Compositor::All => {
+                let mut fields = Fields::new();
+                for inner in &group.particles {
+                    self.particle(inner, item, &mut fields)?;
+                }
+                ItemKind::Struct {
+                    fields: fields.list,
+                }
+            }
+            Compositor::Choice => {
+                let mut taken = Taken::default();
+                let mut variants = Vec::new();
+                for inner in &group.particles {
+                    let occurs = occurs(inner);
+                    let (vname, source, ty) = match &inner.term {
+                        Term::Element(el) => {
+                            let (local, source, ty) = self.element(*el, item)?;
+                            (names::type_name(&local), source, ty)
+                        }
+                        Term::Wildcard(_) => (
+                            "Any".to_string(),
+                            Source::AnyElement,
+                            Ty::Prim(Prim::AnyElement),
+                        ),
+                        Term::Group(inner_g) => {
+                            let inner_item = self.group(*inner_g, item)?;
+                            let vname = self.items[inner_item.0].name.clone();
+                            (vname, Source::Group, Ty::Item(inner_item))
+                        }
+                    };
+                    variants.push(Variant {
+                        name: taken.take(&vname),
+                        source,
+                        ty,
+                        occurs,
+                        boxed: false,
+                    });
+                }
+                ItemKind::Choice { variants }
+            }
+        };
+        self.items[item.0].kind = kind;
+        Ok(item)
+    }
+
+    /// An element particle: its local name, source and type. An element that heads a
+    /// substitution group holds an enum of the group's members that may appear.
+    fn element(
+        &mut self,
+        el: ElementId,
+        within: ItemId,
+    ) -> Result<(String, Source, Ty), PlanError> {
+        let schema = self.schema;
+        let decl = schema.element(el);
+        let local = schema.names().local(decl.name).to_string();
+        let source = Source::Element {
+            ns: ns_of(schema, decl.name),
+            local: local.clone(),
+            nillable: decl.nillable,
+        };
+        let members: Vec<ElementId> = schema
+            .substitution_group(el)
+            .iter()
+            .copied()
+            .filter(|&m| !schema.element(m).is_abstract)
+            .collect();
+        if members.len() > 1 || (members.len() == 1 && members[0] != el) {
+            let ty = Ty::Item(self.substitution_group(el, &members)?);
+            return Ok((local, Source::Group, ty));
+        }
+        let ty = self.element_type(el, &local, Some(within))?;
+        Ok((local, source, ty))
+    }
+
+    /// The enum of the elements that may stand where `head` is expected.
+    fn substitution_group(
+        &mut self,
+        head: ElementId,
+        members: &[ElementId],
+    ) -> Result<ItemId, PlanError> {
+        if let Some(&item) = self.substitutions.get(&head) {
+            return Ok(item);
+        }
+        let schema = self.schema;
+        let head_local = schema.names().local(schema.element(head).name);
+        let name = format!("{}Group", names::type_name(head_local));
+        let doc = vec![format!(
+            "Element `{}` or a member of its substitution group.",
+            schema.names().display(schema.element(head).name)
+        )];
+        let item = self.reserve(&name, Origin::SubstitutionGroup(head), doc);
+        self.substitutions.insert(head, item);
+        let mut taken = Taken::default();
+        let mut variants = Vec::new();
+        for &m in members {
+            let decl = schema.element(m);
+            let local = schema.names().local(decl.name).to_string();
+            let ty = self.element_type(m, &local, Some(item))?;
+            variants.push(Variant {
+                name: taken.take(&names::type_name(&local)),
+                source: Source::Element {
+                    ns: ns_of(schema, decl.name),
+                    local,
+                    nillable: decl.nillable,
+                },
+                ty,
+                occurs: Occurs::One,
+                boxed: false,
+            });
+        }
+        self.items[item.0].kind = ItemKind::Choice { variants };
+        Ok(item)
+    }
+
+    /// The enum of what mixed content holds: text, and each element its particle admits.
+    fn mixed(&mut self, particle: &Particle, within: ItemId) -> Result<ItemId, PlanError> {
+        let within_name = self.items[within.0].name.clone();
+        let name = format!("{within_name}Content");
+        let doc = vec![format!(
+            "What the mixed content of `{within_name}` holds, in order."
+        )];
+        let item = self.reserve(&name, Origin::Group(within), doc);
+        let mut taken = Taken::default();
+        let mut variants = vec![Variant {
+            name: taken.take("Text"),
+            source: Source::Text,
+            ty: Ty::Prim(Prim::String),
+            occurs: Occurs::One,
+            boxed: false,
+        }];
+        let mut seen = HashSet::new();
+        let mut stack = vec![particle];
+        let mut wildcard = false;
+        let mut elements = Vec::new();
+        while let Some(p) = stack.pop() {
+            match &p.term {
+                Term::Element(el) => {
+                    for &m in self.schema.substitution_group(*el).iter().chain([el]) {
+                        if !self.schema.element(m).is_abstract && seen.insert(m) {
+                            elements.push(m);
+                        }
+                    }
+                }
+                Term::Wildcard(_) => wildcard = true,
+                Term::Group(g) => {
+                    // Pushed in reverse, so popped (and numbered) in the schema's order.
+                    stack.extend(self.schema.model_group(*g).particles.iter().rev());
+                }
+            }
+        }
+        for el in elements {
+            let (local, source, ty) = {
+                let decl = self.schema.element(el);
+                let local = self.schema.names().local(decl.name).to_string();
+                let source = Source::Element {
+                    ns: ns_of(self.schema, decl.name),
+                    local: local.clone(),
+                    nillable: decl.nillable,
+                };
+                let ty = self.element_type(el, &local, Some(item))?;
+                (local, source, ty)
+            };
+            variants.push(Variant {
+                name: taken.take(&names::type_name(&local)),
+                source,
+                ty,
+                occurs: Occurs::One,
+                boxed: false,
+            });
+        }
+        if wildcard {
+            variants.push(Variant {
+                name: taken.take("Any"),
+                source: Source::AnyElement,
+                ty: Ty::Prim(Prim::AnyElement),
+                occurs: Occurs::One,
+                boxed: false,
+            });
+        }
+        self.items[item.0].kind = ItemKind::Choice { variants };
+        Ok(item)
+    }
+}
