@@ -3,7 +3,7 @@
 //! The `xwire` command line: a thin shell over the libraries. Each command parses its
 //! arguments (clap, derived from the structs of its module), calls one library entry point and
 //! turns the result into output and an exit code; the work is in `xwire`, `xwire-schema`,
-//! `xwire-conformance` and, for `bench` and `gen`, `xwire-bench`.
+//! `xwire-codegen`, `xwire-conformance` and, for `bench` and `gen`, `xwire-bench`.
 //!
 //! | command | module | library |
 //! |---|---|---|
@@ -13,6 +13,7 @@
 //! | `xpath` | `xpath` | `xwire::xpath` over `xwire::tree` |
 //! | `edit` | `edit` | `xwire::index` and its editor |
 //! | `validate`, `schema` | `schema` | `xwire_schema` |
+//! | `compile` | `compile` | `xwire_codegen` |
 //! | `encode`, `decode`, `inspect` | `binary` | `xwire::binary`, `xwire_schema::binary` |
 //! | `conformance` | here | `xwire_conformance` |
 //! | `bench`, `gen` | `bench` | `xwire_bench` |
@@ -50,6 +51,7 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 mod bench;
 mod binary;
 mod canon;
+mod compile;
 mod edit;
 mod fmt;
 mod report;
@@ -125,6 +127,8 @@ enum Command {
     Validate(schema::ValidateArgs),
     /// Load an XML Schema and summarise its components (exit code 1 when it is not valid).
     Schema(schema::SchemaArgs),
+    /// Generate the Rust types of an XML Schema (exit code 1 when the schema does not load).
+    Compile(compile::CompileArgs),
     /// Encode a text XML document as binary XML (typed by a schema, `--type` or `xsi:type`).
     Encode(binary::EncodeArgs),
     /// Decode a binary XML document to text XML.
@@ -218,6 +222,7 @@ fn main() -> ExitCode {
         } => conformance(suite, json, verbose),
         Command::Validate(args) => schema::validate(&args),
         Command::Schema(args) => schema::run(&args),
+        Command::Compile(args) => compile::run(&args),
         Command::Encode(args) => binary::encode(&args),
         Command::Decode(args) => binary::decode(&args),
         Command::Inspect(args) => binary::inspect(&args),
