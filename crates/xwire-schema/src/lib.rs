@@ -38,7 +38,8 @@
 //! The modules:
 //!
 //! - [`datatypes`]: every built-in datatype of XML Schema Part 2 with its lexical space, value
-//!   space, canonical form and the facets that apply to it;
+//!   space, canonical form and the facets that apply to it (the core crate's
+//!   [`xwire::datatypes`], which parsers generated from schemas share);
 //! - [`regex`]: XSD regular expressions (Part 2 appendix F) parsed by their own grammar and
 //!   translated faithfully (character class subtraction, `\i` `\c`, Unicode blocks and
 //!   categories, implicit anchoring) for the `regex` crate;
@@ -54,12 +55,12 @@
 //! `validate` module's page for the options and the PSVI, `docs/architecture.md` for the
 //! design, and `docs/testing.md` for the W3C test suite results.
 
-// `unsafe` is denied everywhere but in the SSE2 classification of a number's bytes
-// (`datatypes::numbers`, module `x86`), whose blocks each say why they are sound.
-#![deny(unsafe_code)]
+#![forbid(unsafe_code)]
 
 pub mod binary;
-pub mod datatypes;
+/// The built-in datatypes: [`xwire::datatypes`], here under the name the validator's code and
+/// this crate's users know.
+pub use xwire::datatypes;
 pub mod load;
 pub mod model;
 pub mod regex;

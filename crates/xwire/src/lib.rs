@@ -45,6 +45,7 @@
 //! | [`c14n`] | Canonical XML 1.0 and 1.1 and Exclusive C14N, of documents and of node sets |
 //! | [`binary`] | binary XML with typed leaves and packed arrays, read by the same [`Reader`] |
 //! | [`stats`] | a document's characteristics, as `xwire parse` prints them |
+//! | [`datatypes`] | XML Schema's built-in datatypes: lexical spaces, values, canonical forms, facets (for `xwire-schema`'s validator and for parsers generated from schemas) |
 //!
 //! Pick the reader (or [`sax`]) to stream through a document once, the index to query or edit a
 //! document that stays as it is (a no-edit write is the input byte for byte), and the tree to
@@ -86,8 +87,9 @@
 //   `unsafe fn`s above it, whose callers promise that bool values were checked to be 0 or 1);
 // - the file mapping (mmap.rs: `MappedFile::open` is an `unsafe fn`, its caller promises
 //   that the file does not change while it is mapped);
-// - the SSE2 scans (simd.rs), the lending of a kept reader for one document's lifetime
-//   (slot.rs) and the taking of a reader's state box (reader/reuse.rs).
+// - the SSE2 scans (simd.rs) and the SSE2 classification of a number's bytes
+//   (datatypes/numbers.rs, module `x86`), the lending of a kept reader for one document's
+//   lifetime (slot.rs) and the taking of a reader's state box (reader/reuse.rs).
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -96,6 +98,7 @@ pub mod bytes;
 pub mod c14n;
 pub mod chars;
 mod config;
+pub mod datatypes;
 mod decl;
 mod dtd;
 mod error;

@@ -143,7 +143,7 @@ fn fixed_date(s: &str) -> Option<(i64, u8, u8)> {
 /// valid or not (a longer or negative year, the hour 24): the parse then decides. `true`
 /// implies that [`super::parse_plain`] gives a value, as [`super::is_plain_number`] does for
 /// numbers.
-pub(crate) fn is_plain_temporal(ty: Builtin, lexical: &str) -> bool {
+pub fn is_plain_temporal(ty: Builtin, lexical: &str) -> bool {
     if !matches!(ty, Builtin::Date | Builtin::DateTime) {
         return false;
     }

@@ -7,7 +7,7 @@
 //! [`Facet::check`] applies the constraining facets the validator needs.
 //!
 //! ```
-//! use xwire_schema::datatypes::{Builtin, Facet, Value};
+//! use xwire::datatypes::{Builtin, Facet, Value};
 //!
 //! let v = Builtin::Decimal.parse(" +0012.50 ").unwrap();
 //! assert_eq!(v.canonical(), "12.5");
@@ -23,7 +23,11 @@
 //! ```
 //!
 //! [`numbers`] checks the lexical forms of the numbers on bytes without building a value, as
-//! the validator does for every number of a numeric array.
+//! the validator does for every number of a numeric array. The shortcuts that decide common
+//! lexical forms without the general machinery ([`parse_plain`], [`small_integer`],
+//! [`is_plain_number`], [`is_plain_temporal`], [`trim_xml`], ...) are public for the two users
+//! this module has: `xwire-schema`'s validator and the parsers `xwire-codegen` generates, which
+//! must agree with it value for value.
 //!
 //! What is not here (yet): user-derived types and the `pattern` and `enumeration` facets (the
 //! validator combines these with [`Builtin`]); `anyURI` accepts any string (no RFC 2396 check);
@@ -43,9 +47,9 @@ mod tests;
 use std::fmt;
 
 pub use decimal::Decimal;
-pub(crate) use temporal::is_plain_temporal;
+pub use temporal::is_plain_temporal;
 pub use temporal::{DateTime, Duration, TemporalKind};
-pub(crate) use value::{
+pub use value::{
     i64_bounds, is_plain_number, is_plain_string, is_scanned_number, is_string_type, parse_plain,
     rejects_inner_space, small_integer, small_integer_in, trim_xml,
 };
@@ -120,7 +124,7 @@ impl WhiteSpace {
     ///
     /// ```
     /// use std::borrow::Cow;
-    /// use xwire_schema::datatypes::WhiteSpace;
+    /// use xwire::datatypes::WhiteSpace;
     /// assert!(matches!(WhiteSpace::Collapse.normalize("a b"), Cow::Borrowed("a b")));
     /// assert_eq!(WhiteSpace::Collapse.normalize(" a  b"), "a b");
     /// ```
@@ -171,8 +175,9 @@ pub struct DatatypeError {
 }
 
 impl DatatypeError {
+    /// An error with this message (without a trailing period).
     #[cold]
-    pub(crate) fn new(message: impl Into<String>) -> DatatypeError {
+    pub fn new(message: impl Into<String>) -> DatatypeError {
         DatatypeError {
             message: message.into(),
         }
@@ -374,7 +379,7 @@ impl Builtin {
     /// [`Builtin::parse_with`] after whitespace `ws` (the type's, at least as strong as the
     /// built-in's), building a string value in `spare`'s allocation when there is one (taken
     /// only then): no allocation for strings, even when the whitespace changes them.
-    pub(crate) fn parse_reusing(
+    pub fn parse_reusing(
         self,
         ws: WhiteSpace,
         lexical: &str,

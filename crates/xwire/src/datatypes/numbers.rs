@@ -10,7 +10,7 @@
 //! grammar read in order.
 //!
 //! ```
-//! use xwire_schema::datatypes::numbers::{is_xsd_number, xsd_integer};
+//! use xwire::datatypes::numbers::{is_xsd_number, xsd_integer};
 //!
 //! assert!(is_xsd_number(b"-3.1094197354383014e-6", true));
 //! assert!(!is_xsd_number(b"1e5", false)); // a decimal has no exponent
@@ -19,7 +19,7 @@
 //! assert_eq!(xsd_integer(b"4 2"), None);
 //! ```
 
-use xwire::bytes::first_eight;
+use crate::bytes::first_eight;
 
 /// Whether `b` is a finite number in XML Schema's lexical form, as it is (no white space
 /// around it): with `exponent` false, a `decimal` (`(\+|-)?([0-9]+(\.[0-9]*)?|\.[0-9]+)`);
@@ -28,7 +28,7 @@ use xwire::bytes::first_eight;
 /// accepts them checks for them.
 ///
 /// ```
-/// use xwire_schema::datatypes::numbers::is_xsd_number;
+/// use xwire::datatypes::numbers::is_xsd_number;
 ///
 /// assert!(is_xsd_number(b".5", false) && is_xsd_number(b"5.", false));
 /// assert!(is_xsd_number(b"+1.5E+10", true));
@@ -226,7 +226,7 @@ fn number_in_order(b: &[u8], exponent: bool) -> bool {
 /// Eight digits are checked and converted at a time, in a machine word.
 ///
 /// ```
-/// use xwire_schema::datatypes::numbers::xsd_integer;
+/// use xwire::datatypes::numbers::xsd_integer;
 ///
 /// assert_eq!(xsd_integer(b"-999999999999999999"), Some(-999_999_999_999_999_999));
 /// assert_eq!(xsd_integer(b"1000000000000000000"), None); // 19 digits
@@ -260,7 +260,7 @@ pub fn xsd_integer(b: &[u8]) -> Option<i64> {
 /// [`xsd_integer`] reads it. A range outside `doc` panics, as slicing does.
 ///
 /// ```
-/// use xwire_schema::datatypes::numbers::xsd_integer_in;
+/// use xwire::datatypes::numbers::xsd_integer_in;
 ///
 /// let doc = b"<array><i>-42</i><i>7</i><i>x</i></array>";
 /// assert_eq!(xsd_integer_in(doc, 10..13), Some(-42));
@@ -342,7 +342,7 @@ fn non_digits(x: u64) -> u64 {
 /// when there is none): eight bytes a step while eight remain, then one by one.
 ///
 /// ```
-/// use xwire_schema::datatypes::numbers::skip_digits;
+/// use xwire::datatypes::numbers::skip_digits;
 ///
 /// assert_eq!(skip_digits(b"-12345678901.5", 1), 12);
 /// assert_eq!(skip_digits(b"42", 0), 2);

@@ -263,7 +263,7 @@ impl Decimal {
     }
 
     /// The value as an `i64`, when it is an integer of at most 18 digits (always fits).
-    pub(crate) fn small_integer(&self) -> Option<i64> {
+    pub fn small_integer(&self) -> Option<i64> {
         let d = self.digits.as_slice();
         if self.scale != 0 || d.len() > 18 {
             return None;

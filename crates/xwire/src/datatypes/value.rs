@@ -2,7 +2,7 @@
 
 use std::cmp::Ordering;
 
-use xwire::chars;
+use crate::chars;
 
 use super::binary;
 use super::decimal::Decimal;
@@ -145,7 +145,7 @@ fn string_check(ty: Builtin, s: &str) -> Option<Result<(), &'static str>> {
 /// Whether `s` (text the reader has checked) is as it stands a value of string built-in `ty`:
 /// its whitespace facet leaves it unchanged, and it passes the type's lexical check. `false`
 /// for the other types, and for text the facet would change (normalized first elsewhere).
-pub(crate) fn is_plain_string(ty: Builtin, s: &str) -> bool {
+pub fn is_plain_string(ty: Builtin, s: &str) -> bool {
     ty.white_space().keeps(s) && matches!(string_check(ty, s), Some(Ok(())))
 }
 
@@ -159,7 +159,7 @@ pub(crate) fn string_lexical(ty: Builtin, s: &str) -> Result<(), DatatypeError> 
 /// Whether no value of this built-in has whitespace inside its lexical form (numbers,
 /// booleans, dates and times): for these, a value that parses after trimming is the value of
 /// the collapsed form.
-pub(crate) fn rejects_inner_space(ty: Builtin) -> bool {
+pub fn rejects_inner_space(ty: Builtin) -> bool {
     matches!(
         ty,
         Builtin::Boolean
@@ -194,7 +194,7 @@ pub(crate) fn rejects_inner_space(ty: Builtin) -> bool {
 /// ([`rejects_inner_space`]), parsed from the text trimmed of XML whitespace (its collapsed
 /// form, when valid) without the general machinery: `None` when it is not valid, for the
 /// general way to say why.
-pub(crate) fn parse_plain(ty: Builtin, lexical: &str) -> Option<Value> {
+pub fn parse_plain(ty: Builtin, lexical: &str) -> Option<Value> {
     debug_assert!(rejects_inner_space(ty));
     parse_normalized(ty, trim_xml(lexical), &|_| None).ok()
 }
@@ -203,7 +203,7 @@ pub(crate) fn parse_plain(ty: Builtin, lexical: &str) -> Option<Value> {
 /// and `double`, whose lexical check is a scan of a few bytes, far cheaper than building the
 /// value (a double's conversion alone costs some 300 instructions). The integers have
 /// [`small_integer`].
-pub(crate) fn is_scanned_number(ty: Builtin) -> bool {
+pub fn is_scanned_number(ty: Builtin) -> bool {
     matches!(ty, Builtin::Decimal | Builtin::Float | Builtin::Double)
 }
 
@@ -211,7 +211,7 @@ pub(crate) fn is_scanned_number(ty: Builtin) -> bool {
 /// (`decimal`, `float` or `double`), by a scan of its bytes: no value is built. `true`
 /// implies that [`parse_plain`] gives a value; `false` when it is not valid or cannot be
 /// told this way (`INF`, `NaN`): then [`parse_plain`] decides.
-pub(crate) fn is_plain_number(ty: Builtin, lexical: &str) -> bool {
+pub fn is_plain_number(ty: Builtin, lexical: &str) -> bool {
     debug_assert!(is_scanned_number(ty));
     is_xsd_number(trim_xml(lexical).as_bytes(), ty != Builtin::Decimal)
 }
@@ -219,14 +219,14 @@ pub(crate) fn is_plain_number(ty: Builtin, lexical: &str) -> bool {
 /// The value of an `integer` lexical (trimmed of XML whitespace) of at most 18 digits
 /// after its sign, which always fits an `i64`: `None` for anything else (invalid, or
 /// longer: then [`parse_plain`] decides).
-pub(crate) fn small_integer(lexical: &str) -> Option<i64> {
+pub fn small_integer(lexical: &str) -> Option<i64> {
     xsd_integer(trim_xml(lexical).as_bytes())
 }
 
 /// [`small_integer`] of `lexical`, a slice of `doc` (where the reader read it) or not: when
 /// it is, read with the bytes before it in `doc` ([`xsd_integer_in`]).
 #[inline]
-pub(crate) fn small_integer_in(lexical: &str, doc: &[u8]) -> Option<i64> {
+pub fn small_integer_in(lexical: &str, doc: &[u8]) -> Option<i64> {
     let t = trim_xml(lexical).as_bytes();
     let start = (t.as_ptr() as usize).wrapping_sub(doc.as_ptr() as usize);
     match start.checked_add(t.len()) {
@@ -237,7 +237,7 @@ pub(crate) fn small_integer_in(lexical: &str, doc: &[u8]) -> Option<i64> {
 
 /// The bounds of an integer built-in, as far as an `i64` reaches (`unsignedLong`'s upper
 /// bound is beyond it; `integer` has none).
-pub(crate) fn i64_bounds(ty: Builtin) -> (i64, i64) {
+pub fn i64_bounds(ty: Builtin) -> (i64, i64) {
     let (lo, hi) = bounds(ty);
     let clamp = |b: i128| i64::try_from(b).unwrap_or(if b < 0 { i64::MIN } else { i64::MAX });
     (lo.map_or(i64::MIN, clamp), hi.map_or(i64::MAX, clamp))
@@ -246,7 +246,7 @@ pub(crate) fn i64_bounds(ty: Builtin) -> (i64, i64) {
 /// `s` without leading and trailing XML whitespace (a byte loop: cheaper than
 /// `str::trim_matches`, which decodes characters).
 #[inline]
-pub(crate) fn trim_xml(s: &str) -> &str {
+pub fn trim_xml(s: &str) -> &str {
     let b = s.as_bytes();
     let ws = |c: u8| matches!(c, b' ' | b'\t' | b'\n' | b'\r');
     // Most values have no white space around them: two compares, no slicing.
@@ -266,7 +266,7 @@ pub(crate) fn trim_xml(s: &str) -> &str {
 }
 
 /// Whether values of this built-in are strings.
-pub(crate) fn is_string_type(ty: Builtin) -> bool {
+pub fn is_string_type(ty: Builtin) -> bool {
     string_check(ty, "").is_some()
 }
 
@@ -416,7 +416,7 @@ impl Value {
 
     /// The canonical form, but a QName as `{namespace}local`: what tells two QName values
     /// apart whatever their prefixes.
-    pub(crate) fn expanded_canonical(&self) -> String {
+    pub fn expanded_canonical(&self) -> String {
         match self {
             Value::QName {
                 namespace, local, ..
