@@ -45,6 +45,7 @@
 //! | [`c14n`] | Canonical XML 1.0 and 1.1 and Exclusive C14N, of documents and of node sets |
 //! | [`binary`] | binary XML with typed leaves and packed arrays, read by the same [`Reader`] |
 //! | [`stats`] | a document's characteristics, as `xwire parse` prints them |
+//! | [`bind`] | the runtime of parsers generated from schemas by `xwire-codegen` |
 //! | [`datatypes`] | XML Schema's built-in datatypes: lexical spaces, values, canonical forms, facets (for `xwire-schema`'s validator and for parsers generated from schemas) |
 //!
 //! Pick the reader (or [`sax`]) to stream through a document once, the index to query or edit a
@@ -94,6 +95,7 @@
 #![warn(missing_docs)]
 
 pub mod binary;
+pub mod bind;
 pub mod bytes;
 pub mod c14n;
 pub mod chars;

@@ -1,0 +1,187 @@
+//! The cursor a generated parser walks a document with: the reader's tokens, seen as the
+//! steps of recursive descent (the root, an element's attributes, its next child, its text).
+
+use crate::{Event, Reader};
+
+use super::{Error, Fault};
+
+/// A position in a document, at a start tag once [`Cursor::root`] or [`Cursor::child`] found
+/// one. Generated code reads the element's attributes ([`Cursor::attributes`]), then its
+/// content: the children one by one ([`Cursor::child`]), its text ([`Cursor::text`]) or
+/// nothing ([`Cursor::empty`]); each of these ends at the element's end tag.
+pub struct Cursor<'a> {
+    reader: Reader<'a>,
+}
+
+impl<'a> Cursor<'a> {
+    /// A cursor at the start of the document in `bytes`.
+    pub fn new(bytes: &'a [u8]) -> Cursor<'a> {
+        Cursor {
+            reader: Reader::from_slice(bytes),
+        }
+    }
+
+    /// A cursor on a reader made some other way (a stream, another configuration), at the
+    /// start of its document.
+    pub fn from_reader(reader: Reader<'a>) -> Cursor<'a> {
+        Cursor { reader }
+    }
+
+    /// Moves to the root element's start tag, past the prolog.
+    pub fn root(&mut self) -> Result<(), Error> {
+        loop {
+            match self.reader.next()? {
+                Event::Start(_) => return Ok(()),
+                // The reader fails a document without a root element before its end.
+                Event::Eof => {
+                    return Err(self.fail(Fault::new("well-formedness", "no root element")))
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Whether the cursor is at the start tag of element `{ns}local` (`ns` empty for none).
+    #[inline]
+    pub fn at(&self, ns: &str, local: &str) -> bool {
+        match self.reader.current() {
+            Event::Start(t) => t.local_name() == local && t.namespace_uri() == ns,
+            _ => false,
+        }
+    }
+
+    /// Calls `f` with the namespace URI, local name and normalised value of each attribute of
+    /// the current start tag (namespace declarations left out), stopping at its first fault.
+    pub fn attributes<F>(&mut self, mut f: F) -> Result<(), Error>
+    where
+        F: FnMut(&str, &str, &str) -> Result<(), Fault>,
+    {
+        let outcome = match self.reader.current() {
+            Event::Start(t) => t
+                .attributes()
+                .filter(|a| !a.is_namespace_decl())
+                .try_for_each(|a| f(a.namespace_uri(), a.local_name(), a.value())),
+            _ => Ok(()),
+        };
+        outcome.map_err(|fault| self.fail(fault))
+    }
+
+    /// Moves to the next child element of the current element: `true` at its start tag,
+    /// `false` past the current element's end tag. White space, comments and processing
+    /// instructions between children are skipped; other text is an error (element-only
+    /// content).
+    pub fn child(&mut self) -> Result<bool, Error> {
+        loop {
+            match self.reader.next()? {
+                Event::Start(_) => return Ok(true),
+                Event::End(_) => return Ok(false),
+                Event::Text(t) if t.is_whitespace() => {}
+                Event::CData(c) if c.raw().bytes().all(|b| b.is_ascii_whitespace()) => {}
+                Event::Text(_) | Event::CData(_) => {
+                    return Err(self.fail(Fault::new(
+                        "cvc-complex-type.2.3",
+                        "character data where only elements are allowed",
+                    )))
+                }
+                Event::SkippedEntity(e) => {
+                    let m = format!(
+                        "the entity '{}' was not expanded: its content is unknown",
+                        e.name()
+                    );
+                    return Err(self.fail(Fault::new("cvc-complex-type.2.4", m)));
+                }
+                Event::Eof => {
+                    return Err(self.fail(Fault::new("well-formedness", "the document ended")))
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The character data of the current element, to its end tag: the text of an element of
+    /// simple type or simple content. A child element is an error.
+    pub fn text(&mut self) -> Result<String, Error> {
+        let mut s = String::new();
+        loop {
+            match self.reader.next()? {
+                Event::Text(t) => s.push_str(&t.unescape()),
+                Event::CData(c) => s.push_str(&c.text()),
+                Event::End(_) => return Ok(s),
+                Event::Start(_) => {
+                    return Err(self.fail(Fault::new(
+                        "cvc-type.3.1.2",
+                        "an element of simple content cannot have element children",
+                    )))
+                }
+                Event::SkippedEntity(e) => {
+                    let m = format!(
+                        "the entity '{}' was not expanded: its text is unknown",
+                        e.name()
+                    );
+                    return Err(self.fail(Fault::new("cvc-datatype-valid.1", m)));
+                }
+                Event::Eof => {
+                    return Err(self.fail(Fault::new("well-formedness", "the document ended")))
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Moves past the end tag of the current element, which must be empty: no child and no
+    /// character data (comments and processing instructions may be there).
+    pub fn empty(&mut self) -> Result<(), Error> {
+        loop {
+            match self.reader.next()? {
+                Event::End(_) => return Ok(()),
+                Event::Comment(_) | Event::Pi(_) => {}
+                _ => {
+                    return Err(self.fail(Fault::new(
+                        "cvc-complex-type.2.1",
+                        "an element of empty content must have no children and no character data",
+                    )))
+                }
+            }
+        }
+    }
+
+    /// Reads to the end of the document after the root element (comments, processing
+    /// instructions and white space only, as the reader checks).
+    pub fn finish(&mut self) -> Result<(), Error> {
+        while !matches!(self.reader.next()?, Event::Eof) {}
+        Ok(())
+    }
+
+    /// The error a generated parser gives where an element it expected is missing: at a
+    /// start tag, that element is not allowed here; past an end tag, the content ended
+    /// too early. `expected` names what would have been allowed.
+    #[cold]
+    pub fn unexpected(&mut self, expected: &str) -> Error {
+        let fault = match self.reader.current() {
+            Event::Start(t) => Fault::new(
+                "cvc-complex-type.2.4.a",
+                format!(
+                    "element <{}> is not allowed here; expected {expected}",
+                    t.name()
+                ),
+            ),
+            _ => Fault::new(
+                "cvc-complex-type.2.4.b",
+                format!("the content ends too early; expected {expected}"),
+            ),
+        };
+        self.fail(fault)
+    }
+
+    /// `fault`, placed at the current token.
+    #[cold]
+    pub fn fail(&mut self, fault: Fault) -> Error {
+        let loc = self.reader.location();
+        Error {
+            line: loc.line,
+            column: loc.column,
+            constraint: fault.constraint,
+            message: fault.message,
+        }
+    }
+}

@@ -1,0 +1,98 @@
+//! The runtime of parsers generated from XML Schemas by `xwire-codegen`: what generated code
+//! calls, stable enough for it to target.
+//!
+//! A generated parser walks a document through a [`Cursor`] (the [`Reader`](crate::Reader)'s
+//! tokens, so every well-formedness and namespace check of the reader holds: a generated
+//! parser accepts nothing the reader rejects), converts each value with the functions of
+//! [`value`] (the same lexical rules as the schema validator, from [`crate::datatypes`]), and
+//! reports the first thing that is not valid as an [`Error`] with its line and column.
+//!
+//! The value types generated structs hold are here too: [`Decimal`], [`Integer`], one type per
+//! date/time kind ([`Date`], [`DateTime`], [`Time`], ...), [`Duration`], and [`Dfa`], the
+//! tables a pattern facet is compiled to.
+//!
+//! ```
+//! use xwire::bind::{value, Cursor};
+//!
+//! // What generated code does for `<qty>` of type positiveInteger below 100:
+//! let mut c = Cursor::new(b"<qty> 42 </qty>");
+//! c.root()?;
+//! assert!(c.at("", "qty"));
+//! let text = c.text()?;
+//! let qty: u8 = value::int(&text, 1, 99).map_err(|f| c.fail(f))?;
+//! c.finish()?;
+//! assert_eq!(qty, 42);
+//! # Ok::<(), xwire::bind::Error>(())
+//! ```
+
+mod cursor;
+mod dfa;
+pub mod value;
+
+pub use cursor::Cursor;
+pub use dfa::Dfa;
+pub use value::{Date, DateTime, GDay, GMonth, GMonthDay, GYear, GYearMonth, Integer, Time};
+
+pub use crate::datatypes::{Decimal, Duration};
+
+use std::fmt;
+
+/// Why a document is not an instance of the schema the parser was generated from (or not
+/// well-formed): the first problem, where it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    /// Line of the token at fault, from 1.
+    pub line: u64,
+    /// Column, in characters, from 1.
+    pub column: u64,
+    /// The constraint of XML Schema Part 1 that failed (`cvc-complex-type.2.4`, ...), or
+    /// `well-formedness` for what the reader rejected.
+    pub constraint: &'static str,
+    /// What is wrong, in words.
+    pub message: String,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}: {} [{}]",
+            self.line, self.column, self.message, self.constraint
+        )
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<crate::Error> for Error {
+    fn from(e: crate::Error) -> Error {
+        let loc = e.location();
+        Error {
+            line: loc.line,
+            column: loc.column,
+            constraint: "well-formedness",
+            message: e.kind().to_string(),
+        }
+    }
+}
+
+/// A problem found without the position at hand (a value that does not convert, an
+/// attribute not allowed): [`Cursor::fail`] places it at the current token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    /// The constraint that failed.
+    pub constraint: &'static str,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl Fault {
+    /// A fault of `constraint`.
+    #[cold]
+    pub fn new(constraint: &'static str, message: impl Into<String>) -> Fault {
+        Fault {
+            constraint,
+            message: message.into(),
+        }
+    }
+}

@@ -1,0 +1,243 @@
+//! Lexical forms to values, by the rules of the schema validator ([`crate::datatypes`]): what
+//! generated code calls for each simple-typed attribute and element. Each function takes the
+//! text as the document has it (whitespace is handled here, as the type's `whiteSpace` facet
+//! says) and gives the value or a [`Fault`].
+
+use crate::datatypes::{self, Builtin, Decimal, Duration, Value};
+
+use super::{Dfa, Fault};
+
+/// The constraint a lexical form breaks.
+const DATATYPE: &str = "cvc-datatype-valid.1.2.1";
+
+fn parse(b: Builtin, s: &str) -> Result<Value, Fault> {
+    b.parse(s).map_err(|e| Fault::new(DATATYPE, e.message()))
+}
+
+/// A value of a string type `b` (`string`, `token`, `NCName`, ...): whitespace normalised as
+/// the type says, the lexical form checked.
+pub fn string(s: &str, b: Builtin) -> Result<String, Fault> {
+    if b == Builtin::String {
+        return Ok(s.to_string());
+    }
+    match parse(b, s)? {
+        Value::String(v) => Ok(v),
+        v => Ok(v.canonical()),
+    }
+}
+
+/// The items of a list of a string type (`NMTOKENS`, or a list type of strings).
+pub fn string_list(s: &str, item: Builtin) -> Result<Vec<String>, Fault> {
+    s.split([' ', '\t', '\n', '\r'])
+        .filter(|t| !t.is_empty())
+        .map(|t| string(t, item))
+        .collect()
+}
+
+/// An integer from `min` to `max` (the range of the Rust type `T` holds it; the type's and
+/// its facets' bounds are `min` and `max`).
+pub fn int<T: TryFrom<i128>>(s: &str, min: i128, max: i128) -> Result<T, Fault> {
+    let v = match datatypes::small_integer(datatypes::trim_xml(s)) {
+        Some(v) => i128::from(v),
+        None => match parse(Builtin::Integer, s)? {
+            Value::Integer(d) => d
+                .to_i128()
+                .ok_or_else(|| out_of_range(s.trim(), min, max))?,
+            _ => unreachable!("integer values are integers"),
+        },
+    };
+    if v < min || v > max {
+        return Err(out_of_range(s.trim(), min, max));
+    }
+    T::try_from(v).map_err(|_| out_of_range(s.trim(), min, max))
+}
+
+#[cold]
+fn out_of_range(s: &str, min: i128, max: i128) -> Fault {
+    Fault::new(
+        "cvc-datatype-valid.1.2.1",
+        format!("'{s}' is not an integer from {min} to {max}"),
+    )
+}
+
+/// An integer of any size, at least `min` and at most `max` where they are given.
+pub fn integer(s: &str, min: Option<i128>, max: Option<i128>) -> Result<Integer, Fault> {
+    let d = match parse(Builtin::Integer, s)? {
+        Value::Integer(d) => d,
+        _ => unreachable!("integer values are integers"),
+    };
+    let below = min.is_some_and(|m| d.cmp_i128(m).is_lt());
+    let above = max.is_some_and(|m| d.cmp_i128(m).is_gt());
+    if below || above {
+        let bound = |b: Option<i128>| b.map_or("unbounded".to_string(), |b| b.to_string());
+        return Err(Fault::new(
+            "cvc-datatype-valid.1.2.1",
+            format!(
+                "'{}' is not an integer from {} to {}",
+                s.trim(),
+                bound(min),
+                bound(max)
+            ),
+        ));
+    }
+    Ok(Integer(d))
+}
+
+/// An `xs:decimal`.
+pub fn decimal(s: &str) -> Result<Decimal, Fault> {
+    match parse(Builtin::Decimal, s)? {
+        Value::Decimal(d) => Ok(d),
+        _ => unreachable!("decimal values are decimals"),
+    }
+}
+
+/// An `xs:float`.
+pub fn float(s: &str) -> Result<f32, Fault> {
+    match parse(Builtin::Float, s)? {
+        Value::Float(f) => Ok(f),
+        _ => unreachable!("float values are floats"),
+    }
+}
+
+/// An `xs:double`.
+pub fn double(s: &str) -> Result<f64, Fault> {
+    match parse(Builtin::Double, s)? {
+        Value::Double(f) => Ok(f),
+        _ => unreachable!("double values are doubles"),
+    }
+}
+
+/// An `xs:boolean`.
+pub fn boolean(s: &str) -> Result<bool, Fault> {
+    match parse(Builtin::Boolean, s)? {
+        Value::Bool(b) => Ok(b),
+        _ => unreachable!("boolean values are booleans"),
+    }
+}
+
+/// An `xs:duration`.
+pub fn duration(s: &str) -> Result<Duration, Fault> {
+    match parse(Builtin::Duration, s)? {
+        Value::Duration(d) => Ok(d),
+        _ => unreachable!("duration values are durations"),
+    }
+}
+
+/// The bytes of an `xs:hexBinary`.
+pub fn hex_binary(s: &str) -> Result<Vec<u8>, Fault> {
+    match parse(Builtin::HexBinary, s)? {
+        Value::HexBinary(b) => Ok(b),
+        _ => unreachable!("hexBinary values are bytes"),
+    }
+}
+
+/// The bytes of an `xs:base64Binary`.
+pub fn base64_binary(s: &str) -> Result<Vec<u8>, Fault> {
+    match parse(Builtin::Base64Binary, s)? {
+        Value::Base64Binary(b) => Ok(b),
+        _ => unreachable!("base64Binary values are bytes"),
+    }
+}
+
+/// Checks a (normalised) value against a pattern facet: `pattern` is the expression as the
+/// schema writes it, for the message.
+pub fn pattern(value: &str, dfa: &Dfa, pattern: &str) -> Result<(), Fault> {
+    if dfa.matches(value) {
+        Ok(())
+    } else {
+        Err(Fault::new(
+            "cvc-pattern-valid",
+            format!("'{value}' does not match the pattern '{pattern}'"),
+        ))
+    }
+}
+
+/// The position of a (normalised) string value among the values an enumeration allows.
+pub fn enumeration(value: &str, allowed: &[&str]) -> Result<usize, Fault> {
+    allowed.iter().position(|a| *a == value).ok_or_else(|| {
+        Fault::new(
+            "cvc-enumeration-valid",
+            format!("'{value}' is not one of {}", allowed.join(", ")),
+        )
+    })
+}
+
+/// Checks the length of a string value (in characters) against `length`, `minLength` and
+/// `maxLength` facets.
+pub fn length(value: &str, min: usize, max: Option<usize>) -> Result<(), Fault> {
+    let n = value.chars().count();
+    if n < min || max.is_some_and(|m| n > m) {
+        let max = max.map_or("unbounded".to_string(), |m| m.to_string());
+        return Err(Fault::new(
+            "cvc-length-valid",
+            format!("'{value}' has {n} characters; from {min} to {max} are allowed"),
+        ));
+    }
+    Ok(())
+}
+
+/// A fixed value: the value given must be the schema's.
+pub fn fixed<T: PartialEq>(value: T, fixed: T, lexical: &str) -> Result<T, Fault> {
+    if value == fixed {
+        Ok(value)
+    } else {
+        Err(Fault::new(
+            "cvc-attribute.4",
+            format!("the value must be the fixed value '{lexical}'"),
+        ))
+    }
+}
+
+/// An integer of any size (`xs:integer` and the types derived from it that have no bound
+/// on one side).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Integer(pub Decimal);
+
+impl std::fmt::Display for Integer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0.canonical_integer())
+    }
+}
+
+macro_rules! temporal {
+    ($($(#[$doc:meta])* $name:ident, $fn:ident, $builtin:ident;)*) => {
+        $(
+            $(#[$doc])*
+            #[derive(Clone, Debug, PartialEq)]
+            pub struct $name(pub datatypes::DateTime);
+
+            impl std::fmt::Display for $name {
+                fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                    f.write_str(&self.0.canonical())
+                }
+            }
+
+            #[doc = concat!("An `xs:", stringify!($fn), "` value.")]
+            pub fn $fn(s: &str) -> Result<$name, Fault> {
+                match parse(Builtin::$builtin, s)? {
+                    Value::DateTime(d) => Ok($name(d)),
+                    _ => unreachable!("date/time values are date/times"),
+                }
+            }
+        )*
+    };
+}
+
+temporal! {
+    /// An `xs:dateTime`.
+    DateTime, date_time, DateTime;
+    /// An `xs:time`.
+    Time, time, Time;
+    /// An `xs:date`.
+    Date, date, Date;
+    /// An `xs:gYearMonth`.
+    GYearMonth, g_year_month, GYearMonth;
+    /// An `xs:gYear`.
+    GYear, g_year, GYear;
+    /// An `xs:gMonthDay`.
+    GMonthDay, g_month_day, GMonthDay;
+    /// An `xs:gDay`.
+    GDay, g_day, GDay;
+    /// An `xs:gMonth`.
+    GMonth, g_month, GMonth;
+}
