@@ -10,6 +10,8 @@ use regex_automata::Anchored;
 /// pattern is matched by the `regex` crate only.
 const DFA_LIMIT: usize = 64 << 10;
 const DETERMINIZE_LIMIT: usize = 256 << 10;
+/// Largest DFA built for [`WholeDfa::table`] (generated code carries its tables).
+const TABLE_LIMIT: usize = 4 << 20;
 
 #[derive(Debug, Clone)]
 pub(super) struct WholeDfa {
@@ -40,65 +42,16 @@ impl AsciiDfa {
     const MAX_STATES: usize = 255;
 
     fn build(dfa: &dense::DFA<Vec<u32>>, start: StateID) -> Option<AsciiDfa> {
-        // The states ASCII bytes reach, numbered from 1 in the order found.
-        let mut ids: Vec<StateID> = vec![start];
-        let mut index = std::collections::HashMap::from([(start, 1u8)]);
-        let mut rows: Vec<[u8; 128]> = Vec::new();
-        let mut i = 0;
-        while i < ids.len() {
-            let mut row = [0u8; 128];
-            for (b, cell) in row.iter_mut().enumerate() {
-                let t = dfa.next_state(ids[i], b as u8);
-                if dfa.is_dead_state(t) {
-                    continue; // 0: dead
-                }
-                if dfa.is_quit_state(t) {
-                    return None;
-                }
-                let n = index.len();
-                *cell = *index.entry(t).or_insert_with(|| {
-                    ids.push(t);
-                    (n + 1) as u8
-                });
-                if index.len() + 1 > Self::MAX_STATES {
-                    return None;
-                }
-            }
-            rows.push(row);
-            i += 1;
-        }
-        // Byte classes: the bytes whose column is the same in every row.
+        let t = Table::build(dfa, start, 128, Self::MAX_STATES)?;
         let mut class = [0u8; 128];
-        let mut columns: Vec<Vec<u8>> = Vec::new();
-        for b in 0..128 {
-            let column: Vec<u8> = rows.iter().map(|r| r[b]).collect();
-            let c = match columns.iter().position(|c| *c == column) {
-                Some(c) => c,
-                None => {
-                    columns.push(column);
-                    columns.len() - 1
-                }
-            };
-            class[b] = c as u8;
+        for (c, &k) in class.iter_mut().zip(&t.class) {
+            *c = k as u8;
         }
-        let classes = columns.len();
-        // Row 0 is the dead state: every class leads back to it.
-        let mut next = vec![0u8; (rows.len() + 1) * classes];
-        for (r, row) in rows.iter().enumerate() {
-            for b in 0..128 {
-                next[(r + 1) * classes + class[b] as usize] = row[b];
-            }
-        }
-        let mut accept = vec![false];
-        accept.extend(
-            ids.iter()
-                .map(|&s| dfa.is_match_state(dfa.next_eoi_state(s))),
-        );
         Some(AsciiDfa {
             class,
-            classes,
-            next: next.into(),
-            accept: accept.into(),
+            classes: t.classes,
+            next: t.next.iter().map(|&n| n as u8).collect(),
+            accept: t.accept.into(),
             start: 1,
         })
     }
@@ -115,6 +68,90 @@ impl AsciiDfa {
             }
         }
         Some(self.accept[s])
+    }
+}
+
+/// The states a DFA reaches from `start` over the bytes below `alphabet`, as a table with
+/// byte classes: state 0 is the dead state, the start is state 1.
+pub(super) struct Table {
+    /// The class of each byte below the alphabet's end.
+    pub(super) class: Vec<u16>,
+    /// How many classes.
+    pub(super) classes: usize,
+    /// `next[state * classes + class]`.
+    pub(super) next: Vec<u32>,
+    /// Whether a value may end in each state.
+    pub(super) accept: Vec<bool>,
+}
+
+impl Table {
+    /// The table, or `None` when more than `max_states` states (the dead one among them)
+    /// are reachable or a byte leads to a quit state.
+    pub(super) fn build(
+        dfa: &dense::DFA<Vec<u32>>,
+        start: StateID,
+        alphabet: usize,
+        max_states: usize,
+    ) -> Option<Table> {
+        // The states the bytes reach, numbered from 1 in the order found.
+        let mut ids: Vec<StateID> = vec![start];
+        let mut index = std::collections::HashMap::from([(start, 1u32)]);
+        let mut rows: Vec<Vec<u32>> = Vec::new();
+        let mut i = 0;
+        while i < ids.len() {
+            let mut row = vec![0u32; alphabet];
+            for (b, cell) in row.iter_mut().enumerate() {
+                let t = dfa.next_state(ids[i], b as u8);
+                if dfa.is_dead_state(t) {
+                    continue; // 0: dead
+                }
+                if dfa.is_quit_state(t) {
+                    return None;
+                }
+                let n = index.len();
+                *cell = *index.entry(t).or_insert_with(|| {
+                    ids.push(t);
+                    (n + 1) as u32
+                });
+                if index.len() + 1 > max_states {
+                    return None;
+                }
+            }
+            rows.push(row);
+            i += 1;
+        }
+        // Byte classes: the bytes whose column is the same in every row.
+        let mut class = vec![0u16; alphabet];
+        let mut columns: Vec<Vec<u32>> = Vec::new();
+        for (b, k) in class.iter_mut().enumerate() {
+            let column: Vec<u32> = rows.iter().map(|r| r[b]).collect();
+            *k = match columns.iter().position(|c| *c == column) {
+                Some(c) => c as u16,
+                None => {
+                    columns.push(column);
+                    (columns.len() - 1) as u16
+                }
+            };
+        }
+        let classes = columns.len();
+        // Row 0 is the dead state: every class leads back to it.
+        let mut next = vec![0u32; (rows.len() + 1) * classes];
+        for (r, row) in rows.iter().enumerate() {
+            for (b, &to) in row.iter().enumerate() {
+                next[(r + 1) * classes + class[b] as usize] = to;
+            }
+        }
+        let mut accept = vec![false];
+        accept.extend(
+            ids.iter()
+                .map(|&s| dfa.is_match_state(dfa.next_eoi_state(s))),
+        );
+        Some(Table {
+            class,
+            classes,
+            next,
+            accept,
+        })
     }
 }
 
@@ -136,6 +173,25 @@ impl WholeDfa {
             .ok()?;
         let ascii = AsciiDfa::build(&dfa, start);
         Some(WholeDfa { dfa, start, ascii })
+    }
+
+    /// The automaton of `translated` over all 256 byte values as a [`Table`] (at most 65,535
+    /// states), for code that matches without this crate: built apart, with room for the
+    /// Unicode classes the validator's own DFA leaves to the `regex` crate.
+    pub(super) fn table(translated: &str) -> Option<Table> {
+        let dfa = dense::Builder::new()
+            .configure(
+                dense::Config::new()
+                    .start_kind(StartKind::Anchored)
+                    .dfa_size_limit(Some(TABLE_LIMIT))
+                    .determinize_size_limit(Some(4 * TABLE_LIMIT)),
+            )
+            .build(translated)
+            .ok()?;
+        let start = dfa
+            .start_state(&start::Config::new().anchored(Anchored::Yes))
+            .ok()?;
+        Table::build(&dfa, start, 256, u16::MAX as usize)
     }
 
     /// Whether the whole of `value` matches.

@@ -92,6 +92,55 @@ impl Pattern {
     pub fn as_str(&self) -> &str {
         &self.source
     }
+
+    /// The pattern as tables a matcher without a regular-expression engine can walk (what
+    /// `xwire-codegen` writes into generated code for `xwire::bind::Dfa`): `None` when its
+    /// automaton is too large for them.
+    pub fn table(&self) -> Option<PatternTable> {
+        let t = dfa::WholeDfa::table(&self.translated)?;
+        let mut classes = [0u8; 256];
+        for (c, &k) in classes.iter_mut().zip(&t.class) {
+            *c = u8::try_from(k).ok()?;
+        }
+        Some(PatternTable {
+            classes,
+            stride: t.classes,
+            next: t.next.iter().map(|&n| n as u16).collect(),
+            accept: t.accept,
+            start: 1,
+        })
+    }
+}
+
+/// A pattern's automaton over the bytes of a value's UTF-8 ([`Pattern::table`]): state 0 is
+/// dead, `next[state * stride + classes[byte]]` is the next state, `accept[state]` whether a
+/// value may end there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PatternTable {
+    /// The class of each byte value.
+    pub classes: [u8; 256],
+    /// The number of classes.
+    pub stride: usize,
+    /// The transitions, a row of `stride` per state.
+    pub next: Vec<u16>,
+    /// Whether a value may end in each state.
+    pub accept: Vec<bool>,
+    /// The state before the first byte.
+    pub start: u16,
+}
+
+impl PatternTable {
+    /// Whether the whole of `value` matches (as the generated code's matcher does).
+    pub fn matches(&self, value: &str) -> bool {
+        let mut s = self.start as usize;
+        for &b in value.as_bytes() {
+            s = self.next[s * self.stride + self.classes[b as usize] as usize] as usize;
+            if s == 0 {
+                return false;
+            }
+        }
+        self.accept[s]
+    }
 }
 
 /// A pattern that is not an XSD 1.0 regular expression, or too large to compile.

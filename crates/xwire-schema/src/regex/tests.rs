@@ -356,3 +356,26 @@ fn unescape_xml(s: &str) -> String {
     out.push_str(rest);
     out
 }
+
+#[test]
+fn exported_tables_match_as_the_pattern_does() {
+    let cases: &[(&str, &[&str])] = &[
+        (
+            r"\d{3}-[A-Z]{2}",
+            &["872-AA", "872-aa", "87-AA", "٣٣٣-AB", "872-AAA", ""],
+        ),
+        (
+            r"[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}",
+            &["SW1A 1AA", "E1 6AN", "E1 6an", "é1 6AN"],
+        ),
+        (r"\p{Lu}\w*|x+", &["Éclair", "xx", "éclair", "X_1", ""]),
+        (r"(a|b)*c?", &["", "abab", "ababc", "abca", "ç"]),
+    ];
+    for (pattern, values) in cases {
+        let p = Pattern::compile(pattern).unwrap();
+        let t = p.table().unwrap_or_else(|| panic!("{pattern}: no table"));
+        for v in *values {
+            assert_eq!(t.matches(v), p.is_match(v), "{pattern} on {v:?}");
+        }
+    }
+}
