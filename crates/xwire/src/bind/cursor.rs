@@ -5,6 +5,9 @@ use crate::{Event, Reader};
 
 use super::{Error, Fault};
 
+/// The XML Schema instance namespace (`xsi:`).
+pub const XSI: &str = "http://www.w3.org/2001/XMLSchema-instance";
+
 /// A position in a document, at a start tag once [`Cursor::root`] or [`Cursor::child`] found
 /// one. Generated code reads the element's attributes ([`Cursor::attributes`]), then its
 /// content: the children one by one ([`Cursor::child`]), its text ([`Cursor::text`]) or
@@ -64,6 +67,22 @@ impl<'a> Cursor<'a> {
             _ => Ok(()),
         };
         outcome.map_err(|fault| self.fail(fault))
+    }
+
+    /// Checks that the current start tag has no attributes but the schema-location hints
+    /// (`xsi:schemaLocation`, `xsi:noNamespaceSchemaLocation`): the attributes of an element of
+    /// simple type.
+    pub fn no_attributes(&mut self) -> Result<(), Error> {
+        self.attributes(|ns, local, _| {
+            if ns == XSI && matches!(local, "schemaLocation" | "noNamespaceSchemaLocation") {
+                Ok(())
+            } else {
+                Err(Fault::new(
+                    "cvc-type.3.1.1",
+                    format!("attribute '{local}' is not allowed on an element of simple type"),
+                ))
+            }
+        })
     }
 
     /// Moves to the next child element of the current element: `true` at its start tag,
@@ -176,7 +195,21 @@ impl<'a> Cursor<'a> {
     /// `fault`, placed at the current token.
     #[cold]
     pub fn fail(&mut self, fault: Fault) -> Error {
-        let loc = self.reader.location();
+        let at = self.reader.offset();
+        self.fail_at(at, fault)
+    }
+
+    /// The byte offset of the current token, to place a fault found later at it
+    /// ([`Cursor::fail_at`]): a value's error is reported at its element's start tag.
+    #[inline]
+    pub fn offset(&self) -> u64 {
+        self.reader.offset()
+    }
+
+    /// `fault`, placed at the token that started at byte `offset` (from [`Cursor::offset`]).
+    #[cold]
+    pub fn fail_at(&mut self, offset: u64, fault: Fault) -> Error {
+        let loc = self.reader.location_of(offset);
         Error {
             line: loc.line,
             column: loc.column,

@@ -29,7 +29,7 @@ mod cursor;
 mod dfa;
 pub mod value;
 
-pub use cursor::Cursor;
+pub use cursor::{Cursor, XSI};
 pub use dfa::Dfa;
 pub use value::{Date, DateTime, GDay, GMonth, GMonthDay, GYear, GYearMonth, Integer, Time};
 
