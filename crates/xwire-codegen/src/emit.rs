@@ -230,6 +230,10 @@ fn occurs(t: String, occurs: Occurs, boxed: bool) -> String {
 }
 
 /// The Rust spelling of a type.
+pub(crate) fn rust_type(plan: &Plan, t: &Ty) -> String {
+    ty(plan, t)
+}
+
 fn ty(plan: &Plan, t: &Ty) -> String {
     match t {
         Ty::Item(id) => plan.item(*id).name.clone(),

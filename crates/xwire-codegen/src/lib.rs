@@ -47,11 +47,17 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! What is generated today is the types. The parsers that fill them in one pass (validating
-//! as they go), the validate-only and event APIs and the serializers come next (issue 29);
-//! the types refer to the value types of the runtime module they will use (`xwire::bind`).
+//! With the types come their parsers: `Document::from_slice` reads a document in one pass
+//! over an [`xwire::bind::Cursor`](https://docs.rs/xwire), checking the schema as it goes
+//! (content models, attributes, values and their facets) and filling the types; generated
+//! code depends on the `xwire` crate only. The parsers do not read every construct yet
+//! (wildcards, mixed content, `xsi:type` families, `nillable`, unions and lists of user types,
+//! some facets): for such a schema, [`Error::Unsupported`] names the construct and
+//! [`Config::parsers`]`(false)` generates the types alone. The validate-only and event APIs
+//! and the serializers come next (issue 29).
 
 mod emit;
+mod parse;
 pub mod plan;
 
 use std::path::{Path, PathBuf};
@@ -66,6 +72,7 @@ pub struct Config {
     catalog: Option<PathBuf>,
     derives: Vec<String>,
     renames: Vec<(String, String)>,
+    parsers: bool,
 }
 
 impl Default for Config {
@@ -92,7 +99,16 @@ impl Config {
             catalog: None,
             derives: ["Clone", "Debug", "PartialEq"].map(String::from).to_vec(),
             renames: Vec::new(),
+            parsers: true,
         }
+    }
+
+    /// Whether to generate the parsers (`Document::from_slice` and a reader per type) beside
+    /// the types: on by default. Off, for schemas whose constructs the parsers do not read
+    /// yet (see [`Error::Unsupported`]), the types alone are generated.
+    pub fn parsers(mut self, on: bool) -> Config {
+        self.parsers = on;
+        self
     }
 
     /// Adds a schema document.
@@ -143,13 +159,17 @@ impl Config {
                     .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into())
             })
             .collect();
-        let code = emit::types(
+        let mut code = emit::types(
             &plan,
             &emit::Options {
                 sources: &sources,
                 derives: &self.derives,
             },
         );
+        if self.parsers {
+            let parsers = parse::parsers(&plan, &schema).map_err(|u| Error::Unsupported(u.0))?;
+            code.push_str(&parsers);
+        }
         let files = schema.files().map(|(_, p)| p.to_path_buf()).collect();
         Ok(Generated { code, files })
     }
@@ -202,6 +222,9 @@ pub enum Error {
     Plan(plan::PlanError),
     /// A rename names no item, or a name already taken.
     Rename(String),
+    /// The parsers cannot read a construct of the schema yet (named in the message); the
+    /// types alone can be generated ([`Config::parsers`]).
+    Unsupported(String),
     /// `compile_to_out_dir` outside a build script.
     NoOutDir,
     /// The file could not be written.
@@ -215,6 +238,10 @@ impl std::fmt::Display for Error {
             Error::Schema(e) => write!(f, "the schema did not load: {e}"),
             Error::Plan(e) => write!(f, "the schema cannot be mapped to Rust: {e}"),
             Error::Rename(m) => f.write_str(m),
+            Error::Unsupported(m) => write!(
+                f,
+                "the parsers cannot read this schema yet: {m} (the types alone can be generated: Config::parsers(false), xwire compile --types-only)"
+            ),
             Error::NoOutDir => f.write_str("OUT_DIR is not set (run from a build script)"),
             Error::Io(e) => write!(f, "writing the generated code: {e}"),
         }

@@ -35,6 +35,7 @@ impl Fields {
             occurs,
             boxed: false,
             value_constraint: None,
+            simple: None,
         });
         self.list.last_mut().expect("just pushed")
     }
@@ -91,6 +92,7 @@ impl Planner<'_> {
             };
             let f = fields.push(local, source, ty, occurs);
             f.value_constraint = constraint.map(|c| (c.fixed, c.lexical.clone()));
+            f.simple = Some(decl.type_def);
         }
         if ct.attribute_wildcard.is_some() {
             let ty = Ty::Prim(Prim::AnyAttribute);
@@ -101,7 +103,7 @@ impl Planner<'_> {
             ContentType::Empty => {}
             ContentType::Simple(st) => {
                 let ty = self.simple_type(*st, Some(("Value", Some(item))))?;
-                fields.push("value", Source::Text, ty, Occurs::One);
+                fields.push("value", Source::Text, ty, Occurs::One).simple = Some(*st);
             }
             ContentType::Elements {
                 particle,
@@ -137,6 +139,7 @@ impl Planner<'_> {
             Term::Element(el) => {
                 let (local, source, ty) = self.element(*el, within)?;
                 let f = fields.push(&local, source, ty, occurs);
+                f.simple = super::simple_type_of(schema, *el);
                 f.value_constraint = schema
                     .element(*el)
                     .value_constraint
@@ -220,9 +223,11 @@ impl Planner<'_> {
                 let mut variants = Vec::new();
                 for inner in &group.particles {
                     let occurs = occurs(inner);
+                    let mut simple = None;
                     let (vname, source, ty) = match &inner.term {
                         Term::Element(el) => {
                             let (local, source, ty) = self.element(*el, item)?;
+                            simple = super::simple_type_of(schema, *el);
                             (names::type_name(&local), source, ty)
                         }
                         Term::Wildcard(_) => (
@@ -242,6 +247,7 @@ impl Planner<'_> {
                         ty,
                         occurs,
                         boxed: false,
+                        simple,
                     });
                 }
                 ItemKind::Choice { variants }
@@ -314,6 +320,7 @@ impl Planner<'_> {
                 ty,
                 occurs: Occurs::One,
                 boxed: false,
+                simple: super::simple_type_of(schema, m),
             });
         }
         self.items[item.0].kind = ItemKind::Choice { variants };
@@ -335,6 +342,7 @@ impl Planner<'_> {
             ty: Ty::Prim(Prim::String),
             occurs: Occurs::One,
             boxed: false,
+            simple: None,
         }];
         let mut seen = HashSet::new();
         let mut stack = vec![particle];
@@ -357,6 +365,7 @@ impl Planner<'_> {
             }
         }
         for el in elements {
+            let simple = super::simple_type_of(self.schema, el);
             let (local, source, ty) = {
                 let decl = self.schema.element(el);
                 let local = self.schema.names().local(decl.name).to_string();
@@ -374,6 +383,7 @@ impl Planner<'_> {
                 ty,
                 occurs: Occurs::One,
                 boxed: false,
+                simple,
             });
         }
         if wildcard {
@@ -383,6 +393,7 @@ impl Planner<'_> {
                 ty: Ty::Prim(Prim::AnyElement),
                 occurs: Occurs::One,
                 boxed: false,
+                simple: None,
             });
         }
         self.items[item.0].kind = ItemKind::Choice { variants };

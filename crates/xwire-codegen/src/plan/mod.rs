@@ -28,6 +28,8 @@ mod complex;
 pub(crate) mod names;
 mod simple;
 
+pub use simple::integer_bounds;
+
 use std::collections::HashMap;
 
 use xwire_schema::model::{ComplexTypeId, ElementId, NameId, Schema, SimpleTypeId, TypeId};
@@ -41,6 +43,8 @@ pub struct Plan {
     pub items: Vec<Item>,
     /// The global element declarations: what a document may be.
     pub roots: Vec<Root>,
+    /// The Rust type of each simple type the items use.
+    pub simple_types: HashMap<SimpleTypeId, Ty>,
 }
 
 impl Plan {
@@ -137,6 +141,9 @@ pub struct Field {
     pub boxed: bool,
     /// The `default` or `fixed` value, as written in the schema.
     pub value_constraint: Option<(bool, String)>,
+    /// The simple type of the value, when it has one (an attribute, simple content, an
+    /// element of simple type): what a parser converts the text with.
+    pub simple: Option<SimpleTypeId>,
 }
 
 /// An alternative of a [`ItemKind::Choice`].
@@ -152,6 +159,8 @@ pub struct Variant {
     pub occurs: Occurs,
     /// Boxed: the enum would otherwise contain itself.
     pub boxed: bool,
+    /// The simple type of the value, when it has one.
+    pub simple: Option<SimpleTypeId>,
 }
 
 /// Where a value comes from in the document.
@@ -321,6 +330,20 @@ impl IntType {
             .map(|&(t, _, _)| t)
     }
 
+    /// The smallest and largest value.
+    pub fn range(self) -> (i128, i128) {
+        match self {
+            IntType::U8 => (0, u8::MAX.into()),
+            IntType::I8 => (i8::MIN.into(), i8::MAX.into()),
+            IntType::U16 => (0, u16::MAX.into()),
+            IntType::I16 => (i16::MIN.into(), i16::MAX.into()),
+            IntType::U32 => (0, u32::MAX.into()),
+            IntType::I32 => (i32::MIN.into(), i32::MAX.into()),
+            IntType::U64 => (0, u64::MAX.into()),
+            IntType::I64 => (i64::MIN.into(), i64::MAX.into()),
+        }
+    }
+
     /// The Rust name.
     pub fn name(self) -> &'static str {
         match self {
@@ -347,6 +370,10 @@ pub struct Root {
     pub local: String,
     /// The type of its value.
     pub ty: Ty,
+    /// Its simple type, when it has one.
+    pub simple: Option<SimpleTypeId>,
+    /// Its declaration.
+    pub element: ElementId,
 }
 
 /// Why a schema cannot be planned.
@@ -398,11 +425,25 @@ pub fn plan(schema: &Schema) -> Result<Plan, PlanError> {
             ns: ns_of(schema, decl.name),
             local,
             ty,
+            simple: simple_type_of(schema, el),
+            element: el,
         });
     }
     let mut items = p.items;
     boxing::box_cycles(&mut items);
-    Ok(Plan { items, roots })
+    Ok(Plan {
+        items,
+        roots,
+        simple_types: p.simple,
+    })
+}
+
+/// The simple type of element `el`, if its type is simple.
+fn simple_type_of(schema: &Schema, el: ElementId) -> Option<SimpleTypeId> {
+    match schema.element(el).type_def {
+        TypeId::Simple(st) => Some(st),
+        TypeId::Complex(_) => None,
+    }
 }
 
 /// The namespace URI of an expanded name, empty for none.
@@ -514,6 +555,7 @@ impl Planner<'_> {
                 ty: Ty::Item(t_item),
                 occurs: Occurs::One,
                 boxed: false,
+                simple: None,
             });
         }
         self.items[item.0].kind = ItemKind::Choice { variants };

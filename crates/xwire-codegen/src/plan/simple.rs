@@ -21,7 +21,9 @@ impl Planner<'_> {
         let schema = self.schema;
         let st = schema.simple_type(id);
         if let Some(b) = st.builtin {
-            return Ok(builtin(b));
+            let ty = builtin(b);
+            self.simple.insert(id, ty.clone());
+            return Ok(ty);
         }
         let name = match st.name {
             Some(n) => names::type_name(schema.names().local(n)),
@@ -127,6 +129,15 @@ fn atomic(b: Builtin, facets: &Facets) -> Prim {
 
 /// An integer type sized by the range its built-in and its facets allow.
 fn integer(b: Builtin, f: &Facets) -> Prim {
+    match integer_bounds(b, f) {
+        (Some(lo), Some(hi)) => IntType::fitting(lo, hi).map_or(Prim::Integer, Prim::Int),
+        _ => Prim::Integer,
+    }
+}
+
+/// The range an integer type allows: its built-in's, narrowed by its facets (`None`:
+/// unbounded on that side).
+pub fn integer_bounds(b: Builtin, f: &Facets) -> (Option<i128>, Option<i128>) {
     let (mut lo, mut hi) = builtin_bounds(b);
     let bound = |v: &Value| match v {
         Value::Integer(d) | Value::Decimal(d) => d.to_i128(),
@@ -167,10 +178,7 @@ fn integer(b: Builtin, f: &Facets) -> Prim {
             .map(|n| n - 1),
         false,
     );
-    match (lo, hi) {
-        (Some(lo), Some(hi)) => IntType::fitting(lo, hi).map_or(Prim::Integer, Prim::Int),
-        _ => Prim::Integer,
-    }
+    (lo, hi)
 }
 
 /// The range of a built-in integer type (`None`: unbounded on that side).

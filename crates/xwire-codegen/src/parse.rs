@@ -1,0 +1,873 @@
+//! Rust source for the parsers of a plan's types: recursive descent over an
+//! `xwire::bind::Cursor`, one function per struct and per model group, one conversion per
+//! simple type, checking the schema as it reads (content models by greedy matching, which the
+//! Unique Particle Attribution constraint makes exact; attributes required, allowed, default
+//! and fixed; values by their built-ins and facets).
+//!
+//! What the parsers do not handle yet is refused when the code is generated, naming the
+//! construct ([`Unsupported`]): wildcards and `xs:anyType` content, mixed content, `xsi:type`
+//! families, `nillable` elements, lists and unions of user types, QNames, and facets other
+//! than patterns, lengths, enumerations of strings and integer ranges.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use xwire_schema::datatypes::Builtin;
+use xwire_schema::model::{Schema, SimpleTypeId, Variety};
+
+use crate::plan::{
+    names, Field, IntType, Item, ItemId, ItemKind, Occurs, Origin, Plan, Prim, Source,
+    TemporalKind, Ty, Variant,
+};
+
+/// A construct the parsers cannot read yet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unsupported(pub String);
+
+type R<T> = Result<T, Unsupported>;
+
+fn unsupported<T>(what: impl Into<String>) -> R<T> {
+    Err(Unsupported(what.into()))
+}
+
+const B: &str = "xwire::bind";
+
+/// The parsers of `plan` (whose types `emit::types` wrote).
+pub(crate) fn parsers(plan: &Plan, schema: &Schema) -> R<String> {
+    let mut e = Emitter {
+        plan,
+        schema,
+        out: String::new(),
+        conversions: BTreeMap::new(),
+        elements: Default::default(),
+        statics: String::new(),
+    };
+    e.document()?;
+    for (i, item) in plan.items.iter().enumerate() {
+        e.item(ItemId(i), item)?;
+    }
+    let mut out = std::mem::take(&mut e.out);
+    let mut done = std::collections::BTreeSet::new();
+    let mut queue: Vec<SimpleTypeId> = e.conversions.keys().rev().copied().collect();
+    let mut convs = String::new();
+    while let Some(st) = queue.pop() {
+        if !done.insert(st) {
+            continue;
+        }
+        let mut inner = Emitter {
+            plan,
+            schema,
+            out: String::new(),
+            conversions: BTreeMap::new(),
+            elements: Default::default(),
+            statics: String::new(),
+        };
+        let code = inner.conversion(st)?;
+        convs.push_str(&code);
+        e.statics.push_str(&inner.statics);
+        queue.extend(inner.conversions.keys().copied());
+    }
+    out.push_str(&convs);
+    for &st in &e.elements {
+        let (rust, _) = e.rust_simple(st)?;
+        let _ = writeln!(out);
+        signature(
+            &mut out,
+            &format!("element_{}", st.index()),
+            &format!("c: &mut {B}::Cursor<'_>"),
+            &format!("Result<{rust}, {B}::Error>"),
+        );
+        let _ = writeln!(out, "    let at = c.offset();");
+        let _ = writeln!(out, "    c.no_attributes()?;");
+        let _ = writeln!(out, "    let t = c.text()?;");
+        let _ = writeln!(
+            out,
+            "    {}(&t).map_err(|f| c.fail_at(at, f))",
+            conversion_name(st)
+        );
+        let _ = writeln!(out, "}}");
+    }
+    out.push_str(&e.statics);
+    Ok(out)
+}
+
+struct Emitter<'p> {
+    plan: &'p Plan,
+    schema: &'p Schema,
+    out: String,
+    /// The simple types whose conversion functions the code calls.
+    conversions: BTreeMap<SimpleTypeId, ()>,
+    /// The simple types of elements, whose element readers the code calls.
+    elements: std::collections::BTreeSet<SimpleTypeId>,
+    /// The pattern tables.
+    statics: String,
+}
+
+/// The name of an item's reader.
+fn reader_name(item: &Item) -> String {
+    format!(
+        "read_{}",
+        names::field_name(&item.name).trim_start_matches("r#")
+    )
+}
+
+/// The name of a simple type's conversion.
+fn conversion_name(st: SimpleTypeId) -> String {
+    format!("value_{}", st.index())
+}
+
+fn element_test(ns: &str, local: &str) -> String {
+    format!("c.at({ns:?}, {local:?})")
+}
+
+fn display(ns: &str, local: &str) -> String {
+    if ns.is_empty() {
+        format!("<{local}>")
+    } else {
+        format!("<{{{ns}}}{local}>")
+    }
+}
+
+impl Emitter<'_> {
+    fn document(&mut self) -> R<()> {
+        let o = &mut String::new();
+        let _ = writeln!(o);
+        let _ = writeln!(o, "impl Document {{");
+        let _ = writeln!(
+            o,
+            "    /// Reads a document, checking it against the schema as it goes: the first"
+        );
+        let _ = writeln!(
+            o,
+            "    /// problem (not well-formed, or not valid) is the error, with its line and column."
+        );
+        let _ = writeln!(
+            o,
+            "    pub fn from_slice(bytes: &[u8]) -> Result<Document, {B}::Error> {{"
+        );
+        let _ = writeln!(o, "        let c = &mut {B}::Cursor::new(bytes);");
+        let _ = writeln!(o, "        c.root()?;");
+        let mut expected = Vec::new();
+        let mut first = true;
+        for root in &self.plan.roots {
+            if self.schema.element(root.element).is_abstract {
+                continue;
+            }
+            expected.push(display(&root.ns, &root.local));
+            let value = self.value(&root.ty, root.simple, false, &root.local)?;
+            let kw = if first { "let doc = if" } else { "} else if" };
+            first = false;
+            let _ = writeln!(o, "        {kw} {} {{", element_test(&root.ns, &root.local));
+            let _ = writeln!(o, "            Document::{}({value})", root.name);
+        }
+        if first {
+            return unsupported("a schema without a global element that may be a document");
+        }
+        let _ = writeln!(o, "        }} else {{");
+        let _ = writeln!(
+            o,
+            "            return Err(c.unexpected({:?}));",
+            expected.join(" or ")
+        );
+        let _ = writeln!(o, "        }};");
+        let _ = writeln!(o, "        c.finish()?;");
+        let _ = writeln!(o, "        Ok(doc)");
+        let _ = writeln!(o, "    }}");
+        let _ = writeln!(o, "}}");
+        self.out.push_str(o);
+        Ok(())
+    }
+
+    /// The expression that reads the current element's value (the cursor at its start tag,
+    /// left past its end tag).
+    fn value(
+        &mut self,
+        ty: &Ty,
+        simple: Option<SimpleTypeId>,
+        boxed: bool,
+        local: &str,
+    ) -> R<String> {
+        let v = match (simple, ty) {
+            (Some(st), _) => {
+                self.conversions.insert(st, ());
+                self.elements.insert(st);
+                format!("element_{}(c)?", st.index())
+            }
+            (None, Ty::Item(id)) => {
+                let item = self.plan.item(*id);
+                match (&item.origin, &item.kind) {
+                    (Origin::ComplexType(_), ItemKind::Struct { .. }) => {
+                        format!("{}(c)?", reader_name(item))
+                    }
+                    (Origin::TypeFamily(_), _) => {
+                        return unsupported(format!(
+                            "element <{local}>: a type with derived types (xsi:type)"
+                        ))
+                    }
+                    _ => return unsupported(format!("element <{local}> of {}", item.name)),
+                }
+            }
+            (None, Ty::Prim(Prim::AnyElement)) => {
+                return unsupported(format!("element <{local}>: content of xs:anyType"))
+            }
+            (None, t) => return unsupported(format!("element <{local}> of type {t:?}")),
+        };
+        Ok(if boxed { format!("Box::new({v})") } else { v })
+    }
+
+    fn item(&mut self, id: ItemId, item: &Item) -> R<()> {
+        match (&item.origin, &item.kind) {
+            (Origin::ComplexType(_), ItemKind::Struct { fields }) => self.complex(item, fields),
+            (Origin::Group(_), ItemKind::Struct { fields }) => self.sequence(item, fields),
+            (Origin::Group(within), ItemKind::Choice { variants }) if !matches!(self.plan.item(*within).kind, ItemKind::Struct { ref fields } if fields.iter().any(|f| f.source == Source::Mixed && f.ty == Ty::Item(id))) => {
+                self.choice(item, variants)
+            }
+            (Origin::SubstitutionGroup(_), ItemKind::Choice { variants }) => {
+                self.choice(item, variants)
+            }
+            (Origin::Group(_), ItemKind::Choice { .. }) => {
+                unsupported(format!("{}: mixed content", item.name))
+            }
+            (Origin::TypeFamily(_), _) => Ok(()),
+            (Origin::SimpleType(_), _) => Ok(()),
+            (o, k) => unsupported(format!("{}: {o:?} {k:?}", item.name)),
+        }
+    }
+
+    /// The reader of a complex type: attributes, then content, to the end tag.
+    fn complex(&mut self, item: &Item, fields: &[Field]) -> R<()> {
+        let name = &item.name;
+        let mut o = String::new();
+        let _ = writeln!(o);
+        signature(
+            &mut o,
+            &reader_name(item),
+            &format!("c: &mut {B}::Cursor<'_>"),
+            &format!("Result<{name}, {B}::Error>"),
+        );
+        let attrs: Vec<&Field> = fields
+            .iter()
+            .filter(|f| matches!(f.source, Source::Attribute { .. }))
+            .collect();
+        for f in &attrs {
+            let _ = writeln!(o, "    let mut attr_{} = None;", bare(&f.name));
+        }
+        let value = if attrs.is_empty() { "_value" } else { "value" };
+        let _ = writeln!(o, "    c.attributes(|ns, local, {value}| {{");
+        let _ = writeln!(o, "        match (ns, local) {{");
+        for f in &attrs {
+            let Source::Attribute { ns, local } = &f.source else {
+                unreachable!()
+            };
+            let st = f.simple.expect("attributes are of simple types");
+            self.conversions.insert(st, ());
+            let _ = writeln!(
+                o,
+                "            ({ns:?}, {local:?}) => attr_{} = Some({}(value)?),",
+                bare(&f.name),
+                conversion_name(st)
+            );
+        }
+        let _ = writeln!(
+            o,
+            "            ({B}::XSI, \"schemaLocation\" | \"noNamespaceSchemaLocation\") => {{}}"
+        );
+        let _ = writeln!(o, "            _ => {{");
+        let _ = writeln!(o, "                return Err({B}::Fault::new(");
+        let _ = writeln!(o, "                    \"cvc-complex-type.3.2.2\",");
+        let _ = writeln!(
+            o,
+            "                    format!(\"attribute '{{local}}' is not allowed on <{name}>\"),"
+        );
+        let _ = writeln!(o, "                ))");
+        let _ = writeln!(o, "            }}");
+        let _ = writeln!(o, "        }}");
+        let _ = writeln!(o, "        Ok(())");
+        let _ = writeln!(o, "    }})?;");
+        for f in &attrs {
+            let Source::Attribute { local, .. } = &f.source else {
+                unreachable!()
+            };
+            let var = format!("attr_{}", bare(&f.name));
+            let st = f.simple.expect("attributes are of simple types");
+            let conv = conversion_name(st);
+            match (&f.value_constraint, f.occurs) {
+                (Some((fixed, lexical)), _) => {
+                    let _ = writeln!(
+                        o,
+                        "    let {} = {conv}({lexical:?}).map_err(|f| c.fail(f))?;",
+                        f.name
+                    );
+                    if *fixed {
+                        let _ = writeln!(o, "    if let Some(v) = {var} {{");
+                        let _ = writeln!(o, "        if v != {} {{", f.name);
+                        let _ = writeln!(
+                            o,
+                            "            let m = \"attribute '{local}' must be '{}'\";",
+                            lexical
+                                .replace('"', "'")
+                                .replace('{', "{{")
+                                .replace('}', "}}")
+                        );
+                        let _ = writeln!(o, "            return Err(c.fail({B}::Fault::new(\"cvc-attribute.4\", m)));");
+                        let _ = writeln!(o, "        }}");
+                        let _ = writeln!(o, "    }}");
+                    } else {
+                        let _ = writeln!(o, "    let {} = {var}.unwrap_or({});", f.name, f.name);
+                    }
+                }
+                (None, Occurs::One) => {
+                    let _ = writeln!(o, "    let Some({}) = {var} else {{", f.name);
+                    let _ = writeln!(o, "        let m = \"attribute '{local}' is required\";");
+                    let _ = writeln!(
+                        o,
+                        "        return Err(c.fail({B}::Fault::new(\"cvc-complex-type.4\", m)));"
+                    );
+                    let _ = writeln!(o, "    }};");
+                }
+                (None, _) => {
+                    let _ = writeln!(o, "    let {} = {var};", f.name);
+                }
+            }
+        }
+        let content: Vec<&Field> = fields
+            .iter()
+            .filter(|f| !matches!(f.source, Source::Attribute { .. }))
+            .collect();
+        if let Some(f) = content.iter().find(|f| f.source == Source::Text) {
+            let st = f.simple.expect("simple content has a simple type");
+            self.conversions.insert(st, ());
+            let _ = writeln!(o, "    let at = c.offset();");
+            let _ = writeln!(o, "    let t = c.text()?;");
+            let _ = writeln!(
+                o,
+                "    let value = {}(&t).map_err(|f| c.fail_at(at, f))?;",
+                conversion_name(st)
+            );
+        } else if content.is_empty() {
+            let _ = writeln!(o, "    c.empty()?;");
+        } else {
+            let _ = writeln!(o, "    let more = &mut c.child()?;");
+            for f in &content {
+                self.field(&mut o, f)?;
+            }
+            let _ = writeln!(o, "    if *more {{");
+            let _ = writeln!(
+                o,
+                "        return Err(c.unexpected(\"the end of the content of {name}\"));"
+            );
+            let _ = writeln!(o, "    }}");
+        }
+        construct(&mut o, name, fields);
+        let _ = writeln!(o, "}}");
+        self.out.push_str(&o);
+        Ok(())
+    }
+
+    /// The reader of a sequence that is a field of its own (it repeats or is optional): its
+    /// fields from the current child on.
+    fn sequence(&mut self, item: &Item, fields: &[Field]) -> R<()> {
+        let name = &item.name;
+        let mut o = String::new();
+        let _ = writeln!(o);
+        signature(
+            &mut o,
+            &reader_name(item),
+            &format!("c: &mut {B}::Cursor<'_>, more: &mut bool"),
+            &format!("Result<{name}, {B}::Error>"),
+        );
+        for f in fields {
+            self.field(&mut o, f)?;
+        }
+        construct(&mut o, name, fields);
+        let _ = writeln!(o, "}}");
+        self.out.push_str(&o);
+        Ok(())
+    }
+
+    /// The reader of a choice: the alternative whose first element is the current child.
+    fn choice(&mut self, item: &Item, variants: &[Variant]) -> R<()> {
+        let name = &item.name;
+        let mut o = String::new();
+        let _ = writeln!(o);
+        signature(
+            &mut o,
+            &reader_name(item),
+            &format!("c: &mut {B}::Cursor<'_>, more: &mut bool"),
+            &format!("Result<{name}, {B}::Error>"),
+        );
+        let mut expected = Vec::new();
+        for v in variants {
+            let first = self.first_set(&v.source, &v.ty)?;
+            expected.extend(first.iter().map(|(ns, l)| display(ns, l)));
+            let test = tests(&first);
+            let _ = writeln!(o, "    if *more && {test} {{");
+            let read = self.read_one(&v.source, &v.ty, v.simple, v.boxed)?;
+            match v.occurs {
+                Occurs::One => {
+                    let _ = writeln!(o, "        let v = {read};");
+                    if !matches!(v.source, Source::Group) {
+                        let _ = writeln!(o, "        *more = c.child()?;");
+                    }
+                    let _ = writeln!(o, "        return Ok({name}::{}(v));", v.name);
+                }
+                Occurs::Optional => {
+                    let _ = writeln!(o, "        let v = {read};");
+                    if !matches!(v.source, Source::Group) {
+                        let _ = writeln!(o, "        *more = c.child()?;");
+                    }
+                    let _ = writeln!(o, "        return Ok({name}::{}(Some(v)));", v.name);
+                }
+                Occurs::Many { min, max } => {
+                    self.repeat(&mut o, "v", &v.source, &read, &test, min, max, 2);
+                    let _ = writeln!(o, "        return Ok({name}::{}(v));", v.name);
+                }
+            }
+            let _ = writeln!(o, "    }}");
+        }
+        let _ = writeln!(o, "    Err(c.unexpected({:?}))", expected.join(" or "));
+        let _ = writeln!(o, "}}");
+        self.out.push_str(&o);
+        Ok(())
+    }
+
+    /// The elements a value of this source and type may start with.
+    fn first_set(&self, source: &Source, ty: &Ty) -> R<Vec<(String, String)>> {
+        match source {
+            Source::Element {
+                ns,
+                local,
+                nillable,
+            } => {
+                if *nillable {
+                    return unsupported(format!("element <{local}>: nillable"));
+                }
+                Ok(vec![(ns.clone(), local.clone())])
+            }
+            Source::Group => {
+                let Ty::Item(id) = ty else {
+                    return unsupported("a group without an item");
+                };
+                match &self.plan.item(*id).kind {
+                    ItemKind::Choice { variants } => {
+                        let mut all = Vec::new();
+                        for v in variants {
+                            all.extend(self.first_set(&v.source, &v.ty)?);
+                        }
+                        Ok(all)
+                    }
+                    ItemKind::Struct { fields } => {
+                        let mut all = Vec::new();
+                        for f in fields {
+                            all.extend(self.first_set(&f.source, &f.ty)?);
+                            let optional = match f.occurs {
+                                Occurs::One => false,
+                                Occurs::Optional => true,
+                                Occurs::Many { min, .. } => min == 0,
+                            };
+                            if !optional {
+                                break;
+                            }
+                        }
+                        Ok(all)
+                    }
+                    k => unsupported(format!("a group of {k:?}")),
+                }
+            }
+            Source::AnyElement => unsupported("element wildcards (xs:any)"),
+            Source::Mixed => unsupported("mixed content"),
+            s => unsupported(format!("content from {s:?}")),
+        }
+    }
+
+    /// The expression reading one occurrence of a content field or variant.
+    fn read_one(
+        &mut self,
+        source: &Source,
+        ty: &Ty,
+        simple: Option<SimpleTypeId>,
+        boxed: bool,
+    ) -> R<String> {
+        match source {
+            Source::Element { local, .. } => self.value(ty, simple, boxed, local),
+            Source::Group => {
+                let Ty::Item(id) = ty else {
+                    return unsupported("a group without an item");
+                };
+                let r = format!("{}(c, more)?", reader_name(self.plan.item(*id)));
+                Ok(if boxed { format!("Box::new({r})") } else { r })
+            }
+            s => unsupported(format!("content from {s:?}")),
+        }
+    }
+
+    /// Reads occurrences into `var` while the current child starts one, at most `max`, at
+    /// least `min`.
+    #[allow(clippy::too_many_arguments)]
+    fn repeat(
+        &self,
+        o: &mut String,
+        var: &str,
+        source: &Source,
+        read: &str,
+        test: &str,
+        min: u32,
+        max: Option<u32>,
+        depth: usize,
+    ) {
+        let pad = "    ".repeat(depth);
+        let _ = writeln!(o, "{pad}let mut {var} = Vec::new();");
+        let cond = match max {
+            Some(m) => format!("*more && {var}.len() < {m} && {test}"),
+            None => format!("*more && {test}"),
+        };
+        let _ = writeln!(o, "{pad}while {cond} {{");
+        let _ = writeln!(o, "{pad}    {var}.push({read});");
+        if !matches!(source, Source::Group) {
+            let _ = writeln!(o, "{pad}    *more = c.child()?;");
+        }
+        let _ = writeln!(o, "{pad}}}");
+        if min > 0 {
+            let _ = writeln!(o, "{pad}if {var}.len() < {min} {{");
+            let _ = writeln!(
+                o,
+                "{pad}    return Err(c.unexpected(\"another {}\"));",
+                test_names(test)
+            );
+            let _ = writeln!(o, "{pad}}}");
+        }
+    }
+
+    fn field(&mut self, o: &mut String, f: &Field) -> R<()> {
+        let first = self.first_set(&f.source, &f.ty)?;
+        let test = tests(&first);
+        let read = self.read_one(&f.source, &f.ty, f.simple, f.boxed)?;
+        let advance = !matches!(f.source, Source::Group);
+        let expected: Vec<String> = first.iter().map(|(ns, l)| display(ns, l)).collect();
+        match f.occurs {
+            Occurs::One => {
+                let _ = writeln!(o, "    if !(*more && {test}) {{");
+                let _ = writeln!(
+                    o,
+                    "        return Err(c.unexpected({:?}));",
+                    expected.join(" or ")
+                );
+                let _ = writeln!(o, "    }}");
+                let _ = writeln!(o, "    let {} = {read};", f.name);
+                if advance {
+                    let _ = writeln!(o, "    *more = c.child()?;");
+                }
+            }
+            Occurs::Optional => {
+                let _ = writeln!(o, "    let {} = if *more && {test} {{", f.name);
+                let _ = writeln!(o, "        let v = {read};");
+                if advance {
+                    let _ = writeln!(o, "        *more = c.child()?;");
+                }
+                let _ = writeln!(o, "        Some(v)");
+                let _ = writeln!(o, "    }} else {{");
+                let _ = writeln!(o, "        None");
+                let _ = writeln!(o, "    }};");
+            }
+            Occurs::Many { min, max } => {
+                self.repeat(o, &f.name, &f.source, &read, &test, min, max, 1);
+            }
+        }
+        Ok(())
+    }
+
+    /// The conversion of simple type `st`: `fn value_N(s: &str) -> Result<T, Fault>`.
+    fn conversion(&mut self, st: SimpleTypeId) -> R<String> {
+        let schema = self.schema;
+        let t = schema.simple_type(st);
+        let display = t.name.map_or_else(
+            || "an anonymous simple type".to_string(),
+            |n| schema.names().display(n),
+        );
+        let (rust, item) = self.rust_simple(st)?;
+        let mut o = String::new();
+        let _ = writeln!(o);
+        let _ = writeln!(o, "/// The value of simple type {display}.");
+        signature(
+            &mut o,
+            &conversion_name(st),
+            "s: &str",
+            &format!("Result<{rust}, {B}::Fault>"),
+        );
+        let b = match &t.variety {
+            Variety::Atomic(b) => *b,
+            Variety::List(_) if t.builtin.is_some_and(Builtin::is_list) => {
+                let item = t
+                    .builtin
+                    .and_then(Builtin::item_type)
+                    .expect("a built-in list has items");
+                let _ = writeln!(
+                    o,
+                    "    {B}::value::string_list(s, xwire::datatypes::Builtin::{item:?})"
+                );
+                let _ = writeln!(o, "}}");
+                return Ok(o);
+            }
+            Variety::List(_) => return unsupported(format!("{display}: a list type")),
+            Variety::Union(_) => return unsupported(format!("{display}: a union type")),
+        };
+        let f = &t.facets;
+        let prim = match self.prim_of(st) {
+            Some(p) => p,
+            None => return unsupported(display),
+        };
+        let base = match prim {
+            Prim::String => format!("{B}::value::string(s, xwire::datatypes::Builtin::{b:?})?"),
+            Prim::Int(it) => {
+                let (lo, hi) = int_range(it, f, b);
+                format!("{B}::value::int::<{}>(s, {lo}, {hi})?", it.name())
+            }
+            Prim::Integer => {
+                let (lo, hi) = crate::plan::integer_bounds(b, f);
+                let o = |v: Option<i128>| v.map_or("None".to_string(), |v| format!("Some({v})"));
+                format!("{B}::value::integer(s, {}, {})?", o(lo), o(hi))
+            }
+            Prim::Decimal => format!("{B}::value::decimal(s)?"),
+            Prim::F32 => format!("{B}::value::float(s)?"),
+            Prim::F64 => format!("{B}::value::double(s)?"),
+            Prim::Bool => format!("{B}::value::boolean(s)?"),
+            Prim::Duration => format!("{B}::value::duration(s)?"),
+            Prim::Bytes if b.primitive() == Builtin::HexBinary => {
+                format!("{B}::value::hex_binary(s)?")
+            }
+            Prim::Bytes => format!("{B}::value::base64_binary(s)?"),
+            Prim::DateTime(k) => format!("{B}::value::{}(s)?", temporal_fn(k)),
+            p => return unsupported(format!("{display}: values of {p:?}")),
+        };
+        // Facets this emitter checks; the rest refuse the schema.
+        let ranged = f.min_inclusive.is_some()
+            || f.max_inclusive.is_some()
+            || f.min_exclusive.is_some()
+            || f.max_exclusive.is_some();
+        if ranged && !matches!(prim, Prim::Int(_) | Prim::Integer) {
+            return unsupported(format!("{display}: range facets on {prim:?}"));
+        }
+        if f.total_digits.is_some()
+            || (f.fraction_digits.is_some() && !matches!(prim, Prim::Int(_) | Prim::Integer))
+        {
+            return unsupported(format!("{display}: digit facets"));
+        }
+        let stringy = prim == Prim::String;
+        if (f.length.is_some() || f.min_length.is_some() || f.max_length.is_some()) && !stringy {
+            return unsupported(format!("{display}: length facets on {prim:?}"));
+        }
+        if f.enumeration.is_some() && !stringy {
+            return unsupported(format!("{display}: an enumeration of {prim:?}"));
+        }
+        let _ = writeln!(o, "    let v = {base};");
+        let lexical = if stringy {
+            "&v"
+        } else {
+            "xwire::datatypes::trim_xml(s)"
+        };
+        if f.length.is_some() || f.min_length.is_some() || f.max_length.is_some() {
+            let exact = f.length.as_ref().map(|l| l.value);
+            let min = exact
+                .or(f.min_length.as_ref().map(|l| l.value))
+                .unwrap_or(0);
+            let max = exact.or(f.max_length.as_ref().map(|l| l.value));
+            let max = max.map_or("None".to_string(), |m| format!("Some({m})"));
+            let _ = writeln!(o, "    {B}::value::length(&v, {min}, {max})?;");
+        }
+        for (step, patterns) in f.patterns.iter().enumerate() {
+            let mut names = Vec::new();
+            for (k, p) in patterns.iter().enumerate() {
+                let Some(table) = p.table() else {
+                    return unsupported(format!(
+                        "{display}: the pattern '{}' is too large for a table",
+                        p.as_str()
+                    ));
+                };
+                let sname = format!("PATTERN_{}_{step}_{k}", st.index());
+                self.pattern_static(&sname, &table);
+                names.push((sname, p.as_str().to_string()));
+            }
+            if names.len() == 1 {
+                let _ = writeln!(
+                    o,
+                    "    {B}::value::pattern({lexical}, &{}, {:?})?;",
+                    names[0].0, names[0].1
+                );
+            } else {
+                let any = names
+                    .iter()
+                    .map(|(n, _)| format!("{n}.matches({lexical})"))
+                    .collect::<Vec<_>>()
+                    .join(" || ");
+                let all = names
+                    .iter()
+                    .map(|(_, p)| p.as_str())
+                    .collect::<Vec<_>>()
+                    .join("' or '");
+                let _ = writeln!(o, "    if !({any}) {{");
+                let _ = writeln!(o, "        let m = format!(\"'{{}}' does not match the pattern '{}'\", {lexical});", all.replace('"', "\\\"").replace('{', "{{").replace('}', "}}"));
+                let _ = writeln!(
+                    o,
+                    "        return Err({B}::Fault::new(\"cvc-pattern-valid\", m));"
+                );
+                let _ = writeln!(o, "    }}");
+            }
+        }
+        match (item, &f.enumeration) {
+            (Some(id), Some(values)) => {
+                let it = self.plan.item(id);
+                let ItemKind::Enumeration {
+                    values: variants, ..
+                } = &it.kind
+                else {
+                    return unsupported(format!("{display}: an enumeration without its enum"));
+                };
+                let lexicals: Vec<String> = values.iter().map(|(_, l)| format!("{l:?}")).collect();
+                let _ = writeln!(
+                    o,
+                    "    let i = {B}::value::enumeration(&v, &[{}])?;",
+                    lexicals.join(", ")
+                );
+                let vs: Vec<String> = variants
+                    .iter()
+                    .map(|(n, _)| format!("{}::{n}", it.name))
+                    .collect();
+                let _ = writeln!(o, "    Ok([{}][i])", vs.join(", "));
+            }
+            (Some(id), None) => {
+                let _ = writeln!(o, "    Ok({}(v))", self.plan.item(id).name);
+            }
+            (None, _) => {
+                let _ = writeln!(o, "    Ok(v)");
+            }
+        }
+        let _ = writeln!(o, "}}");
+        Ok(o)
+    }
+
+    /// The Rust type a conversion returns, and the plan's item for it when it has one.
+    fn rust_simple(&self, st: SimpleTypeId) -> R<(String, Option<ItemId>)> {
+        match self.plan.simple_types.get(&st) {
+            Some(Ty::Item(id)) => Ok((self.plan.item(*id).name.clone(), Some(*id))),
+            Some(t) => Ok((crate::emit::rust_type(self.plan, t), None)),
+            None => unsupported(format!("simple type {} has no Rust type", st.index())),
+        }
+    }
+
+    /// The primitive a simple type's values convert through (its base's, for a newtype or
+    /// an enumeration).
+    fn prim_of(&self, st: SimpleTypeId) -> Option<Prim> {
+        match self.plan.simple_types.get(&st)? {
+            Ty::Prim(p) => Some(*p),
+            Ty::Item(id) => match &self.plan.item(*id).kind {
+                ItemKind::Newtype { inner: Ty::Prim(p) } => Some(*p),
+                ItemKind::Enumeration { base, .. } => Some(*base),
+                _ => None,
+            },
+            Ty::List(_) => None,
+        }
+    }
+
+    fn pattern_static(&mut self, name: &str, t: &xwire_schema::regex::PatternTable) {
+        let bytes = |b: &[u8]| b.iter().map(|x| format!("\\x{x:02x}")).collect::<String>();
+        let next: Vec<u8> = t.next.iter().flat_map(|n| n.to_le_bytes()).collect();
+        let accept: Vec<u8> = t.accept.iter().map(|&a| a as u8).collect();
+        let o = &mut self.statics;
+        let _ = writeln!(o);
+        let _ = writeln!(o, "static {name}: {B}::Dfa = {B}::Dfa {{");
+        let _ = writeln!(o, "    classes: b\"{}\",", bytes(&t.classes));
+        let _ = writeln!(o, "    stride: {},", t.stride);
+        let _ = writeln!(o, "    next: b\"{}\",", bytes(&next));
+        let _ = writeln!(o, "    accept: b\"{}\",", bytes(&accept));
+        let _ = writeln!(o, "    start: {},", t.start);
+        let _ = writeln!(o, "}};");
+    }
+}
+
+/// A function's first line, or its first three when rustfmt would break it (over 100
+/// characters): the parameters on a line of their own.
+fn signature(o: &mut String, name: &str, params: &str, ret: &str) {
+    let line = format!("fn {name}({params}) -> {ret} {{");
+    if line.len() <= 100 {
+        let _ = writeln!(o, "{line}");
+    } else {
+        let _ = writeln!(o, "fn {name}(");
+        for p in params.split(", ") {
+            let _ = writeln!(o, "    {p},");
+        }
+        let _ = writeln!(o, ") -> {ret} {{");
+    }
+}
+
+/// A field name without `r#`, for variables derived from it.
+fn bare(name: &str) -> &str {
+    name.trim_start_matches("r#")
+}
+
+/// `c.at(..) || c.at(..)` for a first set.
+fn tests(first: &[(String, String)]) -> String {
+    let t: Vec<String> = first.iter().map(|(ns, l)| element_test(ns, l)).collect();
+    if t.len() == 1 {
+        t[0].clone()
+    } else {
+        format!("({})", t.join(" || "))
+    }
+}
+
+/// The element names in a test, for messages.
+fn test_names(test: &str) -> String {
+    test.split("c.at(")
+        .skip(1)
+        .filter_map(|p| p.split(", ").nth(1))
+        .map(|l| {
+            l.trim_end_matches([')', '|', ' '])
+                .trim_matches('"')
+                .to_string()
+        })
+        .map(|l| format!("<{l}>"))
+        .collect::<Vec<_>>()
+        .join(" or ")
+}
+
+/// `Ok(Name { a, b, .. })` of the fields read into variables of their names, on one line
+/// when rustfmt would put it there (its `struct_lit_width`: a body of at most 18 characters).
+fn construct(o: &mut String, name: &str, fields: &[Field]) {
+    if fields.is_empty() {
+        let _ = writeln!(o, "    Ok({name})");
+        return;
+    }
+    let body = fields
+        .iter()
+        .map(|f| f.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    if body.len() <= 18 {
+        let _ = writeln!(o, "    Ok({name} {{ {body} }})");
+        return;
+    }
+    let _ = writeln!(o, "    Ok({name} {{");
+    for f in fields {
+        let _ = writeln!(o, "        {},", f.name);
+    }
+    let _ = writeln!(o, "    }})");
+}
+
+/// The integer range a conversion checks: the type's own and its facets', within `it`.
+fn int_range(it: IntType, f: &xwire_schema::model::Facets, b: Builtin) -> (i128, i128) {
+    let (lo, hi) = crate::plan::integer_bounds(b, f);
+    let (tlo, thi) = it.range();
+    (lo.unwrap_or(tlo), hi.unwrap_or(thi))
+}
+
+fn temporal_fn(k: TemporalKind) -> &'static str {
+    match k {
+        TemporalKind::DateTime => "date_time",
+        TemporalKind::Time => "time",
+        TemporalKind::Date => "date",
+        TemporalKind::GYearMonth => "g_year_month",
+        TemporalKind::GYear => "g_year",
+        TemporalKind::GMonthDay => "g_month_day",
+        TemporalKind::GDay => "g_day",
+        TemporalKind::GMonth => "g_month",
+    }
+}
