@@ -1,4 +1,5 @@
-//! `xwire compile`: the Rust types of a schema (crate xwire-codegen), to a file or stdout.
+//! `xwire compile`: the Rust types of a schema and their parsers (crate xwire-codegen), to a
+//! file or stdout.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -24,10 +25,14 @@ pub(crate) struct CompileArgs {
     /// Give an item another name: `FROM=TO` (repeatable).
     #[arg(long, value_name = "FROM=TO")]
     rename: Vec<String>,
+    /// The types alone, without their parsers (for schemas whose constructs the parsers do
+    /// not read yet).
+    #[arg(long)]
+    types_only: bool,
 }
 
 pub(crate) fn run(args: &CompileArgs) -> Result<(), Failure> {
-    let mut config = xwire_codegen::Config::new();
+    let mut config = xwire_codegen::Config::new().parsers(!args.types_only);
     for s in &args.schemas {
         config = config.schema(s);
     }

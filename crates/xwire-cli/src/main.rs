@@ -127,7 +127,8 @@ enum Command {
     Validate(schema::ValidateArgs),
     /// Load an XML Schema and summarise its components (exit code 1 when it is not valid).
     Schema(schema::SchemaArgs),
-    /// Generate the Rust types of an XML Schema (exit code 1 when the schema does not load).
+    /// Generate the Rust types of an XML Schema and the parsers that read and validate
+    /// documents into them (exit code 1 when the schema does not load).
     Compile(compile::CompileArgs),
     /// Encode a text XML document as binary XML (typed by a schema, `--type` or `xsi:type`).
     Encode(binary::EncodeArgs),
