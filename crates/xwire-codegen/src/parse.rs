@@ -150,9 +150,6 @@ impl Emitter<'_> {
         let mut expected = Vec::new();
         let mut first = true;
         for root in &self.plan.roots {
-            if self.schema.element(root.element).is_abstract {
-                continue;
-            }
             expected.push(display(&root.ns, &root.local));
             let value = self.value(&root.ty, root.simple, false, &root.local)?;
             let kw = if first { "let doc = if" } else { "} else if" };
@@ -164,10 +161,12 @@ impl Emitter<'_> {
             return unsupported("a schema without a global element that may be a document");
         }
         let _ = writeln!(o, "        }} else {{");
-        let _ = writeln!(
+        unexpected(
             o,
-            "            return Err(c.unexpected({:?}));",
-            expected.join(" or ")
+            "            ",
+            "return Err(",
+            &expected.join(" or "),
+            ");",
         );
         let _ = writeln!(o, "        }};");
         let _ = writeln!(o, "        c.finish()?;");
@@ -197,7 +196,7 @@ impl Emitter<'_> {
                 let item = self.plan.item(*id);
                 match (&item.origin, &item.kind) {
                     (Origin::ComplexType(_), ItemKind::Struct { .. }) => {
-                        format!("{}(c)?", reader_name(item))
+                        format!("{}::read(c)?", item.name)
                     }
                     (Origin::TypeFamily(_), _) => {
                         return unsupported(format!(
@@ -238,10 +237,11 @@ impl Emitter<'_> {
     fn complex(&mut self, item: &Item, fields: &[Field]) -> R<()> {
         let name = &item.name;
         let mut o = String::new();
-        let _ = writeln!(o);
-        signature(
+        signature_in(
             &mut o,
-            &reader_name(item),
+            "pub ",
+            4,
+            "read",
             &format!("c: &mut {B}::Cursor<'_>"),
             &format!("Result<{name}, {B}::Error>"),
         );
@@ -352,15 +352,20 @@ impl Emitter<'_> {
                 self.field(&mut o, f)?;
             }
             let _ = writeln!(o, "    if *more {{");
-            let _ = writeln!(
-                o,
-                "        return Err(c.unexpected(\"the end of the content of {name}\"));"
-            );
+            let what = format!("the end of the content of {name}");
+            unexpected(&mut o, "        ", "return Err(", &what, ");");
             let _ = writeln!(o, "    }}");
         }
         construct(&mut o, name, fields);
         let _ = writeln!(o, "}}");
-        self.out.push_str(&o);
+        let _ = writeln!(self.out);
+        let _ = writeln!(self.out, "impl {name} {{");
+        let _ = writeln!(
+            self.out,
+            "    /// Reads an element of this type: the cursor at its start tag, to its end tag."
+        );
+        self.out.push_str(&indented(&o));
+        let _ = writeln!(self.out, "}}");
         Ok(())
     }
 
@@ -425,7 +430,7 @@ impl Emitter<'_> {
             }
             let _ = writeln!(o, "    }}");
         }
-        let _ = writeln!(o, "    Err(c.unexpected({:?}))", expected.join(" or "));
+        unexpected(&mut o, "    ", "Err(", &expected.join(" or "), ")");
         let _ = writeln!(o, "}}");
         self.out.push_str(&o);
         Ok(())
@@ -528,12 +533,15 @@ impl Emitter<'_> {
         }
         let _ = writeln!(o, "{pad}}}");
         if min > 0 {
-            let _ = writeln!(o, "{pad}if {var}.len() < {min} {{");
-            let _ = writeln!(
-                o,
-                "{pad}    return Err(c.unexpected(\"another {}\"));",
-                test_names(test)
-            );
+            // `is_empty` where clippy would ask for it in the user's crate.
+            let short = if min == 1 {
+                format!("{var}.is_empty()")
+            } else {
+                format!("{var}.len() < {min}")
+            };
+            let _ = writeln!(o, "{pad}if {short} {{");
+            let what = format!("another {}", test_names(test));
+            unexpected(o, &format!("{pad}    "), "return Err(", &what, ");");
             let _ = writeln!(o, "{pad}}}");
         }
     }
@@ -547,11 +555,7 @@ impl Emitter<'_> {
         match f.occurs {
             Occurs::One => {
                 let _ = writeln!(o, "    if !(*more && {test}) {{");
-                let _ = writeln!(
-                    o,
-                    "        return Err(c.unexpected({:?}));",
-                    expected.join(" or ")
-                );
+                unexpected(o, "        ", "return Err(", &expected.join(" or "), ");");
                 let _ = writeln!(o, "    }}");
                 let _ = writeln!(o, "    let {} = {read};", f.name);
                 if advance {
@@ -595,12 +599,9 @@ impl Emitter<'_> {
             &format!("Result<{rust}, {B}::Fault>"),
         );
         let b = match &t.variety {
-            Variety::Atomic(b) => *b,
-            Variety::List(_) if t.builtin.is_some_and(Builtin::is_list) => {
-                let item = t
-                    .builtin
-                    .and_then(Builtin::item_type)
-                    .expect("a built-in list has items");
+            // NMTOKENS, IDREFS and ENTITIES: atomic in the model, lists of strings here.
+            Variety::Atomic(b) if b.is_list() => {
+                let item = b.item_type().expect("a built-in list has items");
                 let _ = writeln!(
                     o,
                     "    {B}::value::string_list(s, xwire::datatypes::Builtin::{item:?})"
@@ -608,6 +609,7 @@ impl Emitter<'_> {
                 let _ = writeln!(o, "}}");
                 return Ok(o);
             }
+            Variety::Atomic(b) => *b,
             Variety::List(_) => return unsupported(format!("{display}: a list type")),
             Variety::Union(_) => return unsupported(format!("{display}: a union type")),
         };
@@ -787,15 +789,47 @@ impl Emitter<'_> {
 /// A function's first line, or its first three when rustfmt would break it (over 100
 /// characters): the parameters on a line of their own.
 fn signature(o: &mut String, name: &str, params: &str, ret: &str) {
-    let line = format!("fn {name}({params}) -> {ret} {{");
-    if line.len() <= 100 {
+    signature_in(o, "", 0, name, params, ret)
+}
+
+/// [`signature`] with a visibility (`"pub "`), for a function that will be indented by
+/// `indent` (inside an `impl`).
+fn signature_in(o: &mut String, vis: &str, indent: usize, name: &str, params: &str, ret: &str) {
+    let line = format!("{vis}fn {name}({params}) -> {ret} {{");
+    if line.len() + indent <= 100 {
         let _ = writeln!(o, "{line}");
     } else {
-        let _ = writeln!(o, "fn {name}(");
+        let _ = writeln!(o, "{vis}fn {name}(");
         for p in params.split(", ") {
             let _ = writeln!(o, "    {p},");
         }
         let _ = writeln!(o, ") -> {ret} {{");
+    }
+}
+
+/// `text` with every line that is not empty indented by four spaces.
+fn indented(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    for line in text.lines() {
+        if !line.is_empty() {
+            out.push_str("    ");
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// `{head}c.unexpected("{what}"){tail}` at `pad`, broken as rustfmt breaks it past 100
+/// characters (the message on a line of its own).
+fn unexpected(o: &mut String, pad: &str, head: &str, what: &str, tail: &str) {
+    let line = format!("{pad}{head}c.unexpected({what:?}){tail}");
+    if line.len() <= 100 {
+        let _ = writeln!(o, "{line}");
+    } else {
+        let _ = writeln!(o, "{pad}{head}c.unexpected(");
+        let _ = writeln!(o, "{pad}    {what:?},");
+        let _ = writeln!(o, "{pad}){tail}");
     }
 }
 

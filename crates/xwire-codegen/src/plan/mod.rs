@@ -418,6 +418,10 @@ pub fn plan(schema: &Schema) -> Result<Plan, PlanError> {
     let mut root_names = names::Taken::default();
     for (_, el) in schema.global_elements() {
         let decl = schema.element(el);
+        // An abstract element never appears itself: no document is one.
+        if decl.is_abstract {
+            continue;
+        }
         let local = schema.names().local(decl.name).to_string();
         let ty = p.element_type(el, &local, None)?;
         roots.push(Root {

@@ -77,7 +77,7 @@ impl Document {
         let c = &mut xwire::bind::Cursor::new(bytes);
         c.root()?;
         let doc = if c.at("", "purchaseOrder") {
-            Document::PurchaseOrder(read_purchase_order_type(c)?)
+            Document::PurchaseOrder(PurchaseOrderType::read(c)?)
         } else if c.at("", "comment") {
             Document::Comment(element_1(c)?)
         } else {
@@ -88,205 +88,215 @@ impl Document {
     }
 }
 
-fn read_purchase_order_type(
-    c: &mut xwire::bind::Cursor<'_>,
-) -> Result<PurchaseOrderType, xwire::bind::Error> {
-    let mut attr_order_date = None;
-    c.attributes(|ns, local, value| {
-        match (ns, local) {
-            ("", "orderDate") => attr_order_date = Some(value_9(value)?),
-            (xwire::bind::XSI, "schemaLocation" | "noNamespaceSchemaLocation") => {}
-            _ => {
-                return Err(xwire::bind::Fault::new(
-                    "cvc-complex-type.3.2.2",
-                    format!("attribute '{local}' is not allowed on <PurchaseOrderType>"),
-                ))
+impl PurchaseOrderType {
+    /// Reads an element of this type: the cursor at its start tag, to its end tag.
+    pub fn read(c: &mut xwire::bind::Cursor<'_>) -> Result<PurchaseOrderType, xwire::bind::Error> {
+        let mut attr_order_date = None;
+        c.attributes(|ns, local, value| {
+            match (ns, local) {
+                ("", "orderDate") => attr_order_date = Some(value_9(value)?),
+                (xwire::bind::XSI, "schemaLocation" | "noNamespaceSchemaLocation") => {}
+                _ => {
+                    return Err(xwire::bind::Fault::new(
+                        "cvc-complex-type.3.2.2",
+                        format!("attribute '{local}' is not allowed on <PurchaseOrderType>"),
+                    ))
+                }
             }
+            Ok(())
+        })?;
+        let order_date = attr_order_date;
+        let more = &mut c.child()?;
+        if !(*more && c.at("", "shipTo")) {
+            return Err(c.unexpected("<shipTo>"));
         }
-        Ok(())
-    })?;
-    let order_date = attr_order_date;
-    let more = &mut c.child()?;
-    if !(*more && c.at("", "shipTo")) {
-        return Err(c.unexpected("<shipTo>"));
-    }
-    let ship_to = read_us_address(c)?;
-    *more = c.child()?;
-    if !(*more && c.at("", "billTo")) {
-        return Err(c.unexpected("<billTo>"));
-    }
-    let bill_to = read_us_address(c)?;
-    *more = c.child()?;
-    let comment = if *more && c.at("", "comment") {
-        let v = element_1(c)?;
+        let ship_to = UsAddress::read(c)?;
         *more = c.child()?;
-        Some(v)
-    } else {
-        None
-    };
-    if !(*more && c.at("", "items")) {
-        return Err(c.unexpected("<items>"));
+        if !(*more && c.at("", "billTo")) {
+            return Err(c.unexpected("<billTo>"));
+        }
+        let bill_to = UsAddress::read(c)?;
+        *more = c.child()?;
+        let comment = if *more && c.at("", "comment") {
+            let v = element_1(c)?;
+            *more = c.child()?;
+            Some(v)
+        } else {
+            None
+        };
+        if !(*more && c.at("", "items")) {
+            return Err(c.unexpected("<items>"));
+        }
+        let items = Items::read(c)?;
+        *more = c.child()?;
+        if *more {
+            return Err(c.unexpected("the end of the content of PurchaseOrderType"));
+        }
+        Ok(PurchaseOrderType {
+            order_date,
+            ship_to,
+            bill_to,
+            comment,
+            items,
+        })
     }
-    let items = read_items(c)?;
-    *more = c.child()?;
-    if *more {
-        return Err(c.unexpected("the end of the content of PurchaseOrderType"));
-    }
-    Ok(PurchaseOrderType {
-        order_date,
-        ship_to,
-        bill_to,
-        comment,
-        items,
-    })
 }
 
-fn read_us_address(c: &mut xwire::bind::Cursor<'_>) -> Result<UsAddress, xwire::bind::Error> {
-    let mut attr_country = None;
-    c.attributes(|ns, local, value| {
-        match (ns, local) {
-            ("", "country") => attr_country = Some(value_23(value)?),
-            (xwire::bind::XSI, "schemaLocation" | "noNamespaceSchemaLocation") => {}
-            _ => {
-                return Err(xwire::bind::Fault::new(
-                    "cvc-complex-type.3.2.2",
-                    format!("attribute '{local}' is not allowed on <UsAddress>"),
-                ))
+impl UsAddress {
+    /// Reads an element of this type: the cursor at its start tag, to its end tag.
+    pub fn read(c: &mut xwire::bind::Cursor<'_>) -> Result<UsAddress, xwire::bind::Error> {
+        let mut attr_country = None;
+        c.attributes(|ns, local, value| {
+            match (ns, local) {
+                ("", "country") => attr_country = Some(value_23(value)?),
+                (xwire::bind::XSI, "schemaLocation" | "noNamespaceSchemaLocation") => {}
+                _ => {
+                    return Err(xwire::bind::Fault::new(
+                        "cvc-complex-type.3.2.2",
+                        format!("attribute '{local}' is not allowed on <UsAddress>"),
+                    ))
+                }
+            }
+            Ok(())
+        })?;
+        let country = value_23("US").map_err(|f| c.fail(f))?;
+        if let Some(v) = attr_country {
+            if v != country {
+                let m = "attribute 'country' must be 'US'";
+                return Err(c.fail(xwire::bind::Fault::new("cvc-attribute.4", m)));
             }
         }
-        Ok(())
-    })?;
-    let country = value_23("US").map_err(|f| c.fail(f))?;
-    if let Some(v) = attr_country {
-        if v != country {
-            let m = "attribute 'country' must be 'US'";
-            return Err(c.fail(xwire::bind::Fault::new("cvc-attribute.4", m)));
+        let more = &mut c.child()?;
+        if !(*more && c.at("", "name")) {
+            return Err(c.unexpected("<name>"));
         }
+        let name = element_1(c)?;
+        *more = c.child()?;
+        if !(*more && c.at("", "street")) {
+            return Err(c.unexpected("<street>"));
+        }
+        let street = element_1(c)?;
+        *more = c.child()?;
+        if !(*more && c.at("", "city")) {
+            return Err(c.unexpected("<city>"));
+        }
+        let city = element_1(c)?;
+        *more = c.child()?;
+        if !(*more && c.at("", "state")) {
+            return Err(c.unexpected("<state>"));
+        }
+        let state = element_1(c)?;
+        *more = c.child()?;
+        if !(*more && c.at("", "zip")) {
+            return Err(c.unexpected("<zip>"));
+        }
+        let zip = element_3(c)?;
+        *more = c.child()?;
+        if *more {
+            return Err(c.unexpected("the end of the content of UsAddress"));
+        }
+        Ok(UsAddress {
+            country,
+            name,
+            street,
+            city,
+            state,
+            zip,
+        })
     }
-    let more = &mut c.child()?;
-    if !(*more && c.at("", "name")) {
-        return Err(c.unexpected("<name>"));
-    }
-    let name = element_1(c)?;
-    *more = c.child()?;
-    if !(*more && c.at("", "street")) {
-        return Err(c.unexpected("<street>"));
-    }
-    let street = element_1(c)?;
-    *more = c.child()?;
-    if !(*more && c.at("", "city")) {
-        return Err(c.unexpected("<city>"));
-    }
-    let city = element_1(c)?;
-    *more = c.child()?;
-    if !(*more && c.at("", "state")) {
-        return Err(c.unexpected("<state>"));
-    }
-    let state = element_1(c)?;
-    *more = c.child()?;
-    if !(*more && c.at("", "zip")) {
-        return Err(c.unexpected("<zip>"));
-    }
-    let zip = element_3(c)?;
-    *more = c.child()?;
-    if *more {
-        return Err(c.unexpected("the end of the content of UsAddress"));
-    }
-    Ok(UsAddress {
-        country,
-        name,
-        street,
-        city,
-        state,
-        zip,
-    })
 }
 
-fn read_items(c: &mut xwire::bind::Cursor<'_>) -> Result<Items, xwire::bind::Error> {
-    c.attributes(|ns, local, _value| {
-        match (ns, local) {
-            (xwire::bind::XSI, "schemaLocation" | "noNamespaceSchemaLocation") => {}
-            _ => {
-                return Err(xwire::bind::Fault::new(
-                    "cvc-complex-type.3.2.2",
-                    format!("attribute '{local}' is not allowed on <Items>"),
-                ))
+impl Items {
+    /// Reads an element of this type: the cursor at its start tag, to its end tag.
+    pub fn read(c: &mut xwire::bind::Cursor<'_>) -> Result<Items, xwire::bind::Error> {
+        c.attributes(|ns, local, _value| {
+            match (ns, local) {
+                (xwire::bind::XSI, "schemaLocation" | "noNamespaceSchemaLocation") => {}
+                _ => {
+                    return Err(xwire::bind::Fault::new(
+                        "cvc-complex-type.3.2.2",
+                        format!("attribute '{local}' is not allowed on <Items>"),
+                    ))
+                }
             }
+            Ok(())
+        })?;
+        let more = &mut c.child()?;
+        let mut item = Vec::new();
+        while *more && c.at("", "item") {
+            item.push(Item::read(c)?);
+            *more = c.child()?;
         }
-        Ok(())
-    })?;
-    let more = &mut c.child()?;
-    let mut item = Vec::new();
-    while *more && c.at("", "item") {
-        item.push(read_item(c)?);
-        *more = c.child()?;
+        if *more {
+            return Err(c.unexpected("the end of the content of Items"));
+        }
+        Ok(Items { item })
     }
-    if *more {
-        return Err(c.unexpected("the end of the content of Items"));
-    }
-    Ok(Items { item })
 }
 
-fn read_item(c: &mut xwire::bind::Cursor<'_>) -> Result<Item, xwire::bind::Error> {
-    let mut attr_part_num = None;
-    c.attributes(|ns, local, value| {
-        match (ns, local) {
-            ("", "partNum") => attr_part_num = Some(value_46(value)?),
-            (xwire::bind::XSI, "schemaLocation" | "noNamespaceSchemaLocation") => {}
-            _ => {
-                return Err(xwire::bind::Fault::new(
-                    "cvc-complex-type.3.2.2",
-                    format!("attribute '{local}' is not allowed on <Item>"),
-                ))
+impl Item {
+    /// Reads an element of this type: the cursor at its start tag, to its end tag.
+    pub fn read(c: &mut xwire::bind::Cursor<'_>) -> Result<Item, xwire::bind::Error> {
+        let mut attr_part_num = None;
+        c.attributes(|ns, local, value| {
+            match (ns, local) {
+                ("", "partNum") => attr_part_num = Some(value_46(value)?),
+                (xwire::bind::XSI, "schemaLocation" | "noNamespaceSchemaLocation") => {}
+                _ => {
+                    return Err(xwire::bind::Fault::new(
+                        "cvc-complex-type.3.2.2",
+                        format!("attribute '{local}' is not allowed on <Item>"),
+                    ))
+                }
             }
+            Ok(())
+        })?;
+        let Some(part_num) = attr_part_num else {
+            let m = "attribute 'partNum' is required";
+            return Err(c.fail(xwire::bind::Fault::new("cvc-complex-type.4", m)));
+        };
+        let more = &mut c.child()?;
+        if !(*more && c.at("", "productName")) {
+            return Err(c.unexpected("<productName>"));
         }
-        Ok(())
-    })?;
-    let Some(part_num) = attr_part_num else {
-        let m = "attribute 'partNum' is required";
-        return Err(c.fail(xwire::bind::Fault::new("cvc-complex-type.4", m)));
-    };
-    let more = &mut c.child()?;
-    if !(*more && c.at("", "productName")) {
-        return Err(c.unexpected("<productName>"));
-    }
-    let product_name = element_1(c)?;
-    *more = c.child()?;
-    if !(*more && c.at("", "quantity")) {
-        return Err(c.unexpected("<quantity>"));
-    }
-    let quantity = element_47(c)?;
-    *more = c.child()?;
-    if !(*more && c.at("", "USPrice")) {
-        return Err(c.unexpected("<USPrice>"));
-    }
-    let us_price = element_3(c)?;
-    *more = c.child()?;
-    let comment = if *more && c.at("", "comment") {
-        let v = element_1(c)?;
+        let product_name = element_1(c)?;
         *more = c.child()?;
-        Some(v)
-    } else {
-        None
-    };
-    let ship_date = if *more && c.at("", "shipDate") {
-        let v = element_9(c)?;
+        if !(*more && c.at("", "quantity")) {
+            return Err(c.unexpected("<quantity>"));
+        }
+        let quantity = element_47(c)?;
         *more = c.child()?;
-        Some(v)
-    } else {
-        None
-    };
-    if *more {
-        return Err(c.unexpected("the end of the content of Item"));
+        if !(*more && c.at("", "USPrice")) {
+            return Err(c.unexpected("<USPrice>"));
+        }
+        let us_price = element_3(c)?;
+        *more = c.child()?;
+        let comment = if *more && c.at("", "comment") {
+            let v = element_1(c)?;
+            *more = c.child()?;
+            Some(v)
+        } else {
+            None
+        };
+        let ship_date = if *more && c.at("", "shipDate") {
+            let v = element_9(c)?;
+            *more = c.child()?;
+            Some(v)
+        } else {
+            None
+        };
+        if *more {
+            return Err(c.unexpected("the end of the content of Item"));
+        }
+        Ok(Item {
+            part_num,
+            product_name,
+            quantity,
+            us_price,
+            comment,
+            ship_date,
+        })
     }
-    Ok(Item {
-        part_num,
-        product_name,
-        quantity,
-        us_price,
-        comment,
-        ship_date,
-    })
 }
 
 /// The value of simple type {http://www.w3.org/2001/XMLSchema}string.

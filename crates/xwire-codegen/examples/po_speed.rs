@@ -1,0 +1,95 @@
+//! The parser generated for po.xsd (tests/golden/po.rs) beside xwire's generic parse (no
+//! validation, nothing built) and xwire-schema's validator, on one document, in one run: the
+//! ratio issue 29 asks about (typed objects against the generic non-validating parse).
+//!
+//! `xwire gen po-8k -o po.xml && cargo run --release -p xwire-codegen --example po_speed -- po.xml`
+
+use std::hint::black_box;
+use std::time::Instant;
+
+#[allow(dead_code)]
+mod po {
+    include!("../tests/golden/po.rs");
+}
+
+/// The generic parse as the benchmark's xwire runner does it: every event, names, attribute
+/// values and text consumed.
+fn generic(doc: &[u8]) -> u64 {
+    use xwire::Event;
+    let mut r = xwire::Reader::from_slice(doc);
+    let mut sum = 0u64;
+    loop {
+        match r.next().expect("well-formed") {
+            Event::Start(t) => {
+                sum += 1;
+                black_box((t.local_name(), t.ns()));
+                for a in t.attributes() {
+                    black_box((a.local_name(), a.ns(), a.value()));
+                }
+            }
+            Event::Text(t) => sum += t.unescape().len() as u64,
+            Event::Eof => return sum,
+            _ => {}
+        }
+    }
+}
+
+/// Median seconds per call of `f` over 9 batches sized to about 50 ms each.
+fn time(mut f: impl FnMut()) -> f64 {
+    let t = Instant::now();
+    let mut n = 0u32;
+    while t.elapsed().as_secs_f64() < 0.05 {
+        f();
+        n += 1;
+    }
+    let mut samples: Vec<f64> = (0..9)
+        .map(|_| {
+            let t = Instant::now();
+            for _ in 0..n {
+                f();
+            }
+            t.elapsed().as_secs_f64() / n as f64
+        })
+        .collect();
+    samples.sort_by(|a, b| a.total_cmp(b));
+    samples[4]
+}
+
+fn main() {
+    let path = std::env::args().nth(1).expect("usage: po_speed FILE");
+    let doc = std::fs::read(&path).expect("read the document");
+    let xsd = concat!(env!("CARGO_MANIFEST_DIR"), "/../xwire-bench/schemas/po.xsd");
+    let schema = xwire_schema::model::Schema::load(xsd).expect("po.xsd loads");
+    let mut validator = xwire_schema::validate::Validator::new(
+        &schema,
+        xwire_schema::validate::ValidationOptions::default(),
+    );
+    assert!(
+        validator.validate(&doc).is_ok(),
+        "{path} is not valid against po.xsd"
+    );
+    po::Document::from_slice(&doc).expect("the generated parser reads it");
+
+    let mb = doc.len() as f64 / 1e6;
+    let parse = time(|| {
+        black_box(generic(black_box(&doc)));
+    });
+    let validate = time(|| {
+        black_box(validator.validate(black_box(&doc)).is_ok());
+    });
+    let objects = time(|| {
+        black_box(po::Document::from_slice(black_box(&doc)).is_ok());
+    });
+    println!("{path}: {} bytes, medians of 9 batches", doc.len());
+    for (what, t) in [
+        ("generic parse (no validation, nothing built)", parse),
+        ("runtime validator (Validator::validate)", validate),
+        ("generated parser, typed objects", objects),
+    ] {
+        println!(
+            "  {what:<46} {:>8.1} MB/s  {:>6.2}x the generic parse",
+            mb / t,
+            parse / t
+        );
+    }
+}

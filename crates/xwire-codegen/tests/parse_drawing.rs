@@ -1,0 +1,161 @@
+//! The parser generated for tests/schemas/drawing.xsd (a namespace, a choice, a repeated
+//! sequence, a substitution group, an enumeration with a default, a built-in list, simple and
+//! empty content, a recursive type) against the schema validator: the same verdict on a valid
+//! drawing and on each way of breaking it, and the values in the types.
+
+// Generated readers are public (`Circle::read`) or reached from `Document::from_slice`; the
+// allow is for the parts of the API this test does not call.
+#[allow(dead_code)]
+mod drawing {
+    include!("golden/drawing.rs");
+}
+
+use xwire_schema::validate::{ValidationOptions, Validator};
+
+const VALID: &str = r#"<d:drawing xmlns:d="urn:drawing" version="2">
+  <d:title lang="en">Plan</d:title>
+  <d:landscape/>
+  <d:layer>base</d:layer><d:opacity>50</d:opacity>
+  <d:layer>top</d:layer>
+  <d:circle id="c1"><d:r>2.5</d:r></d:circle>
+  <d:polygon><d:points>a b c</d:points><d:closed>true</d:closed></d:polygon>
+  <d:group><d:circle><d:r>1</d:r></d:circle><d:group><d:polygon><d:points>x</d:points></d:polygon></d:group></d:group>
+</d:drawing>"#;
+
+const BROKEN: &[(&str, &str, &str)] = &[
+    (
+        "both alternatives of the choice",
+        "<d:landscape/>",
+        "<d:landscape/><d:portrait/>",
+    ),
+    ("no alternative", "<d:landscape/>", ""),
+    (
+        "a fourth repetition",
+        "<d:layer>top</d:layer>",
+        "<d:layer>top</d:layer><d:layer>a</d:layer><d:layer>b</d:layer>",
+    ),
+    (
+        "opacity out of range",
+        "<d:opacity>50</d:opacity>",
+        "<d:opacity>101</d:opacity>",
+    ),
+    (
+        "layer not an NCName",
+        "<d:layer>base</d:layer>",
+        "<d:layer>1base</d:layer>",
+    ),
+    (
+        "the abstract head itself",
+        r#"<d:circle id="c1"><d:r>2.5</d:r></d:circle>"#,
+        "<d:shape/>",
+    ),
+    (
+        "no shape",
+        r#"<d:circle id="c1"><d:r>2.5</d:r></d:circle>"#,
+        "CUT",
+    ),
+    (
+        "units not in the enumeration",
+        r#"version="2""#,
+        r#"version="2" units="cm""#,
+    ),
+    ("version missing", r#" version="2""#, ""),
+    ("version too large", r#"version="2""#, r#"version="256""#),
+    (
+        "empty content with text",
+        "<d:landscape/>",
+        "<d:landscape>wide</d:landscape>",
+    ),
+    (
+        "boolean",
+        "<d:closed>true</d:closed>",
+        "<d:closed>yes</d:closed>",
+    ),
+    ("double", "<d:r>2.5</d:r>", "<d:r>2,5</d:r>"),
+    (
+        "element from no namespace",
+        "<d:title lang=\"en\">Plan</d:title>",
+        "<title xmlns=\"\">Plan</title>",
+    ),
+    ("language", r#"lang="en""#, r#"lang="e n""#),
+    (
+        "deep group content",
+        "<d:points>x</d:points>",
+        "<d:points>x</d:points><d:r>1</d:r>",
+    ),
+];
+
+fn validator_says(schema: &xwire_schema::model::Schema, doc: &str) -> bool {
+    Validator::new(schema, ValidationOptions::default())
+        .validate(doc.as_bytes())
+        .is_ok()
+}
+
+#[test]
+fn the_generated_parser_agrees_with_the_validator() {
+    let xsd = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/schemas/drawing.xsd");
+    let schema = xwire_schema::model::Schema::load(xsd).unwrap();
+    assert!(validator_says(&schema, VALID));
+    let parsed = drawing::Document::from_slice(VALID.as_bytes());
+    assert!(parsed.is_ok(), "{parsed:?}");
+    for (what, from, to) in BROKEN {
+        assert!(
+            VALID.contains(from),
+            "{what}: {from} is not in the document"
+        );
+        let doc = VALID.replacen(from, if *to == "CUT" { "" } else { to }, 1);
+        let doc = if *to == "CUT" {
+            doc.replacen(
+                r#"<d:polygon><d:points>a b c</d:points><d:closed>true</d:closed></d:polygon>"#,
+                "",
+                1,
+            )
+        } else {
+            doc
+        };
+        let validator = validator_says(&schema, &doc);
+        let parser = drawing::Document::from_slice(doc.as_bytes());
+        assert_eq!(
+            parser.is_ok(),
+            validator,
+            "{what}: validator {validator}, parser {parser:?}"
+        );
+        assert!(!validator, "{what}: meant to be invalid");
+    }
+}
+
+#[test]
+fn the_types_hold_the_drawings_values() {
+    let drawing::Document::Drawing(d) = drawing::Document::from_slice(VALID.as_bytes()).unwrap()
+    else {
+        panic!("a drawing");
+    };
+    assert_eq!(d.version, 2u8);
+    assert_eq!(d.units, drawing::Units::Mm, "the default fills in");
+    let title = d.title.as_ref().unwrap();
+    assert_eq!(
+        (title.value.as_str(), title.lang.as_deref()),
+        ("Plan", Some("en"))
+    );
+    assert!(matches!(d.choice, drawing::DrawingChoice::Landscape(_)));
+    let layers: Vec<(&str, Option<u8>)> = d
+        .sequence
+        .iter()
+        .map(|s| (s.layer.as_str(), s.opacity))
+        .collect();
+    assert_eq!(layers, [("base", Some(50)), ("top", None)]);
+    assert_eq!(d.shape.len(), 2);
+    match &d.shape[0] {
+        drawing::ShapeGroup::Circle(c) => assert_eq!((c.id.as_deref(), c.r), (Some("c1"), 2.5)),
+        s => panic!("{s:?}"),
+    }
+    match &d.shape[1] {
+        drawing::ShapeGroup::Polygon(p) => {
+            assert_eq!(p.points, ["a", "b", "c"]);
+            assert_eq!(p.closed, Some(true));
+        }
+        s => panic!("{s:?}"),
+    }
+    let inner = d.group.as_ref().unwrap().group.as_ref().unwrap();
+    assert!(matches!(inner.shape[0], drawing::ShapeGroup::Polygon(_)));
+}
