@@ -74,7 +74,13 @@ impl<'a> Cursor<'a> {
     /// simple type.
     pub fn no_attributes(&mut self) -> Result<(), Error> {
         self.attributes(|ns, local, _| {
-            if ns == XSI && matches!(local, "schemaLocation" | "noNamespaceSchemaLocation") {
+            // `xsi:type` is checked apart ([`Cursor::check_xsi_type`]).
+            if ns == XSI
+                && matches!(
+                    local,
+                    "type" | "schemaLocation" | "noNamespaceSchemaLocation"
+                )
+            {
                 Ok(())
             } else {
                 Err(Fault::new(
@@ -83,6 +89,57 @@ impl<'a> Cursor<'a> {
                 ))
             }
         })
+    }
+
+    /// The type the current start tag's `xsi:type` names, as (namespace URI, local name),
+    /// its prefix resolved with the bindings in scope; `None` without `xsi:type`.
+    pub fn xsi_type(&mut self) -> Result<Option<(String, String)>, Error> {
+        let Event::Start(t) = self.reader.current() else {
+            return Ok(None);
+        };
+        let Some(value) = t.attribute_ns(XSI, "type") else {
+            return Ok(None);
+        };
+        let qname = crate::datatypes::trim_xml(value);
+        let (prefix, local) = qname.split_once(':').unwrap_or(("", qname));
+        let resolved = self
+            .reader
+            .namespaces_in_scope()
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .find(|(p, _)| *p == prefix)
+            .map(|(_, ns)| ns.to_string());
+        match resolved {
+            Some(ns) => Ok(Some((ns, local.to_string()))),
+            // No default namespace: an unprefixed name is in no namespace.
+            None if prefix.is_empty() => Ok(Some((String::new(), local.to_string()))),
+            None => {
+                let m = format!("xsi:type '{qname}': the prefix '{prefix}' is not declared");
+                Err(self.fail(Fault::new("cvc-elt.4.1", m)))
+            }
+        }
+    }
+
+    /// Checks that the current start tag has no `xsi:type`, or one naming `{ns}local`: the
+    /// type the parser reads it as (an element whose type has no derived types that may
+    /// stand for it). An anonymous type (`local` empty) allows no `xsi:type`.
+    pub fn check_xsi_type(&mut self, ns: &str, local: &str) -> Result<(), Error> {
+        match self.xsi_type()? {
+            Some((n, l)) if local.is_empty() || n != ns || l != local => {
+                Err(self.not_derived(&n, &l))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The error of an `xsi:type` naming `{ns}local`, a type that may not stand for the
+    /// element's.
+    #[cold]
+    pub fn not_derived(&mut self, ns: &str, local: &str) -> Error {
+        let m =
+            format!("xsi:type names {{{ns}}}{local}, which may not stand for the element's type");
+        self.fail(Fault::new("cvc-elt.4.3", m))
     }
 
     /// Moves to the next child element of the current element: `true` at its start tag,

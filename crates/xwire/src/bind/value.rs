@@ -162,6 +162,16 @@ pub fn enumeration(value: &str, allowed: &[&str]) -> Result<usize, Fault> {
     })
 }
 
+/// The fault of a value that is none of an enumeration's (`allowed`: the values, listed for
+/// the message).
+#[cold]
+pub fn not_enumerated(value: &str, allowed: &str) -> Fault {
+    Fault::new(
+        "cvc-enumeration-valid",
+        format!("'{value}' is not one of {allowed}"),
+    )
+}
+
 /// Checks the length of a string value (in characters) against `length`, `minLength` and
 /// `maxLength` facets.
 pub fn length(value: &str, min: usize, max: Option<usize>) -> Result<(), Fault> {
