@@ -77,7 +77,9 @@ pub(crate) fn parsers(plan: &Plan, schema: &Schema) -> R<String> {
             &format!("c: &mut {B}::Cursor<'_>"),
             &format!("Result<{rust}, {B}::Error>"),
         );
+        let (tns, tlocal) = e.simple_type_name(st);
         let _ = writeln!(out, "    let at = c.offset();");
+        let _ = writeln!(out, "    c.check_xsi_type({tns:?}, {tlocal:?})?;");
         let _ = writeln!(out, "    c.no_attributes()?;");
         let _ = writeln!(out, "    let t = c.text()?;");
         let _ = writeln!(
@@ -198,11 +200,7 @@ impl Emitter<'_> {
                     (Origin::ComplexType(_), ItemKind::Struct { .. }) => {
                         format!("{}::read(c)?", item.name)
                     }
-                    (Origin::TypeFamily(_), _) => {
-                        return unsupported(format!(
-                            "element <{local}>: a type with derived types (xsi:type)"
-                        ))
-                    }
+                    (Origin::TypeFamily(_), _) => format!("{}(c)?", reader_name(item)),
                     _ => return unsupported(format!("element <{local}> of {}", item.name)),
                 }
             }
@@ -227,7 +225,7 @@ impl Emitter<'_> {
             (Origin::Group(_), ItemKind::Choice { .. }) => {
                 unsupported(format!("{}: mixed content", item.name))
             }
-            (Origin::TypeFamily(_), _) => Ok(()),
+            (Origin::TypeFamily(_), ItemKind::Choice { variants }) => self.family(item, variants),
             (Origin::SimpleType(_), _) => Ok(()),
             (o, k) => unsupported(format!("{}: {o:?} {k:?}", item.name)),
         }
@@ -245,6 +243,9 @@ impl Emitter<'_> {
             &format!("c: &mut {B}::Cursor<'_>"),
             &format!("Result<{name}, {B}::Error>"),
         );
+        // `xsi:type`, when there is one, names this type (a family's reader chose it).
+        let (tns, tlocal) = self.type_name(item);
+        let _ = writeln!(o, "    c.check_xsi_type({tns:?}, {tlocal:?})?;");
         let attrs: Vec<&Field> = fields
             .iter()
             .filter(|f| matches!(f.source, Source::Attribute { .. }))
@@ -270,7 +271,7 @@ impl Emitter<'_> {
         }
         let _ = writeln!(
             o,
-            "            ({B}::XSI, \"schemaLocation\" | \"noNamespaceSchemaLocation\") => {{}}"
+            "            ({B}::XSI, \"type\" | \"schemaLocation\" | \"noNamespaceSchemaLocation\") => {{}}"
         );
         let _ = writeln!(o, "            _ => {{");
         let _ = writeln!(o, "                return Err({B}::Fault::new(");
@@ -431,6 +432,90 @@ impl Emitter<'_> {
             let _ = writeln!(o, "    }}");
         }
         unexpected(&mut o, "    ", "Err(", &expected.join(" or "), ")");
+        let _ = writeln!(o, "}}");
+        self.out.push_str(&o);
+        Ok(())
+    }
+
+    /// The expanded name of a complex type's item (empty for an anonymous type).
+    fn type_name(&self, item: &Item) -> (String, String) {
+        let Origin::ComplexType(id) = item.origin else {
+            return (String::new(), String::new());
+        };
+        match self.schema.complex_type(id).name {
+            Some(n) => {
+                let names = self.schema.names();
+                (
+                    names.namespace_uri(names.ns(n)).to_string(),
+                    names.local(n).to_string(),
+                )
+            }
+            None => (String::new(), String::new()),
+        }
+    }
+
+    /// The expanded name of a simple type (empty for an anonymous type).
+    fn simple_type_name(&self, st: SimpleTypeId) -> (String, String) {
+        match self.schema.simple_type(st).name {
+            Some(n) => {
+                let names = self.schema.names();
+                (
+                    names.namespace_uri(names.ns(n)).to_string(),
+                    names.local(n).to_string(),
+                )
+            }
+            None => (String::new(), String::new()),
+        }
+    }
+
+    /// The reader of a type family: the type `xsi:type` names, or the declared type.
+    fn family(&mut self, item: &Item, variants: &[Variant]) -> R<()> {
+        let name = &item.name;
+        let mut o = String::new();
+        let _ = writeln!(o);
+        signature(
+            &mut o,
+            &reader_name(item),
+            &format!("c: &mut {B}::Cursor<'_>"),
+            &format!("Result<{name}, {B}::Error>"),
+        );
+        let read = |v: &Variant, plan: &Plan| match &v.ty {
+            Ty::Item(id) => format!("{}::read(c)?", plan.item(*id).name),
+            _ => unreachable!("a family's variants are complex types"),
+        };
+        let _ = writeln!(o, "    let Some((ns, local)) = c.xsi_type()? else {{");
+        match variants
+            .iter()
+            .find(|v| matches!(v.source, Source::XsiType { declared: true, .. }))
+        {
+            Some(v) => {
+                let _ = writeln!(
+                    o,
+                    "        return Ok({name}::{}({}));",
+                    v.name,
+                    read(v, self.plan)
+                );
+            }
+            None => {
+                let _ = writeln!(o, "        let m = \"the element's type is abstract: xsi:type must name a type derived from it\";");
+                let _ = writeln!(
+                    o,
+                    "        return Err(c.fail({B}::Fault::new(\"cvc-type.2\", m)));"
+                );
+            }
+        }
+        let _ = writeln!(o, "    }};");
+        let _ = writeln!(o, "    match (ns.as_str(), local.as_str()) {{");
+        for v in variants {
+            let Source::XsiType { ns, local, .. } = &v.source else {
+                return unsupported(format!("{name}: a family variant without a type name"));
+            };
+            let pattern = format!("({ns:?}, {local:?})");
+            let value = format!("Ok({name}::{}({}))", v.name, read(v, self.plan));
+            arm(&mut o, "        ", &pattern, &value);
+        }
+        let _ = writeln!(o, "        _ => Err(c.not_derived(&ns, &local)),");
+        let _ = writeln!(o, "    }}");
         let _ = writeln!(o, "}}");
         self.out.push_str(&o);
         Ok(())
@@ -724,17 +809,27 @@ impl Emitter<'_> {
                 else {
                     return unsupported(format!("{display}: an enumeration without its enum"));
                 };
-                let lexicals: Vec<String> = values.iter().map(|(_, l)| format!("{l:?}")).collect();
-                let _ = writeln!(
-                    o,
-                    "    let i = {B}::value::enumeration(&v, &[{}])?;",
-                    lexicals.join(", ")
-                );
-                let vs: Vec<String> = variants
+                let _ = writeln!(o, "    match v.as_str() {{");
+                for ((variant, _), (_, lexical)) in variants.iter().zip(values) {
+                    let value = format!("Ok({}::{variant})", it.name);
+                    arm(&mut o, "        ", &format!("{lexical:?}"), &value);
+                }
+                let all = values
                     .iter()
-                    .map(|(n, _)| format!("{}::{n}", it.name))
-                    .collect();
-                let _ = writeln!(o, "    Ok([{}][i])", vs.join(", "));
+                    .map(|(_, l)| l.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let call = format!("Err({B}::value::not_enumerated(&v, {all:?}))");
+                // `        _ => {call},` fits in 100 characters.
+                if format!("        _ => {call},").len() <= 100 {
+                    let _ = writeln!(o, "        _ => {call},");
+                } else {
+                    let _ = writeln!(o, "        _ => Err({B}::value::not_enumerated(");
+                    let _ = writeln!(o, "            &v,");
+                    let _ = writeln!(o, "            {all:?},");
+                    let _ = writeln!(o, "        )),");
+                }
+                let _ = writeln!(o, "    }}");
             }
             (Some(id), None) => {
                 let _ = writeln!(o, "    Ok({}(v))", self.plan.item(id).name);
@@ -830,6 +925,19 @@ fn unexpected(o: &mut String, pad: &str, head: &str, what: &str, tail: &str) {
         let _ = writeln!(o, "{pad}{head}c.unexpected(");
         let _ = writeln!(o, "{pad}    {what:?},");
         let _ = writeln!(o, "{pad}){tail}");
+    }
+}
+
+/// A match arm `{pattern} => {value},` at `pad`, or in a block where rustfmt would put it
+/// (past 100 characters).
+fn arm(o: &mut String, pad: &str, pattern: &str, value: &str) {
+    let line = format!("{pad}{pattern} => {value},");
+    if line.len() <= 100 {
+        let _ = writeln!(o, "{line}");
+    } else {
+        let _ = writeln!(o, "{pad}{pattern} => {{");
+        let _ = writeln!(o, "{pad}    {value}");
+        let _ = writeln!(o, "{pad}}}");
     }
 }
 

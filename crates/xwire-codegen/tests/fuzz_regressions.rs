@@ -38,3 +38,10 @@ fn generated_drawing() {
         bodies::generated_drawing,
     );
 }
+
+#[test]
+fn generated_ipo() {
+    let seeds = run_over("fuzz/seeds/ipo", bodies::generated_ipo);
+    assert!(seeds >= 1, "the ipo seeds are checked in");
+    run_over("tests/data/fuzz/generated_ipo", bodies::generated_ipo);
+}

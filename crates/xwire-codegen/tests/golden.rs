@@ -60,8 +60,7 @@ fn purchase_order() {
 
 #[test]
 fn international_purchase_order() {
-    // xsi:type families: types only until the parsers read them.
-    check("ipo.rs", &["ipo.xsd"], false);
+    check("ipo.rs", &["ipo.xsd"], true);
 }
 
 #[test]

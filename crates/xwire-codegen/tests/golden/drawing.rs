@@ -156,13 +156,14 @@ impl Document {
 impl Drawing {
     /// Reads an element of this type: the cursor at its start tag, to its end tag.
     pub fn read(c: &mut xwire::bind::Cursor<'_>) -> Result<Drawing, xwire::bind::Error> {
+        c.check_xsi_type("urn:drawing", "Drawing")?;
         let mut attr_units = None;
         let mut attr_version = None;
         c.attributes(|ns, local, value| {
             match (ns, local) {
                 ("", "units") => attr_units = Some(value_46(value)?),
                 ("", "version") => attr_version = Some(value_43(value)?),
-                (xwire::bind::XSI, "schemaLocation" | "noNamespaceSchemaLocation") => {}
+                (xwire::bind::XSI, "type" | "schemaLocation" | "noNamespaceSchemaLocation") => {}
                 _ => {
                     return Err(xwire::bind::Fault::new(
                         "cvc-complex-type.3.2.2",
@@ -226,11 +227,12 @@ impl Drawing {
 impl Title {
     /// Reads an element of this type: the cursor at its start tag, to its end tag.
     pub fn read(c: &mut xwire::bind::Cursor<'_>) -> Result<Title, xwire::bind::Error> {
+        c.check_xsi_type("urn:drawing", "Title")?;
         let mut attr_lang = None;
         c.attributes(|ns, local, value| {
             match (ns, local) {
                 ("", "lang") => attr_lang = Some(value_22(value)?),
-                (xwire::bind::XSI, "schemaLocation" | "noNamespaceSchemaLocation") => {}
+                (xwire::bind::XSI, "type" | "schemaLocation" | "noNamespaceSchemaLocation") => {}
                 _ => {
                     return Err(xwire::bind::Fault::new(
                         "cvc-complex-type.3.2.2",
@@ -268,9 +270,10 @@ fn read_drawing_choice(
 impl Empty {
     /// Reads an element of this type: the cursor at its start tag, to its end tag.
     pub fn read(c: &mut xwire::bind::Cursor<'_>) -> Result<Empty, xwire::bind::Error> {
+        c.check_xsi_type("urn:drawing", "Empty")?;
         c.attributes(|ns, local, _value| {
             match (ns, local) {
-                (xwire::bind::XSI, "schemaLocation" | "noNamespaceSchemaLocation") => {}
+                (xwire::bind::XSI, "type" | "schemaLocation" | "noNamespaceSchemaLocation") => {}
                 _ => {
                     return Err(xwire::bind::Fault::new(
                         "cvc-complex-type.3.2.2",
@@ -324,11 +327,12 @@ fn read_shape_group(
 impl Circle {
     /// Reads an element of this type: the cursor at its start tag, to its end tag.
     pub fn read(c: &mut xwire::bind::Cursor<'_>) -> Result<Circle, xwire::bind::Error> {
+        c.check_xsi_type("urn:drawing", "Circle")?;
         let mut attr_id = None;
         c.attributes(|ns, local, value| {
             match (ns, local) {
                 ("", "id") => attr_id = Some(value_27(value)?),
-                (xwire::bind::XSI, "schemaLocation" | "noNamespaceSchemaLocation") => {}
+                (xwire::bind::XSI, "type" | "schemaLocation" | "noNamespaceSchemaLocation") => {}
                 _ => {
                     return Err(xwire::bind::Fault::new(
                         "cvc-complex-type.3.2.2",
@@ -355,11 +359,12 @@ impl Circle {
 impl Polygon {
     /// Reads an element of this type: the cursor at its start tag, to its end tag.
     pub fn read(c: &mut xwire::bind::Cursor<'_>) -> Result<Polygon, xwire::bind::Error> {
+        c.check_xsi_type("urn:drawing", "Polygon")?;
         let mut attr_id = None;
         c.attributes(|ns, local, value| {
             match (ns, local) {
                 ("", "id") => attr_id = Some(value_27(value)?),
-                (xwire::bind::XSI, "schemaLocation" | "noNamespaceSchemaLocation") => {}
+                (xwire::bind::XSI, "type" | "schemaLocation" | "noNamespaceSchemaLocation") => {}
                 _ => {
                     return Err(xwire::bind::Fault::new(
                         "cvc-complex-type.3.2.2",
@@ -393,9 +398,10 @@ impl Polygon {
 impl Group {
     /// Reads an element of this type: the cursor at its start tag, to its end tag.
     pub fn read(c: &mut xwire::bind::Cursor<'_>) -> Result<Group, xwire::bind::Error> {
+        c.check_xsi_type("urn:drawing", "Group")?;
         c.attributes(|ns, local, _value| {
             match (ns, local) {
-                (xwire::bind::XSI, "schemaLocation" | "noNamespaceSchemaLocation") => {}
+                (xwire::bind::XSI, "type" | "schemaLocation" | "noNamespaceSchemaLocation") => {}
                 _ => {
                     return Err(xwire::bind::Fault::new(
                         "cvc-complex-type.3.2.2",
@@ -427,11 +433,12 @@ impl Group {
 impl Shape {
     /// Reads an element of this type: the cursor at its start tag, to its end tag.
     pub fn read(c: &mut xwire::bind::Cursor<'_>) -> Result<Shape, xwire::bind::Error> {
+        c.check_xsi_type("urn:drawing", "Shape")?;
         let mut attr_id = None;
         c.attributes(|ns, local, value| {
             match (ns, local) {
                 ("", "id") => attr_id = Some(value_27(value)?),
-                (xwire::bind::XSI, "schemaLocation" | "noNamespaceSchemaLocation") => {}
+                (xwire::bind::XSI, "type" | "schemaLocation" | "noNamespaceSchemaLocation") => {}
                 _ => {
                     return Err(xwire::bind::Fault::new(
                         "cvc-complex-type.3.2.2",
@@ -497,8 +504,12 @@ fn value_43(s: &str) -> Result<u8, xwire::bind::Fault> {
 /// The value of simple type {urn:drawing}Units.
 fn value_46(s: &str) -> Result<Units, xwire::bind::Fault> {
     let v = xwire::bind::value::string(s, xwire::datatypes::Builtin::Token)?;
-    let i = xwire::bind::value::enumeration(&v, &["mm", "in", "pt"])?;
-    Ok([Units::Mm, Units::In, Units::Pt][i])
+    match v.as_str() {
+        "mm" => Ok(Units::Mm),
+        "in" => Ok(Units::In),
+        "pt" => Ok(Units::Pt),
+        _ => Err(xwire::bind::value::not_enumerated(&v, "mm, in, pt")),
+    }
 }
 
 /// The value of simple type {urn:drawing}Percent.
@@ -509,6 +520,7 @@ fn value_47(s: &str) -> Result<u8, xwire::bind::Fault> {
 
 fn element_2(c: &mut xwire::bind::Cursor<'_>) -> Result<bool, xwire::bind::Error> {
     let at = c.offset();
+    c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "boolean")?;
     c.no_attributes()?;
     let t = c.text()?;
     value_2(&t).map_err(|f| c.fail_at(at, f))
@@ -516,6 +528,7 @@ fn element_2(c: &mut xwire::bind::Cursor<'_>) -> Result<bool, xwire::bind::Error
 
 fn element_5(c: &mut xwire::bind::Cursor<'_>) -> Result<f64, xwire::bind::Error> {
     let at = c.offset();
+    c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "double")?;
     c.no_attributes()?;
     let t = c.text()?;
     value_5(&t).map_err(|f| c.fail_at(at, f))
@@ -523,6 +536,7 @@ fn element_5(c: &mut xwire::bind::Cursor<'_>) -> Result<f64, xwire::bind::Error>
 
 fn element_24(c: &mut xwire::bind::Cursor<'_>) -> Result<Vec<String>, xwire::bind::Error> {
     let at = c.offset();
+    c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "NMTOKENS")?;
     c.no_attributes()?;
     let t = c.text()?;
     value_24(&t).map_err(|f| c.fail_at(at, f))
@@ -530,6 +544,7 @@ fn element_24(c: &mut xwire::bind::Cursor<'_>) -> Result<Vec<String>, xwire::bin
 
 fn element_26(c: &mut xwire::bind::Cursor<'_>) -> Result<String, xwire::bind::Error> {
     let at = c.offset();
+    c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "NCName")?;
     c.no_attributes()?;
     let t = c.text()?;
     value_26(&t).map_err(|f| c.fail_at(at, f))
@@ -537,6 +552,7 @@ fn element_26(c: &mut xwire::bind::Cursor<'_>) -> Result<String, xwire::bind::Er
 
 fn element_47(c: &mut xwire::bind::Cursor<'_>) -> Result<u8, xwire::bind::Error> {
     let at = c.offset();
+    c.check_xsi_type("urn:drawing", "Percent")?;
     c.no_attributes()?;
     let t = c.text()?;
     value_47(&t).map_err(|f| c.fail_at(at, f))

@@ -91,11 +91,12 @@ impl Document {
 impl PurchaseOrderType {
     /// Reads an element of this type: the cursor at its start tag, to its end tag.
     pub fn read(c: &mut xwire::bind::Cursor<'_>) -> Result<PurchaseOrderType, xwire::bind::Error> {
+        c.check_xsi_type("", "PurchaseOrderType")?;
         let mut attr_order_date = None;
         c.attributes(|ns, local, value| {
             match (ns, local) {
                 ("", "orderDate") => attr_order_date = Some(value_9(value)?),
-                (xwire::bind::XSI, "schemaLocation" | "noNamespaceSchemaLocation") => {}
+                (xwire::bind::XSI, "type" | "schemaLocation" | "noNamespaceSchemaLocation") => {}
                 _ => {
                     return Err(xwire::bind::Fault::new(
                         "cvc-complex-type.3.2.2",
@@ -145,11 +146,12 @@ impl PurchaseOrderType {
 impl UsAddress {
     /// Reads an element of this type: the cursor at its start tag, to its end tag.
     pub fn read(c: &mut xwire::bind::Cursor<'_>) -> Result<UsAddress, xwire::bind::Error> {
+        c.check_xsi_type("", "USAddress")?;
         let mut attr_country = None;
         c.attributes(|ns, local, value| {
             match (ns, local) {
                 ("", "country") => attr_country = Some(value_23(value)?),
-                (xwire::bind::XSI, "schemaLocation" | "noNamespaceSchemaLocation") => {}
+                (xwire::bind::XSI, "type" | "schemaLocation" | "noNamespaceSchemaLocation") => {}
                 _ => {
                     return Err(xwire::bind::Fault::new(
                         "cvc-complex-type.3.2.2",
@@ -209,9 +211,10 @@ impl UsAddress {
 impl Items {
     /// Reads an element of this type: the cursor at its start tag, to its end tag.
     pub fn read(c: &mut xwire::bind::Cursor<'_>) -> Result<Items, xwire::bind::Error> {
+        c.check_xsi_type("", "Items")?;
         c.attributes(|ns, local, _value| {
             match (ns, local) {
-                (xwire::bind::XSI, "schemaLocation" | "noNamespaceSchemaLocation") => {}
+                (xwire::bind::XSI, "type" | "schemaLocation" | "noNamespaceSchemaLocation") => {}
                 _ => {
                     return Err(xwire::bind::Fault::new(
                         "cvc-complex-type.3.2.2",
@@ -237,11 +240,12 @@ impl Items {
 impl Item {
     /// Reads an element of this type: the cursor at its start tag, to its end tag.
     pub fn read(c: &mut xwire::bind::Cursor<'_>) -> Result<Item, xwire::bind::Error> {
+        c.check_xsi_type("", "")?;
         let mut attr_part_num = None;
         c.attributes(|ns, local, value| {
             match (ns, local) {
                 ("", "partNum") => attr_part_num = Some(value_46(value)?),
-                (xwire::bind::XSI, "schemaLocation" | "noNamespaceSchemaLocation") => {}
+                (xwire::bind::XSI, "type" | "schemaLocation" | "noNamespaceSchemaLocation") => {}
                 _ => {
                     return Err(xwire::bind::Fault::new(
                         "cvc-complex-type.3.2.2",
@@ -338,6 +342,7 @@ fn value_47(s: &str) -> Result<u8, xwire::bind::Fault> {
 
 fn element_1(c: &mut xwire::bind::Cursor<'_>) -> Result<String, xwire::bind::Error> {
     let at = c.offset();
+    c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "string")?;
     c.no_attributes()?;
     let t = c.text()?;
     value_1(&t).map_err(|f| c.fail_at(at, f))
@@ -345,6 +350,7 @@ fn element_1(c: &mut xwire::bind::Cursor<'_>) -> Result<String, xwire::bind::Err
 
 fn element_3(c: &mut xwire::bind::Cursor<'_>) -> Result<xwire::bind::Decimal, xwire::bind::Error> {
     let at = c.offset();
+    c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "decimal")?;
     c.no_attributes()?;
     let t = c.text()?;
     value_3(&t).map_err(|f| c.fail_at(at, f))
@@ -352,6 +358,7 @@ fn element_3(c: &mut xwire::bind::Cursor<'_>) -> Result<xwire::bind::Decimal, xw
 
 fn element_9(c: &mut xwire::bind::Cursor<'_>) -> Result<xwire::bind::Date, xwire::bind::Error> {
     let at = c.offset();
+    c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "date")?;
     c.no_attributes()?;
     let t = c.text()?;
     value_9(&t).map_err(|f| c.fail_at(at, f))
@@ -359,6 +366,7 @@ fn element_9(c: &mut xwire::bind::Cursor<'_>) -> Result<xwire::bind::Date, xwire
 
 fn element_47(c: &mut xwire::bind::Cursor<'_>) -> Result<u8, xwire::bind::Error> {
     let at = c.offset();
+    c.check_xsi_type("", "")?;
     c.no_attributes()?;
     let t = c.text()?;
     value_47(&t).map_err(|f| c.fail_at(at, f))
