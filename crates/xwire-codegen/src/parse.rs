@@ -331,6 +331,9 @@ impl Emitter<'_> {
                 }
             }
         }
+        if fields.iter().any(|f| f.source == Source::AnyAttributes) {
+            return unsupported(format!("{name}: attribute wildcards (xs:anyAttribute)"));
+        }
         let content: Vec<&Field> = fields
             .iter()
             .filter(|f| !matches!(f.source, Source::Attribute { .. }))
