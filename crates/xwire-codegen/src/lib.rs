@@ -258,3 +258,10 @@ impl std::error::Error for Error {
         }
     }
 }
+
+// The README's Rust examples are doctests of this crate, the one that sees `xwire` (a
+// dev-dependency), `xwire_schema` and itself, so that an example that stops compiling fails
+// `cargo test`.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeExamples;

@@ -68,9 +68,3 @@ pub mod validate;
 
 #[cfg(test)]
 mod source_tests;
-
-// The README's Rust examples are doctests of this crate, the one that sees both `xwire` and
-// `xwire_schema`, so that an example that stops compiling fails `cargo test`.
-#[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
-struct ReadmeExamples;
