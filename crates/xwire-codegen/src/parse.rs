@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use xwire_schema::datatypes::Builtin;
-use xwire_schema::model::{Schema, SimpleTypeId, Variety};
+use xwire_schema::model::{Compositor, ContentType, Particle, Schema, SimpleTypeId, Term, Variety};
 
 use crate::plan::{
     names, Field, IntType, Item, ItemId, ItemKind, Occurs, Origin, Plan, Prim, Source,
@@ -234,6 +234,14 @@ impl Emitter<'_> {
     /// The reader of a complex type: attributes, then content, to the end tag.
     fn complex(&mut self, item: &Item, fields: &[Field]) -> R<()> {
         let name = &item.name;
+        if let Origin::ComplexType(id) = item.origin {
+            if let ContentType::Elements { particle, .. } = &self.schema.complex_type(id).content {
+                if has_all(self.schema, particle) {
+                    // Its particles come in any order: greedy reading in order is wrong.
+                    return unsupported(format!("{name}: an xs:all group"));
+                }
+            }
+        }
         let mut o = String::new();
         signature_in(
             &mut o,
@@ -941,6 +949,18 @@ fn arm(o: &mut String, pad: &str, pattern: &str, value: &str) {
         let _ = writeln!(o, "{pad}{pattern} => {{");
         let _ = writeln!(o, "{pad}    {value}");
         let _ = writeln!(o, "{pad}}}");
+    }
+}
+
+/// Whether a particle is or holds an `xs:all` group.
+fn has_all(schema: &Schema, p: &Particle) -> bool {
+    match &p.term {
+        Term::Group(g) => {
+            let group = schema.model_group(*g);
+            group.compositor == Compositor::All
+                || group.particles.iter().any(|q| has_all(schema, q))
+        }
+        _ => false,
     }
 }
 

@@ -298,3 +298,52 @@ fn names_that_collide_are_numbered_and_keywords_escaped() {
     assert!(p.find("Item2").is_some());
     assert!(p.find("String2").is_some() && p.find("String").is_none());
 }
+
+#[test]
+fn the_parsers_refuse_what_they_cannot_read_yet() {
+    let dir = std::env::temp_dir().join(format!("xwire-codegen-refuse-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (construct, body) in [
+        (
+            "xs:all",
+            r#"<xs:element name="e"><xs:complexType><xs:all>
+             <xs:element name="a" type="xs:string"/><xs:element name="b" type="xs:string"/>
+           </xs:all></xs:complexType></xs:element>"#,
+        ),
+        (
+            "mixed",
+            r#"<xs:element name="e"><xs:complexType mixed="true"><xs:sequence>
+             <xs:element name="a" type="xs:string"/></xs:sequence></xs:complexType></xs:element>"#,
+        ),
+        (
+            "xs:any",
+            r#"<xs:element name="e"><xs:complexType><xs:sequence>
+             <xs:any processContents="lax"/></xs:sequence></xs:complexType></xs:element>"#,
+        ),
+        (
+            "nillable",
+            r#"<xs:element name="e"><xs:complexType><xs:sequence>
+             <xs:element name="a" type="xs:string" nillable="true"/></xs:sequence></xs:complexType></xs:element>"#,
+        ),
+    ] {
+        let path = dir.join("s.xsd");
+        std::fs::write(
+            &path,
+            format!(r#"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">{body}</xs:schema>"#),
+        )
+        .unwrap();
+        match xwire_codegen::Config::new().schema(&path).generate() {
+            Err(xwire_codegen::Error::Unsupported(m)) => {
+                assert!(m.contains(construct), "{construct}: {m}")
+            }
+            other => panic!("{construct}: {other:?}"),
+        }
+        // The types alone are generated.
+        let types = xwire_codegen::Config::new()
+            .schema(&path)
+            .parsers(false)
+            .generate();
+        assert!(types.is_ok(), "{construct}: {types:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
