@@ -417,7 +417,8 @@ impl Emitter<'_> {
         for v in variants {
             let first = self.first_set(&v.source, &v.ty)?;
             expected.extend(first.iter().map(|(ns, l)| display(ns, l)));
-            let test = tests(&first);
+            let start = Start::of(&first);
+            let test = &start.test;
             let _ = writeln!(o, "    if *more && {test} {{");
             let read = self.read_one(&v.source, &v.ty, v.simple, v.boxed)?;
             match v.occurs {
@@ -436,7 +437,7 @@ impl Emitter<'_> {
                     let _ = writeln!(o, "        return Ok({name}::{}(Some(v)));", v.name);
                 }
                 Occurs::Many { min, max } => {
-                    self.repeat(&mut o, "v", &v.source, &read, &test, min, max, 2);
+                    self.repeat(&mut o, "v", &v.source, &read, &start, min, max, 2);
                     let _ = writeln!(o, "        return Ok({name}::{}(v));", v.name);
                 }
             }
@@ -611,11 +612,12 @@ impl Emitter<'_> {
         var: &str,
         source: &Source,
         read: &str,
-        test: &str,
+        start: &Start,
         min: u32,
         max: Option<u32>,
         depth: usize,
     ) {
+        let test = &start.test;
         let pad = "    ".repeat(depth);
         let _ = writeln!(o, "{pad}let mut {var} = Vec::new();");
         let cond = match max {
@@ -636,7 +638,7 @@ impl Emitter<'_> {
                 format!("{var}.len() < {min}")
             };
             let _ = writeln!(o, "{pad}if {short} {{");
-            let what = format!("another {}", test_names(test));
+            let what = format!("another {}", start.names);
             unexpected(o, &format!("{pad}    "), "return Err(", &what, ");");
             let _ = writeln!(o, "{pad}}}");
         }
@@ -644,14 +646,14 @@ impl Emitter<'_> {
 
     fn field(&mut self, o: &mut String, f: &Field) -> R<()> {
         let first = self.first_set(&f.source, &f.ty)?;
-        let test = tests(&first);
+        let start = Start::of(&first);
+        let test = &start.test;
         let read = self.read_one(&f.source, &f.ty, f.simple, f.boxed)?;
         let advance = !matches!(f.source, Source::Group);
-        let expected: Vec<String> = first.iter().map(|(ns, l)| display(ns, l)).collect();
         match f.occurs {
             Occurs::One => {
                 let _ = writeln!(o, "    if !(*more && {test}) {{");
-                unexpected(o, "        ", "return Err(", &expected.join(" or "), ");");
+                unexpected(o, "        ", "return Err(", &start.names, ");");
                 let _ = writeln!(o, "    }}");
                 let _ = writeln!(o, "    let {} = {read};", f.name);
                 if advance {
@@ -670,7 +672,7 @@ impl Emitter<'_> {
                 let _ = writeln!(o, "    }};");
             }
             Occurs::Many { min, max } => {
-                self.repeat(o, &f.name, &f.source, &read, &test, min, max, 1);
+                self.repeat(o, &f.name, &f.source, &read, &start, min, max, 1);
             }
         }
         Ok(())
@@ -969,29 +971,30 @@ fn bare(name: &str) -> &str {
     name.trim_start_matches("r#")
 }
 
-/// `c.at(..) || c.at(..)` for a first set.
-fn tests(first: &[(String, String)]) -> String {
-    let t: Vec<String> = first.iter().map(|(ns, l)| element_test(ns, l)).collect();
-    if t.len() == 1 {
-        t[0].clone()
-    } else {
-        format!("({})", t.join(" || "))
-    }
+/// How generated code tells that the current child starts a particle: the test on the
+/// cursor, and the element names for messages.
+struct Start {
+    /// `c.at(..)`, or `(c.at(..) || c.at(..))` for several first elements.
+    test: String,
+    /// `<a> or <b>`.
+    names: String,
 }
 
-/// The element names in a test, for messages.
-fn test_names(test: &str) -> String {
-    test.split("c.at(")
-        .skip(1)
-        .filter_map(|p| p.split(", ").nth(1))
-        .map(|l| {
-            l.trim_end_matches([')', '|', ' '])
-                .trim_matches('"')
-                .to_string()
-        })
-        .map(|l| format!("<{l}>"))
-        .collect::<Vec<_>>()
-        .join(" or ")
+impl Start {
+    fn of(first: &[(String, String)]) -> Start {
+        let t: Vec<String> = first.iter().map(|(ns, l)| element_test(ns, l)).collect();
+        let test = if t.len() == 1 {
+            t[0].clone()
+        } else {
+            format!("({})", t.join(" || "))
+        };
+        let names = first
+            .iter()
+            .map(|(ns, l)| display(ns, l))
+            .collect::<Vec<_>>()
+            .join(" or ");
+        Start { test, names }
+    }
 }
 
 /// `Ok(Name { a, b, .. })` of the fields read into variables of their names, on one line

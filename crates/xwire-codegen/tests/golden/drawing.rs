@@ -200,7 +200,7 @@ impl Drawing {
             shape.push(read_shape_group(c, more)?);
         }
         if shape.is_empty() {
-            return Err(c.unexpected("another <circle> or <polygon>"));
+            return Err(c.unexpected("another <{urn:drawing}circle> or <{urn:drawing}polygon>"));
         }
         let group = if *more && c.at("urn:drawing", "group") {
             let v = Group::read(c)?;
