@@ -81,10 +81,9 @@ pub(crate) fn parsers(plan: &Plan, schema: &Schema) -> R<String> {
         let _ = writeln!(out, "    let at = c.offset();");
         let _ = writeln!(out, "    c.check_xsi_type({tns:?}, {tlocal:?})?;");
         let _ = writeln!(out, "    c.no_attributes()?;");
-        let _ = writeln!(out, "    let t = c.text()?;");
         let _ = writeln!(
             out,
-            "    {}(&t).map_err(|f| c.fail_at(at, f))",
+            "    {}(c.text()?).map_err(|f| c.fail_at(at, f))",
             conversion_name(st)
         );
         let _ = writeln!(out, "}}");
@@ -350,10 +349,9 @@ impl Emitter<'_> {
             let st = f.simple.expect("simple content has a simple type");
             self.conversions.insert(st, ());
             let _ = writeln!(o, "    let at = c.offset();");
-            let _ = writeln!(o, "    let t = c.text()?;");
             let _ = writeln!(
                 o,
-                "    let value = {}(&t).map_err(|f| c.fail_at(at, f))?;",
+                "    let value = {}(c.text()?).map_err(|f| c.fail_at(at, f))?;",
                 conversion_name(st)
             );
         } else if content.is_empty() {

@@ -244,8 +244,7 @@ impl Title {
         })?;
         let lang = attr_lang;
         let at = c.offset();
-        let t = c.text()?;
-        let value = value_1(&t).map_err(|f| c.fail_at(at, f))?;
+        let value = value_1(c.text()?).map_err(|f| c.fail_at(at, f))?;
         Ok(Title { lang, value })
     }
 }
@@ -522,38 +521,33 @@ fn element_2(c: &mut xwire::bind::Cursor<'_>) -> Result<bool, xwire::bind::Error
     let at = c.offset();
     c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "boolean")?;
     c.no_attributes()?;
-    let t = c.text()?;
-    value_2(&t).map_err(|f| c.fail_at(at, f))
+    value_2(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
 fn element_5(c: &mut xwire::bind::Cursor<'_>) -> Result<f64, xwire::bind::Error> {
     let at = c.offset();
     c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "double")?;
     c.no_attributes()?;
-    let t = c.text()?;
-    value_5(&t).map_err(|f| c.fail_at(at, f))
+    value_5(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
 fn element_24(c: &mut xwire::bind::Cursor<'_>) -> Result<Vec<String>, xwire::bind::Error> {
     let at = c.offset();
     c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "NMTOKENS")?;
     c.no_attributes()?;
-    let t = c.text()?;
-    value_24(&t).map_err(|f| c.fail_at(at, f))
+    value_24(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
 fn element_26(c: &mut xwire::bind::Cursor<'_>) -> Result<String, xwire::bind::Error> {
     let at = c.offset();
     c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "NCName")?;
     c.no_attributes()?;
-    let t = c.text()?;
-    value_26(&t).map_err(|f| c.fail_at(at, f))
+    value_26(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
 fn element_47(c: &mut xwire::bind::Cursor<'_>) -> Result<u8, xwire::bind::Error> {
     let at = c.offset();
     c.check_xsi_type("urn:drawing", "Percent")?;
     c.no_attributes()?;
-    let t = c.text()?;
-    value_47(&t).map_err(|f| c.fail_at(at, f))
+    value_47(c.text()?).map_err(|f| c.fail_at(at, f))
 }

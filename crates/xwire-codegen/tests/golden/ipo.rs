@@ -549,56 +549,49 @@ fn element_1(c: &mut xwire::bind::Cursor<'_>) -> Result<String, xwire::bind::Err
     let at = c.offset();
     c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "string")?;
     c.no_attributes()?;
-    let t = c.text()?;
-    value_1(&t).map_err(|f| c.fail_at(at, f))
+    value_1(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
 fn element_3(c: &mut xwire::bind::Cursor<'_>) -> Result<xwire::bind::Decimal, xwire::bind::Error> {
     let at = c.offset();
     c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "decimal")?;
     c.no_attributes()?;
-    let t = c.text()?;
-    value_3(&t).map_err(|f| c.fail_at(at, f))
+    value_3(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
 fn element_9(c: &mut xwire::bind::Cursor<'_>) -> Result<xwire::bind::Date, xwire::bind::Error> {
     let at = c.offset();
     c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "date")?;
     c.no_attributes()?;
-    let t = c.text()?;
-    value_9(&t).map_err(|f| c.fail_at(at, f))
+    value_9(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
 fn element_44(c: &mut xwire::bind::Cursor<'_>) -> Result<xwire::bind::Integer, xwire::bind::Error> {
     let at = c.offset();
     c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "positiveInteger")?;
     c.no_attributes()?;
-    let t = c.text()?;
-    value_44(&t).map_err(|f| c.fail_at(at, f))
+    value_44(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
 fn element_47(c: &mut xwire::bind::Cursor<'_>) -> Result<UsState, xwire::bind::Error> {
     let at = c.offset();
     c.check_xsi_type("http://www.example.com/IPO", "USState")?;
     c.no_attributes()?;
-    let t = c.text()?;
-    value_47(&t).map_err(|f| c.fail_at(at, f))
+    value_47(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
 fn element_49(c: &mut xwire::bind::Cursor<'_>) -> Result<UkPostcode, xwire::bind::Error> {
     let at = c.offset();
     c.check_xsi_type("http://www.example.com/IPO", "UKPostcode")?;
     c.no_attributes()?;
-    let t = c.text()?;
-    value_49(&t).map_err(|f| c.fail_at(at, f))
+    value_49(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
 fn element_50(c: &mut xwire::bind::Cursor<'_>) -> Result<u8, xwire::bind::Error> {
     let at = c.offset();
     c.check_xsi_type("", "")?;
     c.no_attributes()?;
-    let t = c.text()?;
-    value_50(&t).map_err(|f| c.fail_at(at, f))
+    value_50(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
 static PATTERN_46_0_0: xwire::bind::Dfa = xwire::bind::Dfa {

@@ -14,6 +14,8 @@ pub const XSI: &str = "http://www.w3.org/2001/XMLSchema-instance";
 /// nothing ([`Cursor::empty`]); each of these ends at the element's end tag.
 pub struct Cursor<'a> {
     reader: Reader<'a>,
+    /// The text of the last element [`Cursor::text`] read, reused from one to the next.
+    text: String,
 }
 
 impl<'a> Cursor<'a> {
@@ -21,13 +23,17 @@ impl<'a> Cursor<'a> {
     pub fn new(bytes: &'a [u8]) -> Cursor<'a> {
         Cursor {
             reader: Reader::from_slice(bytes),
+            text: String::new(),
         }
     }
 
     /// A cursor on a reader made some other way (a stream, another configuration), at the
     /// start of its document.
     pub fn from_reader(reader: Reader<'a>) -> Cursor<'a> {
-        Cursor { reader }
+        Cursor {
+            reader,
+            text: String::new(),
+        }
     }
 
     /// Moves to the root element's start tag, past the prolog.
@@ -175,14 +181,16 @@ impl<'a> Cursor<'a> {
     }
 
     /// The character data of the current element, to its end tag: the text of an element of
-    /// simple type or simple content. A child element is an error.
-    pub fn text(&mut self) -> Result<String, Error> {
-        let mut s = String::new();
+    /// simple type or simple content. A child element is an error. The text lives in the
+    /// cursor until the next call (one buffer for every element: a value converts from it
+    /// without an allocation of its own).
+    pub fn text(&mut self) -> Result<&str, Error> {
+        self.text.clear();
         loop {
             match self.reader.next()? {
-                Event::Text(t) => s.push_str(&t.unescape()),
-                Event::CData(c) => s.push_str(&c.text()),
-                Event::End(_) => return Ok(s),
+                Event::Text(t) => self.text.push_str(&t.unescape()),
+                Event::CData(c) => self.text.push_str(&c.text()),
+                Event::End(_) => return Ok(&self.text),
                 Event::Start(_) => {
                     return Err(self.fail(Fault::new(
                         "cvc-type.3.1.2",

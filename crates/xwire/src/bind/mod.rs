@@ -18,8 +18,7 @@
 //! let mut c = Cursor::new(b"<qty> 42 </qty>");
 //! c.root()?;
 //! assert!(c.at("", "qty"));
-//! let text = c.text()?;
-//! let qty: u8 = value::int(&text, 1, 99).map_err(|f| c.fail(f))?;
+//! let qty: u8 = value::int(c.text()?, 1, 99).map_err(|f| c.fail(f))?;
 //! c.finish()?;
 //! assert_eq!(qty, 42);
 //! # Ok::<(), xwire::bind::Error>(())
