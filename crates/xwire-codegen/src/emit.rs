@@ -69,6 +69,11 @@ fn document(out: &mut String, plan: &Plan, opts: &Options<'_>) {
     let _ = writeln!(out, "/// A document: one of the schema's global elements.");
     derive_line(out, opts.derives, &[]);
     let _ = writeln!(out, "{LARGE_VARIANTS}");
+    if plan.roots.is_empty() {
+        // No global element: no document is valid.
+        let _ = writeln!(out, "pub enum Document {{}}");
+        return;
+    }
     let _ = writeln!(out, "pub enum Document {{");
     for root in &plan.roots {
         let _ = writeln!(

@@ -347,3 +347,28 @@ fn the_parsers_refuse_what_they_cannot_read_yet() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_schema_without_global_elements_has_readers_and_no_documents() {
+    let dir = std::env::temp_dir().join(format!("xwire-codegen-noroot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("s.xsd");
+    std::fs::write(
+        &path,
+        r#"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:complexType name="T">
+             <xs:sequence><xs:element name="a" type="xs:int"/></xs:sequence>
+           </xs:complexType></xs:schema>"#,
+    )
+    .unwrap();
+    let code = xwire_codegen::Config::new()
+        .schema(&path)
+        .generate()
+        .unwrap()
+        .code;
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(code.contains("pub enum Document {}"));
+    assert!(code.contains("Err(c.unexpected(\"a global element (the schema declares none)\"))"));
+    assert!(code.contains(
+        "    pub fn read(c: &mut xwire::bind::Cursor<'_>) -> Result<T, xwire::bind::Error> {"
+    ));
+}

@@ -1,0 +1,71 @@
+//! How much of the W3C XML Schema Test Suite the generator takes today: for every XSD 1.0
+//! schema test whose schema is valid, whether `xwire-codegen` generates the types and the
+//! parsers, and, where it refuses the parsers, which construct (grouped, most frequent first).
+//!
+//! `cargo run --release -p xwire-codegen --example xsd_coverage` (corpora in
+//! `../shared/corpora` or `$XWIRE_CORPORA`).
+
+use std::collections::BTreeMap;
+
+use xwire_conformance::xsd::catalog::{self, Kind, Verdict};
+
+fn main() {
+    let dir = xwire_conformance::corpora_dir()
+        .expect("the corpora (../shared/corpora or $XWIRE_CORPORA)")
+        .join("xsdtests");
+    let suite = catalog::load_suite(&dir, "suite.xml").expect("the suite's catalog");
+    let plan = catalog::plan(&suite, &catalog::configuration(&["Unicode_6.0.0".into()]));
+    let (mut schemas, mut parsers, mut types) = (0, 0, 0);
+    let mut refused: BTreeMap<String, usize> = BTreeMap::new();
+    let mut failed: BTreeMap<String, usize> = BTreeMap::new();
+    for p in plan.iter().filter(|p| p.kind == Kind::Schema) {
+        if p.verdict != Verdict::Run(true) {
+            continue;
+        }
+        schemas += 1;
+        let mut config = xwire_codegen::Config::new();
+        for d in &p.documents {
+            config = config.schema(d);
+        }
+        match config.clone().generate() {
+            Ok(_) => {
+                parsers += 1;
+                types += 1;
+            }
+            Err(xwire_codegen::Error::Unsupported(m)) => {
+                // The construct, without the item it was found in.
+                let what = m.rsplit(": ").next().unwrap_or(&m).to_string();
+                *refused.entry(what).or_default() += 1;
+                if config.parsers(false).generate().is_ok() {
+                    types += 1;
+                }
+            }
+            Err(e) => {
+                let first = e.to_string().chars().take(60).collect::<String>();
+                *failed.entry(first).or_default() += 1;
+            }
+        }
+    }
+    let pct = |n: usize| 100.0 * n as f64 / schemas.max(1) as f64;
+    println!("valid XSD 1.0 schemas in the suite: {schemas}");
+    println!(
+        "  types generated:             {types} ({:.1}%)",
+        pct(types)
+    );
+    println!(
+        "  types and parsers generated: {parsers} ({:.1}%)",
+        pct(parsers)
+    );
+    let mut refused: Vec<_> = refused.into_iter().collect();
+    refused.sort_by(|a, b| b.1.cmp(&a.1));
+    println!("parsers refused, by construct:");
+    for (what, n) in refused.iter().take(30) {
+        println!("  {n:>5}  {what}");
+    }
+    if !failed.is_empty() {
+        println!("not generated at all:");
+        for (what, n) in &failed {
+            println!("  {n:>5}  {what}");
+        }
+    }
+}
