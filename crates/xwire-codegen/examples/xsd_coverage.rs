@@ -57,7 +57,7 @@ fn main() {
         pct(parsers)
     );
     let mut refused: Vec<_> = refused.into_iter().collect();
-    refused.sort_by(|a, b| b.1.cmp(&a.1));
+    refused.sort_by_key(|r| std::cmp::Reverse(r.1));
     println!("parsers refused, by construct:");
     for (what, n) in refused.iter().take(30) {
         println!("  {n:>5}  {what}");
