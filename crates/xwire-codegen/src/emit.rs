@@ -147,6 +147,7 @@ fn item(out: &mut String, plan: &Plan, item: &Item, opts: &Options<'_>) {
             let _ = writeln!(out, "{LARGE_VARIANTS}");
             let _ = writeln!(out, "pub enum {} {{", item.name);
             for (name, t) in members {
+                let _ = writeln!(out, "    /// A value of the member type `{name}`.");
                 let _ = writeln!(out, "    {name}({}),", ty(plan, t));
             }
             let _ = writeln!(out, "}}");

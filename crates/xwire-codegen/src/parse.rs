@@ -13,7 +13,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use xwire_schema::datatypes::Builtin;
-use xwire_schema::model::{Compositor, ContentType, Particle, Schema, SimpleTypeId, Term, Variety};
+use xwire_schema::model::{
+    Compositor, ContentType, Facets, Particle, Schema, SimpleTypeId, Term, Variety,
+};
 
 use crate::plan::{
     names, Field, IntType, Item, ItemId, ItemKind, Occurs, Origin, Plan, Prim, Source,
@@ -713,8 +715,16 @@ impl Emitter<'_> {
                 return Ok(o);
             }
             Variety::Atomic(b) => *b,
-            Variety::List(_) => return unsupported(format!("{display}: a list type")),
-            Variety::Union(_) => return unsupported(format!("{display}: a union type")),
+            Variety::List(item) => {
+                self.list(&mut o, &display, &t.facets, *item)?;
+                let _ = writeln!(o, "}}");
+                return Ok(o);
+            }
+            Variety::Union(members) => {
+                self.union(&mut o, &display, &t.facets, item, members)?;
+                let _ = writeln!(o, "}}");
+                return Ok(o);
+            }
         };
         let f = &t.facets;
         let prim = match self.prim_of(st) {
@@ -858,6 +868,64 @@ impl Emitter<'_> {
         }
         let _ = writeln!(o, "}}");
         Ok(o)
+    }
+
+    /// The body of a list type's conversion: its items converted one by one, their number
+    /// checked against the length facets.
+    fn list(&mut self, o: &mut String, display: &str, f: &Facets, item: SimpleTypeId) -> R<()> {
+        if !f.patterns.is_empty() || f.enumeration.is_some() {
+            return unsupported(format!(
+                "{display}: a pattern or enumeration on a list type"
+            ));
+        }
+        self.conversions.insert(item, ());
+        let _ = writeln!(o, "    let v = s");
+        let _ = writeln!(o, "        .split([' ', '\\t', '\\n', '\\r'])");
+        let _ = writeln!(o, "        .filter(|t| !t.is_empty())");
+        let _ = writeln!(o, "        .map({})", conversion_name(item));
+        let _ = writeln!(o, "        .collect::<Result<Vec<_>, _>>()?;");
+        if f.length.is_some() || f.min_length.is_some() || f.max_length.is_some() {
+            let exact = f.length.as_ref().map(|l| l.value);
+            let min = exact
+                .or(f.min_length.as_ref().map(|l| l.value))
+                .unwrap_or(0);
+            let max = exact.or(f.max_length.as_ref().map(|l| l.value));
+            let max = max.map_or("None".to_string(), |m| format!("Some({m})"));
+            let _ = writeln!(o, "    {B}::value::items(v.len(), {min}, {max})?;");
+        }
+        let _ = writeln!(o, "    Ok(v)");
+        Ok(())
+    }
+
+    /// The body of a union's conversion: the first member type the value converts to.
+    fn union(
+        &mut self,
+        o: &mut String,
+        display: &str,
+        f: &Facets,
+        item: Option<ItemId>,
+        members: &[SimpleTypeId],
+    ) -> R<()> {
+        if !f.patterns.is_empty() || f.enumeration.is_some() {
+            return unsupported(format!(
+                "{display}: a pattern or enumeration on a union type"
+            ));
+        }
+        let Some(id) = item else {
+            return unsupported(format!("{display}: a union without its enum"));
+        };
+        let it = self.plan.item(id);
+        let ItemKind::Union { members: variants } = &it.kind else {
+            return unsupported(format!("{display}: a union without its enum"));
+        };
+        for (&m, (variant, _)) in members.iter().zip(variants) {
+            self.conversions.insert(m, ());
+            let _ = writeln!(o, "    if let Ok(v) = {}(s) {{", conversion_name(m));
+            let _ = writeln!(o, "        return Ok({}::{variant}(v));", it.name);
+            let _ = writeln!(o, "    }}");
+        }
+        let _ = writeln!(o, "    Err({B}::value::no_member(s))");
+        Ok(())
     }
 
     /// The Rust type a conversion returns, and the plan's item for it when it has one.

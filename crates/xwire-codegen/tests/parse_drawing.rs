@@ -12,7 +12,7 @@ mod drawing {
 
 mod common;
 
-const VALID: &str = r#"<d:drawing xmlns:d="urn:drawing" version="2">
+const VALID: &str = r#"<d:drawing xmlns:d="urn:drawing" version="2" origin=" 10  -20 ">
   <d:title lang="en">Plan</d:title>
   <d:landscape/>
   <d:layer>base</d:layer><d:opacity>50</d:opacity>
@@ -20,9 +20,14 @@ const VALID: &str = r#"<d:drawing xmlns:d="urn:drawing" version="2">
   <d:circle id="c1"><d:r>2.5</d:r></d:circle>
   <d:polygon><d:points>a b c</d:points><d:closed>true</d:closed></d:polygon>
   <d:group><d:circle><d:r>1</d:r></d:circle><d:group><d:polygon><d:points>x</d:points></d:polygon></d:group></d:group>
+  <d:size> auto </d:size>
 </d:drawing>"#;
 
 const BROKEN: &[common::Break] = &[
+    ("a list of three", r#"origin=" 10  -20 ""#, r#"origin="1 2 3""#),
+    ("a list of non-integers", r#"origin=" 10  -20 ""#, r#"origin="a b""#),
+    ("a value of no member type", "<d:size> auto </d:size>", "<d:size>0</d:size>"),
+    ("a value of no member type, in words", "<d:size> auto </d:size>", "<d:size>big</d:size>"),
     (
         "both alternatives of the choice",
         "<d:landscape/>",
@@ -107,6 +112,17 @@ fn the_types_hold_the_drawings_values() {
     };
     assert_eq!(d.version, 2u8);
     assert_eq!(d.units, drawing::Units::Mm, "the default fills in");
+    assert_eq!(d.origin, Some(vec![10, -20]));
+    assert!(
+        matches!(
+            d.size,
+            Some(drawing::SizeOrAuto::Member2(
+                drawing::SizeOrAutoMember2::Auto
+            ))
+        ),
+        "{:?}",
+        d.size
+    );
     let title = d.title.as_ref().unwrap();
     assert_eq!(
         (title.value.as_str(), title.lang.as_deref()),

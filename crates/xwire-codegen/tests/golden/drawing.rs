@@ -15,6 +15,8 @@ pub enum Document {
 /// Complex type `{urn:drawing}Drawing`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Drawing {
+    /// Attribute `origin`.
+    pub origin: Option<Vec<i32>>,
     /// Attribute `units`. Default: `mm`.
     pub units: Units,
     /// Attribute `version`.
@@ -29,6 +31,8 @@ pub struct Drawing {
     pub shape: Vec<ShapeGroup>,
     /// Element `{urn:drawing}group`.
     pub group: Option<Group>,
+    /// Element `{urn:drawing}size`.
+    pub size: Option<SizeOrAuto>,
 }
 
 /// Simple type `{urn:drawing}Units`.
@@ -124,6 +128,32 @@ pub struct Group {
     pub group: Option<Box<Group>>,
 }
 
+/// Simple type `{urn:drawing}SizeOrAuto`.
+#[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum SizeOrAuto {
+    /// A value of the member type `PositiveInteger`.
+    PositiveInteger(xwire::bind::Integer),
+    /// A value of the member type `Member2`.
+    Member2(SizeOrAutoMember2),
+}
+
+/// The simple type of `SizeOrAutoMember2`.
+#[derive(Clone, Debug, PartialEq, Copy, Eq, Hash)]
+pub enum SizeOrAutoMember2 {
+    /// `auto`
+    Auto,
+}
+
+impl SizeOrAutoMember2 {
+    /// The value as the schema writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SizeOrAutoMember2::Auto => "auto",
+        }
+    }
+}
+
 /// Complex type `{urn:drawing}Shape`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Shape {
@@ -157,10 +187,12 @@ impl Drawing {
     /// Reads an element of this type: the cursor at its start tag, to its end tag.
     pub fn read(c: &mut xwire::bind::Cursor<'_>) -> Result<Drawing, xwire::bind::Error> {
         c.check_xsi_type("urn:drawing", "Drawing")?;
+        let mut attr_origin = None;
         let mut attr_units = None;
         let mut attr_version = None;
         c.attributes(|ns, local, value| {
             match (ns, local) {
+                ("", "origin") => attr_origin = Some(value_48(value)?),
                 ("", "units") => attr_units = Some(value_46(value)?),
                 ("", "version") => attr_version = Some(value_43(value)?),
                 (xwire::bind::XSI, "type" | "schemaLocation" | "noNamespaceSchemaLocation") => {}
@@ -173,6 +205,7 @@ impl Drawing {
             }
             Ok(())
         })?;
+        let origin = attr_origin;
         let units = value_46("mm").map_err(|f| c.fail(f))?;
         let units = attr_units.unwrap_or(units);
         let Some(version) = attr_version else {
@@ -209,10 +242,18 @@ impl Drawing {
         } else {
             None
         };
+        let size = if *more && c.at("urn:drawing", "size") {
+            let v = element_49(c)?;
+            *more = c.child()?;
+            Some(v)
+        } else {
+            None
+        };
         if *more {
             return Err(c.unexpected("the end of the content of Drawing"));
         }
         Ok(Drawing {
+            origin,
             units,
             version,
             title,
@@ -220,6 +261,7 @@ impl Drawing {
             sequence,
             shape,
             group,
+            size,
         })
     }
 }
@@ -297,7 +339,7 @@ fn read_drawing_sequence(
     let layer = element_26(c)?;
     *more = c.child()?;
     let opacity = if *more && c.at("urn:drawing", "opacity") {
-        let v = element_47(c)?;
+        let v = element_50(c)?;
         *more = c.child()?;
         Some(v)
     } else {
@@ -511,8 +553,51 @@ fn value_46(s: &str) -> Result<Units, xwire::bind::Fault> {
     }
 }
 
+/// The value of simple type {urn:drawing}Pair.
+fn value_48(s: &str) -> Result<Vec<i32>, xwire::bind::Fault> {
+    let v = s
+        .split([' ', '\t', '\n', '\r'])
+        .filter(|t| !t.is_empty())
+        .map(value_36)
+        .collect::<Result<Vec<_>, _>>()?;
+    xwire::bind::value::items(v.len(), 2, Some(2))?;
+    Ok(v)
+}
+
+/// The value of simple type {http://www.w3.org/2001/XMLSchema}int.
+fn value_36(s: &str) -> Result<i32, xwire::bind::Fault> {
+    let v = xwire::bind::value::int::<i32>(s, -2147483648, 2147483647)?;
+    Ok(v)
+}
+
+/// The value of simple type {urn:drawing}SizeOrAuto.
+fn value_49(s: &str) -> Result<SizeOrAuto, xwire::bind::Fault> {
+    if let Ok(v) = value_44(s) {
+        return Ok(SizeOrAuto::PositiveInteger(v));
+    }
+    if let Ok(v) = value_51(s) {
+        return Ok(SizeOrAuto::Member2(v));
+    }
+    Err(xwire::bind::value::no_member(s))
+}
+
+/// The value of simple type an anonymous simple type.
+fn value_51(s: &str) -> Result<SizeOrAutoMember2, xwire::bind::Fault> {
+    let v = xwire::bind::value::string(s, xwire::datatypes::Builtin::Token)?;
+    match v.as_str() {
+        "auto" => Ok(SizeOrAutoMember2::Auto),
+        _ => Err(xwire::bind::value::not_enumerated(&v, "auto")),
+    }
+}
+
+/// The value of simple type {http://www.w3.org/2001/XMLSchema}positiveInteger.
+fn value_44(s: &str) -> Result<xwire::bind::Integer, xwire::bind::Fault> {
+    let v = xwire::bind::value::integer(s, Some(1), None)?;
+    Ok(v)
+}
+
 /// The value of simple type {urn:drawing}Percent.
-fn value_47(s: &str) -> Result<u8, xwire::bind::Fault> {
+fn value_50(s: &str) -> Result<u8, xwire::bind::Fault> {
     let v = xwire::bind::value::int::<u8>(s, 0, 100)?;
     Ok(v)
 }
@@ -545,9 +630,16 @@ fn element_26(c: &mut xwire::bind::Cursor<'_>) -> Result<String, xwire::bind::Er
     value_26(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
-fn element_47(c: &mut xwire::bind::Cursor<'_>) -> Result<u8, xwire::bind::Error> {
+fn element_49(c: &mut xwire::bind::Cursor<'_>) -> Result<SizeOrAuto, xwire::bind::Error> {
+    let at = c.offset();
+    c.check_xsi_type("urn:drawing", "SizeOrAuto")?;
+    c.no_attributes()?;
+    value_49(c.text()?).map_err(|f| c.fail_at(at, f))
+}
+
+fn element_50(c: &mut xwire::bind::Cursor<'_>) -> Result<u8, xwire::bind::Error> {
     let at = c.offset();
     c.check_xsi_type("urn:drawing", "Percent")?;
     c.no_attributes()?;
-    value_47(c.text()?).map_err(|f| c.fail_at(at, f))
+    value_50(c.text()?).map_err(|f| c.fail_at(at, f))
 }

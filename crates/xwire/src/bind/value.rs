@@ -172,6 +172,30 @@ pub fn not_enumerated(value: &str, allowed: &str) -> Fault {
     )
 }
 
+/// Checks the number of items of a list value against `length`, `minLength` and `maxLength`.
+pub fn items(n: usize, min: usize, max: Option<usize>) -> Result<(), Fault> {
+    if n < min || max.is_some_and(|m| n > m) {
+        let max = max.map_or("unbounded".to_string(), |m| m.to_string());
+        return Err(Fault::new(
+            "cvc-length-valid",
+            format!("the list has {n} items; from {min} to {max} are allowed"),
+        ));
+    }
+    Ok(())
+}
+
+/// The fault of a value that none of a union's member types accepts.
+#[cold]
+pub fn no_member(value: &str) -> Fault {
+    Fault::new(
+        "cvc-datatype-valid.1.2.3",
+        format!(
+            "'{}' is a value of none of the union's member types",
+            value.trim()
+        ),
+    )
+}
+
 /// Checks the length of a string value (in characters) against `length`, `minLength` and
 /// `maxLength` facets.
 pub fn length(value: &str, min: usize, max: Option<usize>) -> Result<(), Fault> {
