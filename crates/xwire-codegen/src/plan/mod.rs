@@ -32,7 +32,9 @@ pub use simple::integer_bounds;
 
 use std::collections::HashMap;
 
-use xwire_schema::model::{ComplexTypeId, ElementId, NameId, Schema, SimpleTypeId, TypeId};
+use xwire_schema::model::{
+    ComplexTypeId, DerivationSet, ElementId, NameId, Schema, SimpleTypeId, TypeId,
+};
 
 pub use xwire_schema::datatypes::TemporalKind;
 
@@ -314,20 +316,13 @@ impl IntType {
     /// The narrowest type holding every value from `min` to `max`, unsigned when `min` is
     /// not negative; `None` when even 64 bits do not.
     pub fn fitting(min: i128, max: i128) -> Option<IntType> {
-        const ORDER: [(IntType, i128, i128); 8] = [
-            (IntType::U8, 0, u8::MAX as i128),
-            (IntType::I8, i8::MIN as i128, i8::MAX as i128),
-            (IntType::U16, 0, u16::MAX as i128),
-            (IntType::I16, i16::MIN as i128, i16::MAX as i128),
-            (IntType::U32, 0, u32::MAX as i128),
-            (IntType::I32, i32::MIN as i128, i32::MAX as i128),
-            (IntType::U64, 0, u64::MAX as i128),
-            (IntType::I64, i64::MIN as i128, i64::MAX as i128),
-        ];
-        ORDER
-            .iter()
-            .find(|(_, lo, hi)| *lo <= min && max <= *hi)
-            .map(|&(t, _, _)| t)
+        use IntType::*;
+        [U8, I8, U16, I16, U32, I32, U64, I64]
+            .into_iter()
+            .find(|t| {
+                let (lo, hi) = t.range();
+                lo <= min && max <= hi
+            })
     }
 
     /// The smallest and largest value.
@@ -401,6 +396,7 @@ pub fn plan(schema: &Schema) -> Result<Plan, PlanError> {
         simple: HashMap::new(),
         substitutions: HashMap::new(),
         families: HashMap::new(),
+        derived: HashMap::new(),
     };
     // Named types first, in the schema's order, so they keep their own names; anonymous
     // types take theirs from the elements that declare them, as they are reached.
@@ -465,6 +461,8 @@ struct Planner<'s> {
     simple: HashMap<SimpleTypeId, Ty>,
     substitutions: HashMap<ElementId, ItemId>,
     families: HashMap<Vec<ComplexTypeId>, ItemId>,
+    /// [`Planner::derived_types`] by declared type and blocked derivations.
+    derived: HashMap<(ComplexTypeId, DerivationSet), Vec<ComplexTypeId>>,
 }
 
 impl Planner<'_> {
@@ -506,19 +504,25 @@ impl Planner<'_> {
     /// The named complex types an instance of element `el` may name with `xsi:type`: its
     /// declared type `ct` and those derived from it that its `block` and the type's allow,
     /// abstract ones left out, in the schema's order.
-    fn derived_types(&self, el: ElementId, ct: ComplexTypeId) -> Vec<ComplexTypeId> {
+    fn derived_types(&mut self, el: ElementId, ct: ComplexTypeId) -> Vec<ComplexTypeId> {
         let schema = self.schema;
         let blocked = schema.element(el).block | schema.complex_type(ct).block;
-        let base = TypeId::Complex(ct);
-        schema
-            .complex_types()
-            .filter(|(id, t)| {
-                (*id == ct || t.name.is_some())
-                    && !t.is_abstract
-                    && schema.derives_from(TypeId::Complex(*id), base, blocked)
+        // Once per type and block: every element of the type would scan all types again.
+        self.derived
+            .entry((ct, blocked))
+            .or_insert_with(|| {
+                let base = TypeId::Complex(ct);
+                schema
+                    .complex_types()
+                    .filter(|(id, t)| {
+                        (*id == ct || t.name.is_some())
+                            && !t.is_abstract
+                            && schema.derives_from(TypeId::Complex(*id), base, blocked)
+                    })
+                    .map(|(id, _)| id)
+                    .collect()
             })
-            .map(|(id, _)| id)
-            .collect()
+            .clone()
     }
 
     /// The enum of the types in `family` (see [`Planner::derived_types`]): one variant per

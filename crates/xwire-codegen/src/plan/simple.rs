@@ -1,7 +1,7 @@
 //! Simple types to Rust types: built-ins to native types, integers sized by their ranges,
 //! enumerations to enums, patterns and lengths to newtypes, lists to `Vec`, unions to enums.
 
-use xwire_schema::datatypes::{Builtin, TemporalKind, Value};
+use xwire_schema::datatypes::{self, Builtin, TemporalKind, Value};
 use xwire_schema::model::{Facets, SimpleTypeId, Variety};
 
 use super::names::{self, Taken};
@@ -138,7 +138,7 @@ fn integer(b: Builtin, f: &Facets) -> Prim {
 /// The range an integer type allows: its built-in's, narrowed by its facets (`None`:
 /// unbounded on that side).
 pub fn integer_bounds(b: Builtin, f: &Facets) -> (Option<i128>, Option<i128>) {
-    let (mut lo, mut hi) = builtin_bounds(b);
+    let (mut lo, mut hi) = datatypes::integer_range(b);
     let bound = |v: &Value| match v {
         Value::Integer(d) | Value::Decimal(d) => d.to_i128(),
         _ => None,
@@ -179,35 +179,4 @@ pub fn integer_bounds(b: Builtin, f: &Facets) -> (Option<i128>, Option<i128>) {
         false,
     );
     (lo, hi)
-}
-
-/// The range of a built-in integer type (`None`: unbounded on that side).
-fn builtin_bounds(b: Builtin) -> (Option<i128>, Option<i128>) {
-    use Builtin::*;
-    // The narrowest built-in on the way up decides.
-    let mut t = b;
-    loop {
-        let r = match t {
-            Byte => (i8::MIN.into(), i8::MAX.into()),
-            Short => (i16::MIN.into(), i16::MAX.into()),
-            Int => (i32::MIN.into(), i32::MAX.into()),
-            Long => (i64::MIN.into(), i64::MAX.into()),
-            UnsignedByte => (0, u8::MAX.into()),
-            UnsignedShort => (0, u16::MAX.into()),
-            UnsignedInt => (0, u32::MAX.into()),
-            UnsignedLong => (0, u64::MAX.into()),
-            PositiveInteger => return (Some(1), None),
-            NonNegativeInteger => return (Some(0), None),
-            NegativeInteger => return (None, Some(-1)),
-            NonPositiveInteger => return (None, Some(0)),
-            _ => match t.base() {
-                Some(base) if base != t => {
-                    t = base;
-                    continue;
-                }
-                _ => return (None, None),
-            },
-        };
-        return (Some(r.0), Some(r.1));
-    }
 }

@@ -50,7 +50,9 @@ pub enum Value {
     List(Vec<Value>),
 }
 
-fn bounds(ty: Builtin) -> (Option<i128>, Option<i128>) {
+/// The range of an integer built-in (`None`: unbounded on that side; both for the types that
+/// are not integers or have no bound, `integer` and `decimal`).
+pub fn integer_range(ty: Builtin) -> (Option<i128>, Option<i128>) {
     match ty {
         Builtin::NonPositiveInteger => (None, Some(0)),
         Builtin::NegativeInteger => (None, Some(-1)),
@@ -238,7 +240,7 @@ pub fn small_integer_in(lexical: &str, doc: &[u8]) -> Option<i64> {
 /// The bounds of an integer built-in, as far as an `i64` reaches (`unsignedLong`'s upper
 /// bound is beyond it; `integer` has none).
 pub fn i64_bounds(ty: Builtin) -> (i64, i64) {
-    let (lo, hi) = bounds(ty);
+    let (lo, hi) = integer_range(ty);
     let clamp = |b: i128| i64::try_from(b).unwrap_or(if b < 0 { i64::MIN } else { i64::MAX });
     (lo.map_or(i64::MIN, clamp), hi.map_or(i64::MAX, clamp))
 }
@@ -348,7 +350,7 @@ pub(crate) fn parse_normalized(
             // integer and everything derived from it
             let d = Decimal::parse_integer(s)
                 .ok_or_else(|| err("expected digits with an optional sign"))?;
-            let (lo, hi) = bounds(ty);
+            let (lo, hi) = integer_range(ty);
             let small = d.small_integer();
             let cmp = |bound: i128| match small {
                 Some(v) => i128::from(v).cmp(&bound),
