@@ -5,16 +5,16 @@
 //! and fixed; values by their built-ins and facets).
 //!
 //! What the parsers do not handle yet is refused when the code is generated, naming the
-//! construct ([`Unsupported`]): wildcards and `xs:anyType` content, mixed content, `xsi:type`
-//! families, `nillable` elements, lists and unions of user types, QNames, and facets other
-//! than patterns, lengths, enumerations of strings and integer ranges.
+//! construct ([`Unsupported`]): wildcards and `xs:anyType` content, mixed content, `xs:all`,
+//! `nillable` elements, QNames, patterns and enumerations on lists and unions, and facets
+//! other than patterns, lengths, enumerations of strings and integer ranges.
 
-use std::collections::BTreeMap;
+use std::collections::BTreeSet;
 use std::fmt::Write;
 
 use xwire_schema::datatypes::Builtin;
 use xwire_schema::model::{
-    Compositor, ContentType, Facets, Particle, Schema, SimpleTypeId, Term, Variety,
+    Compositor, ContentType, Facets, NameId, Particle, Schema, SimpleTypeId, Term, Variety,
 };
 
 use crate::plan::{
@@ -36,38 +36,25 @@ const B: &str = "xwire::bind";
 
 /// The parsers of `plan` (whose types `emit::types` wrote).
 pub(crate) fn parsers(plan: &Plan, schema: &Schema) -> R<String> {
-    let mut e = Emitter {
-        plan,
-        schema,
-        out: String::new(),
-        conversions: BTreeMap::new(),
-        elements: Default::default(),
-        statics: String::new(),
-    };
+    let mut e = Emitter::new(plan, schema);
     e.document()?;
-    for (i, item) in plan.items.iter().enumerate() {
-        e.item(ItemId(i), item)?;
+    for item in &plan.items {
+        e.item(item)?;
     }
     let mut out = std::mem::take(&mut e.out);
-    let mut done = std::collections::BTreeSet::new();
-    let mut queue: Vec<SimpleTypeId> = e.conversions.keys().rev().copied().collect();
+    let mut done = BTreeSet::new();
+    let mut queue: Vec<SimpleTypeId> = e.conversions.iter().rev().copied().collect();
     let mut convs = String::new();
     while let Some(st) = queue.pop() {
         if !done.insert(st) {
             continue;
         }
-        let mut inner = Emitter {
-            plan,
-            schema,
-            out: String::new(),
-            conversions: BTreeMap::new(),
-            elements: Default::default(),
-            statics: String::new(),
-        };
+        // A conversion may call others (a list's items, a union's members).
+        let mut inner = Emitter::new(plan, schema);
         let code = inner.conversion(st)?;
         convs.push_str(&code);
         e.statics.push_str(&inner.statics);
-        queue.extend(inner.conversions.keys().copied());
+        queue.extend(inner.conversions.iter().copied());
     }
     out.push_str(&convs);
     for &st in &e.elements {
@@ -99,11 +86,24 @@ struct Emitter<'p> {
     schema: &'p Schema,
     out: String,
     /// The simple types whose conversion functions the code calls.
-    conversions: BTreeMap<SimpleTypeId, ()>,
+    conversions: BTreeSet<SimpleTypeId>,
     /// The simple types of elements, whose element readers the code calls.
-    elements: std::collections::BTreeSet<SimpleTypeId>,
+    elements: BTreeSet<SimpleTypeId>,
     /// The pattern tables.
     statics: String,
+}
+
+impl<'p> Emitter<'p> {
+    fn new(plan: &'p Plan, schema: &'p Schema) -> Emitter<'p> {
+        Emitter {
+            plan,
+            schema,
+            out: String::new(),
+            conversions: BTreeSet::new(),
+            elements: BTreeSet::new(),
+            statics: String::new(),
+        }
+    }
 }
 
 /// The name of an item's reader.
@@ -198,7 +198,7 @@ impl Emitter<'_> {
     ) -> R<String> {
         let v = match (simple, ty) {
             (Some(st), _) => {
-                self.conversions.insert(st, ());
+                self.conversions.insert(st);
                 self.elements.insert(st);
                 format!("element_{}(c)?", st.index())
             }
@@ -220,18 +220,18 @@ impl Emitter<'_> {
         Ok(if boxed { format!("Box::new({v})") } else { v })
     }
 
-    fn item(&mut self, id: ItemId, item: &Item) -> R<()> {
+    fn item(&mut self, item: &Item) -> R<()> {
         match (&item.origin, &item.kind) {
             (Origin::ComplexType(_), ItemKind::Struct { fields }) => self.complex(item, fields),
             (Origin::Group(_), ItemKind::Struct { fields }) => self.sequence(item, fields),
-            (Origin::Group(within), ItemKind::Choice { variants }) if !matches!(self.plan.item(*within).kind, ItemKind::Struct { ref fields } if fields.iter().any(|f| f.source == Source::Mixed && f.ty == Ty::Item(id))) => {
-                self.choice(item, variants)
-            }
-            (Origin::SubstitutionGroup(_), ItemKind::Choice { variants }) => {
-                self.choice(item, variants)
-            }
-            (Origin::Group(_), ItemKind::Choice { .. }) => {
+            // Only the enum of mixed content has a variant for text.
+            (Origin::Group(_), ItemKind::Choice { variants })
+                if variants.iter().any(|v| v.source == Source::Text) =>
+            {
                 unsupported(format!("{}: mixed content", item.name))
+            }
+            (Origin::Group(_) | Origin::SubstitutionGroup(_), ItemKind::Choice { variants }) => {
+                self.choice(item, variants)
             }
             (Origin::TypeFamily(_), ItemKind::Choice { variants }) => self.family(item, variants),
             (Origin::SimpleType(_), _) => Ok(()),
@@ -249,6 +249,9 @@ impl Emitter<'_> {
                     return unsupported(format!("{name}: an xs:all group"));
                 }
             }
+        }
+        if fields.iter().any(|f| f.source == Source::AnyAttributes) {
+            return unsupported(format!("{name}: attribute wildcards (xs:anyAttribute)"));
         }
         let mut o = String::new();
         signature_in(
@@ -269,38 +272,39 @@ impl Emitter<'_> {
         for f in &attrs {
             let _ = writeln!(o, "    let mut attr_{} = None;", bare(&f.name));
         }
-        let value = if attrs.is_empty() { "_value" } else { "value" };
-        let _ = writeln!(o, "    c.attributes(|ns, local, {value}| {{");
-        let _ = writeln!(o, "        match (ns, local) {{");
-        for f in &attrs {
-            let Source::Attribute { ns, local } = &f.source else {
-                unreachable!()
-            };
-            let st = f.simple.expect("attributes are of simple types");
-            self.conversions.insert(st, ());
-            let _ = writeln!(
-                o,
-                "            ({ns:?}, {local:?}) => attr_{} = Some({}(value)?),",
-                bare(&f.name),
-                conversion_name(st)
-            );
+        let other = format!("{B}::other_attribute(ns, local, {name:?})");
+        if attrs.is_empty() {
+            // Inside `impl {name}`: four more columns than written here.
+            let line = format!("    c.attributes(|ns, local, _| {other})?;");
+            if line.len() + 4 <= 100 {
+                let _ = writeln!(o, "{line}");
+            } else {
+                let _ = writeln!(o, "    c.attributes(|ns, local, _| {{");
+                let _ = writeln!(o, "        {other}");
+                let _ = writeln!(o, "    }})?;");
+            }
+        } else {
+            let _ = writeln!(o, "    c.attributes(|ns, local, value| {{");
+            let _ = writeln!(o, "        match (ns, local) {{");
+            for f in &attrs {
+                let Source::Attribute { ns, local } = &f.source else {
+                    unreachable!()
+                };
+                let st = f.simple.expect("attributes are of simple types");
+                self.conversions.insert(st);
+                let pattern = format!("({ns:?}, {local:?})");
+                let value = format!(
+                    "attr_{} = Some({}(value)?)",
+                    bare(&f.name),
+                    conversion_name(st)
+                );
+                arm(&mut o, "            ", &pattern, &value);
+            }
+            arm(&mut o, "            ", "_", &format!("{other}?"));
+            let _ = writeln!(o, "        }}");
+            let _ = writeln!(o, "        Ok(())");
+            let _ = writeln!(o, "    }})?;");
         }
-        let _ = writeln!(
-            o,
-            "            ({B}::XSI, \"type\" | \"schemaLocation\" | \"noNamespaceSchemaLocation\") => {{}}"
-        );
-        let _ = writeln!(o, "            _ => {{");
-        let _ = writeln!(o, "                return Err({B}::Fault::new(");
-        let _ = writeln!(o, "                    \"cvc-complex-type.3.2.2\",");
-        let _ = writeln!(
-            o,
-            "                    format!(\"attribute '{{local}}' is not allowed on <{name}>\"),"
-        );
-        let _ = writeln!(o, "                ))");
-        let _ = writeln!(o, "            }}");
-        let _ = writeln!(o, "        }}");
-        let _ = writeln!(o, "        Ok(())");
-        let _ = writeln!(o, "    }})?;");
         for f in &attrs {
             let Source::Attribute { local, .. } = &f.source else {
                 unreachable!()
@@ -347,16 +351,13 @@ impl Emitter<'_> {
                 }
             }
         }
-        if fields.iter().any(|f| f.source == Source::AnyAttributes) {
-            return unsupported(format!("{name}: attribute wildcards (xs:anyAttribute)"));
-        }
         let content: Vec<&Field> = fields
             .iter()
             .filter(|f| !matches!(f.source, Source::Attribute { .. }))
             .collect();
         if let Some(f) = content.iter().find(|f| f.source == Source::Text) {
             let st = f.simple.expect("simple content has a simple type");
-            self.conversions.insert(st, ());
+            self.conversions.insert(st);
             let _ = writeln!(o, "    let at = c.offset();");
             let _ = writeln!(
                 o,
@@ -429,19 +430,17 @@ impl Emitter<'_> {
             let _ = writeln!(o, "    if *more && {test} {{");
             let read = self.read_one(&v.source, &v.ty, v.simple, v.boxed)?;
             match v.occurs {
-                Occurs::One => {
+                Occurs::One | Occurs::Optional => {
                     let _ = writeln!(o, "        let v = {read};");
                     if !matches!(v.source, Source::Group) {
                         let _ = writeln!(o, "        *more = c.child()?;");
                     }
-                    let _ = writeln!(o, "        return Ok({name}::{}(v));", v.name);
-                }
-                Occurs::Optional => {
-                    let _ = writeln!(o, "        let v = {read};");
-                    if !matches!(v.source, Source::Group) {
-                        let _ = writeln!(o, "        *more = c.child()?;");
-                    }
-                    let _ = writeln!(o, "        return Ok({name}::{}(Some(v)));", v.name);
+                    let v_in = if v.occurs == Occurs::One {
+                        "v"
+                    } else {
+                        "Some(v)"
+                    };
+                    let _ = writeln!(o, "        return Ok({name}::{}({v_in}));", v.name);
                 }
                 Occurs::Many { min, max } => {
                     self.repeat(&mut o, "v", &v.source, &read, &start, min, max, 2);
@@ -458,33 +457,27 @@ impl Emitter<'_> {
 
     /// The expanded name of a complex type's item (empty for an anonymous type).
     fn type_name(&self, item: &Item) -> (String, String) {
-        let Origin::ComplexType(id) = item.origin else {
-            return (String::new(), String::new());
-        };
-        match self.schema.complex_type(id).name {
-            Some(n) => {
-                let names = self.schema.names();
-                (
-                    names.namespace_uri(names.ns(n)).to_string(),
-                    names.local(n).to_string(),
-                )
-            }
-            None => (String::new(), String::new()),
+        match item.origin {
+            Origin::ComplexType(id) => self.expanded(self.schema.complex_type(id).name),
+            _ => (String::new(), String::new()),
         }
     }
 
     /// The expanded name of a simple type (empty for an anonymous type).
     fn simple_type_name(&self, st: SimpleTypeId) -> (String, String) {
-        match self.schema.simple_type(st).name {
-            Some(n) => {
-                let names = self.schema.names();
-                (
-                    names.namespace_uri(names.ns(n)).to_string(),
-                    names.local(n).to_string(),
-                )
-            }
-            None => (String::new(), String::new()),
-        }
+        self.expanded(self.schema.simple_type(st).name)
+    }
+
+    /// A type's name as (namespace URI, local name); empty for none.
+    fn expanded(&self, name: Option<NameId>) -> (String, String) {
+        let Some(n) = name else {
+            return (String::new(), String::new());
+        };
+        let names = self.schema.names();
+        (
+            names.namespace_uri(names.ns(n)).to_string(),
+            names.local(n).to_string(),
+        )
     }
 
     /// The reader of a type family: the type `xsi:type` names, or the declared type.
@@ -878,7 +871,7 @@ impl Emitter<'_> {
                 "{display}: a pattern or enumeration on a list type"
             ));
         }
-        self.conversions.insert(item, ());
+        self.conversions.insert(item);
         let _ = writeln!(o, "    let v = s");
         let _ = writeln!(o, "        .split([' ', '\\t', '\\n', '\\r'])");
         let _ = writeln!(o, "        .filter(|t| !t.is_empty())");
@@ -919,7 +912,7 @@ impl Emitter<'_> {
             return unsupported(format!("{display}: a union without its enum"));
         };
         for (&m, (variant, _)) in members.iter().zip(variants) {
-            self.conversions.insert(m, ());
+            self.conversions.insert(m);
             let _ = writeln!(o, "    if let Ok(v) = {}(s) {{", conversion_name(m));
             let _ = writeln!(o, "        return Ok({}::{variant}(v));", it.name);
             let _ = writeln!(o, "    }}");

@@ -195,13 +195,7 @@ impl Drawing {
                 ("", "origin") => attr_origin = Some(value_48(value)?),
                 ("", "units") => attr_units = Some(value_46(value)?),
                 ("", "version") => attr_version = Some(value_43(value)?),
-                (xwire::bind::XSI, "type" | "schemaLocation" | "noNamespaceSchemaLocation") => {}
-                _ => {
-                    return Err(xwire::bind::Fault::new(
-                        "cvc-complex-type.3.2.2",
-                        format!("attribute '{local}' is not allowed on <Drawing>"),
-                    ))
-                }
+                _ => xwire::bind::other_attribute(ns, local, "Drawing")?,
             }
             Ok(())
         })?;
@@ -274,13 +268,7 @@ impl Title {
         c.attributes(|ns, local, value| {
             match (ns, local) {
                 ("", "lang") => attr_lang = Some(value_22(value)?),
-                (xwire::bind::XSI, "type" | "schemaLocation" | "noNamespaceSchemaLocation") => {}
-                _ => {
-                    return Err(xwire::bind::Fault::new(
-                        "cvc-complex-type.3.2.2",
-                        format!("attribute '{local}' is not allowed on <Title>"),
-                    ))
-                }
+                _ => xwire::bind::other_attribute(ns, local, "Title")?,
             }
             Ok(())
         })?;
@@ -312,18 +300,7 @@ impl Empty {
     /// Reads an element of this type: the cursor at its start tag, to its end tag.
     pub fn read(c: &mut xwire::bind::Cursor<'_>) -> Result<Empty, xwire::bind::Error> {
         c.check_xsi_type("urn:drawing", "Empty")?;
-        c.attributes(|ns, local, _value| {
-            match (ns, local) {
-                (xwire::bind::XSI, "type" | "schemaLocation" | "noNamespaceSchemaLocation") => {}
-                _ => {
-                    return Err(xwire::bind::Fault::new(
-                        "cvc-complex-type.3.2.2",
-                        format!("attribute '{local}' is not allowed on <Empty>"),
-                    ))
-                }
-            }
-            Ok(())
-        })?;
+        c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "Empty"))?;
         c.empty()?;
         Ok(Empty)
     }
@@ -373,13 +350,7 @@ impl Circle {
         c.attributes(|ns, local, value| {
             match (ns, local) {
                 ("", "id") => attr_id = Some(value_27(value)?),
-                (xwire::bind::XSI, "type" | "schemaLocation" | "noNamespaceSchemaLocation") => {}
-                _ => {
-                    return Err(xwire::bind::Fault::new(
-                        "cvc-complex-type.3.2.2",
-                        format!("attribute '{local}' is not allowed on <Circle>"),
-                    ))
-                }
+                _ => xwire::bind::other_attribute(ns, local, "Circle")?,
             }
             Ok(())
         })?;
@@ -405,13 +376,7 @@ impl Polygon {
         c.attributes(|ns, local, value| {
             match (ns, local) {
                 ("", "id") => attr_id = Some(value_27(value)?),
-                (xwire::bind::XSI, "type" | "schemaLocation" | "noNamespaceSchemaLocation") => {}
-                _ => {
-                    return Err(xwire::bind::Fault::new(
-                        "cvc-complex-type.3.2.2",
-                        format!("attribute '{local}' is not allowed on <Polygon>"),
-                    ))
-                }
+                _ => xwire::bind::other_attribute(ns, local, "Polygon")?,
             }
             Ok(())
         })?;
@@ -440,18 +405,7 @@ impl Group {
     /// Reads an element of this type: the cursor at its start tag, to its end tag.
     pub fn read(c: &mut xwire::bind::Cursor<'_>) -> Result<Group, xwire::bind::Error> {
         c.check_xsi_type("urn:drawing", "Group")?;
-        c.attributes(|ns, local, _value| {
-            match (ns, local) {
-                (xwire::bind::XSI, "type" | "schemaLocation" | "noNamespaceSchemaLocation") => {}
-                _ => {
-                    return Err(xwire::bind::Fault::new(
-                        "cvc-complex-type.3.2.2",
-                        format!("attribute '{local}' is not allowed on <Group>"),
-                    ))
-                }
-            }
-            Ok(())
-        })?;
+        c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "Group"))?;
         let more = &mut c.child()?;
         let mut shape = Vec::new();
         while *more && (c.at("urn:drawing", "circle") || c.at("urn:drawing", "polygon")) {
@@ -479,13 +433,7 @@ impl Shape {
         c.attributes(|ns, local, value| {
             match (ns, local) {
                 ("", "id") => attr_id = Some(value_27(value)?),
-                (xwire::bind::XSI, "type" | "schemaLocation" | "noNamespaceSchemaLocation") => {}
-                _ => {
-                    return Err(xwire::bind::Fault::new(
-                        "cvc-complex-type.3.2.2",
-                        format!("attribute '{local}' is not allowed on <Shape>"),
-                    ))
-                }
+                _ => xwire::bind::other_attribute(ns, local, "Shape")?,
             }
             Ok(())
         })?;

@@ -170,13 +170,7 @@ impl PurchaseOrderType {
         c.attributes(|ns, local, value| {
             match (ns, local) {
                 ("", "orderDate") => attr_order_date = Some(value_9(value)?),
-                (xwire::bind::XSI, "type" | "schemaLocation" | "noNamespaceSchemaLocation") => {}
-                _ => {
-                    return Err(xwire::bind::Fault::new(
-                        "cvc-complex-type.3.2.2",
-                        format!("attribute '{local}' is not allowed on <PurchaseOrderType>"),
-                    ))
-                }
+                _ => xwire::bind::other_attribute(ns, local, "PurchaseOrderType")?,
             }
             Ok(())
         })?;
@@ -225,18 +219,7 @@ impl Address {
     /// Reads an element of this type: the cursor at its start tag, to its end tag.
     pub fn read(c: &mut xwire::bind::Cursor<'_>) -> Result<Address, xwire::bind::Error> {
         c.check_xsi_type("http://www.example.com/IPO", "Address")?;
-        c.attributes(|ns, local, _value| {
-            match (ns, local) {
-                (xwire::bind::XSI, "type" | "schemaLocation" | "noNamespaceSchemaLocation") => {}
-                _ => {
-                    return Err(xwire::bind::Fault::new(
-                        "cvc-complex-type.3.2.2",
-                        format!("attribute '{local}' is not allowed on <Address>"),
-                    ))
-                }
-            }
-            Ok(())
-        })?;
+        c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "Address"))?;
         let more = &mut c.child()?;
         if !(*more && c.at("", "name")) {
             return Err(c.unexpected("<name>"));
@@ -282,18 +265,7 @@ impl UsAddress {
     /// Reads an element of this type: the cursor at its start tag, to its end tag.
     pub fn read(c: &mut xwire::bind::Cursor<'_>) -> Result<UsAddress, xwire::bind::Error> {
         c.check_xsi_type("http://www.example.com/IPO", "USAddress")?;
-        c.attributes(|ns, local, _value| {
-            match (ns, local) {
-                (xwire::bind::XSI, "type" | "schemaLocation" | "noNamespaceSchemaLocation") => {}
-                _ => {
-                    return Err(xwire::bind::Fault::new(
-                        "cvc-complex-type.3.2.2",
-                        format!("attribute '{local}' is not allowed on <UsAddress>"),
-                    ))
-                }
-            }
-            Ok(())
-        })?;
+        c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "UsAddress"))?;
         let more = &mut c.child()?;
         if !(*more && c.at("", "name")) {
             return Err(c.unexpected("<name>"));
@@ -341,13 +313,7 @@ impl UkAddress {
         c.attributes(|ns, local, value| {
             match (ns, local) {
                 ("", "exportCode") => attr_export_code = Some(value_44(value)?),
-                (xwire::bind::XSI, "type" | "schemaLocation" | "noNamespaceSchemaLocation") => {}
-                _ => {
-                    return Err(xwire::bind::Fault::new(
-                        "cvc-complex-type.3.2.2",
-                        format!("attribute '{local}' is not allowed on <UkAddress>"),
-                    ))
-                }
+                _ => xwire::bind::other_attribute(ns, local, "UkAddress")?,
             }
             Ok(())
         })?;
@@ -396,18 +362,7 @@ impl Items {
     /// Reads an element of this type: the cursor at its start tag, to its end tag.
     pub fn read(c: &mut xwire::bind::Cursor<'_>) -> Result<Items, xwire::bind::Error> {
         c.check_xsi_type("http://www.example.com/IPO", "Items")?;
-        c.attributes(|ns, local, _value| {
-            match (ns, local) {
-                (xwire::bind::XSI, "type" | "schemaLocation" | "noNamespaceSchemaLocation") => {}
-                _ => {
-                    return Err(xwire::bind::Fault::new(
-                        "cvc-complex-type.3.2.2",
-                        format!("attribute '{local}' is not allowed on <Items>"),
-                    ))
-                }
-            }
-            Ok(())
-        })?;
+        c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "Items"))?;
         let more = &mut c.child()?;
         let mut item = Vec::new();
         while *more && c.at("", "item") {
@@ -429,13 +384,7 @@ impl Item {
         c.attributes(|ns, local, value| {
             match (ns, local) {
                 ("", "partNum") => attr_part_num = Some(value_46(value)?),
-                (xwire::bind::XSI, "type" | "schemaLocation" | "noNamespaceSchemaLocation") => {}
-                _ => {
-                    return Err(xwire::bind::Fault::new(
-                        "cvc-complex-type.3.2.2",
-                        format!("attribute '{local}' is not allowed on <Item>"),
-                    ))
-                }
+                _ => xwire::bind::other_attribute(ns, local, "Item")?,
             }
             Ok(())
         })?;

@@ -96,13 +96,7 @@ impl PurchaseOrderType {
         c.attributes(|ns, local, value| {
             match (ns, local) {
                 ("", "orderDate") => attr_order_date = Some(value_9(value)?),
-                (xwire::bind::XSI, "type" | "schemaLocation" | "noNamespaceSchemaLocation") => {}
-                _ => {
-                    return Err(xwire::bind::Fault::new(
-                        "cvc-complex-type.3.2.2",
-                        format!("attribute '{local}' is not allowed on <PurchaseOrderType>"),
-                    ))
-                }
+                _ => xwire::bind::other_attribute(ns, local, "PurchaseOrderType")?,
             }
             Ok(())
         })?;
@@ -151,13 +145,7 @@ impl UsAddress {
         c.attributes(|ns, local, value| {
             match (ns, local) {
                 ("", "country") => attr_country = Some(value_23(value)?),
-                (xwire::bind::XSI, "type" | "schemaLocation" | "noNamespaceSchemaLocation") => {}
-                _ => {
-                    return Err(xwire::bind::Fault::new(
-                        "cvc-complex-type.3.2.2",
-                        format!("attribute '{local}' is not allowed on <UsAddress>"),
-                    ))
-                }
+                _ => xwire::bind::other_attribute(ns, local, "UsAddress")?,
             }
             Ok(())
         })?;
@@ -212,18 +200,7 @@ impl Items {
     /// Reads an element of this type: the cursor at its start tag, to its end tag.
     pub fn read(c: &mut xwire::bind::Cursor<'_>) -> Result<Items, xwire::bind::Error> {
         c.check_xsi_type("", "Items")?;
-        c.attributes(|ns, local, _value| {
-            match (ns, local) {
-                (xwire::bind::XSI, "type" | "schemaLocation" | "noNamespaceSchemaLocation") => {}
-                _ => {
-                    return Err(xwire::bind::Fault::new(
-                        "cvc-complex-type.3.2.2",
-                        format!("attribute '{local}' is not allowed on <Items>"),
-                    ))
-                }
-            }
-            Ok(())
-        })?;
+        c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "Items"))?;
         let more = &mut c.child()?;
         let mut item = Vec::new();
         while *more && c.at("", "item") {
@@ -245,13 +222,7 @@ impl Item {
         c.attributes(|ns, local, value| {
             match (ns, local) {
                 ("", "partNum") => attr_part_num = Some(value_46(value)?),
-                (xwire::bind::XSI, "type" | "schemaLocation" | "noNamespaceSchemaLocation") => {}
-                _ => {
-                    return Err(xwire::bind::Fault::new(
-                        "cvc-complex-type.3.2.2",
-                        format!("attribute '{local}' is not allowed on <Item>"),
-                    ))
-                }
+                _ => xwire::bind::other_attribute(ns, local, "Item")?,
             }
             Ok(())
         })?;

@@ -8,6 +8,28 @@ use super::{Error, Fault};
 /// The XML Schema instance namespace (`xsi:`).
 pub const XSI: &str = "http://www.w3.org/2001/XMLSchema-instance";
 
+/// Whether an attribute is one any element may have whatever its type: `xsi:type` (checked
+/// apart, [`Cursor::check_xsi_type`]) and the schema-location hints.
+fn is_xsi_hint(ns: &str, local: &str) -> bool {
+    ns == XSI
+        && matches!(
+            local,
+            "type" | "schemaLocation" | "noNamespaceSchemaLocation"
+        )
+}
+
+/// What a generated reader does with an attribute its type does not declare: nothing for
+/// [`is_xsi_hint`]'s, a fault naming the attribute and `owner` (the type) for the others.
+pub fn other_attribute(ns: &str, local: &str, owner: &str) -> Result<(), Fault> {
+    if is_xsi_hint(ns, local) {
+        return Ok(());
+    }
+    Err(Fault::new(
+        "cvc-complex-type.3.2.2",
+        format!("attribute '{local}' is not allowed on <{owner}>"),
+    ))
+}
+
 /// A position in a document, at a start tag once [`Cursor::root`] or [`Cursor::child`] found
 /// one. Generated code reads the element's attributes ([`Cursor::attributes`]), then its
 /// content: the children one by one ([`Cursor::child`]), its text ([`Cursor::text`]) or
@@ -108,13 +130,12 @@ impl<'a> Cursor<'a> {
         };
         let qname = crate::datatypes::trim_xml(value);
         let (prefix, local) = qname.split_once(':').unwrap_or(("", qname));
+        // The innermost binding of the prefix: the last in scope order.
         let resolved = self
             .reader
             .namespaces_in_scope()
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .find(|(p, _)| *p == prefix)
+            .filter(|(p, _)| *p == prefix)
+            .last()
             .map(|(_, ns)| ns.to_string());
         match resolved {
             Some(ns) => Ok(Some((ns, local.to_string()))),

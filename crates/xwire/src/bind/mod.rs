@@ -28,7 +28,7 @@ mod cursor;
 mod dfa;
 pub mod value;
 
-pub use cursor::{Cursor, XSI};
+pub use cursor::{other_attribute, Cursor, XSI};
 pub use dfa::Dfa;
 pub use value::{Date, DateTime, GDay, GMonth, GMonthDay, GYear, GYearMonth, Integer, Time};
 
