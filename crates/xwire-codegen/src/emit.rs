@@ -81,7 +81,7 @@ fn document(out: &mut String, plan: &Plan, opts: &Options<'_>) {
             "    /// Element `{}`.",
             display_name(&root.ns, &root.local)
         );
-        let _ = writeln!(out, "    {}({}),", root.name, ty(plan, &root.ty));
+        let _ = writeln!(out, "    {}({}),", root.name, rust_type(plan, &root.ty));
     }
     let _ = writeln!(out, "}}");
 }
@@ -140,7 +140,12 @@ fn item(out: &mut String, plan: &Plan, item: &Item, opts: &Options<'_>) {
         }
         ItemKind::Newtype { inner } => {
             derive_line(out, opts.derives, &[]);
-            let _ = writeln!(out, "pub struct {}(pub {});", item.name, ty(plan, inner));
+            let _ = writeln!(
+                out,
+                "pub struct {}(pub {});",
+                item.name,
+                rust_type(plan, inner)
+            );
         }
         ItemKind::Union { members } => {
             derive_line(out, opts.derives, &[]);
@@ -148,7 +153,7 @@ fn item(out: &mut String, plan: &Plan, item: &Item, opts: &Options<'_>) {
             let _ = writeln!(out, "pub enum {} {{", item.name);
             for (name, t) in members {
                 let _ = writeln!(out, "    /// A value of the member type `{name}`.");
-                let _ = writeln!(out, "    {name}({}),", ty(plan, t));
+                let _ = writeln!(out, "    {name}({}),", rust_type(plan, t));
             }
             let _ = writeln!(out, "}}");
         }
@@ -200,7 +205,7 @@ fn field(out: &mut String, plan: &Plan, f: &Field) {
         out,
         "    pub {}: {},",
         f.name,
-        occurs(ty(plan, &f.ty), f.occurs, f.boxed)
+        occurs(rust_type(plan, &f.ty), f.occurs, f.boxed)
     );
 }
 
@@ -214,7 +219,7 @@ fn variant(out: &mut String, plan: &Plan, v: &Variant) {
         out,
         "    {}({}),",
         v.name,
-        occurs(ty(plan, &v.ty), v.occurs, v.boxed)
+        occurs(rust_type(plan, &v.ty), v.occurs, v.boxed)
     );
 }
 
@@ -237,13 +242,9 @@ fn occurs(t: String, occurs: Occurs, boxed: bool) -> String {
 
 /// The Rust spelling of a type.
 pub(crate) fn rust_type(plan: &Plan, t: &Ty) -> String {
-    ty(plan, t)
-}
-
-fn ty(plan: &Plan, t: &Ty) -> String {
     match t {
         Ty::Item(id) => plan.item(*id).name.clone(),
-        Ty::List(item) => format!("Vec<{}>", ty(plan, item)),
+        Ty::List(item) => format!("Vec<{}>", rust_type(plan, item)),
         Ty::Prim(p) => prim(*p),
     }
 }

@@ -3,8 +3,9 @@
 
 use xwire_codegen::plan::{self, IntType, ItemKind, Occurs, Plan, Prim, Source, Ty};
 
-/// Plans a schema whose `xs:schema` element holds `body` (prefix `xs`, no target namespace).
-fn plan_of(body: &str) -> Plan {
+/// Calls `f` with the path of a schema document whose `xs:schema` element holds `body`
+/// (prefix `xs`, no target namespace), removed afterwards.
+fn with_schema<T>(body: &str, f: impl FnOnce(&std::path::Path) -> T) -> T {
     let dir = std::env::temp_dir().join(format!(
         "xwire-codegen-plan-{}-{:?}",
         std::process::id(),
@@ -15,9 +16,17 @@ fn plan_of(body: &str) -> Plan {
     let xsd =
         format!(r#"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">{body}</xs:schema>"#);
     std::fs::write(&path, xsd).unwrap();
-    let schema = xwire_schema::model::Schema::load(&path).expect("schema loads");
+    let out = f(&path);
     std::fs::remove_dir_all(&dir).unwrap();
-    plan::plan(&schema).expect("plans")
+    out
+}
+
+/// Plans a schema whose `xs:schema` element holds `body`.
+fn plan_of(body: &str) -> Plan {
+    with_schema(body, |path| {
+        let schema = xwire_schema::model::Schema::load(path).expect("schema loads");
+        plan::plan(&schema).expect("plans")
+    })
 }
 
 /// The fields of struct `name`: (field name, type, occurrence, boxed).
@@ -301,8 +310,6 @@ fn names_that_collide_are_numbered_and_keywords_escaped() {
 
 #[test]
 fn the_parsers_refuse_what_they_cannot_read_yet() {
-    let dir = std::env::temp_dir().join(format!("xwire-codegen-refuse-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     for (construct, body) in [
         (
             "xs:all",
@@ -326,46 +333,35 @@ fn the_parsers_refuse_what_they_cannot_read_yet() {
              <xs:element name="a" type="xs:string" nillable="true"/></xs:sequence></xs:complexType></xs:element>"#,
         ),
     ] {
-        let path = dir.join("s.xsd");
-        std::fs::write(
-            &path,
-            format!(r#"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">{body}</xs:schema>"#),
-        )
-        .unwrap();
-        match xwire_codegen::Config::new().schema(&path).generate() {
-            Err(xwire_codegen::Error::Unsupported(m)) => {
-                assert!(m.contains(construct), "{construct}: {m}")
+        with_schema(body, |path| {
+            match xwire_codegen::Config::new().schema(path).generate() {
+                Err(xwire_codegen::Error::Unsupported(m)) => {
+                    assert!(m.contains(construct), "{construct}: {m}")
+                }
+                other => panic!("{construct}: {other:?}"),
             }
-            other => panic!("{construct}: {other:?}"),
-        }
-        // The types alone are generated.
-        let types = xwire_codegen::Config::new()
-            .schema(&path)
-            .parsers(false)
-            .generate();
-        assert!(types.is_ok(), "{construct}: {types:?}");
+            // The types alone are generated.
+            let types = xwire_codegen::Config::new()
+                .schema(path)
+                .parsers(false)
+                .generate();
+            assert!(types.is_ok(), "{construct}: {types:?}");
+        });
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn a_schema_without_global_elements_has_readers_and_no_documents() {
-    let dir = std::env::temp_dir().join(format!("xwire-codegen-noroot-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("s.xsd");
-    std::fs::write(
-        &path,
-        r#"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:complexType name="T">
+    let body = r#"<xs:complexType name="T">
              <xs:sequence><xs:element name="a" type="xs:int"/></xs:sequence>
-           </xs:complexType></xs:schema>"#,
-    )
-    .unwrap();
-    let code = xwire_codegen::Config::new()
-        .schema(&path)
-        .generate()
-        .unwrap()
-        .code;
-    std::fs::remove_dir_all(&dir).unwrap();
+           </xs:complexType>"#;
+    let code = with_schema(body, |path| {
+        xwire_codegen::Config::new()
+            .schema(path)
+            .generate()
+            .unwrap()
+            .code
+    });
     assert!(code.contains("pub enum Document {}"));
     assert!(code.contains("Err(c.unexpected(\"a global element (the schema declares none)\"))"));
     assert!(code.contains(

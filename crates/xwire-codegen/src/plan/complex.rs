@@ -265,13 +265,7 @@ impl Planner<'_> {
         within: ItemId,
     ) -> Result<(String, Source, Ty), PlanError> {
         let schema = self.schema;
-        let decl = schema.element(el);
-        let local = schema.names().local(decl.name).to_string();
-        let source = Source::Element {
-            ns: ns_of(schema, decl.name),
-            local: local.clone(),
-            nillable: decl.nillable,
-        };
+        let (local, source) = self.element_source(el);
         let members: Vec<ElementId> = schema
             .substitution_group(el)
             .iter()
@@ -284,6 +278,39 @@ impl Planner<'_> {
         }
         let ty = self.element_type(el, &local, Some(within))?;
         Ok((local, source, ty))
+    }
+
+    /// An element declaration's local name and where its value comes from.
+    fn element_source(&self, el: ElementId) -> (String, Source) {
+        let schema = self.schema;
+        let decl = schema.element(el);
+        let local = schema.names().local(decl.name).to_string();
+        let source = Source::Element {
+            ns: ns_of(schema, decl.name),
+            local: local.clone(),
+            nillable: decl.nillable,
+        };
+        (local, source)
+    }
+
+    /// The variant of an enum of elements (a substitution group's, mixed content's) that
+    /// holds element `el`, once, named after it in `taken`'s scope.
+    fn element_variant(
+        &mut self,
+        el: ElementId,
+        within: ItemId,
+        taken: &mut Taken,
+    ) -> Result<Variant, PlanError> {
+        let (local, source) = self.element_source(el);
+        let ty = self.element_type(el, &local, Some(within))?;
+        Ok(Variant {
+            name: taken.take(&names::type_name(&local)),
+            source,
+            ty,
+            occurs: Occurs::One,
+            boxed: false,
+            simple: super::simple_type_of(self.schema, el),
+        })
     }
 
     /// The enum of the elements that may stand where `head` is expected.
@@ -307,21 +334,8 @@ impl Planner<'_> {
         let mut taken = Taken::default();
         let mut variants = Vec::new();
         for &m in members {
-            let decl = schema.element(m);
-            let local = schema.names().local(decl.name).to_string();
-            let ty = self.element_type(m, &local, Some(item))?;
-            variants.push(Variant {
-                name: taken.take(&names::type_name(&local)),
-                source: Source::Element {
-                    ns: ns_of(schema, decl.name),
-                    local,
-                    nillable: decl.nillable,
-                },
-                ty,
-                occurs: Occurs::One,
-                boxed: false,
-                simple: super::simple_type_of(schema, m),
-            });
+            let v = self.element_variant(m, item, &mut taken)?;
+            variants.push(v);
         }
         self.items[item.0].kind = ItemKind::Choice { variants };
         Ok(item)
@@ -365,26 +379,8 @@ impl Planner<'_> {
             }
         }
         for el in elements {
-            let simple = super::simple_type_of(self.schema, el);
-            let (local, source, ty) = {
-                let decl = self.schema.element(el);
-                let local = self.schema.names().local(decl.name).to_string();
-                let source = Source::Element {
-                    ns: ns_of(self.schema, decl.name),
-                    local: local.clone(),
-                    nillable: decl.nillable,
-                };
-                let ty = self.element_type(el, &local, Some(item))?;
-                (local, source, ty)
-            };
-            variants.push(Variant {
-                name: taken.take(&names::type_name(&local)),
-                source,
-                ty,
-                occurs: Occurs::One,
-                boxed: false,
-                simple,
-            });
+            let v = self.element_variant(el, item, &mut taken)?;
+            variants.push(v);
         }
         if wildcard {
             variants.push(Variant {
