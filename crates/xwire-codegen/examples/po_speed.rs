@@ -3,6 +3,11 @@
 //! ratio issue 29 asks about (typed objects against the generic non-validating parse).
 //!
 //! `xwire gen po-8k -o po.xml && cargo run --release -p xwire-codegen --example po_speed -- po.xml`
+//!
+//! With `--profile objects|parse [N]` after the file it runs only the generated parser (or
+//! only the generic parse), N times (20,000 by default), for a profiler to watch
+//! (`perf record`) or count (callgrind: instructions with N rounds minus instructions with
+//! 0, over N, is the cost of one document).
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -69,6 +74,21 @@ fn main() {
         "{path} is not valid against po.xsd"
     );
     po::Document::from_slice(&doc).expect("the generated parser reads it");
+    if std::env::args().nth(2).as_deref() == Some("--profile") {
+        let what = std::env::args()
+            .nth(3)
+            .expect("--profile objects|parse [N]");
+        let rounds = std::env::args()
+            .nth(4)
+            .map_or(20_000, |n| n.parse().expect("a count"));
+        for _ in 0..rounds {
+            match what.as_str() {
+                "objects" => black_box(po::Document::from_slice(black_box(&doc)).is_ok()),
+                _ => black_box(generic(black_box(&doc)) > 0),
+            };
+        }
+        return;
+    }
 
     let mb = doc.len() as f64 / 1e6;
     let parse = time(|| {

@@ -3,7 +3,8 @@
 //! saved crashes under `cargo test`). Each feeds bytes to a parser generated from a schema
 //! (the checked-in golden files) and to xwire-schema's validator: the parser never panics,
 //! and both give the same verdict, except on documents that use the `xsi:` attributes, which
-//! the generated parsers do not read yet (`xsi:type`, `xsi:nil`).
+//! the generated parsers do not read yet (`xsi:type`, `xsi:nil`). The parser's two paths
+//! agree too: whatever the fast scanner reads, the general cursor reads the same.
 #![allow(dead_code)]
 
 use std::sync::OnceLock;
@@ -53,10 +54,37 @@ fn agree<T>(schema: &Schema, data: &[u8], parsed: Result<T, xwire::bind::Error>)
     }
 }
 
+/// Whenever the scanner reads the document, the cursor reads the same value.
+fn same_paths<T: PartialEq + std::fmt::Debug>(
+    data: &[u8],
+    fast: Result<T, xwire::bind::Fallback>,
+    general: Result<T, xwire::bind::Error>,
+) {
+    if let Ok(fast) = fast {
+        assert_eq!(
+            Ok(fast),
+            general,
+            "the scanner and the cursor differ on {:?}",
+            String::from_utf8_lossy(data)
+        );
+    }
+}
+
+macro_rules! both_paths {
+    ($module:ident, $data:expr) => {
+        same_paths(
+            $data,
+            $module::Document::read(&mut xwire::bind::Scanner::new($data)),
+            $module::Document::read(&mut xwire::bind::Cursor::new($data)),
+        )
+    };
+}
+
 /// `generated_po`: bytes through po.xsd's generated parser and the validator.
 pub fn generated_po(data: &[u8]) {
     static SCHEMA: OnceLock<Schema> = OnceLock::new();
     let s = schema(&SCHEMA, include_str!("../../xwire-bench/schemas/po.xsd"));
+    both_paths!(po, data);
     agree(s, data, po::Document::from_slice(data));
 }
 
@@ -64,6 +92,7 @@ pub fn generated_po(data: &[u8]) {
 pub fn generated_drawing(data: &[u8]) {
     static SCHEMA: OnceLock<Schema> = OnceLock::new();
     let s = schema(&SCHEMA, include_str!("../tests/schemas/drawing.xsd"));
+    both_paths!(drawing, data);
     agree(s, data, drawing::Document::from_slice(data));
 }
 
@@ -74,5 +103,6 @@ pub fn generated_drawing(data: &[u8]) {
 pub fn generated_ipo(data: &[u8]) {
     static SCHEMA: OnceLock<Schema> = OnceLock::new();
     let s = schema(&SCHEMA, include_str!("../../xwire-bench/schemas/ipo.xsd"));
+    both_paths!(ipo, data);
     agree(s, data, ipo::Document::from_slice(data));
 }

@@ -62,9 +62,9 @@ pub(crate) fn parsers(plan: &Plan, schema: &Schema) -> R<String> {
         let _ = writeln!(out);
         signature(
             &mut out,
-            &format!("element_{}", st.index()),
-            &format!("c: &mut {B}::Cursor<'_>"),
-            &format!("Result<{rust}, {B}::Error>"),
+            &format!("element_{}<C: {B}::Source>", st.index()),
+            "c: &mut C",
+            &format!("Result<{rust}, C::Error>"),
         );
         let (tns, tlocal) = e.simple_type_name(st);
         let _ = writeln!(out, "    let at = c.offset();");
@@ -106,6 +106,11 @@ impl<'p> Emitter<'p> {
     }
 }
 
+/// `name` generic over the source a reader reads from.
+fn generic(name: &str) -> String {
+    format!("{name}<C: {B}::Source>")
+}
+
 /// The name of an item's reader.
 fn reader_name(item: &Item) -> String {
     format!(
@@ -136,19 +141,24 @@ impl Emitter<'_> {
         let o = &mut String::new();
         let _ = writeln!(o);
         let _ = writeln!(o, "impl Document {{");
-        let _ = writeln!(
-            o,
-            "    /// Reads a document, checking it against the schema as it goes: the first"
-        );
-        let _ = writeln!(
-            o,
-            "    /// problem (not well-formed, or not valid) is the error, with its line and column."
-        );
-        let _ = writeln!(
-            o,
-            "    pub fn from_slice(bytes: &[u8]) -> Result<Document, {B}::Error> {{"
-        );
-        let _ = writeln!(o, "        let c = &mut {B}::Cursor::new(bytes);");
+        let lines = [
+            "    /// Reads a document, checking it against the schema as it goes: the first",
+            "    /// problem (not well-formed, or not valid) is the error, with its line and column.",
+            "    pub fn from_slice(bytes: &[u8]) -> Result<Document, xwire::bind::Error> {",
+            "        // The scanner reads ordinary documents fast; the cursor reads the others again,",
+            "        // and every document with an error, for the reader's checks and messages.",
+            "        match Document::read(&mut xwire::bind::Scanner::new(bytes)) {",
+            "            Ok(doc) => Ok(doc),",
+            "            Err(xwire::bind::Fallback) => Document::read(&mut xwire::bind::Cursor::new(bytes)),",
+            "        }",
+            "    }",
+            "",
+            "    /// Reads a document from `c`, at its start, to its end.",
+            "    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<Document, C::Error> {",
+        ];
+        for line in lines {
+            let _ = writeln!(o, "{line}");
+        }
         let _ = writeln!(o, "        c.root()?;");
         let mut expected = Vec::new();
         let mut first = true;
@@ -258,9 +268,9 @@ impl Emitter<'_> {
             &mut o,
             "pub ",
             4,
-            "read",
-            &format!("c: &mut {B}::Cursor<'_>"),
-            &format!("Result<{name}, {B}::Error>"),
+            &generic("read"),
+            "c: &mut C",
+            &format!("Result<{name}, C::Error>"),
         );
         // `xsi:type`, when there is one, names this type (a family's reader chose it).
         let (tns, tlocal) = self.type_name(item);
@@ -382,7 +392,7 @@ impl Emitter<'_> {
         let _ = writeln!(self.out, "impl {name} {{");
         let _ = writeln!(
             self.out,
-            "    /// Reads an element of this type: the cursor at its start tag, to its end tag."
+            "    /// Reads an element of this type: the source at its start tag, to its end tag."
         );
         self.out.push_str(&indented(&o));
         let _ = writeln!(self.out, "}}");
@@ -397,9 +407,9 @@ impl Emitter<'_> {
         let _ = writeln!(o);
         signature(
             &mut o,
-            &reader_name(item),
-            &format!("c: &mut {B}::Cursor<'_>, more: &mut bool"),
-            &format!("Result<{name}, {B}::Error>"),
+            &generic(&reader_name(item)),
+            "c: &mut C, more: &mut bool",
+            &format!("Result<{name}, C::Error>"),
         );
         for f in fields {
             self.field(&mut o, f)?;
@@ -417,9 +427,9 @@ impl Emitter<'_> {
         let _ = writeln!(o);
         signature(
             &mut o,
-            &reader_name(item),
-            &format!("c: &mut {B}::Cursor<'_>, more: &mut bool"),
-            &format!("Result<{name}, {B}::Error>"),
+            &generic(&reader_name(item)),
+            "c: &mut C, more: &mut bool",
+            &format!("Result<{name}, C::Error>"),
         );
         let mut expected = Vec::new();
         for v in variants {
@@ -487,9 +497,9 @@ impl Emitter<'_> {
         let _ = writeln!(o);
         signature(
             &mut o,
-            &reader_name(item),
-            &format!("c: &mut {B}::Cursor<'_>"),
-            &format!("Result<{name}, {B}::Error>"),
+            &generic(&reader_name(item)),
+            "c: &mut C",
+            &format!("Result<{name}, C::Error>"),
         );
         let read = |v: &Variant, plan: &Plan| match &v.ty {
             Ty::Item(id) => format!("{}::read(c)?", plan.item(*id).name),

@@ -18,6 +18,9 @@ pub(crate) const WS: u8 = 16;
 /// A control character that is not a legal `Char` (everything below 0x20 but tab, LF, CR).
 pub(crate) const BAD_CTRL: u8 = 32;
 
+/// The byte may continue an NCName (a name char other than `:`; ASCII only).
+pub(crate) const NCNAME: u8 = 64;
+
 pub(crate) static CLASS: [u8; 256] = build_class_table();
 
 const fn build_class_table() -> [u8; 256] {
@@ -31,6 +34,9 @@ const fn build_class_table() -> [u8; 256] {
         }
         if c.is_ascii_digit() || c == b'-' || c == b'.' {
             f |= NAME;
+        }
+        if f & NAME != 0 && c != b':' {
+            f |= NCNAME;
         }
         if c < 0x20 && c != b'\t' && c != b'\n' && c != b'\r' {
             f |= BAD_CTRL | TEXT_STOP | ATTR_STOP;

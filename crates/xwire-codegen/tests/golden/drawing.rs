@@ -165,7 +165,16 @@ impl Document {
     /// Reads a document, checking it against the schema as it goes: the first
     /// problem (not well-formed, or not valid) is the error, with its line and column.
     pub fn from_slice(bytes: &[u8]) -> Result<Document, xwire::bind::Error> {
-        let c = &mut xwire::bind::Cursor::new(bytes);
+        // The scanner reads ordinary documents fast; the cursor reads the others again,
+        // and every document with an error, for the reader's checks and messages.
+        match Document::read(&mut xwire::bind::Scanner::new(bytes)) {
+            Ok(doc) => Ok(doc),
+            Err(xwire::bind::Fallback) => Document::read(&mut xwire::bind::Cursor::new(bytes)),
+        }
+    }
+
+    /// Reads a document from `c`, at its start, to its end.
+    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<Document, C::Error> {
         c.root()?;
         let doc = if c.at("urn:drawing", "circle") {
             Document::Circle(Circle::read(c)?)
@@ -184,8 +193,8 @@ impl Document {
 }
 
 impl Drawing {
-    /// Reads an element of this type: the cursor at its start tag, to its end tag.
-    pub fn read(c: &mut xwire::bind::Cursor<'_>) -> Result<Drawing, xwire::bind::Error> {
+    /// Reads an element of this type: the source at its start tag, to its end tag.
+    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<Drawing, C::Error> {
         c.check_xsi_type("urn:drawing", "Drawing")?;
         let mut attr_origin = None;
         let mut attr_units = None;
@@ -261,8 +270,8 @@ impl Drawing {
 }
 
 impl Title {
-    /// Reads an element of this type: the cursor at its start tag, to its end tag.
-    pub fn read(c: &mut xwire::bind::Cursor<'_>) -> Result<Title, xwire::bind::Error> {
+    /// Reads an element of this type: the source at its start tag, to its end tag.
+    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<Title, C::Error> {
         c.check_xsi_type("urn:drawing", "Title")?;
         let mut attr_lang = None;
         c.attributes(|ns, local, value| {
@@ -279,10 +288,10 @@ impl Title {
     }
 }
 
-fn read_drawing_choice(
-    c: &mut xwire::bind::Cursor<'_>,
+fn read_drawing_choice<C: xwire::bind::Source>(
+    c: &mut C,
     more: &mut bool,
-) -> Result<DrawingChoice, xwire::bind::Error> {
+) -> Result<DrawingChoice, C::Error> {
     if *more && c.at("urn:drawing", "portrait") {
         let v = Empty::read(c)?;
         *more = c.child()?;
@@ -297,8 +306,8 @@ fn read_drawing_choice(
 }
 
 impl Empty {
-    /// Reads an element of this type: the cursor at its start tag, to its end tag.
-    pub fn read(c: &mut xwire::bind::Cursor<'_>) -> Result<Empty, xwire::bind::Error> {
+    /// Reads an element of this type: the source at its start tag, to its end tag.
+    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<Empty, C::Error> {
         c.check_xsi_type("urn:drawing", "Empty")?;
         c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "Empty"))?;
         c.empty()?;
@@ -306,10 +315,10 @@ impl Empty {
     }
 }
 
-fn read_drawing_sequence(
-    c: &mut xwire::bind::Cursor<'_>,
+fn read_drawing_sequence<C: xwire::bind::Source>(
+    c: &mut C,
     more: &mut bool,
-) -> Result<DrawingSequence, xwire::bind::Error> {
+) -> Result<DrawingSequence, C::Error> {
     if !(*more && c.at("urn:drawing", "layer")) {
         return Err(c.unexpected("<{urn:drawing}layer>"));
     }
@@ -325,10 +334,10 @@ fn read_drawing_sequence(
     Ok(DrawingSequence { layer, opacity })
 }
 
-fn read_shape_group(
-    c: &mut xwire::bind::Cursor<'_>,
+fn read_shape_group<C: xwire::bind::Source>(
+    c: &mut C,
     more: &mut bool,
-) -> Result<ShapeGroup, xwire::bind::Error> {
+) -> Result<ShapeGroup, C::Error> {
     if *more && c.at("urn:drawing", "circle") {
         let v = Circle::read(c)?;
         *more = c.child()?;
@@ -343,8 +352,8 @@ fn read_shape_group(
 }
 
 impl Circle {
-    /// Reads an element of this type: the cursor at its start tag, to its end tag.
-    pub fn read(c: &mut xwire::bind::Cursor<'_>) -> Result<Circle, xwire::bind::Error> {
+    /// Reads an element of this type: the source at its start tag, to its end tag.
+    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<Circle, C::Error> {
         c.check_xsi_type("urn:drawing", "Circle")?;
         let mut attr_id = None;
         c.attributes(|ns, local, value| {
@@ -369,8 +378,8 @@ impl Circle {
 }
 
 impl Polygon {
-    /// Reads an element of this type: the cursor at its start tag, to its end tag.
-    pub fn read(c: &mut xwire::bind::Cursor<'_>) -> Result<Polygon, xwire::bind::Error> {
+    /// Reads an element of this type: the source at its start tag, to its end tag.
+    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<Polygon, C::Error> {
         c.check_xsi_type("urn:drawing", "Polygon")?;
         let mut attr_id = None;
         c.attributes(|ns, local, value| {
@@ -402,8 +411,8 @@ impl Polygon {
 }
 
 impl Group {
-    /// Reads an element of this type: the cursor at its start tag, to its end tag.
-    pub fn read(c: &mut xwire::bind::Cursor<'_>) -> Result<Group, xwire::bind::Error> {
+    /// Reads an element of this type: the source at its start tag, to its end tag.
+    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<Group, C::Error> {
         c.check_xsi_type("urn:drawing", "Group")?;
         c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "Group"))?;
         let more = &mut c.child()?;
@@ -426,8 +435,8 @@ impl Group {
 }
 
 impl Shape {
-    /// Reads an element of this type: the cursor at its start tag, to its end tag.
-    pub fn read(c: &mut xwire::bind::Cursor<'_>) -> Result<Shape, xwire::bind::Error> {
+    /// Reads an element of this type: the source at its start tag, to its end tag.
+    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<Shape, C::Error> {
         c.check_xsi_type("urn:drawing", "Shape")?;
         let mut attr_id = None;
         c.attributes(|ns, local, value| {
@@ -550,42 +559,42 @@ fn value_50(s: &str) -> Result<u8, xwire::bind::Fault> {
     Ok(v)
 }
 
-fn element_2(c: &mut xwire::bind::Cursor<'_>) -> Result<bool, xwire::bind::Error> {
+fn element_2<C: xwire::bind::Source>(c: &mut C) -> Result<bool, C::Error> {
     let at = c.offset();
     c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "boolean")?;
     c.no_attributes()?;
     value_2(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
-fn element_5(c: &mut xwire::bind::Cursor<'_>) -> Result<f64, xwire::bind::Error> {
+fn element_5<C: xwire::bind::Source>(c: &mut C) -> Result<f64, C::Error> {
     let at = c.offset();
     c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "double")?;
     c.no_attributes()?;
     value_5(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
-fn element_24(c: &mut xwire::bind::Cursor<'_>) -> Result<Vec<String>, xwire::bind::Error> {
+fn element_24<C: xwire::bind::Source>(c: &mut C) -> Result<Vec<String>, C::Error> {
     let at = c.offset();
     c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "NMTOKENS")?;
     c.no_attributes()?;
     value_24(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
-fn element_26(c: &mut xwire::bind::Cursor<'_>) -> Result<String, xwire::bind::Error> {
+fn element_26<C: xwire::bind::Source>(c: &mut C) -> Result<String, C::Error> {
     let at = c.offset();
     c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "NCName")?;
     c.no_attributes()?;
     value_26(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
-fn element_49(c: &mut xwire::bind::Cursor<'_>) -> Result<SizeOrAuto, xwire::bind::Error> {
+fn element_49<C: xwire::bind::Source>(c: &mut C) -> Result<SizeOrAuto, C::Error> {
     let at = c.offset();
     c.check_xsi_type("urn:drawing", "SizeOrAuto")?;
     c.no_attributes()?;
     value_49(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
-fn element_50(c: &mut xwire::bind::Cursor<'_>) -> Result<u8, xwire::bind::Error> {
+fn element_50<C: xwire::bind::Source>(c: &mut C) -> Result<u8, C::Error> {
     let at = c.offset();
     c.check_xsi_type("urn:drawing", "Percent")?;
     c.no_attributes()?;

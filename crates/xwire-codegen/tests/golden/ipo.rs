@@ -146,7 +146,16 @@ impl Document {
     /// Reads a document, checking it against the schema as it goes: the first
     /// problem (not well-formed, or not valid) is the error, with its line and column.
     pub fn from_slice(bytes: &[u8]) -> Result<Document, xwire::bind::Error> {
-        let c = &mut xwire::bind::Cursor::new(bytes);
+        // The scanner reads ordinary documents fast; the cursor reads the others again,
+        // and every document with an error, for the reader's checks and messages.
+        match Document::read(&mut xwire::bind::Scanner::new(bytes)) {
+            Ok(doc) => Ok(doc),
+            Err(xwire::bind::Fallback) => Document::read(&mut xwire::bind::Cursor::new(bytes)),
+        }
+    }
+
+    /// Reads a document from `c`, at its start, to its end.
+    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<Document, C::Error> {
         c.root()?;
         let doc = if c.at("http://www.example.com/IPO", "purchaseOrder") {
             Document::PurchaseOrder(PurchaseOrderType::read(c)?)
@@ -163,8 +172,8 @@ impl Document {
 }
 
 impl PurchaseOrderType {
-    /// Reads an element of this type: the cursor at its start tag, to its end tag.
-    pub fn read(c: &mut xwire::bind::Cursor<'_>) -> Result<PurchaseOrderType, xwire::bind::Error> {
+    /// Reads an element of this type: the source at its start tag, to its end tag.
+    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<PurchaseOrderType, C::Error> {
         c.check_xsi_type("http://www.example.com/IPO", "PurchaseOrderType")?;
         let mut attr_order_date = None;
         c.attributes(|ns, local, value| {
@@ -216,8 +225,8 @@ impl PurchaseOrderType {
 }
 
 impl Address {
-    /// Reads an element of this type: the cursor at its start tag, to its end tag.
-    pub fn read(c: &mut xwire::bind::Cursor<'_>) -> Result<Address, xwire::bind::Error> {
+    /// Reads an element of this type: the source at its start tag, to its end tag.
+    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<Address, C::Error> {
         c.check_xsi_type("http://www.example.com/IPO", "Address")?;
         c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "Address"))?;
         let more = &mut c.child()?;
@@ -243,9 +252,7 @@ impl Address {
     }
 }
 
-fn read_address_family(
-    c: &mut xwire::bind::Cursor<'_>,
-) -> Result<AddressFamily, xwire::bind::Error> {
+fn read_address_family<C: xwire::bind::Source>(c: &mut C) -> Result<AddressFamily, C::Error> {
     let Some((ns, local)) = c.xsi_type()? else {
         return Ok(AddressFamily::Address(Address::read(c)?));
     };
@@ -262,8 +269,8 @@ fn read_address_family(
 }
 
 impl UsAddress {
-    /// Reads an element of this type: the cursor at its start tag, to its end tag.
-    pub fn read(c: &mut xwire::bind::Cursor<'_>) -> Result<UsAddress, xwire::bind::Error> {
+    /// Reads an element of this type: the source at its start tag, to its end tag.
+    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<UsAddress, C::Error> {
         c.check_xsi_type("http://www.example.com/IPO", "USAddress")?;
         c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "UsAddress"))?;
         let more = &mut c.child()?;
@@ -306,8 +313,8 @@ impl UsAddress {
 }
 
 impl UkAddress {
-    /// Reads an element of this type: the cursor at its start tag, to its end tag.
-    pub fn read(c: &mut xwire::bind::Cursor<'_>) -> Result<UkAddress, xwire::bind::Error> {
+    /// Reads an element of this type: the source at its start tag, to its end tag.
+    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<UkAddress, C::Error> {
         c.check_xsi_type("http://www.example.com/IPO", "UKAddress")?;
         let mut attr_export_code = None;
         c.attributes(|ns, local, value| {
@@ -359,8 +366,8 @@ impl UkAddress {
 }
 
 impl Items {
-    /// Reads an element of this type: the cursor at its start tag, to its end tag.
-    pub fn read(c: &mut xwire::bind::Cursor<'_>) -> Result<Items, xwire::bind::Error> {
+    /// Reads an element of this type: the source at its start tag, to its end tag.
+    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<Items, C::Error> {
         c.check_xsi_type("http://www.example.com/IPO", "Items")?;
         c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "Items"))?;
         let more = &mut c.child()?;
@@ -377,8 +384,8 @@ impl Items {
 }
 
 impl Item {
-    /// Reads an element of this type: the cursor at its start tag, to its end tag.
-    pub fn read(c: &mut xwire::bind::Cursor<'_>) -> Result<Item, xwire::bind::Error> {
+    /// Reads an element of this type: the source at its start tag, to its end tag.
+    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<Item, C::Error> {
         c.check_xsi_type("", "")?;
         let mut attr_part_num = None;
         c.attributes(|ns, local, value| {
@@ -494,49 +501,49 @@ fn value_50(s: &str) -> Result<u8, xwire::bind::Fault> {
     Ok(v)
 }
 
-fn element_1(c: &mut xwire::bind::Cursor<'_>) -> Result<String, xwire::bind::Error> {
+fn element_1<C: xwire::bind::Source>(c: &mut C) -> Result<String, C::Error> {
     let at = c.offset();
     c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "string")?;
     c.no_attributes()?;
     value_1(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
-fn element_3(c: &mut xwire::bind::Cursor<'_>) -> Result<xwire::bind::Decimal, xwire::bind::Error> {
+fn element_3<C: xwire::bind::Source>(c: &mut C) -> Result<xwire::bind::Decimal, C::Error> {
     let at = c.offset();
     c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "decimal")?;
     c.no_attributes()?;
     value_3(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
-fn element_9(c: &mut xwire::bind::Cursor<'_>) -> Result<xwire::bind::Date, xwire::bind::Error> {
+fn element_9<C: xwire::bind::Source>(c: &mut C) -> Result<xwire::bind::Date, C::Error> {
     let at = c.offset();
     c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "date")?;
     c.no_attributes()?;
     value_9(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
-fn element_44(c: &mut xwire::bind::Cursor<'_>) -> Result<xwire::bind::Integer, xwire::bind::Error> {
+fn element_44<C: xwire::bind::Source>(c: &mut C) -> Result<xwire::bind::Integer, C::Error> {
     let at = c.offset();
     c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "positiveInteger")?;
     c.no_attributes()?;
     value_44(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
-fn element_47(c: &mut xwire::bind::Cursor<'_>) -> Result<UsState, xwire::bind::Error> {
+fn element_47<C: xwire::bind::Source>(c: &mut C) -> Result<UsState, C::Error> {
     let at = c.offset();
     c.check_xsi_type("http://www.example.com/IPO", "USState")?;
     c.no_attributes()?;
     value_47(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
-fn element_49(c: &mut xwire::bind::Cursor<'_>) -> Result<UkPostcode, xwire::bind::Error> {
+fn element_49<C: xwire::bind::Source>(c: &mut C) -> Result<UkPostcode, C::Error> {
     let at = c.offset();
     c.check_xsi_type("http://www.example.com/IPO", "UKPostcode")?;
     c.no_attributes()?;
     value_49(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
-fn element_50(c: &mut xwire::bind::Cursor<'_>) -> Result<u8, xwire::bind::Error> {
+fn element_50<C: xwire::bind::Source>(c: &mut C) -> Result<u8, C::Error> {
     let at = c.offset();
     c.check_xsi_type("", "")?;
     c.no_attributes()?;

@@ -1,18 +1,27 @@
 //! The runtime of parsers generated from XML Schemas by `xwire-codegen`: what generated code
 //! calls, stable enough for it to target.
 //!
-//! A generated parser walks a document through a [`Cursor`] (the [`Reader`](crate::Reader)'s
-//! tokens, so every well-formedness and namespace check of the reader holds: a generated
-//! parser accepts nothing the reader rejects), converts each value with the functions of
-//! [`value`] (the same lexical rules as the schema validator, from [`crate::datatypes`]), and
-//! reports the first thing that is not valid as an [`Error`] with its line and column.
+//! A generated parser is recursive descent over a [`Source`], the steps of a document (its
+//! root, an element's attributes, its next child, its text). Two sources serve it:
 //!
-//! The value types generated structs hold are here too: [`Decimal`], [`Integer`], one type per
-//! date/time kind ([`Date`], [`DateTime`], [`Time`], ...), [`Duration`], and [`Dfa`], the
-//! tables a pattern facet is compiled to.
+//! - [`Scanner`], the fast path of XML Screamer: it reads an ordinary document's bytes
+//!   directly, compares the names the parser expects in place and hands out text as slices
+//!   of the input; on anything unusual, and on every error, it gives [`Fallback`];
+//! - [`Cursor`], the general path: the [`Reader`](crate::Reader)'s tokens, so every
+//!   well-formedness and namespace check of the reader holds, and a failed step is an
+//!   [`Error`] with its line and column.
+//!
+//! A generated `from_slice` tries the scanner and reads the document again with the cursor
+//! when it falls back, so the scanner only has to be right when it succeeds: it accepts
+//! nothing the reader rejects, and the differential fuzz targets hold the two equal.
+//!
+//! Values convert with the functions of [`value`] (the same lexical rules as the schema
+//! validator, from [`crate::datatypes`]). The value types generated structs hold are here
+//! too: [`Decimal`], [`Integer`], one type per date/time kind ([`Date`], [`DateTime`],
+//! [`Time`], ...), [`Duration`], and [`Dfa`], the tables a pattern facet is compiled to.
 //!
 //! ```
-//! use xwire::bind::{value, Cursor};
+//! use xwire::bind::{value, Cursor, Source};
 //!
 //! // What generated code does for `<qty>` of type positiveInteger below 100:
 //! let mut c = Cursor::new(b"<qty> 42 </qty>");
@@ -26,15 +35,22 @@
 
 mod cursor;
 mod dfa;
+mod scanner;
+mod source;
 pub mod value;
 
-pub use cursor::{other_attribute, Cursor, XSI};
+pub use cursor::Cursor;
 pub use dfa::Dfa;
+pub use scanner::{Fallback, Scanner};
+pub use source::{other_attribute, Source};
 pub use value::{Date, DateTime, GDay, GMonth, GMonthDay, GYear, GYearMonth, Integer, Time};
 
 pub use crate::datatypes::{Decimal, Duration};
 
 use std::fmt;
+
+/// The XML Schema instance namespace (`xsi:`).
+pub const XSI: &str = "http://www.w3.org/2001/XMLSchema-instance";
 
 /// Why a document is not an instance of the schema the parser was generated from (or not
 /// well-formed): the first problem, where it is.

@@ -85,6 +85,10 @@ pub fn integer(s: &str, min: Option<i128>, max: Option<i128>) -> Result<Integer,
 
 /// An `xs:decimal`.
 pub fn decimal(s: &str) -> Result<Decimal, Fault> {
+    // The direct lexer first; the general parse says why a value is wrong.
+    if let Some(d) = Decimal::parse(datatypes::trim_xml(s)) {
+        return Ok(d);
+    }
     match parse(Builtin::Decimal, s)? {
         Value::Decimal(d) => Ok(d),
         _ => unreachable!("decimal values are decimals"),
@@ -109,6 +113,11 @@ pub fn double(s: &str) -> Result<f64, Fault> {
 
 /// An `xs:boolean`.
 pub fn boolean(s: &str) -> Result<bool, Fault> {
+    match datatypes::trim_xml(s) {
+        "true" | "1" => return Ok(true),
+        "false" | "0" => return Ok(false),
+        _ => {}
+    }
     match parse(Builtin::Boolean, s)? {
         Value::Bool(b) => Ok(b),
         _ => unreachable!("boolean values are booleans"),
@@ -248,6 +257,10 @@ macro_rules! temporal {
 
             #[doc = concat!("An `xs:", stringify!($fn), "` value.")]
             pub fn $fn(s: &str) -> Result<$name, Fault> {
+                let kind = datatypes::TemporalKind::$builtin;
+                if let Ok(d) = datatypes::DateTime::parse(kind, datatypes::trim_xml(s)) {
+                    return Ok($name(d));
+                }
                 match parse(Builtin::$builtin, s)? {
                     Value::DateTime(d) => Ok($name(d)),
                     _ => unreachable!("date/time values are date/times"),

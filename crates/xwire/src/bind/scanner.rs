@@ -1,0 +1,756 @@
+//! The fast [`Source`]: XML Screamer's scanner. It reads the bytes of an ordinary document
+//! directly, comparing the names a generated parser expects in place, handing out text and
+//! attribute values as slices of the input (decoded into a buffer only when they hold
+//! references or line ends to normalise), and gives up ([`Fallback`]) on anything it does
+//! not handle itself or that is wrong, so that the [`Cursor`](super::Cursor) reads the
+//! document again with every rule of the reader and its messages.
+//!
+//! What it handles: UTF-8 input with an optional byte order mark and XML declaration (version
+//! 1.0, encoding UTF-8), elements and attributes with ASCII names, namespace declarations,
+//! text and attribute values with the predefined entities and character references, white
+//! space between elements. What it leaves to the cursor: everything else (comments,
+//! processing instructions, CDATA sections, document types and their entities, non-ASCII
+//! names, other encodings, XML 1.1) and every error. It never accepts what the reader
+//! rejects: each check the reader makes on the constructs above is made here too (names,
+//! quotes, end tags matching start tags, duplicate attributes, namespace constraints, legal
+//! characters, `]]>` in text, the reader's default limits); `tests/bind_sources.rs` and the
+//! generated parsers' fuzz targets hold it to the cursor.
+
+use crate::chars::{self, CLASS};
+use crate::scan::{any_char, find_class, reference, skip_ws, str_of, Ref};
+use crate::{XMLNS_NS, XML_NS};
+
+use super::{Fault, Source, XSI};
+
+/// What a [`Scanner`] gives when it stops: the document holds something it leaves to the
+/// [`Cursor`](super::Cursor), or is wrong. Either way, read it again with the cursor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fallback;
+
+/// The reader's default limits ([`crate::Limits`]): past them the cursor gives their error.
+const MAX_DEPTH: usize = 4096;
+const MAX_NAME: usize = 50_000;
+const MAX_TOKEN: usize = 10_000_000;
+/// Attributes on one start tag the scanner checks for duplicates pair by pair; a tag with
+/// more goes to the cursor.
+const MAX_ATTRIBUTES: usize = 32;
+
+/// A byte range of the input.
+#[derive(Clone, Copy, Debug, Default)]
+struct Span {
+    start: usize,
+    end: usize,
+}
+
+/// An attribute of the current start tag (namespace declarations included).
+#[derive(Clone, Copy, Debug)]
+struct Attr {
+    /// The qualified name.
+    name: Span,
+    /// Where the local part starts (`name.start` without a prefix).
+    local: usize,
+    /// The value: a span of the input, or of `Scanner::values` when it was normalised.
+    value: Span,
+    normalised: bool,
+    /// An `xmlns` or `xmlns:p` attribute.
+    decl: bool,
+}
+
+/// An element whose end tag is still to come.
+#[derive(Clone, Copy, Debug)]
+struct Open {
+    name: Span,
+    /// How many bindings were in scope before its start tag: its own go at its end.
+    bindings: usize,
+}
+
+/// The fast [`Source`]: XML Screamer's scanner. It reads an ordinary document's bytes
+/// directly (UTF-8, an optional XML declaration, elements, attributes, namespace
+/// declarations, text with the predefined references and character references), comparing
+/// expected names in place and handing out text as slices of the input. Anything else
+/// (comments, processing instructions, CDATA sections, a document type, other encodings,
+/// XML 1.1) and every error give [`Fallback`]; it never accepts what the reader rejects.
+/// Generated `from_slice` functions try it first and read the document again with a [`Cursor`](super::Cursor)
+/// when it gives [`Fallback`].
+///
+/// ```
+/// use xwire::bind::{Scanner, Source};
+///
+/// let mut s = Scanner::new(br#"<a xmlns="urn:x"><b k="v">hi</b></a>"#);
+/// s.root().unwrap();
+/// assert!(s.at("urn:x", "a"));
+/// assert!(s.child().unwrap() && s.at("urn:x", "b"));
+/// let mut k = String::new();
+/// s.attributes(|_, local, value| {
+///     k = format!("{local}={value}");
+///     Ok(())
+/// })
+/// .unwrap();
+/// assert_eq!((k.as_str(), s.text().unwrap()), ("k=v", "hi"));
+/// assert_eq!(s.child(), Ok(false));
+/// s.finish().unwrap();
+/// ```
+pub struct Scanner<'a> {
+    bytes: &'a [u8],
+    /// Where scanning goes on.
+    pos: usize,
+    /// Where the current start tag starts (its `<`).
+    tag: usize,
+    /// The current start tag's qualified name and where its local part starts.
+    name: Span,
+    local: usize,
+    /// The current element's namespace URI ("" for none).
+    ns: &'a str,
+    /// The current start tag ended with `/>`: its (empty) content is still to be read.
+    self_closing: bool,
+    /// The current start tag has a prefixed attribute other than a declaration (so perhaps
+    /// `xsi:type`).
+    prefixed: bool,
+    attrs: Vec<Attr>,
+    /// The current start tag's attribute values that normalising changed.
+    values: String,
+    /// The text [`Source::text`] decoded last (the others are slices of the input).
+    text: String,
+    open: Vec<Open>,
+    /// Namespace declarations in scope, innermost last: (prefix, URI), the prefix empty for
+    /// the default namespace.
+    bindings: Vec<(&'a [u8], &'a str)>,
+}
+
+impl<'a> Scanner<'a> {
+    /// A scanner at the start of the document in `bytes`.
+    pub fn new(bytes: &'a [u8]) -> Scanner<'a> {
+        Scanner {
+            bytes,
+            pos: 0,
+            tag: 0,
+            name: Span::default(),
+            local: 0,
+            ns: "",
+            self_closing: false,
+            prefixed: false,
+            attrs: Vec::new(),
+            values: String::new(),
+            text: String::new(),
+            open: Vec::new(),
+            bindings: Vec::new(),
+        }
+    }
+
+    #[inline]
+    fn byte(&self, at: usize) -> Option<u8> {
+        self.bytes.get(at).copied()
+    }
+
+    /// Input bytes the scanner checked as UTF-8 (ASCII, or characters `any_char` decoded),
+    /// viewed as a `str`.
+    #[inline]
+    #[allow(unsafe_code)]
+    fn str(&self, span: Span) -> &'a str {
+        // SAFETY: every span the scanner cuts starts and ends at ASCII delimiters and holds
+        // only bytes it checked: ASCII name bytes, or text and value bytes that `find_class`
+        // passed as plain ASCII or `any_char` decoded as whole UTF-8 characters.
+        unsafe { str_of(&self.bytes[span.start..span.end]) }
+    }
+
+    /// Scans a QName at `at`: ASCII name characters, at most one colon with a name on both
+    /// sides. Returns its end and where its local part starts.
+    #[inline]
+    fn qname(&self, at: usize) -> Result<(usize, usize), Fallback> {
+        let mut local = at;
+        let mut p = at;
+        loop {
+            match self.byte(p) {
+                Some(b) if CLASS[b as usize] & chars::NAME_START != 0 && b != b':' => {}
+                _ => return Err(Fallback),
+            }
+            p += 1;
+            while let Some(b) = self.byte(p) {
+                if CLASS[b as usize] & chars::NCNAME == 0 {
+                    break;
+                }
+                p += 1;
+            }
+            if self.byte(p) == Some(b':') && local == at {
+                p += 1;
+                local = p;
+                continue;
+            }
+            break;
+        }
+        match self.byte(p) {
+            // A non-ASCII name character, or a second colon.
+            Some(b) if b >= 0x80 || b == b':' => Err(Fallback),
+            _ if p - at > MAX_NAME => Err(Fallback),
+            _ => Ok((p, local)),
+        }
+    }
+
+    /// Scans character data from `at` to the next `<`, checking its characters; gives up on
+    /// `]]>`. Returns its end and whether it is the input as it stands, or was decoded into
+    /// `self.text` (references, line ends).
+    #[inline]
+    fn text_run(&mut self, at: usize) -> Result<(usize, bool), Fallback> {
+        let mut p = at;
+        loop {
+            p = find_class(self.bytes, p, chars::TEXT_STOP);
+            match self.byte(p) {
+                Some(b'<') if p - at <= MAX_TOKEN => return Ok((p, true)),
+                Some(b']') if !self.bytes[p..].starts_with(b"]]>") => p += 1,
+                Some(b) if b >= 0x80 => p += any_char(self.bytes, p).map_err(|_| Fallback)?.1,
+                Some(b'&' | b'\r') => {
+                    let mut buf = std::mem::take(&mut self.text);
+                    buf.clear();
+                    let end = self.decode(&mut buf, at, p, None);
+                    self.text = buf;
+                    return end.map(|end| (end, false));
+                }
+                _ => return Err(Fallback),
+            }
+        }
+    }
+
+    /// Scans an attribute value from `at` to its closing `quote`; gives up on `<`. Returns its
+    /// end and whether it is the input as it stands, or was normalised onto the end of
+    /// `self.values` (references, white space).
+    #[inline]
+    fn value(&mut self, at: usize, quote: u8) -> Result<(usize, bool), Fallback> {
+        let mut p = at;
+        loop {
+            p = find_class(self.bytes, p, chars::ATTR_STOP);
+            match self.byte(p) {
+                Some(b) if b == quote => {
+                    return if p - at <= MAX_TOKEN {
+                        Ok((p, true))
+                    } else {
+                        Err(Fallback)
+                    }
+                }
+                // The other quote.
+                Some(b'"' | b'\'') => p += 1,
+                Some(b) if b >= 0x80 => p += any_char(self.bytes, p).map_err(|_| Fallback)?.1,
+                Some(b'&' | b'\t' | b'\n' | b'\r') => {
+                    let mut buf = std::mem::take(&mut self.values);
+                    let end = self.decode(&mut buf, at, p, Some(quote));
+                    self.values = buf;
+                    return end.map(|end| (end, false));
+                }
+                _ => return Err(Fallback),
+            }
+        }
+    }
+
+    /// Appends to `buf` the text (`quote` `None`) or attribute value (`quote` its delimiter)
+    /// from `at`, plain up to `p`, with references replaced and line ends normalised (and, in
+    /// a value, white space turned into spaces). Returns where it ends: the `<` after text,
+    /// the closing quote of a value. Entity references other than the predefined ones go to
+    /// the cursor (a document without a DTD declares none).
+    fn decode(
+        &self,
+        buf: &mut String,
+        at: usize,
+        mut p: usize,
+        quote: Option<u8>,
+    ) -> Result<usize, Fallback> {
+        let stop = match quote {
+            None => chars::TEXT_STOP,
+            Some(_) => chars::ATTR_STOP,
+        };
+        let space = if quote.is_some() { ' ' } else { '\n' };
+        buf.push_str(self.str(Span { start: at, end: p }));
+        loop {
+            if p - at > MAX_TOKEN {
+                return Err(Fallback);
+            }
+            match self.byte(p) {
+                Some(b) if quote == Some(b) => return Ok(p),
+                Some(b'<') if quote.is_none() => return Ok(p),
+                Some(b'&') => match reference(self.bytes, p, true) {
+                    Ok((Ref::Char(c), next)) => {
+                        buf.push(c);
+                        p = next;
+                    }
+                    _ => return Err(Fallback),
+                },
+                Some(b'\r') => {
+                    buf.push(space);
+                    p += 1 + usize::from(self.byte(p + 1) == Some(b'\n'));
+                }
+                Some(b'\t' | b'\n') if quote.is_some() => {
+                    buf.push(' ');
+                    p += 1;
+                }
+                Some(b']') if quote.is_none() && !self.bytes[p..].starts_with(b"]]>") => {
+                    buf.push(']');
+                    p += 1;
+                }
+                Some(b'"' | b'\'') if quote.is_some() => {
+                    buf.push(self.bytes[p] as char);
+                    p += 1;
+                }
+                Some(b) if b >= 0x80 => {
+                    let (_, n) = any_char(self.bytes, p).map_err(|_| Fallback)?;
+                    buf.push_str(self.str(Span {
+                        start: p,
+                        end: p + n,
+                    }));
+                    p += n;
+                }
+                _ => return Err(Fallback),
+            }
+            let q = find_class(self.bytes, p, stop);
+            buf.push_str(self.str(Span { start: p, end: q }));
+            p = q;
+        }
+    }
+
+    /// The URI bound to `prefix` (empty: the default namespace), innermost first; `None`
+    /// when nothing binds it.
+    #[inline]
+    fn resolve(&self, prefix: &[u8]) -> Option<&'a str> {
+        if self.bindings.is_empty() && prefix.is_empty() {
+            return None;
+        }
+        if prefix == b"xml" {
+            return Some(XML_NS);
+        }
+        self.bindings
+            .iter()
+            .rev()
+            .find(|(p, _)| *p == prefix)
+            .map(|&(_, uri)| uri)
+    }
+
+    /// An attribute's normalised value.
+    #[inline]
+    fn value_of(&self, a: &Attr) -> &str {
+        match a.normalised {
+            true => &self.values[a.value.start..a.value.end],
+            false => self.str(a.value),
+        }
+    }
+
+    /// The namespace URI of an attribute ("" without a prefix).
+    fn attr_ns(&self, a: &Attr) -> Result<&'a str, Fallback> {
+        if a.local == a.name.start {
+            return Ok("");
+        }
+        self.resolve(&self.bytes[a.name.start..a.local - 1])
+            .ok_or(Fallback)
+    }
+
+    /// Reads the start tag at `self.pos` (its `<`), making it the current element.
+    fn start_tag(&mut self) -> Result<(), Fallback> {
+        if self.open.len() >= MAX_DEPTH {
+            return Err(Fallback);
+        }
+        let tag = self.pos;
+        let (name_end, local) = self.qname(tag + 1)?;
+        self.attrs.clear();
+        self.values.clear();
+        self.prefixed = false;
+        let mut decls = false;
+        let mut p = name_end;
+        let self_closing = loop {
+            let before = p;
+            p = skip_ws(self.bytes, p);
+            match self.byte(p) {
+                Some(b'>') => break false,
+                Some(b'/') if self.byte(p + 1) == Some(b'>') => {
+                    p += 1;
+                    break true;
+                }
+                // An attribute, after white space.
+                Some(_) if p > before => {}
+                _ => return Err(Fallback),
+            }
+            let (a_end, a_local) = self.qname(p)?;
+            let name = Span {
+                start: p,
+                end: a_end,
+            };
+            p = skip_ws(self.bytes, a_end);
+            if self.byte(p) != Some(b'=') {
+                return Err(Fallback);
+            }
+            p = skip_ws(self.bytes, p + 1);
+            let quote = match self.byte(p) {
+                Some(q @ (b'"' | b'\'')) => q,
+                _ => return Err(Fallback),
+            };
+            let from = self.values.len();
+            let (v_end, plain) = self.value(p + 1, quote)?;
+            let value = match plain {
+                true => Span {
+                    start: p + 1,
+                    end: v_end,
+                },
+                false => Span {
+                    start: from,
+                    end: self.values.len(),
+                },
+            };
+            p = v_end + 1;
+            let qname = &self.bytes[name.start..name.end];
+            let decl =
+                qname == b"xmlns" || (a_local == name.start + 6 && qname.starts_with(b"xmlns:"));
+            self.prefixed |= !decl && a_local != name.start;
+            decls |= decl;
+            if self.attrs.len() == MAX_ATTRIBUTES || p - tag > MAX_TOKEN {
+                return Err(Fallback);
+            }
+            self.attrs.push(Attr {
+                name,
+                local: a_local,
+                value,
+                normalised: !plain,
+                decl,
+            });
+        };
+        self.pos = p + 1;
+        self.tag = tag;
+        self.name = Span {
+            start: tag + 1,
+            end: name_end,
+        };
+        self.local = local;
+        self.self_closing = self_closing;
+        self.open.push(Open {
+            name: self.name,
+            bindings: self.bindings.len(),
+        });
+        if decls {
+            self.declare()?;
+        }
+        if self.prefixed || self.attrs.len() > 1 {
+            self.check_attributes()?;
+        }
+        let prefix = match local - self.name.start {
+            0 => &b""[..],
+            n => &self.bytes[self.name.start..self.name.start + n - 1],
+        };
+        // Elements in the `xml` namespace are left to the cursor with their prefix.
+        self.ns = match self.resolve(prefix) {
+            Some(XML_NS) => return Err(Fallback),
+            Some(uri) => uri,
+            None if prefix.is_empty() => "",
+            None => return Err(Fallback),
+        };
+        Ok(())
+    }
+
+    /// Puts the current start tag's namespace declarations in scope, with the constraints of
+    /// Namespaces in XML 1.0 (the rare legal cases among those, such as declaring `xml`, go to
+    /// the cursor).
+    fn declare(&mut self) -> Result<(), Fallback> {
+        for i in 0..self.attrs.len() {
+            let a = self.attrs[i];
+            if !a.decl {
+                continue;
+            }
+            // A URI that needed normalising would outlive the buffer it is in: rare enough to
+            // leave to the cursor.
+            if a.normalised {
+                return Err(Fallback);
+            }
+            let uri = self.str(a.value);
+            // `xmlns:p` declares its local part; `xmlns` (no prefix) the default namespace.
+            let prefix = match a.local == a.name.start {
+                true => &b""[..],
+                false => &self.bytes[a.local..a.name.end],
+            };
+            if uri == XML_NS
+                || uri == XMLNS_NS
+                || prefix == b"xml"
+                || prefix == b"xmlns"
+                || (uri.is_empty() && !prefix.is_empty())
+            {
+                return Err(Fallback);
+            }
+            self.bindings.push((prefix, uri));
+        }
+        Ok(())
+    }
+
+    /// Unbound prefixes and duplicate attributes (by qualified name or by expanded name) are
+    /// the cursor's errors.
+    fn check_attributes(&self) -> Result<(), Fallback> {
+        for (i, a) in self.attrs.iter().enumerate() {
+            if !a.decl {
+                self.attr_ns(a)?;
+            }
+            let a_name = &self.bytes[a.name.start..a.name.end];
+            for b in &self.attrs[i + 1..] {
+                if a_name == &self.bytes[b.name.start..b.name.end] {
+                    return Err(Fallback);
+                }
+                // Two prefixed attributes may still share an expanded name.
+                if !a.decl
+                    && !b.decl
+                    && a.local != a.name.start
+                    && b.local != b.name.start
+                    && self.bytes[a.local..a.name.end] == self.bytes[b.local..b.name.end]
+                    && self.attr_ns(a)? == self.attr_ns(b)?
+                {
+                    return Err(Fallback);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads the end tag at `self.pos`, which must close the innermost open element.
+    #[inline]
+    fn end_tag(&mut self) -> Result<(), Fallback> {
+        let open = self.open.pop().ok_or(Fallback)?;
+        let name = &self.bytes[open.name.start..open.name.end];
+        let s = self.pos + 2;
+        let e = s + name.len();
+        match self.bytes.get(s..e) {
+            Some(b) if same(b, name) => {}
+            _ => return Err(Fallback),
+        }
+        let p = skip_ws(self.bytes, e);
+        if self.byte(p) != Some(b'>') {
+            return Err(Fallback);
+        }
+        self.pos = p + 1;
+        self.bindings.truncate(open.bindings);
+        Ok(())
+    }
+
+    /// Ends the current element read as `<x/>`.
+    #[inline]
+    fn close_empty(&mut self) {
+        self.self_closing = false;
+        if let Some(open) = self.open.pop() {
+            self.bindings.truncate(open.bindings);
+        }
+    }
+
+    /// Reads an XML declaration at the start of the input, if there is one: version 1.0,
+    /// encoding UTF-8 if any, standalone yes or no if any.
+    fn declaration(&mut self) -> Result<(), Fallback> {
+        let b = self.bytes;
+        if !(b.starts_with(b"<?xml") && b.len() > 5 && chars::is_whitespace(b[5])) {
+            return Ok(());
+        }
+        let mut p = skip_ws(b, 5);
+        let pseudo = |p: &mut usize, name: &[u8]| -> Option<Span> {
+            if !b[*p..].starts_with(name) {
+                return None;
+            }
+            let mut q = skip_ws(b, *p + name.len());
+            if b.get(q) != Some(&b'=') {
+                return None;
+            }
+            q = skip_ws(b, q + 1);
+            let quote = *b.get(q).filter(|&&c| c == b'"' || c == b'\'')?;
+            let start = q + 1;
+            let end = start + b[start..].iter().position(|&c| c == quote)?;
+            *p = end + 1;
+            Some(Span { start, end })
+        };
+        let v = pseudo(&mut p, b"version").ok_or(Fallback)?;
+        if &b[v.start..v.end] != b"1.0" {
+            return Err(Fallback);
+        }
+        let mut q = skip_ws(b, p);
+        if q > p {
+            if let Some(e) = pseudo(&mut q, b"encoding") {
+                if !b[e.start..e.end].eq_ignore_ascii_case(b"UTF-8") {
+                    return Err(Fallback);
+                }
+                p = q;
+                q = skip_ws(b, p);
+            }
+        }
+        if q > p {
+            if let Some(s) = pseudo(&mut q, b"standalone") {
+                if !matches!(&b[s.start..s.end], b"yes" | b"no") {
+                    return Err(Fallback);
+                }
+                p = q;
+            }
+        }
+        p = skip_ws(b, p);
+        if !b[p..].starts_with(b"?>") {
+            return Err(Fallback);
+        }
+        self.pos = p + 2;
+        Ok(())
+    }
+}
+
+impl Source for Scanner<'_> {
+    type Error = Fallback;
+
+    fn root(&mut self) -> Result<(), Fallback> {
+        if self.bytes.starts_with(b"\xEF\xBB\xBF") {
+            self.bytes = &self.bytes[3..];
+        }
+        self.declaration()?;
+        self.pos = skip_ws(self.bytes, self.pos);
+        // Anything but a start tag (a comment, a document type) is the cursor's.
+        match self.byte(self.pos) {
+            Some(b'<') => self.start_tag(),
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn at(&self, ns: &str, local: &str) -> bool {
+        same(&self.bytes[self.local..self.name.end], local.as_bytes()) && same_str(self.ns, ns)
+    }
+
+    fn attributes<F>(&mut self, mut f: F) -> Result<(), Fallback>
+    where
+        F: FnMut(&str, &str, &str) -> Result<(), Fault>,
+    {
+        for a in &self.attrs {
+            if a.decl {
+                continue;
+            }
+            let local = self.str(Span {
+                start: a.local,
+                end: a.name.end,
+            });
+            f(self.attr_ns(a)?, local, self.value_of(a)).map_err(|_| Fallback)?;
+        }
+        Ok(())
+    }
+
+    fn xsi_type(&mut self) -> Result<Option<(String, String)>, Fallback> {
+        if !self.prefixed {
+            return Ok(None);
+        }
+        let mut found = None;
+        for a in &self.attrs {
+            if !a.decl && &self.bytes[a.local..a.name.end] == b"type" && self.attr_ns(a)? == XSI {
+                found = Some(self.value_of(a));
+            }
+        }
+        let Some(value) = found else {
+            return Ok(None);
+        };
+        let qname = crate::datatypes::trim_xml(value);
+        let (prefix, local) = qname.split_once(':').unwrap_or(("", qname));
+        match self.resolve(prefix.as_bytes()) {
+            Some(ns) => Ok(Some((ns.to_string(), local.to_string()))),
+            None if prefix.is_empty() => Ok(Some((String::new(), local.to_string()))),
+            None => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn check_xsi_type(&mut self, ns: &str, local: &str) -> Result<(), Fallback> {
+        if !self.prefixed {
+            return Ok(());
+        }
+        match self.xsi_type()? {
+            Some((n, l)) if local.is_empty() || n != ns || l != local => Err(Fallback),
+            _ => Ok(()),
+        }
+    }
+
+    fn child(&mut self) -> Result<bool, Fallback> {
+        if self.self_closing {
+            self.close_empty();
+            return Ok(false);
+        }
+        self.pos = skip_ws(self.bytes, self.pos);
+        if self.byte(self.pos) != Some(b'<') {
+            return Err(Fallback);
+        }
+        if self.byte(self.pos + 1) == Some(b'/') {
+            self.end_tag()?;
+            return Ok(false);
+        }
+        self.start_tag()?;
+        Ok(true)
+    }
+
+    fn text(&mut self) -> Result<&str, Fallback> {
+        if self.self_closing {
+            self.close_empty();
+            return Ok("");
+        }
+        let start = self.pos;
+        let (end, plain) = self.text_run(start)?;
+        if self.byte(end + 1) != Some(b'/') {
+            return Err(Fallback);
+        }
+        self.pos = end;
+        self.end_tag()?;
+        match plain {
+            true => Ok(self.str(Span { start, end })),
+            false => Ok(&self.text),
+        }
+    }
+
+    fn empty(&mut self) -> Result<(), Fallback> {
+        if self.self_closing {
+            self.close_empty();
+            return Ok(());
+        }
+        if self.byte(self.pos + 1) != Some(b'/') || self.byte(self.pos) != Some(b'<') {
+            return Err(Fallback);
+        }
+        self.end_tag()
+    }
+
+    fn finish(&mut self) -> Result<(), Fallback> {
+        if !self.open.is_empty() || self.self_closing {
+            return Err(Fallback);
+        }
+        match skip_ws(self.bytes, self.pos) == self.bytes.len() {
+            true => Ok(()),
+            false => Err(Fallback),
+        }
+    }
+
+    #[cold]
+    fn unexpected(&mut self, _expected: &str) -> Fallback {
+        Fallback
+    }
+
+    #[inline]
+    fn offset(&self) -> u64 {
+        self.tag as u64
+    }
+
+    #[cold]
+    fn fail_at(&mut self, _offset: u64, _fault: Fault) -> Fallback {
+        Fallback
+    }
+
+    #[cold]
+    fn not_derived(&mut self, _ns: &str, _local: &str) -> Fallback {
+        Fallback
+    }
+}
+
+/// Whether two byte strings are equal, compared inline: the names and URIs compared here are
+/// short, where a call to `memcmp` costs more than the comparison.
+#[inline(always)]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i + 8 <= a.len() {
+        let x = u64::from_ne_bytes(a[i..i + 8].try_into().expect("8 bytes"));
+        let y = u64::from_ne_bytes(b[i..i + 8].try_into().expect("8 bytes"));
+        if x != y {
+            return false;
+        }
+        i += 8;
+    }
+    a[i..].iter().zip(&b[i..]).all(|(x, y)| x == y)
+}
+
+#[inline(always)]
+fn same_str(a: &str, b: &str) -> bool {
+    // The same URI is often the same slice of the input, or the same constant.
+    (a.as_ptr() == b.as_ptr() && a.len() == b.len()) || same(a.as_bytes(), b.as_bytes())
+}

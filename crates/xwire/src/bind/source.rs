@@ -1,0 +1,159 @@
+//! What a generated parser reads from: the steps of recursive descent over a document, the
+//! same whether the bytes go through the fast [`Scanner`](super::Scanner) or the general
+//! [`Cursor`](super::Cursor).
+
+use super::{Fault, XSI};
+
+/// A document seen as the steps of recursive descent: the root, an element's attributes, its
+/// next child, its text. Generated readers are generic over it, so one reader serves both
+/// [`Scanner`](super::Scanner) (the fast path, which gives up on anything unusual) and
+/// [`Cursor`](super::Cursor) (every rule of the reader, and the messages).
+///
+/// A source is at a start tag once [`Source::root`] or [`Source::child`] found one. Generated
+/// code reads the element's attributes ([`Source::attributes`]), then its content: the
+/// children one by one ([`Source::child`]), its text ([`Source::text`]) or nothing
+/// ([`Source::empty`]); each of these ends past the element's end tag.
+///
+/// ```
+/// use xwire::bind::{value, Cursor, Scanner, Source};
+///
+/// // What generated code does for `<qty>` of type positiveInteger below 100, written once
+/// // for both sources.
+/// fn qty<S: Source>(c: &mut S) -> Result<u8, S::Error> {
+///     c.root()?;
+///     if !c.at("", "qty") {
+///         return Err(c.unexpected("<qty>"));
+///     }
+///     c.no_attributes()?;
+///     let v = value::int(c.text()?, 1, 99).map_err(|f| c.fail(f))?;
+///     c.finish()?;
+///     Ok(v)
+/// }
+/// let doc = b"<qty>42</qty>";
+/// assert_eq!(qty(&mut Scanner::new(doc)).ok(), Some(42));
+/// assert_eq!(qty(&mut Cursor::new(doc))?, 42);
+/// // The scanner leaves the comment to the cursor; the cursor reads it.
+/// let doc = b"<qty>4<!-- two -->2</qty>";
+/// assert!(qty(&mut Scanner::new(doc)).is_err());
+/// assert_eq!(qty(&mut Cursor::new(doc))?, 42);
+/// # Ok::<(), xwire::bind::Error>(())
+/// ```
+pub trait Source {
+    /// What a failed step gives: [`Error`](super::Error) for the cursor,
+    /// [`Fallback`](super::Fallback) for the scanner.
+    type Error;
+
+    /// Moves to the root element's start tag, past the prolog.
+    fn root(&mut self) -> Result<(), Self::Error>;
+
+    /// Whether the source is at the start tag of element `{ns}local` (`ns` empty for none).
+    fn at(&self, ns: &str, local: &str) -> bool;
+
+    /// Calls `f` with the namespace URI, local name and normalised value of each attribute of
+    /// the current start tag (namespace declarations left out), stopping at its first fault.
+    fn attributes<F>(&mut self, f: F) -> Result<(), Self::Error>
+    where
+        F: FnMut(&str, &str, &str) -> Result<(), Fault>;
+
+    /// Checks that the current start tag has no attributes but the schema-location hints
+    /// (`xsi:schemaLocation`, `xsi:noNamespaceSchemaLocation`) and `xsi:type` (checked apart,
+    /// [`Source::check_xsi_type`]): the attributes of an element of simple type.
+    fn no_attributes(&mut self) -> Result<(), Self::Error> {
+        self.attributes(|ns, local, _| {
+            if is_xsi_hint(ns, local) {
+                Ok(())
+            } else {
+                Err(Fault::new(
+                    "cvc-type.3.1.1",
+                    format!("attribute '{local}' is not allowed on an element of simple type"),
+                ))
+            }
+        })
+    }
+
+    /// The type the current start tag's `xsi:type` names, as (namespace URI, local name),
+    /// its prefix resolved with the bindings in scope; `None` without `xsi:type`.
+    fn xsi_type(&mut self) -> Result<Option<(String, String)>, Self::Error>;
+
+    /// Checks that the current start tag has no `xsi:type`, or one naming `{ns}local`: the
+    /// type the parser reads it as (an element whose type has no derived types that may
+    /// stand for it). An anonymous type (`local` empty) allows no `xsi:type`.
+    fn check_xsi_type(&mut self, ns: &str, local: &str) -> Result<(), Self::Error> {
+        match self.xsi_type()? {
+            Some((n, l)) if local.is_empty() || n != ns || l != local => {
+                Err(self.not_derived(&n, &l))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The error of an `xsi:type` naming `{ns}local`, a type that may not stand for the
+    /// element's.
+    #[cold]
+    fn not_derived(&mut self, ns: &str, local: &str) -> Self::Error {
+        let m =
+            format!("xsi:type names {{{ns}}}{local}, which may not stand for the element's type");
+        self.fail(Fault::new("cvc-elt.4.3", m))
+    }
+
+    /// Moves to the next child element of the current element: `true` at its start tag,
+    /// `false` past the current element's end tag. White space, comments and processing
+    /// instructions between children are skipped; other text is an error (element-only
+    /// content).
+    fn child(&mut self) -> Result<bool, Self::Error>;
+
+    /// The character data of the current element, to its end tag: the text of an element of
+    /// simple type or simple content. A child element is an error. The text lives in the
+    /// source until the next call.
+    fn text(&mut self) -> Result<&str, Self::Error>;
+
+    /// Moves past the end tag of the current element, which must be empty: no child and no
+    /// character data (comments and processing instructions may be there).
+    fn empty(&mut self) -> Result<(), Self::Error>;
+
+    /// Reads to the end of the document after the root element (comments, processing
+    /// instructions and white space only).
+    fn finish(&mut self) -> Result<(), Self::Error>;
+
+    /// The error a generated parser gives where an element it expected is missing: at a
+    /// start tag, that element is not allowed here; past an end tag, the content ended
+    /// too early. `expected` names what would have been allowed.
+    fn unexpected(&mut self, expected: &str) -> Self::Error;
+
+    /// The byte offset of the current token, to place a fault found later at it
+    /// ([`Source::fail_at`]): a value's error is reported at its element's start tag.
+    fn offset(&self) -> u64;
+
+    /// `fault`, placed at the token that started at byte `offset` (from [`Source::offset`]).
+    fn fail_at(&mut self, offset: u64, fault: Fault) -> Self::Error;
+
+    /// `fault`, placed at the current token.
+    #[cold]
+    fn fail(&mut self, fault: Fault) -> Self::Error {
+        let at = self.offset();
+        self.fail_at(at, fault)
+    }
+}
+
+/// Whether an attribute is one any element may have whatever its type: `xsi:type` (checked
+/// apart, [`Source::check_xsi_type`]) and the schema-location hints.
+fn is_xsi_hint(ns: &str, local: &str) -> bool {
+    ns == XSI
+        && matches!(
+            local,
+            "type" | "schemaLocation" | "noNamespaceSchemaLocation"
+        )
+}
+
+/// What a generated reader does with an attribute its type does not declare: nothing for
+/// `xsi:type` and the schema-location hints, a fault naming the attribute and `owner` (the
+/// type) for the others.
+pub fn other_attribute(ns: &str, local: &str, owner: &str) -> Result<(), Fault> {
+    if is_xsi_hint(ns, local) {
+        return Ok(());
+    }
+    Err(Fault::new(
+        "cvc-complex-type.3.2.2",
+        format!("attribute '{local}' is not allowed on <{owner}>"),
+    ))
+}

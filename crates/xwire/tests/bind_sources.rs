@@ -1,0 +1,236 @@
+//! The fast scanner of generated parsers (`xwire::bind::Scanner`) against the general cursor
+//! (`xwire::bind::Cursor`, the reader's tokens): whenever the scanner reads a document, the
+//! cursor reads it too and sees the same thing. A walker stands in for generated code: `t`
+//! elements hold text, `e` elements are empty, the others hold elements.
+
+use proptest::prelude::*;
+use xwire::bind::{Cursor, Fallback, Scanner, Source};
+
+const NAMES: [(&str, &str); 8] = [
+    ("", "a"),
+    ("", "b"),
+    ("", "t"),
+    ("", "e"),
+    ("urn:x", "a"),
+    ("urn:x", "t"),
+    ("urn:y", "b"),
+    ("urn:y", "e"),
+];
+
+fn element<S: Source>(s: &mut S, out: &mut String) -> Result<(), S::Error> {
+    let Some(&(ns, local)) = NAMES.iter().find(|(ns, l)| s.at(ns, l)) else {
+        return Err(s.unexpected("a known name"));
+    };
+    out.push_str(&format!("<{{{ns}}}{local}"));
+    s.attributes(|ns, l, v| {
+        out.push_str(&format!(" {{{ns}}}{l}={v:?}"));
+        Ok(())
+    })?;
+    if let Some((ns, l)) = s.xsi_type()? {
+        out.push_str(&format!(" xsi:type={{{ns}}}{l}"));
+    }
+    out.push('>');
+    match local {
+        "t" => out.push_str(&format!("{:?}", s.text()?)),
+        "e" => s.empty()?,
+        _ => {
+            while s.child()? {
+                element(s, out)?;
+            }
+        }
+    }
+    out.push_str("</>");
+    Ok(())
+}
+
+fn walk<S: Source>(s: &mut S) -> Result<String, S::Error> {
+    let mut out = String::new();
+    s.root()?;
+    element(s, &mut out)?;
+    s.finish()?;
+    Ok(out)
+}
+
+/// What the scanner gives (`None`: it fell back) and what the cursor gives.
+fn both(doc: &[u8]) -> (Option<String>, Result<String, xwire::bind::Error>) {
+    let fast: Result<String, Fallback> = walk(&mut Scanner::new(doc));
+    (fast.ok(), walk(&mut Cursor::new(doc)))
+}
+
+/// The scanner reads `doc` and sees what the cursor sees.
+#[track_caller]
+fn fast(doc: &str) {
+    let (fast, general) = both(doc.as_bytes());
+    let general = general.unwrap_or_else(|e| panic!("the cursor rejects {doc:?}: {e}"));
+    assert_eq!(fast.as_deref(), Some(general.as_str()), "{doc:?}");
+}
+
+/// The scanner leaves `doc` to the cursor, which reads it or not (`ok`).
+#[track_caller]
+fn falls_back(doc: &str, ok: bool) {
+    let (fast, general) = both(doc.as_bytes());
+    assert_eq!(fast, None, "the scanner reads {doc:?}");
+    assert_eq!(general.is_ok(), ok, "{doc:?}: {general:?}");
+}
+
+#[test]
+fn ordinary_documents_are_the_scanners() {
+    fast("<a/>");
+    fast("<a><t>hi</t><e/><e></e></a>");
+    fast("<?xml version=\"1.0\"?>\n<a>\n  <t> x </t>\n</a>\n");
+    fast("<?xml version='1.0' encoding='utf-8' standalone='yes' ?><a/>");
+    fast("\u{FEFF}<?xml version=\"1.0\" encoding=\"UTF-8\"?><a/>");
+    fast("<a k='v' l=\"w'\"><t m = 'x\"y'>é ü &lt;&amp;&gt;&#65;&#x42;&quot;&apos;</t></a>");
+    fast("<t>a\r\nb\rc]d]]e</t>");
+    fast("<a k=' x\ty\r\nz &#9;'/>");
+    fast("<a xmlns='urn:x'><t>1</t><b xmlns='urn:y'><e/></b><t xmlns=''/></a>");
+    fast("<p:a xmlns:p='urn:x' xmlns:q='urn:y' p:k='1' q:k='2' k='3'><q:b><q:e/></q:b></p:a>");
+    fast("<a xml:lang='en'><t xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance' xsi:type='p:T' xmlns:p='urn:x'/></a>");
+    fast("<a xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance'><t xsi:type='T'>x</t></a>");
+}
+
+#[test]
+fn unusual_documents_go_to_the_cursor() {
+    falls_back("<a><!-- c --><t/></a>", true);
+    falls_back("<a><?pi x?><t/></a>", true);
+    falls_back("<a><t><![CDATA[x]]></t></a>", true);
+    falls_back("<!DOCTYPE a [<!ENTITY x 'y'>]><a><t>&x;</t></a>", true);
+    falls_back("<?xml version=\"1.1\"?><a/>", true);
+    falls_back("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><a/>", true);
+    falls_back("<a/><!-- after -->", true);
+    falls_back("<é/>", false);
+    falls_back(
+        "<a xmlns:p='urn:x' xmlns:xml='http://www.w3.org/XML/1998/namespace'/>",
+        true,
+    );
+    falls_back("<a xmlns='&#117;rn:x'/>", true);
+}
+
+#[test]
+fn wrong_documents_go_to_the_cursor_which_rejects_them() {
+    for doc in [
+        "",
+        "<a>",
+        "<a></b>",
+        "<a></a",
+        "<a/><a/>",
+        "<a/>x",
+        "<a k='1' k='2'/>",
+        "<a xmlns:p='urn:x' xmlns:q='urn:x' p:k='1' q:k='2'/>",
+        "<a xmlns:p='urn:x' xmlns:p='urn:y'/>",
+        "<p:a/>",
+        "<a p:k='1'/>",
+        "<a k='1'l='2'/>",
+        "<a k=1/>",
+        "<a k='<'/>",
+        "<a k='&nope;'/>",
+        "<t>&nope;</t>",
+        "<t>&#0;</t>",
+        "<t>a]]>b</t>",
+        "<t>\u{1}</t>",
+        "<t>\u{FFFE}</t>",
+        "<a xmlns:p=''/>",
+        "<a xmlns:xmlns='urn:x'/>",
+        "<a xmlns='http://www.w3.org/2000/xmlns/'/>",
+        "<a:b:c/>",
+        "<:a/>",
+        "<a: />",
+        "<1a/>",
+        "<?xml version=\"1.0\"encoding=\"UTF-8\"?><a/>",
+        "<?xml version=\"1.0\" standalone=\"maybe\"?><a/>",
+        "<a>text<t/></a>",
+        "<e> </e>",
+        "<t><a/></t>",
+    ] {
+        falls_back(doc, false);
+    }
+    // Bytes that are not UTF-8, in text, in a value.
+    for doc in [
+        &b"<t>\xFF</t>"[..],
+        b"<a k='\xC3'/>",
+        b"<t>\xED\xA0\x80</t>",
+    ] {
+        let (fast, general) = both(doc);
+        assert_eq!(fast, None);
+        assert!(general.is_err());
+    }
+}
+
+#[test]
+fn the_reader_limits_hold() {
+    let deep = format!("{}{}", "<a>".repeat(5000), "</a>".repeat(5000));
+    falls_back(&deep, false);
+}
+
+/// Pieces inserted into valid documents: markup, references, characters the scanner treats
+/// apart.
+const PIECES: [&str; 24] = [
+    "<",
+    ">",
+    "/",
+    "'",
+    "\"",
+    "=",
+    " ",
+    "&amp;",
+    "&#x41;",
+    "&x;",
+    "]]>",
+    "\r\n",
+    "\t",
+    "é",
+    "\u{1}",
+    "<!--c-->",
+    "<?p?>",
+    "<![CDATA[z]]>",
+    "xmlns:p='urn:x' ",
+    "p:",
+    "<t>",
+    "</t>",
+    "<e/>",
+    " k='v'",
+];
+
+fn tree() -> impl Strategy<Value = String> {
+    let leaf = prop_oneof![
+        "[a-z &<>]{0,6}"
+            .prop_map(|t| format!("<t>{}</t>", t.replace('&', "&amp;").replace('<', "&lt;"))),
+        Just("<e/>".to_string()),
+        Just("<e></e>".to_string()),
+        Just("<t xmlns='urn:x' k='1'>v</t>".to_string()),
+    ];
+    leaf.prop_recursive(4, 24, 4, |inner| {
+        (prop::collection::vec(inner, 0..4), any::<bool>()).prop_map(|(kids, ns)| {
+            let open = if ns {
+                "<p:a xmlns:p='urn:x' p:k='1'>"
+            } else {
+                "<b>"
+            };
+            let close = if ns { "</p:a>" } else { "</b>" };
+            format!("{open}\n  {}\n{close}", kids.concat())
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Valid documents, then some with pieces inserted at random places: whenever the
+    /// scanner reads one, the cursor reads it and sees the same.
+    #[test]
+    fn the_scanner_never_disagrees(
+        doc in tree(),
+        edits in prop::collection::vec((any::<prop::sample::Index>(), 0..PIECES.len()), 0..3),
+    ) {
+        let mut doc = format!("<a>{doc}</a>").into_bytes();
+        for (at, piece) in edits {
+            let at = at.index(doc.len() + 1);
+            doc.splice(at..at, PIECES[piece].bytes());
+        }
+        let (fast, general) = both(&doc);
+        if let Some(fast) = fast {
+            let general = general.map_err(|e| e.to_string());
+            prop_assert_eq!(Ok(fast), general, "{:?}", String::from_utf8_lossy(&doc));
+        }
+    }
+}
