@@ -16,6 +16,7 @@
 //! characters, `]]>` in text, the reader's default limits); `tests/bind_sources.rs` and the
 //! generated parsers' fuzz targets hold it to the cursor.
 
+use crate::bytes::same_bytes;
 use crate::chars::{self, CLASS};
 use crate::scan::{any_char, find_class, reference, skip_ws, str_of, Ref};
 use crate::{XMLNS_NS, XML_NS};
@@ -157,33 +158,34 @@ impl<'a> Scanner<'a> {
     /// sides. Returns its end and where its local part starts.
     #[inline]
     fn qname(&self, at: usize) -> Result<(usize, usize), Fallback> {
-        let mut local = at;
-        let mut p = at;
-        loop {
-            match self.byte(p) {
-                Some(b) if CLASS[b as usize] & chars::NAME_START != 0 && b != b':' => {}
-                _ => return Err(Fallback),
-            }
-            p += 1;
-            while let Some(b) = self.byte(p) {
-                if CLASS[b as usize] & chars::NCNAME == 0 {
-                    break;
-                }
-                p += 1;
-            }
-            if self.byte(p) == Some(b':') && local == at {
-                p += 1;
-                local = p;
-                continue;
-            }
-            break;
-        }
-        match self.byte(p) {
+        let end = self.ncname(at)?;
+        let (end, local) = match self.byte(end) {
+            Some(b':') => (self.ncname(end + 1)?, end + 1),
+            _ => (end, at),
+        };
+        match self.byte(end) {
             // A non-ASCII name character, or a second colon.
             Some(b) if b >= 0x80 || b == b':' => Err(Fallback),
-            _ if p - at > MAX_NAME => Err(Fallback),
-            _ => Ok((p, local)),
+            _ if end - at > MAX_NAME => Err(Fallback),
+            _ => Ok((end, local)),
         }
+    }
+
+    /// Scans an NCName of ASCII characters at `at`; returns its end.
+    #[inline(always)]
+    fn ncname(&self, at: usize) -> Result<usize, Fallback> {
+        match self.byte(at) {
+            Some(b) if CLASS[b as usize] & chars::NAME_START != 0 && b != b':' => {}
+            _ => return Err(Fallback),
+        }
+        let mut p = at + 1;
+        while self
+            .byte(p)
+            .is_some_and(|b| CLASS[b as usize] & chars::NCNAME != 0)
+        {
+            p += 1;
+        }
+        Ok(p)
     }
 
     /// Scans character data from `at` to the next `<`, checking its characters; gives up on
@@ -340,18 +342,47 @@ impl<'a> Scanner<'a> {
     }
 
     /// Reads the start tag at `self.pos` (its `<`), making it the current element.
+    #[inline]
     fn start_tag(&mut self) -> Result<(), Fallback> {
         if self.open.len() >= MAX_DEPTH {
             return Err(Fallback);
         }
         let tag = self.pos;
         let (name_end, local) = self.qname(tag + 1)?;
+        self.tag = tag;
+        self.name = Span {
+            start: tag + 1,
+            end: name_end,
+        };
+        self.local = local;
+        self.open.push(Open {
+            name: self.name,
+            bindings: self.bindings.len(),
+        });
+        // The usual tag: a name, then `>`.
+        if self.byte(name_end) == Some(b'>') {
+            self.attrs.clear();
+            self.prefixed = false;
+            self.self_closing = false;
+            self.pos = name_end + 1;
+        } else {
+            self.attributes_from(name_end)?;
+        }
+        self.ns = match (local == tag + 1, self.bindings.is_empty()) {
+            (true, true) => "",
+            _ => self.element_ns()?,
+        };
+        Ok(())
+    }
+
+    /// Reads the current start tag's attributes from `p` (the end of its name) to its end.
+    fn attributes_from(&mut self, mut p: usize) -> Result<(), Fallback> {
+        let tag = self.tag;
         self.attrs.clear();
         self.values.clear();
         self.prefixed = false;
         let mut decls = false;
-        let mut p = name_end;
-        let self_closing = loop {
+        self.self_closing = loop {
             let before = p;
             p = skip_ws(self.bytes, p);
             match self.byte(p) {
@@ -408,35 +439,28 @@ impl<'a> Scanner<'a> {
             });
         };
         self.pos = p + 1;
-        self.tag = tag;
-        self.name = Span {
-            start: tag + 1,
-            end: name_end,
-        };
-        self.local = local;
-        self.self_closing = self_closing;
-        self.open.push(Open {
-            name: self.name,
-            bindings: self.bindings.len(),
-        });
         if decls {
             self.declare()?;
         }
         if self.prefixed || self.attrs.len() > 1 {
             self.check_attributes()?;
         }
-        let prefix = match local - self.name.start {
+        Ok(())
+    }
+
+    /// The current element's namespace URI, from its prefix and the bindings in scope.
+    fn element_ns(&self) -> Result<&'a str, Fallback> {
+        let prefix = match self.local - self.name.start {
             0 => &b""[..],
             n => &self.bytes[self.name.start..self.name.start + n - 1],
         };
         // Elements in the `xml` namespace are left to the cursor with their prefix.
-        self.ns = match self.resolve(prefix) {
-            Some(XML_NS) => return Err(Fallback),
-            Some(uri) => uri,
-            None if prefix.is_empty() => "",
-            None => return Err(Fallback),
-        };
-        Ok(())
+        match self.resolve(prefix) {
+            Some(XML_NS) => Err(Fallback),
+            Some(uri) => Ok(uri),
+            None if prefix.is_empty() => Ok(""),
+            None => Err(Fallback),
+        }
     }
 
     /// Puts the current start tag's namespace declarations in scope, with the constraints of
@@ -507,7 +531,7 @@ impl<'a> Scanner<'a> {
         let s = self.pos + 2;
         let e = s + name.len();
         match self.bytes.get(s..e) {
-            Some(b) if same(b, name) => {}
+            Some(b) if same_bytes(b, name) => {}
             _ => return Err(Fallback),
         }
         let p = skip_ws(self.bytes, e);
@@ -600,7 +624,8 @@ impl Source for Scanner<'_> {
 
     #[inline]
     fn at(&self, ns: &str, local: &str) -> bool {
-        same(&self.bytes[self.local..self.name.end], local.as_bytes()) && same_str(self.ns, ns)
+        same_bytes(&self.bytes[self.local..self.name.end], local.as_bytes())
+            && same_str(self.ns, ns)
     }
 
     fn attributes<F>(&mut self, mut f: F) -> Result<(), Fallback>
@@ -730,27 +755,8 @@ impl Source for Scanner<'_> {
     }
 }
 
-/// Whether two byte strings are equal, compared inline: the names and URIs compared here are
-/// short, where a call to `memcmp` costs more than the comparison.
-#[inline(always)]
-fn same(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i + 8 <= a.len() {
-        let x = u64::from_ne_bytes(a[i..i + 8].try_into().expect("8 bytes"));
-        let y = u64::from_ne_bytes(b[i..i + 8].try_into().expect("8 bytes"));
-        if x != y {
-            return false;
-        }
-        i += 8;
-    }
-    a[i..].iter().zip(&b[i..]).all(|(x, y)| x == y)
-}
-
 #[inline(always)]
 fn same_str(a: &str, b: &str) -> bool {
     // The same URI is often the same slice of the input, or the same constant.
-    (a.as_ptr() == b.as_ptr() && a.len() == b.len()) || same(a.as_bytes(), b.as_bytes())
+    (a.as_ptr() == b.as_ptr() && a.len() == b.len()) || same_bytes(a.as_bytes(), b.as_bytes())
 }
