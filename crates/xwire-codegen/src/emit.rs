@@ -257,7 +257,7 @@ fn prim(p: Prim) -> String {
         Prim::Decimal => format!("{RUNTIME}::Decimal"),
         Prim::F32 => "f32".into(),
         Prim::F64 => "f64".into(),
-        Prim::String => "String".into(),
+        Prim::String => "xwire::bind::Text".into(),
         Prim::DateTime(kind) => format!("{RUNTIME}::{}", temporal(kind)),
         Prim::Duration => format!("{RUNTIME}::Duration"),
         Prim::Bytes => "Vec<u8>".into(),

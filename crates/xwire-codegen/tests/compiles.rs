@@ -7,7 +7,7 @@ macro_rules! runtime_stand_in {
     () => {
         runtime_stand_in! {
             Decimal Integer DateTime Time Date GYearMonth GYear GMonthDay GDay GMonth
-            Duration QName AnyElement AnyAttribute
+            Duration QName AnyElement AnyAttribute Text
         }
     };
     ($($name:ident)+) => {

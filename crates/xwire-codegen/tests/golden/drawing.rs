@@ -61,9 +61,9 @@ impl Units {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Title {
     /// Attribute `lang`.
-    pub lang: Option<String>,
+    pub lang: Option<xwire::bind::Text>,
     /// The character data.
-    pub value: String,
+    pub value: xwire::bind::Text,
 }
 
 /// A choice in the content of `Drawing`.
@@ -84,7 +84,7 @@ pub struct Empty;
 #[derive(Clone, Debug, PartialEq)]
 pub struct DrawingSequence {
     /// Element `{urn:drawing}layer`.
-    pub layer: String,
+    pub layer: xwire::bind::Text,
     /// Element `{urn:drawing}opacity`.
     pub opacity: Option<u8>,
 }
@@ -103,7 +103,7 @@ pub enum ShapeGroup {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Circle {
     /// Attribute `id`.
-    pub id: Option<String>,
+    pub id: Option<xwire::bind::Text>,
     /// Element `{urn:drawing}r`.
     pub r: f64,
 }
@@ -112,9 +112,9 @@ pub struct Circle {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Polygon {
     /// Attribute `id`.
-    pub id: Option<String>,
+    pub id: Option<xwire::bind::Text>,
     /// Element `{urn:drawing}points`.
-    pub points: Vec<String>,
+    pub points: Vec<xwire::bind::Text>,
     /// Element `{urn:drawing}closed`.
     pub closed: Option<bool>,
 }
@@ -158,7 +158,7 @@ impl SizeOrAutoMember2 {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Shape {
     /// Attribute `id`.
-    pub id: Option<String>,
+    pub id: Option<xwire::bind::Text>,
 }
 
 impl Document {
@@ -453,7 +453,7 @@ impl Shape {
 }
 
 /// The value of simple type {http://www.w3.org/2001/XMLSchema}string.
-fn value_1(s: &str) -> Result<String, xwire::bind::Fault> {
+fn value_1(s: &str) -> Result<xwire::bind::Text, xwire::bind::Fault> {
     let v = xwire::bind::value::string(s, xwire::datatypes::Builtin::String)?;
     Ok(v)
 }
@@ -471,24 +471,24 @@ fn value_5(s: &str) -> Result<f64, xwire::bind::Fault> {
 }
 
 /// The value of simple type {http://www.w3.org/2001/XMLSchema}language.
-fn value_22(s: &str) -> Result<String, xwire::bind::Fault> {
+fn value_22(s: &str) -> Result<xwire::bind::Text, xwire::bind::Fault> {
     let v = xwire::bind::value::string(s, xwire::datatypes::Builtin::Language)?;
     Ok(v)
 }
 
 /// The value of simple type {http://www.w3.org/2001/XMLSchema}NMTOKENS.
-fn value_24(s: &str) -> Result<Vec<String>, xwire::bind::Fault> {
+fn value_24(s: &str) -> Result<Vec<xwire::bind::Text>, xwire::bind::Fault> {
     xwire::bind::value::string_list(s, xwire::datatypes::Builtin::NmToken)
 }
 
 /// The value of simple type {http://www.w3.org/2001/XMLSchema}NCName.
-fn value_26(s: &str) -> Result<String, xwire::bind::Fault> {
+fn value_26(s: &str) -> Result<xwire::bind::Text, xwire::bind::Fault> {
     let v = xwire::bind::value::string(s, xwire::datatypes::Builtin::NcName)?;
     Ok(v)
 }
 
 /// The value of simple type {http://www.w3.org/2001/XMLSchema}ID.
-fn value_27(s: &str) -> Result<String, xwire::bind::Fault> {
+fn value_27(s: &str) -> Result<xwire::bind::Text, xwire::bind::Fault> {
     let v = xwire::bind::value::string(s, xwire::datatypes::Builtin::Id)?;
     Ok(v)
 }
@@ -573,14 +573,14 @@ fn element_5<C: xwire::bind::Source>(c: &mut C) -> Result<f64, C::Error> {
     value_5(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
-fn element_24<C: xwire::bind::Source>(c: &mut C) -> Result<Vec<String>, C::Error> {
+fn element_24<C: xwire::bind::Source>(c: &mut C) -> Result<Vec<xwire::bind::Text>, C::Error> {
     let at = c.offset();
     c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "NMTOKENS")?;
     c.no_attributes()?;
     value_24(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
-fn element_26<C: xwire::bind::Source>(c: &mut C) -> Result<String, C::Error> {
+fn element_26<C: xwire::bind::Source>(c: &mut C) -> Result<xwire::bind::Text, C::Error> {
     let at = c.offset();
     c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "NCName")?;
     c.no_attributes()?;

@@ -7,7 +7,7 @@ pub enum Document {
     /// Element `{http://www.example.com/IPO}purchaseOrder`.
     PurchaseOrder(PurchaseOrderType),
     /// Element `{http://www.example.com/IPO}comment`.
-    Comment(String),
+    Comment(xwire::bind::Text),
 }
 
 /// Complex type `{http://www.example.com/IPO}PurchaseOrderType`.
@@ -20,7 +20,7 @@ pub struct PurchaseOrderType {
     /// Element `billTo`.
     pub bill_to: Option<AddressFamily>,
     /// Element `{http://www.example.com/IPO}comment`.
-    pub comment: Option<String>,
+    pub comment: Option<xwire::bind::Text>,
     /// Element `items`.
     pub items: Option<Items>,
 }
@@ -29,11 +29,11 @@ pub struct PurchaseOrderType {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Address {
     /// Element `name`.
-    pub name: String,
+    pub name: xwire::bind::Text,
     /// Element `street`.
-    pub street: String,
+    pub street: xwire::bind::Text,
     /// Element `city`.
-    pub city: String,
+    pub city: xwire::bind::Text,
 }
 
 /// A value of type `Address` or of a type derived from it, as the element's `xsi:type` says.
@@ -52,11 +52,11 @@ pub enum AddressFamily {
 #[derive(Clone, Debug, PartialEq)]
 pub struct UsAddress {
     /// Element `name`.
-    pub name: String,
+    pub name: xwire::bind::Text,
     /// Element `street`.
-    pub street: String,
+    pub street: xwire::bind::Text,
     /// Element `city`.
-    pub city: String,
+    pub city: xwire::bind::Text,
     /// Element `state`.
     pub state: UsState,
     /// Element `zip`.
@@ -97,18 +97,18 @@ pub struct UkAddress {
     /// Attribute `exportCode`. Fixed: `1`.
     pub export_code: xwire::bind::Integer,
     /// Element `name`.
-    pub name: String,
+    pub name: xwire::bind::Text,
     /// Element `street`.
-    pub street: String,
+    pub street: xwire::bind::Text,
     /// Element `city`.
-    pub city: String,
+    pub city: xwire::bind::Text,
     /// Element `postcode`.
     pub postcode: UkPostcode,
 }
 
 /// Simple type `{http://www.example.com/IPO}UKPostcode`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct UkPostcode(pub String);
+pub struct UkPostcode(pub xwire::bind::Text);
 
 /// Complex type `{http://www.example.com/IPO}Items`.
 #[derive(Clone, Debug, PartialEq)]
@@ -123,24 +123,24 @@ pub struct Item {
     /// Attribute `partNum`.
     pub part_num: Sku,
     /// Element `productName`.
-    pub product_name: String,
+    pub product_name: xwire::bind::Text,
     /// Element `quantity`.
     pub quantity: u8,
     /// Element `USPrice`.
     pub us_price: xwire::bind::Decimal,
     /// Element `{http://www.example.com/IPO}comment`.
-    pub comment: Option<String>,
+    pub comment: Option<xwire::bind::Text>,
     /// Element `shipDate`.
     pub ship_date: Option<xwire::bind::Date>,
 }
 
 /// Simple type `{http://www.example.com/IPO}SKU`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Sku(pub String);
+pub struct Sku(pub xwire::bind::Text);
 
 /// Simple type `{http://www.example.com/IPO}Postcode`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Postcode(pub String);
+pub struct Postcode(pub xwire::bind::Text);
 
 impl Document {
     /// Reads a document, checking it against the schema as it goes: the first
@@ -444,7 +444,7 @@ impl Item {
 }
 
 /// The value of simple type {http://www.w3.org/2001/XMLSchema}string.
-fn value_1(s: &str) -> Result<String, xwire::bind::Fault> {
+fn value_1(s: &str) -> Result<xwire::bind::Text, xwire::bind::Fault> {
     let v = xwire::bind::value::string(s, xwire::datatypes::Builtin::String)?;
     Ok(v)
 }
@@ -501,7 +501,7 @@ fn value_50(s: &str) -> Result<u8, xwire::bind::Fault> {
     Ok(v)
 }
 
-fn element_1<C: xwire::bind::Source>(c: &mut C) -> Result<String, C::Error> {
+fn element_1<C: xwire::bind::Source>(c: &mut C) -> Result<xwire::bind::Text, C::Error> {
     let at = c.offset();
     c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "string")?;
     c.no_attributes()?;

@@ -7,7 +7,7 @@ pub enum Document {
     /// Element `purchaseOrder`.
     PurchaseOrder(PurchaseOrderType),
     /// Element `comment`.
-    Comment(String),
+    Comment(xwire::bind::Text),
 }
 
 /// Complex type `PurchaseOrderType`.
@@ -20,7 +20,7 @@ pub struct PurchaseOrderType {
     /// Element `billTo`.
     pub bill_to: UsAddress,
     /// Element `comment`.
-    pub comment: Option<String>,
+    pub comment: Option<xwire::bind::Text>,
     /// Element `items`.
     pub items: Items,
 }
@@ -29,15 +29,15 @@ pub struct PurchaseOrderType {
 #[derive(Clone, Debug, PartialEq)]
 pub struct UsAddress {
     /// Attribute `country`. Fixed: `US`.
-    pub country: String,
+    pub country: xwire::bind::Text,
     /// Element `name`.
-    pub name: String,
+    pub name: xwire::bind::Text,
     /// Element `street`.
-    pub street: String,
+    pub street: xwire::bind::Text,
     /// Element `city`.
-    pub city: String,
+    pub city: xwire::bind::Text,
     /// Element `state`.
-    pub state: String,
+    pub state: xwire::bind::Text,
     /// Element `zip`.
     pub zip: xwire::bind::Decimal,
 }
@@ -55,20 +55,20 @@ pub struct Item {
     /// Attribute `partNum`.
     pub part_num: Sku,
     /// Element `productName`.
-    pub product_name: String,
+    pub product_name: xwire::bind::Text,
     /// Element `quantity`.
     pub quantity: u8,
     /// Element `USPrice`.
     pub us_price: xwire::bind::Decimal,
     /// Element `comment`.
-    pub comment: Option<String>,
+    pub comment: Option<xwire::bind::Text>,
     /// Element `shipDate`.
     pub ship_date: Option<xwire::bind::Date>,
 }
 
 /// Simple type `SKU`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Sku(pub String);
+pub struct Sku(pub xwire::bind::Text);
 
 impl Document {
     /// Reads a document, checking it against the schema as it goes: the first
@@ -284,7 +284,7 @@ impl Item {
 }
 
 /// The value of simple type {http://www.w3.org/2001/XMLSchema}string.
-fn value_1(s: &str) -> Result<String, xwire::bind::Fault> {
+fn value_1(s: &str) -> Result<xwire::bind::Text, xwire::bind::Fault> {
     let v = xwire::bind::value::string(s, xwire::datatypes::Builtin::String)?;
     Ok(v)
 }
@@ -302,7 +302,7 @@ fn value_9(s: &str) -> Result<xwire::bind::Date, xwire::bind::Fault> {
 }
 
 /// The value of simple type {http://www.w3.org/2001/XMLSchema}NMTOKEN.
-fn value_23(s: &str) -> Result<String, xwire::bind::Fault> {
+fn value_23(s: &str) -> Result<xwire::bind::Text, xwire::bind::Fault> {
     let v = xwire::bind::value::string(s, xwire::datatypes::Builtin::NmToken)?;
     Ok(v)
 }
@@ -320,7 +320,7 @@ fn value_47(s: &str) -> Result<u8, xwire::bind::Fault> {
     Ok(v)
 }
 
-fn element_1<C: xwire::bind::Source>(c: &mut C) -> Result<String, C::Error> {
+fn element_1<C: xwire::bind::Source>(c: &mut C) -> Result<xwire::bind::Text, C::Error> {
     let at = c.offset();
     c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "string")?;
     c.no_attributes()?;

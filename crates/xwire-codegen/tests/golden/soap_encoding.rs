@@ -12,13 +12,13 @@ pub enum Document {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Array {
     /// Attribute `{http://schemas.xmlsoap.org/soap/encoding/}arrayType`.
-    pub array_type: Option<String>,
+    pub array_type: Option<xwire::bind::Text>,
     /// Attribute `{http://schemas.xmlsoap.org/soap/encoding/}offset`.
-    pub offset: Option<String>,
+    pub offset: Option<xwire::bind::Text>,
     /// Attribute `id`.
-    pub id: Option<String>,
+    pub id: Option<xwire::bind::Text>,
     /// Attribute `href`.
-    pub href: Option<String>,
+    pub href: Option<xwire::bind::Text>,
     /// Attributes the attribute wildcard admits. 0 or more.
     pub other_attributes: Vec<xwire::bind::AnyAttribute>,
     /// A model group of the content.

@@ -17,7 +17,7 @@
 //!
 //! Values convert with the functions of [`value`] (the same lexical rules as the schema
 //! validator, from [`crate::datatypes`]). The value types generated structs hold are here
-//! too: [`Decimal`], [`Integer`], one type per date/time kind ([`Date`], [`DateTime`],
+//! too: [`Text`] (strings, short ones without an allocation), [`Decimal`], [`Integer`], one type per date/time kind ([`Date`], [`DateTime`],
 //! [`Time`], ...), [`Duration`], and [`Dfa`], the tables a pattern facet is compiled to.
 //!
 //! ```
@@ -37,12 +37,14 @@ mod cursor;
 mod dfa;
 mod scanner;
 mod source;
+mod text;
 pub mod value;
 
 pub use cursor::Cursor;
 pub use dfa::Dfa;
 pub use scanner::{Fallback, Scanner};
 pub use source::{other_attribute, Source};
+pub use text::Text;
 pub use value::{Date, DateTime, GDay, GMonth, GMonthDay, GYear, GYearMonth, Integer, Time};
 
 pub use crate::datatypes::{Decimal, Duration};

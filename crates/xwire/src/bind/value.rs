@@ -5,7 +5,7 @@
 
 use crate::datatypes::{self, Builtin, Decimal, Duration, Value};
 
-use super::{Dfa, Fault};
+use super::{Dfa, Fault, Text};
 
 /// The constraint a lexical form breaks.
 const DATATYPE: &str = "cvc-datatype-valid.1.2.1";
@@ -16,18 +16,18 @@ fn parse(b: Builtin, s: &str) -> Result<Value, Fault> {
 
 /// A value of a string type `b` (`string`, `token`, `NCName`, ...): whitespace normalised as
 /// the type says, the lexical form checked.
-pub fn string(s: &str, b: Builtin) -> Result<String, Fault> {
+pub fn string(s: &str, b: Builtin) -> Result<Text, Fault> {
     if b == Builtin::String {
-        return Ok(s.to_string());
+        return Ok(Text::from(s));
     }
     match parse(b, s)? {
-        Value::String(v) => Ok(v),
-        v => Ok(v.canonical()),
+        Value::String(v) => Ok(Text::from(v)),
+        v => Ok(Text::from(v.canonical())),
     }
 }
 
 /// The items of a list of a string type (`NMTOKENS`, or a list type of strings).
-pub fn string_list(s: &str, item: Builtin) -> Result<Vec<String>, Fault> {
+pub fn string_list(s: &str, item: Builtin) -> Result<Vec<Text>, Fault> {
     s.split([' ', '\t', '\n', '\r'])
         .filter(|t| !t.is_empty())
         .map(|t| string(t, item))

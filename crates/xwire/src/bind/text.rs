@@ -1,0 +1,224 @@
+//! [`Text`], the string type of generated structs: a short value lives inline, a long one on
+//! the heap.
+
+use std::borrow::Borrow;
+use std::cmp::Ordering;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::ops::Deref;
+
+/// Bytes a [`Text`] holds without an allocation.
+const INLINE: usize = 22;
+
+/// An immutable string, the type generated code gives string values (`xs:string`, `xs:token`,
+/// `xs:NCName`, ...). Most values of everyday documents (names, codes, cities, identifiers)
+/// are short: up to 22 bytes live inside the value itself, so reading them allocates nothing,
+/// where a `String` per value would make allocation the largest cost of building the
+/// objects. Longer values are on the heap. It is the size of a `String`, dereferences to
+/// `str`, and converts to and from `String`.
+///
+/// ```
+/// use xwire::bind::Text;
+///
+/// let city = Text::from("Old Town");
+/// assert_eq!(city, "Old Town");
+/// assert_eq!(city.len(), 8);
+/// assert!(city.starts_with("Old"));
+/// let owned: String = city.into();
+/// assert_eq!(owned, "Old Town");
+/// assert_eq!(Text::from("x".repeat(100)).len(), 100);
+/// ```
+#[derive(Clone)]
+pub struct Text(Repr);
+
+#[derive(Clone)]
+enum Repr {
+    /// `buf[..len]` is the string.
+    Inline {
+        len: u8,
+        buf: [u8; INLINE],
+    },
+    Heap(Box<str>),
+}
+
+impl Text {
+    /// The empty string.
+    pub const fn new() -> Text {
+        Text(Repr::Inline {
+            len: 0,
+            buf: [0; INLINE],
+        })
+    }
+
+    /// The string.
+    #[inline]
+    #[allow(unsafe_code)]
+    pub fn as_str(&self) -> &str {
+        match &self.0 {
+            Repr::Inline { len, buf } => {
+                let bytes = &buf[..*len as usize];
+                // SAFETY: an inline buffer is only ever filled with the bytes of a `str`
+                // (`From<&str>`), cut at its end: valid UTF-8.
+                unsafe { std::str::from_utf8_unchecked(bytes) }
+            }
+            Repr::Heap(s) => s,
+        }
+    }
+}
+
+impl Default for Text {
+    fn default() -> Text {
+        Text::new()
+    }
+}
+
+impl From<&str> for Text {
+    #[inline]
+    fn from(s: &str) -> Text {
+        if s.len() <= INLINE {
+            let mut buf = [0; INLINE];
+            buf[..s.len()].copy_from_slice(s.as_bytes());
+            Text(Repr::Inline {
+                len: s.len() as u8,
+                buf,
+            })
+        } else {
+            Text(Repr::Heap(s.into()))
+        }
+    }
+}
+
+impl From<String> for Text {
+    fn from(s: String) -> Text {
+        if s.len() <= INLINE {
+            Text::from(s.as_str())
+        } else {
+            Text(Repr::Heap(s.into_boxed_str()))
+        }
+    }
+}
+
+impl From<Text> for String {
+    fn from(t: Text) -> String {
+        match t.0 {
+            Repr::Heap(s) => s.into_string(),
+            Repr::Inline { .. } => t.as_str().to_string(),
+        }
+    }
+}
+
+impl Deref for Text {
+    type Target = str;
+
+    #[inline]
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for Text {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl Borrow<str> for Text {
+    fn borrow(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl fmt::Debug for Text {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl fmt::Display for Text {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl PartialEq for Text {
+    fn eq(&self, other: &Text) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for Text {}
+
+impl PartialOrd for Text {
+    fn partial_cmp(&self, other: &Text) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Text {
+    fn cmp(&self, other: &Text) -> Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl Hash for Text {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state)
+    }
+}
+
+impl PartialEq<str> for Text {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for Text {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<String> for Text {
+    fn eq(&self, other: &String) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<Text> for str {
+    fn eq(&self, other: &Text) -> bool {
+        self == other.as_str()
+    }
+}
+
+impl PartialEq<Text> for &str {
+    fn eq(&self, other: &Text) -> bool {
+        *self == other.as_str()
+    }
+}
+
+impl PartialEq<Text> for String {
+    fn eq(&self, other: &Text) -> bool {
+        self == other.as_str()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_and_long_strings_round_trip() {
+        for n in [0, 1, 21, 22, 23, 200] {
+            let s = "é".repeat(n / 2) + &"a".repeat(n % 2);
+            let t = Text::from(s.as_str());
+            assert_eq!(t, s);
+            assert_eq!(Text::from(s.clone()), t);
+            assert_eq!(String::from(t.clone()), s);
+            assert_eq!(format!("{t}"), s);
+            assert_eq!(format!("{t:?}"), format!("{s:?}"));
+        }
+        assert_eq!(std::mem::size_of::<Text>(), std::mem::size_of::<String>());
+        assert_eq!(Text::from("a").cmp(&Text::from("b")), Ordering::Less);
+        assert_eq!(Text::default(), "");
+    }
+}
