@@ -327,11 +327,11 @@ impl Emitter<'_> {
                     let _ = writeln!(
                         o,
                         "    let {} = {conv}({lexical:?}).map_err(|f| c.fail(f))?;",
-                        f.name
+                        local_name(f)
                     );
                     if *fixed {
                         let _ = writeln!(o, "    if let Some(v) = {var} {{");
-                        let _ = writeln!(o, "        if v != {} {{", f.name);
+                        let _ = writeln!(o, "        if v != {} {{", local_name(f));
                         let _ = writeln!(
                             o,
                             "            let m = \"attribute '{local}' must be '{}'\";",
@@ -344,11 +344,12 @@ impl Emitter<'_> {
                         let _ = writeln!(o, "        }}");
                         let _ = writeln!(o, "    }}");
                     } else {
-                        let _ = writeln!(o, "    let {} = {var}.unwrap_or({});", f.name, f.name);
+                        let l = local_name(f);
+                        let _ = writeln!(o, "    let {l} = {var}.unwrap_or({l});");
                     }
                 }
                 (None, Occurs::One) => {
-                    let _ = writeln!(o, "    let Some({}) = {var} else {{", f.name);
+                    let _ = writeln!(o, "    let Some({}) = {var} else {{", local_name(f));
                     let _ = writeln!(o, "        let m = \"attribute '{local}' is required\";");
                     let _ = writeln!(
                         o,
@@ -357,7 +358,7 @@ impl Emitter<'_> {
                     let _ = writeln!(o, "    }};");
                 }
                 (None, _) => {
-                    let _ = writeln!(o, "    let {} = {var};", f.name);
+                    let _ = writeln!(o, "    let {} = {var};", local_name(f));
                 }
             }
         }
@@ -371,7 +372,8 @@ impl Emitter<'_> {
             let _ = writeln!(o, "    let at = c.offset();");
             let _ = writeln!(
                 o,
-                "    let value = {}(c.text()?).map_err(|f| c.fail_at(at, f))?;",
+                "    let {} = {}(c.text()?).map_err(|f| c.fail_at(at, f))?;",
+                local_name(f),
                 conversion_name(st)
             );
         } else if content.is_empty() {
@@ -665,13 +667,13 @@ impl Emitter<'_> {
                 let _ = writeln!(o, "    if !(*more && {test}) {{");
                 unexpected(o, "        ", "return Err(", &start.names, ");");
                 let _ = writeln!(o, "    }}");
-                let _ = writeln!(o, "    let {} = {read};", f.name);
+                let _ = writeln!(o, "    let {} = {read};", local_name(f));
                 if advance {
                     let _ = writeln!(o, "    *more = c.child()?;");
                 }
             }
             Occurs::Optional => {
-                let _ = writeln!(o, "    let {} = if *more && {test} {{", f.name);
+                let _ = writeln!(o, "    let {} = if *more && {test} {{", local_name(f));
                 let _ = writeln!(o, "        let v = {read};");
                 if advance {
                     let _ = writeln!(o, "        *more = c.child()?;");
@@ -682,7 +684,7 @@ impl Emitter<'_> {
                 let _ = writeln!(o, "    }};");
             }
             Occurs::Many { min, max } => {
-                self.repeat(o, &f.name, &f.source, &read, &start, min, max, 1);
+                self.repeat(o, &local_name(f), &f.source, &read, &start, min, max, 1);
             }
         }
         Ok(())
@@ -1047,6 +1049,17 @@ fn bare(name: &str) -> &str {
     name.trim_start_matches("r#")
 }
 
+/// The local variable a reader keeps a field's value in: the field's name, unless the
+/// reader's own variables (`c`, `more`, `at`) or attribute slots (`attr_*`) have it.
+fn local_name(f: &Field) -> String {
+    let b = bare(&f.name);
+    if matches!(b, "c" | "more" | "at") || b.starts_with("attr_") {
+        format!("{b}_")
+    } else {
+        f.name.clone()
+    }
+}
+
 /// How generated code tells that the current child starts a particle: the test on the
 /// cursor, and the element names for messages.
 struct Start {
@@ -1080,18 +1093,18 @@ fn construct(o: &mut String, name: &str, fields: &[Field]) {
         let _ = writeln!(o, "    Ok({name})");
         return;
     }
-    let body = fields
-        .iter()
-        .map(|f| f.name.as_str())
-        .collect::<Vec<_>>()
-        .join(", ");
+    let init = |f: &Field| match local_name(f) {
+        l if l == f.name => l,
+        l => format!("{}: {l}", f.name),
+    };
+    let body = fields.iter().map(init).collect::<Vec<_>>().join(", ");
     if body.len() <= 18 {
         let _ = writeln!(o, "    Ok({name} {{ {body} }})");
         return;
     }
     let _ = writeln!(o, "    Ok({name} {{");
     for f in fields {
-        let _ = writeln!(o, "        {},", f.name);
+        let _ = writeln!(o, "        {},", init(f));
     }
     let _ = writeln!(o, "    }})");
 }
