@@ -122,7 +122,7 @@ fn item(out: &mut String, plan: &Plan, item: &Item, opts: &Options<'_>) {
             derive_line(out, opts.derives, &["Copy", "Eq", "Hash"]);
             let _ = writeln!(out, "pub enum {} {{", item.name);
             for (name, lexical) in values {
-                let _ = writeln!(out, "    /// `{}`", lexical.replace('`', "'"));
+                let _ = writeln!(out, "    /// `{}`", in_code_span(lexical));
                 let _ = writeln!(out, "    {name},");
             }
             let _ = writeln!(out, "}}");
@@ -191,11 +191,22 @@ fn source_doc(source: &Source) -> String {
     }
 }
 
+/// A schema value shown in a doc comment's code span: backquotes become quotes, and a value
+/// with line ends or other control characters is shown as a Rust string literal (a line end
+/// would end the comment).
+fn in_code_span(value: &str) -> String {
+    if value.chars().any(char::is_control) {
+        format!("{value:?}").replace('`', "'")
+    } else {
+        value.replace('`', "'")
+    }
+}
+
 fn field(out: &mut String, plan: &Plan, f: &Field) {
     let mut doc = source_doc(&f.source);
     if let Some((fixed, value)) = &f.value_constraint {
         let what = if *fixed { "Fixed" } else { "Default" };
-        let _ = write!(doc, " {what}: `{}`.", value.replace('`', "'"));
+        let _ = write!(doc, " {what}: `{}`.", in_code_span(value));
     }
     if let Occurs::Many { min, max } = f.occurs {
         let _ = write!(doc, " {}", bounds(min, max));

@@ -62,9 +62,9 @@ pub(crate) fn parsers(plan: &Plan, schema: &Schema) -> R<String> {
         let _ = writeln!(out);
         signature(
             &mut out,
-            &format!("element_{}<C: {B}::Source>", st.index()),
-            "c: &mut C",
-            &format!("Result<{rust}, C::Error>"),
+            &format!("element_{}<Src: {B}::Source>", st.index()),
+            "c: &mut Src",
+            &format!("Result<{rust}, Src::Error>"),
         );
         let (tns, tlocal) = e.simple_type_name(st);
         let _ = writeln!(out, "    let at = c.offset();");
@@ -106,9 +106,19 @@ impl<'p> Emitter<'p> {
     }
 }
 
+/// Lists take no pattern or enumeration facets yet.
+fn no_list_patterns(display: &str, f: &Facets) -> R<()> {
+    if !f.patterns.is_empty() || f.enumeration.is_some() {
+        return unsupported(format!(
+            "{display}: a pattern or enumeration on a list type"
+        ));
+    }
+    Ok(())
+}
+
 /// `name` generic over the source a reader reads from.
 fn generic(name: &str) -> String {
-    format!("{name}<C: {B}::Source>")
+    format!("{name}<Src: {B}::Source>")
 }
 
 /// The name of an item's reader.
@@ -154,7 +164,7 @@ impl Emitter<'_> {
             "    }",
             "",
             "    /// Reads a document from `c`, at its start, to its end.",
-            "    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<Document, C::Error> {",
+            "    pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<Document, Src::Error> {",
         ];
         for line in lines {
             let _ = writeln!(o, "{line}");
@@ -269,8 +279,8 @@ impl Emitter<'_> {
             "pub ",
             4,
             &generic("read"),
-            "c: &mut C",
-            &format!("Result<{name}, C::Error>"),
+            "c: &mut Src",
+            &format!("Result<{name}, Src::Error>"),
         );
         // `xsi:type`, when there is one, names this type (a family's reader chose it).
         let (tns, tlocal) = self.type_name(item);
@@ -410,8 +420,8 @@ impl Emitter<'_> {
         signature(
             &mut o,
             &generic(&reader_name(item)),
-            "c: &mut C, more: &mut bool",
-            &format!("Result<{name}, C::Error>"),
+            "c: &mut Src, more: &mut bool",
+            &format!("Result<{name}, Src::Error>"),
         );
         for f in fields {
             self.field(&mut o, f)?;
@@ -430,8 +440,8 @@ impl Emitter<'_> {
         signature(
             &mut o,
             &generic(&reader_name(item)),
-            "c: &mut C, more: &mut bool",
-            &format!("Result<{name}, C::Error>"),
+            "c: &mut Src, more: &mut bool",
+            &format!("Result<{name}, Src::Error>"),
         );
         let mut expected = Vec::new();
         for v in variants {
@@ -460,6 +470,21 @@ impl Emitter<'_> {
                 }
             }
             let _ = writeln!(o, "    }}");
+        }
+        // No alternative starts here: the first that may be empty is taken, empty.
+        let empty = variants
+            .iter()
+            .find(|v| self.emptiable(&v.source, &v.ty, v.occurs));
+        if let Some(v) = empty {
+            let value = match v.occurs {
+                Occurs::Optional => "None".to_string(),
+                Occurs::Many { .. } => "Vec::new()".to_string(),
+                Occurs::One => self.read_one(&v.source, &v.ty, v.simple, v.boxed)?,
+            };
+            let _ = writeln!(o, "    Ok({name}::{}({value}))", v.name);
+            let _ = writeln!(o, "}}");
+            self.out.push_str(&o);
+            return Ok(());
         }
         unexpected(&mut o, "    ", "Err(", &expected.join(" or "), ")");
         let _ = writeln!(o, "}}");
@@ -500,8 +525,8 @@ impl Emitter<'_> {
         signature(
             &mut o,
             &generic(&reader_name(item)),
-            "c: &mut C",
-            &format!("Result<{name}, C::Error>"),
+            "c: &mut Src",
+            &format!("Result<{name}, Src::Error>"),
         );
         let read = |v: &Variant, plan: &Plan| match &v.ty {
             Ty::Item(id) => format!("{}::read(c)?", plan.item(*id).name),
@@ -594,6 +619,28 @@ impl Emitter<'_> {
         }
     }
 
+    /// Whether a field or variant may match no element at all: its occurrence allows zero, or
+    /// it is a group whose content may be empty. Such a particle is not entered on its first
+    /// set alone (nothing there is no error).
+    fn emptiable(&self, source: &Source, ty: &Ty, occurs: Occurs) -> bool {
+        match occurs {
+            Occurs::Optional | Occurs::Many { min: 0, .. } => return true,
+            _ => {}
+        }
+        let (Source::Group, Ty::Item(id)) = (source, ty) else {
+            return false;
+        };
+        match &self.plan.item(*id).kind {
+            ItemKind::Choice { variants } => variants
+                .iter()
+                .any(|v| self.emptiable(&v.source, &v.ty, v.occurs)),
+            ItemKind::Struct { fields } => fields
+                .iter()
+                .all(|f| self.emptiable(&f.source, &f.ty, f.occurs)),
+            _ => false,
+        }
+    }
+
     /// The expression reading one occurrence of a content field or variant.
     fn read_one(
         &mut self,
@@ -664,9 +711,12 @@ impl Emitter<'_> {
         let advance = !matches!(f.source, Source::Group);
         match f.occurs {
             Occurs::One => {
-                let _ = writeln!(o, "    if !(*more && {test}) {{");
-                unexpected(o, "        ", "return Err(", &start.names, ");");
-                let _ = writeln!(o, "    }}");
+                // A group that may be empty reads itself whatever comes next.
+                if !self.emptiable(&f.source, &f.ty, f.occurs) {
+                    let _ = writeln!(o, "    if !(*more && {test}) {{");
+                    unexpected(o, "        ", "return Err(", &start.names, ");");
+                    let _ = writeln!(o, "    }}");
+                }
                 let _ = writeln!(o, "    let {} = {read};", local_name(f));
                 if advance {
                     let _ = writeln!(o, "    *more = c.child()?;");
@@ -711,18 +761,25 @@ impl Emitter<'_> {
         let b = match &t.variety {
             // NMTOKENS, IDREFS and ENTITIES: atomic in the model, lists of strings here.
             Variety::Atomic(b) if b.is_list() => {
-                let item = b.item_type().expect("a built-in list has items");
+                no_list_patterns(&display, &t.facets)?;
+                let items = b.item_type().expect("a built-in list has items");
                 let _ = writeln!(
                     o,
-                    "    {B}::value::string_list(s, xwire::datatypes::Builtin::{item:?})"
+                    "    let v = {B}::value::string_list(s, xwire::datatypes::Builtin::{items:?})?;"
                 );
-                let _ = writeln!(o, "}}");
+                self.list_end(&mut o, &t.facets, item);
                 return Ok(o);
             }
             Variety::Atomic(b) => *b,
-            Variety::List(item) => {
-                self.list(&mut o, &display, &t.facets, *item)?;
-                let _ = writeln!(o, "}}");
+            Variety::List(items) => {
+                no_list_patterns(&display, &t.facets)?;
+                self.conversions.insert(*items);
+                let _ = writeln!(o, "    let v = s");
+                let _ = writeln!(o, "        .split([' ', '\\t', '\\n', '\\r'])");
+                let _ = writeln!(o, "        .filter(|t| !t.is_empty())");
+                let _ = writeln!(o, "        .map({})", conversion_name(*items));
+                let _ = writeln!(o, "        .collect::<Result<Vec<_>, _>>()?;");
+                self.list_end(&mut o, &t.facets, item);
                 return Ok(o);
             }
             Variety::Union(members) => {
@@ -875,20 +932,9 @@ impl Emitter<'_> {
         Ok(o)
     }
 
-    /// The body of a list type's conversion: its items converted one by one, their number
-    /// checked against the length facets.
-    fn list(&mut self, o: &mut String, display: &str, f: &Facets, item: SimpleTypeId) -> R<()> {
-        if !f.patterns.is_empty() || f.enumeration.is_some() {
-            return unsupported(format!(
-                "{display}: a pattern or enumeration on a list type"
-            ));
-        }
-        self.conversions.insert(item);
-        let _ = writeln!(o, "    let v = s");
-        let _ = writeln!(o, "        .split([' ', '\\t', '\\n', '\\r'])");
-        let _ = writeln!(o, "        .filter(|t| !t.is_empty())");
-        let _ = writeln!(o, "        .map({})", conversion_name(item));
-        let _ = writeln!(o, "        .collect::<Result<Vec<_>, _>>()?;");
+    /// The end of a list type's conversion, its items in `v`: their number checked against the
+    /// length facets, the value wrapped in the type's newtype when it has one.
+    fn list_end(&self, o: &mut String, f: &Facets, item: Option<ItemId>) {
         if f.length.is_some() || f.min_length.is_some() || f.max_length.is_some() {
             let exact = f.length.as_ref().map(|l| l.value);
             let min = exact
@@ -898,8 +944,15 @@ impl Emitter<'_> {
             let max = max.map_or("None".to_string(), |m| format!("Some({m})"));
             let _ = writeln!(o, "    {B}::value::items(v.len(), {min}, {max})?;");
         }
-        let _ = writeln!(o, "    Ok(v)");
-        Ok(())
+        match item {
+            Some(id) => {
+                let _ = writeln!(o, "    Ok({}(v))", self.plan.item(id).name);
+            }
+            None => {
+                let _ = writeln!(o, "    Ok(v)");
+            }
+        }
+        let _ = writeln!(o, "}}");
     }
 
     /// The body of a union's conversion: the first member type the value converts to.
@@ -1072,7 +1125,10 @@ struct Start {
 impl Start {
     fn of(first: &[(String, String)]) -> Start {
         let t: Vec<String> = first.iter().map(|(ns, l)| element_test(ns, l)).collect();
-        let test = if t.len() == 1 {
+        let test = if t.is_empty() {
+            // Content that can start with no element (an empty group).
+            "false".to_string()
+        } else if t.len() == 1 {
             t[0].clone()
         } else {
             format!("({})", t.join(" || "))

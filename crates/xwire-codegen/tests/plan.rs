@@ -364,6 +364,7 @@ fn a_schema_without_global_elements_has_readers_and_no_documents() {
     });
     assert!(code.contains("pub enum Document {}"));
     assert!(code.contains("Err(c.unexpected(\"a global element (the schema declares none)\"))"));
-    assert!(code
-        .contains("    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<T, C::Error> {"));
+    assert!(code.contains(
+        "    pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<T, Src::Error> {"
+    ));
 }

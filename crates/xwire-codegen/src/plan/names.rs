@@ -109,10 +109,10 @@ pub(crate) struct Taken {
     names: HashSet<String>,
 }
 
-/// Names generated code uses unqualified (the prelude's types and variants, and the document
-/// enum): an item named so would shadow them.
+/// Names generated code uses unqualified (the prelude's types and variants, the document
+/// enum, and `Src`, the readers' type parameter): an item named so would shadow them.
 const RESERVED_TYPES: &[&str] = &[
-    "Box", "Document", "Err", "None", "Ok", "Option", "Result", "Some", "String", "Vec",
+    "Box", "Document", "Err", "None", "Ok", "Option", "Result", "Some", "Src", "String", "Vec",
 ];
 
 impl Taken {

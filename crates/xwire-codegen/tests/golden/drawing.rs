@@ -174,7 +174,7 @@ impl Document {
     }
 
     /// Reads a document from `c`, at its start, to its end.
-    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<Document, C::Error> {
+    pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<Document, Src::Error> {
         c.root()?;
         let doc = if c.at("urn:drawing", "circle") {
             Document::Circle(Circle::read(c)?)
@@ -194,7 +194,7 @@ impl Document {
 
 impl Drawing {
     /// Reads an element of this type: the source at its start tag, to its end tag.
-    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<Drawing, C::Error> {
+    pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<Drawing, Src::Error> {
         c.check_xsi_type("urn:drawing", "Drawing")?;
         let mut attr_origin = None;
         let mut attr_units = None;
@@ -271,7 +271,7 @@ impl Drawing {
 
 impl Title {
     /// Reads an element of this type: the source at its start tag, to its end tag.
-    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<Title, C::Error> {
+    pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<Title, Src::Error> {
         c.check_xsi_type("urn:drawing", "Title")?;
         let mut attr_lang = None;
         c.attributes(|ns, local, value| {
@@ -288,10 +288,10 @@ impl Title {
     }
 }
 
-fn read_drawing_choice<C: xwire::bind::Source>(
-    c: &mut C,
+fn read_drawing_choice<Src: xwire::bind::Source>(
+    c: &mut Src,
     more: &mut bool,
-) -> Result<DrawingChoice, C::Error> {
+) -> Result<DrawingChoice, Src::Error> {
     if *more && c.at("urn:drawing", "portrait") {
         let v = Empty::read(c)?;
         *more = c.child()?;
@@ -307,7 +307,7 @@ fn read_drawing_choice<C: xwire::bind::Source>(
 
 impl Empty {
     /// Reads an element of this type: the source at its start tag, to its end tag.
-    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<Empty, C::Error> {
+    pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<Empty, Src::Error> {
         c.check_xsi_type("urn:drawing", "Empty")?;
         c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "Empty"))?;
         c.empty()?;
@@ -315,10 +315,10 @@ impl Empty {
     }
 }
 
-fn read_drawing_sequence<C: xwire::bind::Source>(
-    c: &mut C,
+fn read_drawing_sequence<Src: xwire::bind::Source>(
+    c: &mut Src,
     more: &mut bool,
-) -> Result<DrawingSequence, C::Error> {
+) -> Result<DrawingSequence, Src::Error> {
     if !(*more && c.at("urn:drawing", "layer")) {
         return Err(c.unexpected("<{urn:drawing}layer>"));
     }
@@ -334,10 +334,10 @@ fn read_drawing_sequence<C: xwire::bind::Source>(
     Ok(DrawingSequence { layer, opacity })
 }
 
-fn read_shape_group<C: xwire::bind::Source>(
-    c: &mut C,
+fn read_shape_group<Src: xwire::bind::Source>(
+    c: &mut Src,
     more: &mut bool,
-) -> Result<ShapeGroup, C::Error> {
+) -> Result<ShapeGroup, Src::Error> {
     if *more && c.at("urn:drawing", "circle") {
         let v = Circle::read(c)?;
         *more = c.child()?;
@@ -353,7 +353,7 @@ fn read_shape_group<C: xwire::bind::Source>(
 
 impl Circle {
     /// Reads an element of this type: the source at its start tag, to its end tag.
-    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<Circle, C::Error> {
+    pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<Circle, Src::Error> {
         c.check_xsi_type("urn:drawing", "Circle")?;
         let mut attr_id = None;
         c.attributes(|ns, local, value| {
@@ -379,7 +379,7 @@ impl Circle {
 
 impl Polygon {
     /// Reads an element of this type: the source at its start tag, to its end tag.
-    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<Polygon, C::Error> {
+    pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<Polygon, Src::Error> {
         c.check_xsi_type("urn:drawing", "Polygon")?;
         let mut attr_id = None;
         c.attributes(|ns, local, value| {
@@ -412,7 +412,7 @@ impl Polygon {
 
 impl Group {
     /// Reads an element of this type: the source at its start tag, to its end tag.
-    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<Group, C::Error> {
+    pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<Group, Src::Error> {
         c.check_xsi_type("urn:drawing", "Group")?;
         c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "Group"))?;
         let more = &mut c.child()?;
@@ -436,7 +436,7 @@ impl Group {
 
 impl Shape {
     /// Reads an element of this type: the source at its start tag, to its end tag.
-    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<Shape, C::Error> {
+    pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<Shape, Src::Error> {
         c.check_xsi_type("urn:drawing", "Shape")?;
         let mut attr_id = None;
         c.attributes(|ns, local, value| {
@@ -478,7 +478,9 @@ fn value_22(s: &str) -> Result<xwire::bind::Text, xwire::bind::Fault> {
 
 /// The value of simple type {http://www.w3.org/2001/XMLSchema}NMTOKENS.
 fn value_24(s: &str) -> Result<Vec<xwire::bind::Text>, xwire::bind::Fault> {
-    xwire::bind::value::string_list(s, xwire::datatypes::Builtin::NmToken)
+    let v = xwire::bind::value::string_list(s, xwire::datatypes::Builtin::NmToken)?;
+    xwire::bind::value::items(v.len(), 1, None)?;
+    Ok(v)
 }
 
 /// The value of simple type {http://www.w3.org/2001/XMLSchema}NCName.
@@ -559,42 +561,42 @@ fn value_50(s: &str) -> Result<u8, xwire::bind::Fault> {
     Ok(v)
 }
 
-fn element_2<C: xwire::bind::Source>(c: &mut C) -> Result<bool, C::Error> {
+fn element_2<Src: xwire::bind::Source>(c: &mut Src) -> Result<bool, Src::Error> {
     let at = c.offset();
     c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "boolean")?;
     c.no_attributes()?;
     value_2(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
-fn element_5<C: xwire::bind::Source>(c: &mut C) -> Result<f64, C::Error> {
+fn element_5<Src: xwire::bind::Source>(c: &mut Src) -> Result<f64, Src::Error> {
     let at = c.offset();
     c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "double")?;
     c.no_attributes()?;
     value_5(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
-fn element_24<C: xwire::bind::Source>(c: &mut C) -> Result<Vec<xwire::bind::Text>, C::Error> {
+fn element_24<Src: xwire::bind::Source>(c: &mut Src) -> Result<Vec<xwire::bind::Text>, Src::Error> {
     let at = c.offset();
     c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "NMTOKENS")?;
     c.no_attributes()?;
     value_24(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
-fn element_26<C: xwire::bind::Source>(c: &mut C) -> Result<xwire::bind::Text, C::Error> {
+fn element_26<Src: xwire::bind::Source>(c: &mut Src) -> Result<xwire::bind::Text, Src::Error> {
     let at = c.offset();
     c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "NCName")?;
     c.no_attributes()?;
     value_26(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
-fn element_49<C: xwire::bind::Source>(c: &mut C) -> Result<SizeOrAuto, C::Error> {
+fn element_49<Src: xwire::bind::Source>(c: &mut Src) -> Result<SizeOrAuto, Src::Error> {
     let at = c.offset();
     c.check_xsi_type("urn:drawing", "SizeOrAuto")?;
     c.no_attributes()?;
     value_49(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
-fn element_50<C: xwire::bind::Source>(c: &mut C) -> Result<u8, C::Error> {
+fn element_50<Src: xwire::bind::Source>(c: &mut Src) -> Result<u8, Src::Error> {
     let at = c.offset();
     c.check_xsi_type("urn:drawing", "Percent")?;
     c.no_attributes()?;

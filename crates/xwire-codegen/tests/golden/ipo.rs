@@ -155,7 +155,7 @@ impl Document {
     }
 
     /// Reads a document from `c`, at its start, to its end.
-    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<Document, C::Error> {
+    pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<Document, Src::Error> {
         c.root()?;
         let doc = if c.at("http://www.example.com/IPO", "purchaseOrder") {
             Document::PurchaseOrder(PurchaseOrderType::read(c)?)
@@ -173,7 +173,7 @@ impl Document {
 
 impl PurchaseOrderType {
     /// Reads an element of this type: the source at its start tag, to its end tag.
-    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<PurchaseOrderType, C::Error> {
+    pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<PurchaseOrderType, Src::Error> {
         c.check_xsi_type("http://www.example.com/IPO", "PurchaseOrderType")?;
         let mut attr_order_date = None;
         c.attributes(|ns, local, value| {
@@ -226,7 +226,7 @@ impl PurchaseOrderType {
 
 impl Address {
     /// Reads an element of this type: the source at its start tag, to its end tag.
-    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<Address, C::Error> {
+    pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<Address, Src::Error> {
         c.check_xsi_type("http://www.example.com/IPO", "Address")?;
         c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "Address"))?;
         let more = &mut c.child()?;
@@ -252,7 +252,7 @@ impl Address {
     }
 }
 
-fn read_address_family<C: xwire::bind::Source>(c: &mut C) -> Result<AddressFamily, C::Error> {
+fn read_address_family<Src: xwire::bind::Source>(c: &mut Src) -> Result<AddressFamily, Src::Error> {
     let Some((ns, local)) = c.xsi_type()? else {
         return Ok(AddressFamily::Address(Address::read(c)?));
     };
@@ -270,7 +270,7 @@ fn read_address_family<C: xwire::bind::Source>(c: &mut C) -> Result<AddressFamil
 
 impl UsAddress {
     /// Reads an element of this type: the source at its start tag, to its end tag.
-    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<UsAddress, C::Error> {
+    pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<UsAddress, Src::Error> {
         c.check_xsi_type("http://www.example.com/IPO", "USAddress")?;
         c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "UsAddress"))?;
         let more = &mut c.child()?;
@@ -314,7 +314,7 @@ impl UsAddress {
 
 impl UkAddress {
     /// Reads an element of this type: the source at its start tag, to its end tag.
-    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<UkAddress, C::Error> {
+    pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<UkAddress, Src::Error> {
         c.check_xsi_type("http://www.example.com/IPO", "UKAddress")?;
         let mut attr_export_code = None;
         c.attributes(|ns, local, value| {
@@ -367,7 +367,7 @@ impl UkAddress {
 
 impl Items {
     /// Reads an element of this type: the source at its start tag, to its end tag.
-    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<Items, C::Error> {
+    pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<Items, Src::Error> {
         c.check_xsi_type("http://www.example.com/IPO", "Items")?;
         c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "Items"))?;
         let more = &mut c.child()?;
@@ -385,7 +385,7 @@ impl Items {
 
 impl Item {
     /// Reads an element of this type: the source at its start tag, to its end tag.
-    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<Item, C::Error> {
+    pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<Item, Src::Error> {
         c.check_xsi_type("", "")?;
         let mut attr_part_num = None;
         c.attributes(|ns, local, value| {
@@ -501,49 +501,49 @@ fn value_50(s: &str) -> Result<u8, xwire::bind::Fault> {
     Ok(v)
 }
 
-fn element_1<C: xwire::bind::Source>(c: &mut C) -> Result<xwire::bind::Text, C::Error> {
+fn element_1<Src: xwire::bind::Source>(c: &mut Src) -> Result<xwire::bind::Text, Src::Error> {
     let at = c.offset();
     c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "string")?;
     c.no_attributes()?;
     value_1(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
-fn element_3<C: xwire::bind::Source>(c: &mut C) -> Result<xwire::bind::Decimal, C::Error> {
+fn element_3<Src: xwire::bind::Source>(c: &mut Src) -> Result<xwire::bind::Decimal, Src::Error> {
     let at = c.offset();
     c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "decimal")?;
     c.no_attributes()?;
     value_3(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
-fn element_9<C: xwire::bind::Source>(c: &mut C) -> Result<xwire::bind::Date, C::Error> {
+fn element_9<Src: xwire::bind::Source>(c: &mut Src) -> Result<xwire::bind::Date, Src::Error> {
     let at = c.offset();
     c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "date")?;
     c.no_attributes()?;
     value_9(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
-fn element_44<C: xwire::bind::Source>(c: &mut C) -> Result<xwire::bind::Integer, C::Error> {
+fn element_44<Src: xwire::bind::Source>(c: &mut Src) -> Result<xwire::bind::Integer, Src::Error> {
     let at = c.offset();
     c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "positiveInteger")?;
     c.no_attributes()?;
     value_44(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
-fn element_47<C: xwire::bind::Source>(c: &mut C) -> Result<UsState, C::Error> {
+fn element_47<Src: xwire::bind::Source>(c: &mut Src) -> Result<UsState, Src::Error> {
     let at = c.offset();
     c.check_xsi_type("http://www.example.com/IPO", "USState")?;
     c.no_attributes()?;
     value_47(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
-fn element_49<C: xwire::bind::Source>(c: &mut C) -> Result<UkPostcode, C::Error> {
+fn element_49<Src: xwire::bind::Source>(c: &mut Src) -> Result<UkPostcode, Src::Error> {
     let at = c.offset();
     c.check_xsi_type("http://www.example.com/IPO", "UKPostcode")?;
     c.no_attributes()?;
     value_49(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
-fn element_50<C: xwire::bind::Source>(c: &mut C) -> Result<u8, C::Error> {
+fn element_50<Src: xwire::bind::Source>(c: &mut Src) -> Result<u8, Src::Error> {
     let at = c.offset();
     c.check_xsi_type("", "")?;
     c.no_attributes()?;

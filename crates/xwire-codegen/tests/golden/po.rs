@@ -83,7 +83,7 @@ impl Document {
     }
 
     /// Reads a document from `c`, at its start, to its end.
-    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<Document, C::Error> {
+    pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<Document, Src::Error> {
         c.root()?;
         let doc = if c.at("", "purchaseOrder") {
             Document::PurchaseOrder(PurchaseOrderType::read(c)?)
@@ -99,7 +99,7 @@ impl Document {
 
 impl PurchaseOrderType {
     /// Reads an element of this type: the source at its start tag, to its end tag.
-    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<PurchaseOrderType, C::Error> {
+    pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<PurchaseOrderType, Src::Error> {
         c.check_xsi_type("", "PurchaseOrderType")?;
         let mut attr_order_date = None;
         c.attributes(|ns, local, value| {
@@ -148,7 +148,7 @@ impl PurchaseOrderType {
 
 impl UsAddress {
     /// Reads an element of this type: the source at its start tag, to its end tag.
-    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<UsAddress, C::Error> {
+    pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<UsAddress, Src::Error> {
         c.check_xsi_type("", "USAddress")?;
         let mut attr_country = None;
         c.attributes(|ns, local, value| {
@@ -207,7 +207,7 @@ impl UsAddress {
 
 impl Items {
     /// Reads an element of this type: the source at its start tag, to its end tag.
-    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<Items, C::Error> {
+    pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<Items, Src::Error> {
         c.check_xsi_type("", "Items")?;
         c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "Items"))?;
         let more = &mut c.child()?;
@@ -225,7 +225,7 @@ impl Items {
 
 impl Item {
     /// Reads an element of this type: the source at its start tag, to its end tag.
-    pub fn read<C: xwire::bind::Source>(c: &mut C) -> Result<Item, C::Error> {
+    pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<Item, Src::Error> {
         c.check_xsi_type("", "")?;
         let mut attr_part_num = None;
         c.attributes(|ns, local, value| {
@@ -320,28 +320,28 @@ fn value_47(s: &str) -> Result<u8, xwire::bind::Fault> {
     Ok(v)
 }
 
-fn element_1<C: xwire::bind::Source>(c: &mut C) -> Result<xwire::bind::Text, C::Error> {
+fn element_1<Src: xwire::bind::Source>(c: &mut Src) -> Result<xwire::bind::Text, Src::Error> {
     let at = c.offset();
     c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "string")?;
     c.no_attributes()?;
     value_1(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
-fn element_3<C: xwire::bind::Source>(c: &mut C) -> Result<xwire::bind::Decimal, C::Error> {
+fn element_3<Src: xwire::bind::Source>(c: &mut Src) -> Result<xwire::bind::Decimal, Src::Error> {
     let at = c.offset();
     c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "decimal")?;
     c.no_attributes()?;
     value_3(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
-fn element_9<C: xwire::bind::Source>(c: &mut C) -> Result<xwire::bind::Date, C::Error> {
+fn element_9<Src: xwire::bind::Source>(c: &mut Src) -> Result<xwire::bind::Date, Src::Error> {
     let at = c.offset();
     c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "date")?;
     c.no_attributes()?;
     value_9(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
-fn element_47<C: xwire::bind::Source>(c: &mut C) -> Result<u8, C::Error> {
+fn element_47<Src: xwire::bind::Source>(c: &mut Src) -> Result<u8, Src::Error> {
     let at = c.offset();
     c.check_xsi_type("", "")?;
     c.no_attributes()?;

@@ -26,12 +26,21 @@ pub fn string(s: &str, b: Builtin) -> Result<Text, Fault> {
     }
 }
 
-/// The items of a list of a string type (`NMTOKENS`, or a list type of strings).
+/// The items of a built-in list of strings (`NMTOKENS`, `IDREFS`, `ENTITIES`).
 pub fn string_list(s: &str, item: Builtin) -> Result<Vec<Text>, Fault> {
-    s.split([' ', '\t', '\n', '\r'])
+    let items = s
+        .split([' ', '\t', '\n', '\r'])
         .filter(|t| !t.is_empty())
         .map(|t| string(t, item))
-        .collect()
+        .collect::<Result<Vec<_>, _>>()?;
+    // NMTOKENS, IDREFS and ENTITIES have at least one item (their minLength is 1).
+    if items.is_empty() {
+        return Err(Fault::new(
+            DATATYPE,
+            "a list of this type needs at least one item",
+        ));
+    }
+    Ok(items)
 }
 
 /// An integer from `min` to `max` (the range of the Rust type `T` holds it; the type's and
