@@ -270,7 +270,7 @@ impl Planner<'_> {
             .substitution_group(el)
             .iter()
             .copied()
-            .filter(|&m| !schema.element(m).is_abstract)
+            .filter(|&m| !schema.element(m).is_abstract && !schema.substitution_blocked(el, m))
             .collect();
         if members.len() > 1 || (members.len() == 1 && members[0] != el) {
             let ty = Ty::Item(self.substitution_group(el, &members)?);
@@ -366,7 +366,8 @@ impl Planner<'_> {
             match &p.term {
                 Term::Element(el) => {
                     for &m in self.schema.substitution_group(*el).iter().chain([el]) {
-                        if !self.schema.element(m).is_abstract && seen.insert(m) {
+                        let blocked = self.schema.substitution_blocked(*el, m);
+                        if !self.schema.element(m).is_abstract && !blocked && seen.insert(m) {
                             elements.push(m);
                         }
                     }

@@ -72,14 +72,20 @@ impl Planner<'_> {
                     let item = self.reserve(&name, Origin::SimpleType(id), doc);
                     self.items[item.0].kind = ItemKind::Enumeration { base: prim, values };
                     Ty::Item(item)
-                } else if needs_newtype(&st.facets) {
-                    let item = self.reserve(&name, Origin::SimpleType(id), doc);
-                    self.items[item.0].kind = ItemKind::Newtype {
-                        inner: Ty::Prim(prim),
-                    };
-                    Ty::Item(item)
                 } else {
-                    Ty::Prim(prim)
+                    // NMTOKENS, IDREFS and ENTITIES are atomic in the model, lists here.
+                    let ty = match b.is_list() {
+                        true => builtin(*b),
+                        false => Ty::Prim(prim),
+                    };
+                    match needs_newtype(&st.facets) {
+                        true => {
+                            let item = self.reserve(&name, Origin::SimpleType(id), doc);
+                            self.items[item.0].kind = ItemKind::Newtype { inner: ty };
+                            Ty::Item(item)
+                        }
+                        false => ty,
+                    }
                 }
             }
         };

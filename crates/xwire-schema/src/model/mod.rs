@@ -965,6 +965,22 @@ impl Schema {
             .map_or(&[], |v| v.as_slice())
     }
 
+    /// Whether `head`'s declaration (its `block`, its type's `block`) keeps `member`, a member
+    /// of its substitution group, from standing for it (Substitution Group OK, section
+    /// 3.3.6). An element never blocks itself.
+    pub fn substitution_blocked(&self, head: ElementId, member: ElementId) -> bool {
+        if head == member {
+            return false;
+        }
+        let h = self.element(head);
+        let mut blocked = h.block;
+        if let TypeId::Complex(c) = h.type_def {
+            blocked |= self.complex_type(c).block;
+        }
+        blocked.contains(DerivationSet::SUBSTITUTION)
+            || !self.derives_from(self.element(member).type_def, h.type_def, blocked)
+    }
+
     /// Whether type `derived` is `base` or derives from it, not counting derivations by a
     /// method in `blocked` at any step (Type Derivation OK, sections 3.4.6 and 3.14.6).
     pub fn derives_from(&self, derived: TypeId, base: TypeId, blocked: DerivationSet) -> bool {

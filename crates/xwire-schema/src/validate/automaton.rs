@@ -41,7 +41,7 @@
 use std::collections::HashMap;
 
 use crate::model::{
-    ComplexTypeId, Compositor, ContentType, DerivationSet, ElementId, Location, MaxOccurs, NameId,
+    ComplexTypeId, Compositor, ContentType, ElementId, Location, MaxOccurs, NameId,
     NamespaceConstraint, NamespaceId, Particle, Schema, SchemaError, Term, TypeId, Wildcard,
 };
 
@@ -1176,20 +1176,12 @@ fn members(schema: &Schema, head: ElementId) -> Vec<(NameId, ElementId, MemberSt
     } else {
         group.to_vec()
     };
-    let h = schema.element(head);
-    let mut blocked = h.block;
-    if let TypeId::Complex(c) = h.type_def {
-        blocked |= schema.complex_type(c).block;
-    }
     list.into_iter()
         .map(|d| {
             let e = schema.element(d);
             let status = if e.is_abstract {
                 MemberStatus::Abstract
-            } else if d != head
-                && (blocked.contains(DerivationSet::SUBSTITUTION)
-                    || !schema.derives_from(e.type_def, h.type_def, blocked))
-            {
+            } else if schema.substitution_blocked(head, d) {
                 MemberStatus::Blocked
             } else {
                 MemberStatus::Ok
