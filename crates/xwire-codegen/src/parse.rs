@@ -57,28 +57,88 @@ pub(crate) fn parsers(plan: &Plan, schema: &Schema) -> R<String> {
         queue.extend(inner.conversions.iter().copied());
     }
     out.push_str(&convs);
-    for &st in &e.elements {
+    for &(st, constraint) in &e.elements {
         let (rust, _) = e.rust_simple(st)?;
         let _ = writeln!(out);
+        let conv = conversion_name(st);
+        let (params, doc) = match constraint {
+            Constraint::None => ("c: &mut Src", None),
+            Constraint::Default => (
+                "c: &mut Src, default: &str",
+                Some("/// An element with a default value: empty, it has the default."),
+            ),
+            Constraint::Fixed => (
+                "c: &mut Src, fixed: &str",
+                Some(
+                    "/// An element with a fixed value: empty, it has it; otherwise it must be it.",
+                ),
+            ),
+        };
+        if let Some(doc) = doc {
+            let _ = writeln!(out, "{doc}");
+        }
         signature(
             &mut out,
-            &format!("element_{}<Src: {B}::Source>", st.index()),
-            "c: &mut Src",
+            &format!("{}<Src: {B}::Source>", element_reader(st, constraint)),
+            params,
             &format!("Result<{rust}, Src::Error>"),
         );
         let (tns, tlocal) = e.simple_type_name(st);
         let _ = writeln!(out, "    let at = c.offset();");
         let _ = writeln!(out, "    c.check_xsi_type({tns:?}, {tlocal:?})?;");
         let _ = writeln!(out, "    c.no_attributes()?;");
-        let _ = writeln!(
-            out,
-            "    {}(c.text()?).map_err(|f| c.fail_at(at, f))",
-            conversion_name(st)
-        );
+        match constraint {
+            Constraint::None => {
+                let _ = writeln!(out, "    {conv}(c.text()?).map_err(|f| c.fail_at(at, f))");
+            }
+            Constraint::Default => {
+                let _ = writeln!(out, "    let s = c.text()?;");
+                let _ = writeln!(
+                    out,
+                    "    let s = if s.is_empty() {{ default }} else {{ s }};"
+                );
+                let _ = writeln!(out, "    {conv}(s).map_err(|f| c.fail_at(at, f))");
+            }
+            Constraint::Fixed => {
+                let _ = writeln!(out, "    let s = c.text()?;");
+                let _ = writeln!(out, "    let s = if s.is_empty() {{ fixed }} else {{ s }};");
+                let _ = writeln!(out, "    let v = {conv}(s).map_err(|f| c.fail_at(at, f))?;");
+                let _ = writeln!(out, "    match {conv}(fixed) {{");
+                let _ = writeln!(out, "        Ok(f) if f == v => Ok(v),");
+                let _ = writeln!(out, "        _ => {{");
+                let _ = writeln!(
+                    out,
+                    "            let m = format!(\"the value must be the fixed value '{{fixed}}'\");"
+                );
+                let _ = writeln!(
+                    out,
+                    "            Err(c.fail_at(at, {B}::Fault::new(\"cvc-elt.5.2.2.2.2\", m)))"
+                );
+                let _ = writeln!(out, "        }}");
+                let _ = writeln!(out, "    }}");
+            }
+        }
         let _ = writeln!(out, "}}");
     }
     out.push_str(&e.statics);
     Ok(out)
+}
+
+/// An element declaration's value constraint, as its element reader takes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Constraint {
+    None,
+    Default,
+    Fixed,
+}
+
+/// The reader of an element of simple type `st` with a value constraint of kind `k`.
+fn element_reader(st: SimpleTypeId, k: Constraint) -> String {
+    match k {
+        Constraint::None => format!("element_{}", st.index()),
+        Constraint::Default => format!("element_{}_or_default", st.index()),
+        Constraint::Fixed => format!("element_{}_fixed", st.index()),
+    }
 }
 
 struct Emitter<'p> {
@@ -87,8 +147,9 @@ struct Emitter<'p> {
     out: String,
     /// The simple types whose conversion functions the code calls.
     conversions: BTreeSet<SimpleTypeId>,
-    /// The simple types of elements, whose element readers the code calls.
-    elements: BTreeSet<SimpleTypeId>,
+    /// The simple types of elements (and the kind of their value constraint), whose element
+    /// readers the code calls.
+    elements: BTreeSet<(SimpleTypeId, Constraint)>,
     /// The pattern tables.
     statics: String,
 }
@@ -174,7 +235,15 @@ impl Emitter<'_> {
         let mut first = true;
         for root in &self.plan.roots {
             expected.push(display(&root.ns, &root.local));
-            let value = self.value(&root.ty, root.simple, false, &root.local)?;
+            let constraint = self.schema.element(root.element).value_constraint.as_ref();
+            let constraint = constraint.map(|v| (v.fixed, v.lexical.clone()));
+            let value = self.value(
+                &root.ty,
+                root.simple,
+                false,
+                &root.local,
+                constraint.as_ref(),
+            )?;
             let kw = if first { "let doc = if" } else { "} else if" };
             first = false;
             let _ = writeln!(o, "        {kw} {} {{", element_test(&root.ns, &root.local));
@@ -215,12 +284,18 @@ impl Emitter<'_> {
         simple: Option<SimpleTypeId>,
         boxed: bool,
         local: &str,
+        constraint: Option<&(bool, String)>,
     ) -> R<String> {
         let v = match (simple, ty) {
             (Some(st), _) => {
                 self.conversions.insert(st);
-                self.elements.insert(st);
-                format!("element_{}(c)?", st.index())
+                let (k, arg) = match constraint {
+                    None => (Constraint::None, String::new()),
+                    Some((false, lexical)) => (Constraint::Default, format!(", {lexical:?}")),
+                    Some((true, lexical)) => (Constraint::Fixed, format!(", {lexical:?}")),
+                };
+                self.elements.insert((st, k));
+                format!("{}(c{arg})?", element_reader(st, k))
             }
             (None, Ty::Item(id)) => {
                 let item = self.plan.item(*id);
@@ -450,7 +525,7 @@ impl Emitter<'_> {
             let start = Start::of(&first);
             let test = &start.test;
             let _ = writeln!(o, "    if *more && {test} {{");
-            let read = self.read_one(&v.source, &v.ty, v.simple, v.boxed)?;
+            let read = self.read_one(&v.source, &v.ty, v.simple, v.boxed, None)?;
             match v.occurs {
                 Occurs::One | Occurs::Optional => {
                     let _ = writeln!(o, "        let v = {read};");
@@ -479,7 +554,7 @@ impl Emitter<'_> {
             let value = match v.occurs {
                 Occurs::Optional => "None".to_string(),
                 Occurs::Many { .. } => "Vec::new()".to_string(),
-                Occurs::One => self.read_one(&v.source, &v.ty, v.simple, v.boxed)?,
+                Occurs::One => self.read_one(&v.source, &v.ty, v.simple, v.boxed, None)?,
             };
             let _ = writeln!(o, "    Ok({name}::{}({value}))", v.name);
             let _ = writeln!(o, "}}");
@@ -648,9 +723,10 @@ impl Emitter<'_> {
         ty: &Ty,
         simple: Option<SimpleTypeId>,
         boxed: bool,
+        constraint: Option<&(bool, String)>,
     ) -> R<String> {
         match source {
-            Source::Element { local, .. } => self.value(ty, simple, boxed, local),
+            Source::Element { local, .. } => self.value(ty, simple, boxed, local, constraint),
             Source::Group => {
                 let Ty::Item(id) = ty else {
                     return unsupported("a group without an item");
@@ -707,7 +783,13 @@ impl Emitter<'_> {
         let first = self.first_set(&f.source, &f.ty)?;
         let start = Start::of(&first);
         let test = &start.test;
-        let read = self.read_one(&f.source, &f.ty, f.simple, f.boxed)?;
+        let read = self.read_one(
+            &f.source,
+            &f.ty,
+            f.simple,
+            f.boxed,
+            f.value_constraint.as_ref(),
+        )?;
         let advance = !matches!(f.source, Source::Group);
         match f.occurs {
             Occurs::One => {

@@ -17,8 +17,8 @@ const VALID: &str = r#"<d:drawing xmlns:d="urn:drawing" version="2" origin=" 10 
   <d:landscape/>
   <d:layer>base</d:layer><d:opacity>50</d:opacity>
   <d:layer>top</d:layer>
-  <d:circle id="c1"><d:r>2.5</d:r></d:circle>
-  <d:polygon><d:points>a b c</d:points><d:closed>true</d:closed></d:polygon>
+  <d:circle id="c1"><d:r>2.5</d:r><d:stroke/></d:circle>
+  <d:polygon><d:points>a b c</d:points><d:closed>true</d:closed><d:kind> polygon </d:kind></d:polygon>
   <d:group><d:circle><d:r>1</d:r></d:circle><d:group><d:polygon><d:points>x</d:points></d:polygon></d:group></d:group>
   <d:size> auto </d:size>
 </d:drawing>"#;
@@ -51,12 +51,12 @@ const BROKEN: &[common::Break] = &[
     ),
     (
         "the abstract head itself",
-        r#"<d:circle id="c1"><d:r>2.5</d:r></d:circle>"#,
+        r#"<d:circle id="c1"><d:r>2.5</d:r><d:stroke/></d:circle>"#,
         "<d:shape/>",
     ),
     (
         "no shape",
-        "<d:circle id=\"c1\"><d:r>2.5</d:r></d:circle>\n  <d:polygon><d:points>a b c</d:points><d:closed>true</d:closed></d:polygon>",
+        "<d:circle id=\"c1\"><d:r>2.5</d:r><d:stroke/></d:circle>\n  <d:polygon><d:points>a b c</d:points><d:closed>true</d:closed><d:kind> polygon </d:kind></d:polygon>",
         "",
     ),
     (
@@ -83,6 +83,8 @@ const BROKEN: &[common::Break] = &[
         "<title xmlns=\"\">Plan</title>",
     ),
     ("language", r#"lang="en""#, r#"lang="e n""#),
+    ("a fixed value", "<d:kind> polygon </d:kind>", "<d:kind>square</d:kind>"),
+    ("a default that is not the value", "<d:stroke/>", "<d:stroke>thin</d:stroke>"),
     (
         "deep group content",
         "<d:points>x</d:points>",
@@ -137,13 +139,22 @@ fn the_types_hold_the_drawings_values() {
     assert_eq!(layers, [("base", Some(50)), ("top", None)]);
     assert_eq!(d.shape.len(), 2);
     match &d.shape[0] {
-        drawing::ShapeGroup::Circle(c) => assert_eq!((c.id.as_deref(), c.r), (Some("c1"), 2.5)),
+        drawing::ShapeGroup::Circle(c) => {
+            assert_eq!((c.id.as_deref(), c.r), (Some("c1"), 2.5));
+            let stroke = c.stroke.as_ref().map(|s| s.to_string());
+            assert_eq!(
+                stroke.as_deref(),
+                Some("0.5"),
+                "an empty element has its default"
+            );
+        }
         s => panic!("{s:?}"),
     }
     match &d.shape[1] {
         drawing::ShapeGroup::Polygon(p) => {
             assert_eq!(p.points, ["a", "b", "c"]);
             assert_eq!(p.closed, Some(true));
+            assert_eq!(p.kind.as_deref(), Some("polygon"));
         }
         s => panic!("{s:?}"),
     }

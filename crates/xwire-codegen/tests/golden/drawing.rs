@@ -106,6 +106,8 @@ pub struct Circle {
     pub id: Option<xwire::bind::Text>,
     /// Element `{urn:drawing}r`.
     pub r: f64,
+    /// Element `{urn:drawing}stroke`. Default: `0.5`.
+    pub stroke: Option<xwire::bind::Decimal>,
 }
 
 /// Complex type `{urn:drawing}Polygon`.
@@ -117,6 +119,8 @@ pub struct Polygon {
     pub points: Vec<xwire::bind::Text>,
     /// Element `{urn:drawing}closed`.
     pub closed: Option<bool>,
+    /// Element `{urn:drawing}kind`. Fixed: `polygon`.
+    pub kind: Option<xwire::bind::Text>,
 }
 
 /// Complex type `{urn:drawing}Group`.
@@ -370,10 +374,17 @@ impl Circle {
         }
         let r = element_5(c)?;
         *more = c.child()?;
+        let stroke = if *more && c.at("urn:drawing", "stroke") {
+            let v = element_3_or_default(c, "0.5")?;
+            *more = c.child()?;
+            Some(v)
+        } else {
+            None
+        };
         if *more {
             return Err(c.unexpected("the end of the content of Circle"));
         }
-        Ok(Circle { id, r })
+        Ok(Circle { id, r, stroke })
     }
 }
 
@@ -403,10 +414,22 @@ impl Polygon {
         } else {
             None
         };
+        let kind = if *more && c.at("urn:drawing", "kind") {
+            let v = element_21_fixed(c, "polygon")?;
+            *more = c.child()?;
+            Some(v)
+        } else {
+            None
+        };
         if *more {
             return Err(c.unexpected("the end of the content of Polygon"));
         }
-        Ok(Polygon { id, points, closed })
+        Ok(Polygon {
+            id,
+            points,
+            closed,
+            kind,
+        })
     }
 }
 
@@ -464,9 +487,21 @@ fn value_2(s: &str) -> Result<bool, xwire::bind::Fault> {
     Ok(v)
 }
 
+/// The value of simple type {http://www.w3.org/2001/XMLSchema}decimal.
+fn value_3(s: &str) -> Result<xwire::bind::Decimal, xwire::bind::Fault> {
+    let v = xwire::bind::value::decimal(s)?;
+    Ok(v)
+}
+
 /// The value of simple type {http://www.w3.org/2001/XMLSchema}double.
 fn value_5(s: &str) -> Result<f64, xwire::bind::Fault> {
     let v = xwire::bind::value::double(s)?;
+    Ok(v)
+}
+
+/// The value of simple type {http://www.w3.org/2001/XMLSchema}token.
+fn value_21(s: &str) -> Result<xwire::bind::Text, xwire::bind::Fault> {
+    let v = xwire::bind::value::string(s, xwire::datatypes::Builtin::Token)?;
     Ok(v)
 }
 
@@ -568,11 +603,44 @@ fn element_2<Src: xwire::bind::Source>(c: &mut Src) -> Result<bool, Src::Error> 
     value_2(c.text()?).map_err(|f| c.fail_at(at, f))
 }
 
+/// An element with a default value: empty, it has the default.
+fn element_3_or_default<Src: xwire::bind::Source>(
+    c: &mut Src,
+    default: &str,
+) -> Result<xwire::bind::Decimal, Src::Error> {
+    let at = c.offset();
+    c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "decimal")?;
+    c.no_attributes()?;
+    let s = c.text()?;
+    let s = if s.is_empty() { default } else { s };
+    value_3(s).map_err(|f| c.fail_at(at, f))
+}
+
 fn element_5<Src: xwire::bind::Source>(c: &mut Src) -> Result<f64, Src::Error> {
     let at = c.offset();
     c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "double")?;
     c.no_attributes()?;
     value_5(c.text()?).map_err(|f| c.fail_at(at, f))
+}
+
+/// An element with a fixed value: empty, it has it; otherwise it must be it.
+fn element_21_fixed<Src: xwire::bind::Source>(
+    c: &mut Src,
+    fixed: &str,
+) -> Result<xwire::bind::Text, Src::Error> {
+    let at = c.offset();
+    c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "token")?;
+    c.no_attributes()?;
+    let s = c.text()?;
+    let s = if s.is_empty() { fixed } else { s };
+    let v = value_21(s).map_err(|f| c.fail_at(at, f))?;
+    match value_21(fixed) {
+        Ok(f) if f == v => Ok(v),
+        _ => {
+            let m = format!("the value must be the fixed value '{fixed}'");
+            Err(c.fail_at(at, xwire::bind::Fault::new("cvc-elt.5.2.2.2.2", m)))
+        }
+    }
 }
 
 fn element_24<Src: xwire::bind::Source>(c: &mut Src) -> Result<Vec<xwire::bind::Text>, Src::Error> {
