@@ -14,7 +14,8 @@ use std::fmt::Write;
 
 use xwire_schema::datatypes::Builtin;
 use xwire_schema::model::{
-    Compositor, ContentType, Facets, NameId, Particle, Schema, SimpleTypeId, Term, Variety,
+    Compositor, ContentType, DerivationSet, Facets, NameId, Particle, Schema, SimpleTypeId, Term,
+    TypeId, Variety,
 };
 
 use crate::plan::{
@@ -34,6 +35,9 @@ fn unsupported<T>(what: impl Into<String>) -> R<T> {
 
 const B: &str = "xwire::bind";
 
+/// The XML Schema namespace, where the built-in types are.
+const XS: &str = "http://www.w3.org/2001/XMLSchema";
+
 /// The parsers of `plan` (whose types `emit::types` wrote).
 pub(crate) fn parsers(plan: &Plan, schema: &Schema) -> R<String> {
     let mut e = Emitter::new(plan, schema);
@@ -42,24 +46,15 @@ pub(crate) fn parsers(plan: &Plan, schema: &Schema) -> R<String> {
         e.item(item)?;
     }
     let mut out = std::mem::take(&mut e.out);
-    let mut done = BTreeSet::new();
-    let mut queue: Vec<SimpleTypeId> = e.conversions.iter().rev().copied().collect();
-    let mut convs = String::new();
-    while let Some(st) = queue.pop() {
-        if !done.insert(st) {
-            continue;
-        }
-        // A conversion may call others (a list's items, a union's members).
-        let mut inner = Emitter::new(plan, schema);
-        let code = inner.conversion(st)?;
-        convs.push_str(&code);
-        e.statics.push_str(&inner.statics);
-        queue.extend(inner.conversions.iter().copied());
+    // The element readers first: they name the conversions of the types `xsi:type` may name.
+    let mut elems = String::new();
+    let typed: BTreeSet<SimpleTypeId> = e.elements.iter().map(|&(st, _)| st).collect();
+    for &st in &typed {
+        e.xsi_types(&mut elems, st)?;
     }
-    out.push_str(&convs);
     for &(st, constraint) in &e.elements {
         let (rust, _) = e.rust_simple(st)?;
-        let _ = writeln!(out);
+        let _ = writeln!(elems);
         let conv = conversion_name(st);
         let (params, doc) = match constraint {
             Constraint::None => ("c: &mut Src", None),
@@ -75,51 +70,90 @@ pub(crate) fn parsers(plan: &Plan, schema: &Schema) -> R<String> {
             ),
         };
         if let Some(doc) = doc {
-            let _ = writeln!(out, "{doc}");
+            let _ = writeln!(elems, "{doc}");
         }
         signature(
-            &mut out,
+            &mut elems,
             &format!("{}<Src: {B}::Source>", element_reader(st, constraint)),
             params,
             &format!("Result<{rust}, Src::Error>"),
         );
-        let (tns, tlocal) = e.simple_type_name(st);
-        let _ = writeln!(out, "    let at = c.offset();");
-        let _ = writeln!(out, "    c.check_xsi_type({tns:?}, {tlocal:?})?;");
-        let _ = writeln!(out, "    c.no_attributes()?;");
+        let _ = writeln!(elems, "    let at = c.offset();");
+        let _ = writeln!(elems, "    let xsi = c.xsi_type()?;");
+        let _ = writeln!(elems, "    c.no_attributes()?;");
+        let _ = writeln!(elems, "    let s = c.text()?;");
         match constraint {
-            Constraint::None => {
-                let _ = writeln!(out, "    {conv}(c.text()?).map_err(|f| c.fail_at(at, f))");
-            }
+            Constraint::None => {}
             Constraint::Default => {
-                let _ = writeln!(out, "    let s = c.text()?;");
                 let _ = writeln!(
-                    out,
+                    elems,
                     "    let s = if s.is_empty() {{ default }} else {{ s }};"
                 );
-                let _ = writeln!(out, "    {conv}(s).map_err(|f| c.fail_at(at, f))");
             }
             Constraint::Fixed => {
-                let _ = writeln!(out, "    let s = c.text()?;");
-                let _ = writeln!(out, "    let s = if s.is_empty() {{ fixed }} else {{ s }};");
-                let _ = writeln!(out, "    let v = {conv}(s).map_err(|f| c.fail_at(at, f))?;");
-                let _ = writeln!(out, "    match {conv}(fixed) {{");
-                let _ = writeln!(out, "        Ok(f) if f == v => Ok(v),");
-                let _ = writeln!(out, "        _ => {{");
                 let _ = writeln!(
-                    out,
+                    elems,
+                    "    let s = if s.is_empty() {{ fixed }} else {{ s }};"
+                );
+            }
+        }
+        // The type `xsi:type` names must derive from the declared one and take the text.
+        let derived = format!("xsi_type_{}", st.index());
+        let _ = writeln!(
+            elems,
+            "    let named = xsi.as_ref().map(|(ns, l)| {derived}(ns, l, s));"
+        );
+        let _ = writeln!(elems, "    let v = {conv}(s);");
+        let _ = writeln!(elems, "    match (named, xsi) {{");
+        let _ = writeln!(
+            elems,
+            "        (Some(Ok(false)), Some((ns, l))) => return Err(c.not_derived(&ns, &l)),"
+        );
+        let _ = writeln!(
+            elems,
+            "        (Some(Err(f)), _) => return Err(c.fail_at(at, f)),"
+        );
+        let _ = writeln!(elems, "        _ => {{}}");
+        let _ = writeln!(elems, "    }}");
+        match constraint {
+            Constraint::None | Constraint::Default => {
+                let _ = writeln!(elems, "    v.map_err(|f| c.fail_at(at, f))");
+            }
+            Constraint::Fixed => {
+                let _ = writeln!(elems, "    let v = v.map_err(|f| c.fail_at(at, f))?;");
+                let _ = writeln!(elems, "    match {conv}(fixed) {{");
+                let _ = writeln!(elems, "        Ok(f) if f == v => Ok(v),");
+                let _ = writeln!(elems, "        _ => {{");
+                let _ = writeln!(
+                    elems,
                     "            let m = format!(\"the value must be the fixed value '{{fixed}}'\");"
                 );
                 let _ = writeln!(
-                    out,
+                    elems,
                     "            Err(c.fail_at(at, {B}::Fault::new(\"cvc-elt.5.2.2.2.2\", m)))"
                 );
-                let _ = writeln!(out, "        }}");
-                let _ = writeln!(out, "    }}");
+                let _ = writeln!(elems, "        }}");
+                let _ = writeln!(elems, "    }}");
             }
         }
-        let _ = writeln!(out, "}}");
+        let _ = writeln!(elems, "}}");
     }
+    let mut done = BTreeSet::new();
+    let mut queue: Vec<SimpleTypeId> = e.conversions.iter().rev().copied().collect();
+    let mut convs = String::new();
+    while let Some(st) = queue.pop() {
+        if !done.insert(st) {
+            continue;
+        }
+        // A conversion may call others (a list's items, a union's members).
+        let mut inner = Emitter::new(plan, schema);
+        let code = inner.conversion(st)?;
+        convs.push_str(&code);
+        e.statics.push_str(&inner.statics);
+        queue.extend(inner.conversions.iter().copied());
+    }
+    out.push_str(&convs);
+    out.push_str(&elems);
     out.push_str(&e.statics);
     Ok(out)
 }
@@ -564,6 +598,64 @@ impl Emitter<'_> {
         unexpected(&mut o, "    ", "Err(", &expected.join(" or "), ")");
         let _ = writeln!(o, "}}");
         self.out.push_str(&o);
+        Ok(())
+    }
+
+    /// `fn xsi_type_N(ns, l, s) -> Result<bool, Fault>`: whether the type an element of simple
+    /// type `st` names with `xsi:type` may stand for `st` (the type itself, a simple type of
+    /// the schema derived from it, or a built-in derived from it), `s` valid for it.
+    fn xsi_types(&mut self, out: &mut String, st: SimpleTypeId) -> R<()> {
+        let schema = self.schema;
+        let mut arms = Vec::new();
+        let (tns, tlocal) = self.simple_type_name(st);
+        if !tlocal.is_empty() && schema.simple_type(st).builtin.is_none() {
+            arms.push((format!("({tns:?}, {tlocal:?})"), "Ok(true)".to_string()));
+        }
+        for (d, t) in schema.simple_types() {
+            let derived = schema.derives_from(
+                TypeId::Simple(d),
+                TypeId::Simple(st),
+                DerivationSet::default(),
+            );
+            if d == st || t.name.is_none() || t.builtin.is_some() || !derived {
+                continue;
+            }
+            let (ns, local) = self.simple_type_name(d);
+            self.conversions.insert(d);
+            let check = format!("{}(s).map(|_| true)", conversion_name(d));
+            arms.push((format!("({ns:?}, {local:?})"), check));
+        }
+        if let Some(b) = schema.simple_type(st).builtin {
+            let check =
+                format!("{B}::value::builtin_derived(l, xwire::datatypes::Builtin::{b:?}, s)");
+            arms.push((format!("({XS:?}, l)"), check));
+        }
+        let _ = writeln!(out);
+        // Parameters no arm reads are named `_` so the user's crate has no warning.
+        let checks = arms.iter().any(|(_, v)| v != "Ok(true)");
+        let params = match (arms.is_empty(), checks) {
+            (true, _) => "_ns: &str, _l: &str, _s: &str",
+            (false, false) => "ns: &str, l: &str, _s: &str",
+            (false, true) => "ns: &str, l: &str, s: &str",
+        };
+        signature(
+            out,
+            &format!("xsi_type_{}", st.index()),
+            params,
+            &format!("Result<bool, {B}::Fault>"),
+        );
+        if arms.is_empty() {
+            // An anonymous type: no name stands for it.
+            let _ = writeln!(out, "    Ok(false)");
+        } else {
+            let _ = writeln!(out, "    match (ns, l) {{");
+            for (pattern, value) in &arms {
+                arm(out, "        ", pattern, value);
+            }
+            let _ = writeln!(out, "        _ => Ok(false),");
+            let _ = writeln!(out, "    }}");
+        }
+        let _ = writeln!(out, "}}");
         Ok(())
     }
 

@@ -596,11 +596,89 @@ fn value_50(s: &str) -> Result<u8, xwire::bind::Fault> {
     Ok(v)
 }
 
+fn xsi_type_2(ns: &str, l: &str, s: &str) -> Result<bool, xwire::bind::Fault> {
+    match (ns, l) {
+        ("http://www.w3.org/2001/XMLSchema", l) => {
+            xwire::bind::value::builtin_derived(l, xwire::datatypes::Builtin::Boolean, s)
+        }
+        _ => Ok(false),
+    }
+}
+
+fn xsi_type_3(ns: &str, l: &str, s: &str) -> Result<bool, xwire::bind::Fault> {
+    match (ns, l) {
+        ("urn:drawing", "Percent") => value_50(s).map(|_| true),
+        ("http://www.w3.org/2001/XMLSchema", l) => {
+            xwire::bind::value::builtin_derived(l, xwire::datatypes::Builtin::Decimal, s)
+        }
+        _ => Ok(false),
+    }
+}
+
+fn xsi_type_5(ns: &str, l: &str, s: &str) -> Result<bool, xwire::bind::Fault> {
+    match (ns, l) {
+        ("http://www.w3.org/2001/XMLSchema", l) => {
+            xwire::bind::value::builtin_derived(l, xwire::datatypes::Builtin::Double, s)
+        }
+        _ => Ok(false),
+    }
+}
+
+fn xsi_type_21(ns: &str, l: &str, s: &str) -> Result<bool, xwire::bind::Fault> {
+    match (ns, l) {
+        ("urn:drawing", "Units") => value_46(s).map(|_| true),
+        ("http://www.w3.org/2001/XMLSchema", l) => {
+            xwire::bind::value::builtin_derived(l, xwire::datatypes::Builtin::Token, s)
+        }
+        _ => Ok(false),
+    }
+}
+
+fn xsi_type_24(ns: &str, l: &str, s: &str) -> Result<bool, xwire::bind::Fault> {
+    match (ns, l) {
+        ("http://www.w3.org/2001/XMLSchema", l) => {
+            xwire::bind::value::builtin_derived(l, xwire::datatypes::Builtin::NmTokens, s)
+        }
+        _ => Ok(false),
+    }
+}
+
+fn xsi_type_26(ns: &str, l: &str, s: &str) -> Result<bool, xwire::bind::Fault> {
+    match (ns, l) {
+        ("http://www.w3.org/2001/XMLSchema", l) => {
+            xwire::bind::value::builtin_derived(l, xwire::datatypes::Builtin::NcName, s)
+        }
+        _ => Ok(false),
+    }
+}
+
+fn xsi_type_49(ns: &str, l: &str, _s: &str) -> Result<bool, xwire::bind::Fault> {
+    match (ns, l) {
+        ("urn:drawing", "SizeOrAuto") => Ok(true),
+        _ => Ok(false),
+    }
+}
+
+fn xsi_type_50(ns: &str, l: &str, _s: &str) -> Result<bool, xwire::bind::Fault> {
+    match (ns, l) {
+        ("urn:drawing", "Percent") => Ok(true),
+        _ => Ok(false),
+    }
+}
+
 fn element_2<Src: xwire::bind::Source>(c: &mut Src) -> Result<bool, Src::Error> {
     let at = c.offset();
-    c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "boolean")?;
+    let xsi = c.xsi_type()?;
     c.no_attributes()?;
-    value_2(c.text()?).map_err(|f| c.fail_at(at, f))
+    let s = c.text()?;
+    let named = xsi.as_ref().map(|(ns, l)| xsi_type_2(ns, l, s));
+    let v = value_2(s);
+    match (named, xsi) {
+        (Some(Ok(false)), Some((ns, l))) => return Err(c.not_derived(&ns, &l)),
+        (Some(Err(f)), _) => return Err(c.fail_at(at, f)),
+        _ => {}
+    }
+    v.map_err(|f| c.fail_at(at, f))
 }
 
 /// An element with a default value: empty, it has the default.
@@ -609,18 +687,33 @@ fn element_3_or_default<Src: xwire::bind::Source>(
     default: &str,
 ) -> Result<xwire::bind::Decimal, Src::Error> {
     let at = c.offset();
-    c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "decimal")?;
+    let xsi = c.xsi_type()?;
     c.no_attributes()?;
     let s = c.text()?;
     let s = if s.is_empty() { default } else { s };
-    value_3(s).map_err(|f| c.fail_at(at, f))
+    let named = xsi.as_ref().map(|(ns, l)| xsi_type_3(ns, l, s));
+    let v = value_3(s);
+    match (named, xsi) {
+        (Some(Ok(false)), Some((ns, l))) => return Err(c.not_derived(&ns, &l)),
+        (Some(Err(f)), _) => return Err(c.fail_at(at, f)),
+        _ => {}
+    }
+    v.map_err(|f| c.fail_at(at, f))
 }
 
 fn element_5<Src: xwire::bind::Source>(c: &mut Src) -> Result<f64, Src::Error> {
     let at = c.offset();
-    c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "double")?;
+    let xsi = c.xsi_type()?;
     c.no_attributes()?;
-    value_5(c.text()?).map_err(|f| c.fail_at(at, f))
+    let s = c.text()?;
+    let named = xsi.as_ref().map(|(ns, l)| xsi_type_5(ns, l, s));
+    let v = value_5(s);
+    match (named, xsi) {
+        (Some(Ok(false)), Some((ns, l))) => return Err(c.not_derived(&ns, &l)),
+        (Some(Err(f)), _) => return Err(c.fail_at(at, f)),
+        _ => {}
+    }
+    v.map_err(|f| c.fail_at(at, f))
 }
 
 /// An element with a fixed value: empty, it has it; otherwise it must be it.
@@ -629,11 +722,18 @@ fn element_21_fixed<Src: xwire::bind::Source>(
     fixed: &str,
 ) -> Result<xwire::bind::Text, Src::Error> {
     let at = c.offset();
-    c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "token")?;
+    let xsi = c.xsi_type()?;
     c.no_attributes()?;
     let s = c.text()?;
     let s = if s.is_empty() { fixed } else { s };
-    let v = value_21(s).map_err(|f| c.fail_at(at, f))?;
+    let named = xsi.as_ref().map(|(ns, l)| xsi_type_21(ns, l, s));
+    let v = value_21(s);
+    match (named, xsi) {
+        (Some(Ok(false)), Some((ns, l))) => return Err(c.not_derived(&ns, &l)),
+        (Some(Err(f)), _) => return Err(c.fail_at(at, f)),
+        _ => {}
+    }
+    let v = v.map_err(|f| c.fail_at(at, f))?;
     match value_21(fixed) {
         Ok(f) if f == v => Ok(v),
         _ => {
@@ -645,28 +745,60 @@ fn element_21_fixed<Src: xwire::bind::Source>(
 
 fn element_24<Src: xwire::bind::Source>(c: &mut Src) -> Result<Vec<xwire::bind::Text>, Src::Error> {
     let at = c.offset();
-    c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "NMTOKENS")?;
+    let xsi = c.xsi_type()?;
     c.no_attributes()?;
-    value_24(c.text()?).map_err(|f| c.fail_at(at, f))
+    let s = c.text()?;
+    let named = xsi.as_ref().map(|(ns, l)| xsi_type_24(ns, l, s));
+    let v = value_24(s);
+    match (named, xsi) {
+        (Some(Ok(false)), Some((ns, l))) => return Err(c.not_derived(&ns, &l)),
+        (Some(Err(f)), _) => return Err(c.fail_at(at, f)),
+        _ => {}
+    }
+    v.map_err(|f| c.fail_at(at, f))
 }
 
 fn element_26<Src: xwire::bind::Source>(c: &mut Src) -> Result<xwire::bind::Text, Src::Error> {
     let at = c.offset();
-    c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "NCName")?;
+    let xsi = c.xsi_type()?;
     c.no_attributes()?;
-    value_26(c.text()?).map_err(|f| c.fail_at(at, f))
+    let s = c.text()?;
+    let named = xsi.as_ref().map(|(ns, l)| xsi_type_26(ns, l, s));
+    let v = value_26(s);
+    match (named, xsi) {
+        (Some(Ok(false)), Some((ns, l))) => return Err(c.not_derived(&ns, &l)),
+        (Some(Err(f)), _) => return Err(c.fail_at(at, f)),
+        _ => {}
+    }
+    v.map_err(|f| c.fail_at(at, f))
 }
 
 fn element_49<Src: xwire::bind::Source>(c: &mut Src) -> Result<SizeOrAuto, Src::Error> {
     let at = c.offset();
-    c.check_xsi_type("urn:drawing", "SizeOrAuto")?;
+    let xsi = c.xsi_type()?;
     c.no_attributes()?;
-    value_49(c.text()?).map_err(|f| c.fail_at(at, f))
+    let s = c.text()?;
+    let named = xsi.as_ref().map(|(ns, l)| xsi_type_49(ns, l, s));
+    let v = value_49(s);
+    match (named, xsi) {
+        (Some(Ok(false)), Some((ns, l))) => return Err(c.not_derived(&ns, &l)),
+        (Some(Err(f)), _) => return Err(c.fail_at(at, f)),
+        _ => {}
+    }
+    v.map_err(|f| c.fail_at(at, f))
 }
 
 fn element_50<Src: xwire::bind::Source>(c: &mut Src) -> Result<u8, Src::Error> {
     let at = c.offset();
-    c.check_xsi_type("urn:drawing", "Percent")?;
+    let xsi = c.xsi_type()?;
     c.no_attributes()?;
-    value_50(c.text()?).map_err(|f| c.fail_at(at, f))
+    let s = c.text()?;
+    let named = xsi.as_ref().map(|(ns, l)| xsi_type_50(ns, l, s));
+    let v = value_50(s);
+    match (named, xsi) {
+        (Some(Ok(false)), Some((ns, l))) => return Err(c.not_derived(&ns, &l)),
+        (Some(Err(f)), _) => return Err(c.fail_at(at, f)),
+        _ => {}
+    }
+    v.map_err(|f| c.fail_at(at, f))
 }

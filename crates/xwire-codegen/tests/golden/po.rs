@@ -320,32 +320,96 @@ fn value_47(s: &str) -> Result<u8, xwire::bind::Fault> {
     Ok(v)
 }
 
+fn xsi_type_1(ns: &str, l: &str, s: &str) -> Result<bool, xwire::bind::Fault> {
+    match (ns, l) {
+        ("", "SKU") => value_46(s).map(|_| true),
+        ("http://www.w3.org/2001/XMLSchema", l) => {
+            xwire::bind::value::builtin_derived(l, xwire::datatypes::Builtin::String, s)
+        }
+        _ => Ok(false),
+    }
+}
+
+fn xsi_type_3(ns: &str, l: &str, s: &str) -> Result<bool, xwire::bind::Fault> {
+    match (ns, l) {
+        ("http://www.w3.org/2001/XMLSchema", l) => {
+            xwire::bind::value::builtin_derived(l, xwire::datatypes::Builtin::Decimal, s)
+        }
+        _ => Ok(false),
+    }
+}
+
+fn xsi_type_9(ns: &str, l: &str, s: &str) -> Result<bool, xwire::bind::Fault> {
+    match (ns, l) {
+        ("http://www.w3.org/2001/XMLSchema", l) => {
+            xwire::bind::value::builtin_derived(l, xwire::datatypes::Builtin::Date, s)
+        }
+        _ => Ok(false),
+    }
+}
+
+fn xsi_type_47(_ns: &str, _l: &str, _s: &str) -> Result<bool, xwire::bind::Fault> {
+    Ok(false)
+}
+
 fn element_1<Src: xwire::bind::Source>(c: &mut Src) -> Result<xwire::bind::Text, Src::Error> {
     let at = c.offset();
-    c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "string")?;
+    let xsi = c.xsi_type()?;
     c.no_attributes()?;
-    value_1(c.text()?).map_err(|f| c.fail_at(at, f))
+    let s = c.text()?;
+    let named = xsi.as_ref().map(|(ns, l)| xsi_type_1(ns, l, s));
+    let v = value_1(s);
+    match (named, xsi) {
+        (Some(Ok(false)), Some((ns, l))) => return Err(c.not_derived(&ns, &l)),
+        (Some(Err(f)), _) => return Err(c.fail_at(at, f)),
+        _ => {}
+    }
+    v.map_err(|f| c.fail_at(at, f))
 }
 
 fn element_3<Src: xwire::bind::Source>(c: &mut Src) -> Result<xwire::bind::Decimal, Src::Error> {
     let at = c.offset();
-    c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "decimal")?;
+    let xsi = c.xsi_type()?;
     c.no_attributes()?;
-    value_3(c.text()?).map_err(|f| c.fail_at(at, f))
+    let s = c.text()?;
+    let named = xsi.as_ref().map(|(ns, l)| xsi_type_3(ns, l, s));
+    let v = value_3(s);
+    match (named, xsi) {
+        (Some(Ok(false)), Some((ns, l))) => return Err(c.not_derived(&ns, &l)),
+        (Some(Err(f)), _) => return Err(c.fail_at(at, f)),
+        _ => {}
+    }
+    v.map_err(|f| c.fail_at(at, f))
 }
 
 fn element_9<Src: xwire::bind::Source>(c: &mut Src) -> Result<xwire::bind::Date, Src::Error> {
     let at = c.offset();
-    c.check_xsi_type("http://www.w3.org/2001/XMLSchema", "date")?;
+    let xsi = c.xsi_type()?;
     c.no_attributes()?;
-    value_9(c.text()?).map_err(|f| c.fail_at(at, f))
+    let s = c.text()?;
+    let named = xsi.as_ref().map(|(ns, l)| xsi_type_9(ns, l, s));
+    let v = value_9(s);
+    match (named, xsi) {
+        (Some(Ok(false)), Some((ns, l))) => return Err(c.not_derived(&ns, &l)),
+        (Some(Err(f)), _) => return Err(c.fail_at(at, f)),
+        _ => {}
+    }
+    v.map_err(|f| c.fail_at(at, f))
 }
 
 fn element_47<Src: xwire::bind::Source>(c: &mut Src) -> Result<u8, Src::Error> {
     let at = c.offset();
-    c.check_xsi_type("", "")?;
+    let xsi = c.xsi_type()?;
     c.no_attributes()?;
-    value_47(c.text()?).map_err(|f| c.fail_at(at, f))
+    let s = c.text()?;
+    let named = xsi.as_ref().map(|(ns, l)| xsi_type_47(ns, l, s));
+    let v = value_47(s);
+    match (named, xsi) {
+        (Some(Ok(false)), Some((ns, l))) => return Err(c.not_derived(&ns, &l)),
+        (Some(Err(f)), _) => return Err(c.fail_at(at, f)),
+        _ => {}
+    }
+    v.map_err(|f| c.fail_at(at, f))
 }
 
 static PATTERN_46_0_0: xwire::bind::Dfa = xwire::bind::Dfa {

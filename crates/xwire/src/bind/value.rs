@@ -26,6 +26,33 @@ pub fn string(s: &str, b: Builtin) -> Result<Text, Fault> {
     }
 }
 
+/// Whether the built-in type named `local` (in the XML Schema namespace) may stand for an
+/// element of built-in type `base` through `xsi:type`, and `s` is one of its values:
+/// `Ok(false)` when it names no built-in type or one not derived from `base`, the value's
+/// fault when `s` is not valid for it.
+///
+/// ```
+/// use xwire::bind::value::builtin_derived;
+/// use xwire::datatypes::Builtin;
+///
+/// assert_eq!(builtin_derived("int", Builtin::Decimal, " 42 "), Ok(true));
+/// assert_eq!(builtin_derived("string", Builtin::Decimal, "42"), Ok(false));
+/// assert!(builtin_derived("byte", Builtin::Decimal, "300").is_err());
+/// ```
+pub fn builtin_derived(local: &str, base: Builtin, s: &str) -> Result<bool, Fault> {
+    let Some(b) = Builtin::from_name(local) else {
+        return Ok(false);
+    };
+    // A list type's base is anySimpleType, not its item type (Builtin::derives_from counts
+    // the item type).
+    let derived =
+        base == Builtin::AnySimpleType || (b.is_list() == base.is_list() && b.derives_from(base));
+    if !derived {
+        return Ok(false);
+    }
+    parse(b, s).map(|_| true)
+}
+
 /// The items of a built-in list of strings (`NMTOKENS`, `IDREFS`, `ENTITIES`).
 pub fn string_list(s: &str, item: Builtin) -> Result<Vec<Text>, Fault> {
     let items = s
