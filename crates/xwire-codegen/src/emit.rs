@@ -163,7 +163,9 @@ fn item(out: &mut String, plan: &Plan, item: &Item, opts: &Options<'_>) {
 /// Where a value comes from, for its documentation.
 fn source_doc(source: &Source) -> String {
     match source {
-        Source::Attribute { ns, local } => format!("Attribute `{}`.", display_name(ns, local)),
+        Source::Attribute { ns, local, .. } => {
+            format!("Attribute `{}`.", display_name(ns, local))
+        }
         Source::Element {
             ns,
             local,

@@ -391,8 +391,22 @@ impl Emitter<'_> {
             "c: &mut Src",
             &format!("Result<{name}, Src::Error>"),
         );
-        // `xsi:type`, when there is one, names this type (a family's reader chose it).
         let (tns, tlocal) = self.type_name(item);
+        if let Origin::ComplexType(id) = item.origin {
+            if self.schema.complex_type(id).is_abstract {
+                // Read only through a family's reader, which dispatches on `xsi:type` to the
+                // derived types: an element read as this type named none.
+                let m = format!(
+                    "the type {tlocal} is abstract: xsi:type must name a type derived from it"
+                );
+                let _ = writeln!(o, "    let m = {m:?};");
+                let _ = writeln!(o, "    Err(c.fail({B}::Fault::new(\"cvc-type.2\", m)))");
+                let _ = writeln!(o, "}}");
+                self.finish_read(name, &o);
+                return Ok(());
+            }
+        }
+        // `xsi:type`, when there is one, names this type (a family's reader chose it).
         let _ = writeln!(o, "    c.check_xsi_type({tns:?}, {tlocal:?})?;");
         let attrs: Vec<&Field> = fields
             .iter()
@@ -416,7 +430,7 @@ impl Emitter<'_> {
             let _ = writeln!(o, "    c.attributes(|ns, local, value| {{");
             let _ = writeln!(o, "        match (ns, local) {{");
             for f in &attrs {
-                let Source::Attribute { ns, local } = &f.source else {
+                let Source::Attribute { ns, local, .. } = &f.source else {
                     unreachable!()
                 };
                 let st = f.simple.expect("attributes are of simple types");
@@ -435,14 +449,30 @@ impl Emitter<'_> {
             let _ = writeln!(o, "    }})?;");
         }
         for f in &attrs {
-            let Source::Attribute { local, .. } = &f.source else {
+            let Source::Attribute {
+                local, required, ..
+            } = &f.source
+            else {
                 unreachable!()
             };
             let var = format!("attr_{}", bare(&f.name));
             let st = f.simple.expect("attributes are of simple types");
             let conv = conversion_name(st);
+            let missing = |o: &mut String| {
+                let _ = writeln!(o, "        let m = \"attribute '{local}' is required\";");
+                let _ = writeln!(
+                    o,
+                    "        return Err(c.fail({B}::Fault::new(\"cvc-complex-type.4\", m)));"
+                );
+            };
             match (&f.value_constraint, f.occurs) {
                 (Some((fixed, lexical)), _) => {
+                    // Required, with a fixed value: present all the same.
+                    if *required {
+                        let _ = writeln!(o, "    if {var}.is_none() {{");
+                        missing(&mut o);
+                        let _ = writeln!(o, "    }}");
+                    }
                     let _ = writeln!(
                         o,
                         "    let {} = {conv}({lexical:?}).map_err(|f| c.fail(f))?;",
@@ -469,11 +499,7 @@ impl Emitter<'_> {
                 }
                 (None, Occurs::One) => {
                     let _ = writeln!(o, "    let Some({}) = {var} else {{", local_name(f));
-                    let _ = writeln!(o, "        let m = \"attribute '{local}' is required\";");
-                    let _ = writeln!(
-                        o,
-                        "        return Err(c.fail({B}::Fault::new(\"cvc-complex-type.4\", m)));"
-                    );
+                    missing(&mut o);
                     let _ = writeln!(o, "    }};");
                 }
                 (None, _) => {
@@ -509,15 +535,20 @@ impl Emitter<'_> {
         }
         construct(&mut o, name, fields);
         let _ = writeln!(o, "}}");
+        self.finish_read(name, &o);
+        Ok(())
+    }
+
+    /// Writes the `impl` block of a complex type's reader `read`.
+    fn finish_read(&mut self, name: &str, read: &str) {
         let _ = writeln!(self.out);
         let _ = writeln!(self.out, "impl {name} {{");
         let _ = writeln!(
             self.out,
             "    /// Reads an element of this type: the source at its start tag, to its end tag."
         );
-        self.out.push_str(&indented(&o));
+        self.out.push_str(&indented(read));
         let _ = writeln!(self.out, "}}");
-        Ok(())
     }
 
     /// The reader of a sequence that is a field of its own (it repeats or is optional): its

@@ -89,6 +89,7 @@ impl Planner<'_> {
             let source = Source::Attribute {
                 ns: ns_of(schema, decl.name),
                 local: local.to_string(),
+                required: au.required,
             };
             let f = fields.push(local, source, ty, occurs);
             f.value_constraint = constraint.map(|c| (c.fixed, c.lexical.clone()));

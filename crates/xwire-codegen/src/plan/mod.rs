@@ -174,6 +174,9 @@ pub enum Source {
         ns: String,
         /// The local name.
         local: String,
+        /// `use="required"`: the document must have it, even where a default or fixed
+        /// value would give the field a value without it.
+        required: bool,
     },
     /// A child element.
     Element {
