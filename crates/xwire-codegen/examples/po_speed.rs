@@ -4,8 +4,8 @@
 //!
 //! `xwire gen po-8k -o po.xml && cargo run --release -p xwire-codegen --example po_speed -- po.xml`
 //!
-//! With `--profile objects|parse [N]` after the file it runs only the generated parser (or
-//! only the generic parse), N times (20,000 by default), for a profiler to watch
+//! With `--profile objects|cursor|parse [N]` after the file it runs only the generated parser
+//! (or the generated parser on its general path, or only the generic parse), N times (20,000 by default), for a profiler to watch
 //! (`perf record`) or count (callgrind: instructions with N rounds minus instructions with
 //! 0, over N, is the cost of one document).
 
@@ -77,13 +77,17 @@ fn main() {
     if std::env::args().nth(2).as_deref() == Some("--profile") {
         let what = std::env::args()
             .nth(3)
-            .expect("--profile objects|parse [N]");
+            .expect("--profile objects|cursor|parse [N]");
         let rounds = std::env::args()
             .nth(4)
             .map_or(20_000, |n| n.parse().expect("a count"));
         for _ in 0..rounds {
             match what.as_str() {
                 "objects" => black_box(po::Document::from_slice(black_box(&doc)).is_ok()),
+                // The general path alone: the reader's events through the cursor.
+                "cursor" => black_box(
+                    po::Document::read(&mut xwire::bind::Cursor::new(black_box(&doc))).is_ok(),
+                ),
                 _ => black_box(generic(black_box(&doc)) > 0),
             };
         }

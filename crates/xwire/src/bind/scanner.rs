@@ -21,6 +21,7 @@ use crate::chars::{self, CLASS};
 use crate::scan::{any_char, find_class, reference, skip_ws, str_of, Ref};
 use crate::{XMLNS_NS, XML_NS};
 
+use super::source::is_xsi_hint;
 use super::{Fault, Source, XSI};
 
 /// What a [`Scanner`] gives when it stops: the document holds something it leaves to the
@@ -552,6 +553,36 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// The `xsi:type` of the current start tag, which has a prefixed attribute.
+    #[cold]
+    fn named_type(&self) -> Result<Option<(String, String)>, Fallback> {
+        let mut found = None;
+        for a in &self.attrs {
+            if !a.decl && &self.bytes[a.local..a.name.end] == b"type" && self.attr_ns(a)? == XSI {
+                found = Some(self.value_of(a));
+            }
+        }
+        let Some(value) = found else {
+            return Ok(None);
+        };
+        let qname = crate::datatypes::trim_xml(value);
+        let (prefix, local) = qname.split_once(':').unwrap_or(("", qname));
+        match self.resolve(prefix.as_bytes()) {
+            Some(ns) => Ok(Some((ns.to_string(), local.to_string()))),
+            None if prefix.is_empty() => Ok(Some((String::new(), local.to_string()))),
+            None => Err(Fallback),
+        }
+    }
+
+    /// The current start tag's attributes are only those every element may have.
+    #[cold]
+    fn only_xsi_attributes(&mut self) -> Result<(), Fallback> {
+        self.attributes(|ns, local, _| match is_xsi_hint(ns, local) {
+            true => Ok(()),
+            false => Err(Fault::new("cvc-type.3.1.1", "")),
+        })
+    }
+
     /// Reads an XML declaration at the start of the input, if there is one: version 1.0,
     /// encoding UTF-8 if any, standalone yes or no if any.
     fn declaration(&mut self) -> Result<(), Fallback> {
@@ -645,25 +676,20 @@ impl Source for Scanner<'_> {
         Ok(())
     }
 
+    #[inline]
     fn xsi_type(&mut self) -> Result<Option<(String, String)>, Fallback> {
-        if !self.prefixed {
-            return Ok(None);
+        // Only a prefixed attribute can be `xsi:type`.
+        match self.prefixed {
+            false => Ok(None),
+            true => self.named_type(),
         }
-        let mut found = None;
-        for a in &self.attrs {
-            if !a.decl && &self.bytes[a.local..a.name.end] == b"type" && self.attr_ns(a)? == XSI {
-                found = Some(self.value_of(a));
-            }
-        }
-        let Some(value) = found else {
-            return Ok(None);
-        };
-        let qname = crate::datatypes::trim_xml(value);
-        let (prefix, local) = qname.split_once(':').unwrap_or(("", qname));
-        match self.resolve(prefix.as_bytes()) {
-            Some(ns) => Ok(Some((ns.to_string(), local.to_string()))),
-            None if prefix.is_empty() => Ok(Some((String::new(), local.to_string()))),
-            None => Err(Fallback),
+    }
+
+    #[inline]
+    fn no_attributes(&mut self) -> Result<(), Fallback> {
+        match self.attrs.is_empty() {
+            true => Ok(()),
+            false => self.only_xsi_attributes(),
         }
     }
 

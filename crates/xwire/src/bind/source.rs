@@ -137,7 +137,7 @@ pub trait Source {
 
 /// Whether an attribute is one any element may have whatever its type: `xsi:type` (checked
 /// apart, [`Source::check_xsi_type`]) and the schema-location hints.
-fn is_xsi_hint(ns: &str, local: &str) -> bool {
+pub(super) fn is_xsi_hint(ns: &str, local: &str) -> bool {
     ns == XSI
         && matches!(
             local,
