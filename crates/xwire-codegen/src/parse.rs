@@ -269,6 +269,10 @@ impl Emitter<'_> {
         let mut first = true;
         for root in &self.plan.roots {
             expected.push(display(&root.ns, &root.local));
+            // As for content elements (`first_set`): `xsi:nil` is not read yet.
+            if self.schema.element(root.element).nillable {
+                return unsupported(format!("element <{}>: nillable", root.local));
+            }
             let constraint = self.schema.element(root.element).value_constraint.as_ref();
             let constraint = constraint.map(|v| (v.fixed, v.lexical.clone()));
             let value = self.value(
@@ -1021,33 +1025,72 @@ impl Emitter<'_> {
             Prim::DateTime(k) => format!("{B}::value::{}(s)?", temporal_fn(k)),
             p => return unsupported(format!("{display}: values of {p:?}")),
         };
-        // Facets this emitter checks; the rest refuse the schema.
-        let ranged = f.min_inclusive.is_some()
-            || f.max_inclusive.is_some()
-            || f.min_exclusive.is_some()
-            || f.max_exclusive.is_some();
-        if ranged && !matches!(prim, Prim::Int(_) | Prim::Integer) {
-            return unsupported(format!("{display}: range facets on {prim:?}"));
-        }
-        if f.total_digits.is_some()
-            || (f.fraction_digits.is_some() && !matches!(prim, Prim::Int(_) | Prim::Integer))
-        {
-            return unsupported(format!("{display}: digit facets"));
-        }
+        // Facets with a direct check here: integer ranges (in `int`/`integer`), lengths of
+        // strings, enumerations of strings. Ranges of other types, digit counts and lengths
+        // of binary values go through the validator's own facet checks (`Facets`).
         let stringy = prim == Prim::String;
-        if (f.length.is_some() || f.min_length.is_some() || f.max_length.is_some()) && !stringy {
-            return unsupported(format!("{display}: length facets on {prim:?}"));
+        let integral = matches!(prim, Prim::Int(_) | Prim::Integer);
+        // An enumeration of values that are not strings is matched in the value space
+        // (`value::enumerated`), which reads the value itself.
+        let valued_enum = f.enumeration.is_some() && !stringy;
+        let mut general: Vec<(&str, String)> = Vec::new();
+        if !integral {
+            let bounds = [
+                ("minInclusive", &f.min_inclusive),
+                ("maxInclusive", &f.max_inclusive),
+                ("minExclusive", &f.min_exclusive),
+                ("maxExclusive", &f.max_exclusive),
+            ];
+            for (name, bound) in bounds {
+                if let Some(v) = bound {
+                    general.push((name, v.value.canonical()));
+                }
+            }
         }
-        if f.enumeration.is_some() && !stringy {
-            return unsupported(format!("{display}: an enumeration of {prim:?}"));
+        if let Some(t) = &f.total_digits {
+            general.push(("totalDigits", t.value.to_string()));
         }
-        let _ = writeln!(o, "    let v = {base};");
+        if let (Some(d), false) = (&f.fraction_digits, integral) {
+            general.push(("fractionDigits", d.value.to_string()));
+        }
+        if !stringy {
+            let lengths = [
+                ("length", &f.length),
+                ("minLength", &f.min_length),
+                ("maxLength", &f.max_length),
+            ];
+            for (name, l) in lengths {
+                if let Some(l) = l {
+                    general.push((name, l.value.to_string()));
+                }
+            }
+        }
+        if !valued_enum {
+            let _ = writeln!(o, "    let v = {base};");
+        }
         let lexical = if stringy {
             "&v"
         } else {
             "xwire::datatypes::trim_xml(s)"
         };
-        if f.length.is_some() || f.min_length.is_some() || f.max_length.is_some() {
+        if !general.is_empty() {
+            let sname = format!("FACETS_{}", st.index());
+            let spec = general
+                .iter()
+                .map(|(n, v)| format!("({n:?}, {v:?})"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let _ = writeln!(self.statics);
+            let _ = writeln!(
+                self.statics,
+                "static {sname}: {B}::Facets = {B}::Facets::new("
+            );
+            let _ = writeln!(self.statics, "    xwire::datatypes::Builtin::{b:?},");
+            let _ = writeln!(self.statics, "    &[{spec}],");
+            let _ = writeln!(self.statics, ");");
+            let _ = writeln!(o, "    {sname}.check(s)?;");
+        }
+        if stringy && (f.length.is_some() || f.min_length.is_some() || f.max_length.is_some()) {
             let exact = f.length.as_ref().map(|l| l.value);
             let min = exact
                 .or(f.min_length.as_ref().map(|l| l.value))
@@ -1104,6 +1147,26 @@ impl Emitter<'_> {
                 else {
                     return unsupported(format!("{display}: an enumeration without its enum"));
                 };
+                if valued_enum {
+                    let lexicals = values
+                        .iter()
+                        .map(|(_, l)| format!("{l:?}"))
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    let _ = writeln!(o, "    const VALUES: &[&str] = &[{lexicals}];");
+                    let _ = writeln!(
+                        o,
+                        "    let i = {B}::value::enumerated(s, xwire::datatypes::Builtin::{b:?}, VALUES)?;"
+                    );
+                    let all = variants
+                        .iter()
+                        .map(|(v, _)| format!("{}::{v}", it.name))
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    let _ = writeln!(o, "    Ok([{all}][i])");
+                    let _ = writeln!(o, "}}");
+                    return Ok(o);
+                }
                 let _ = writeln!(o, "    match v.as_str() {{");
                 for ((variant, _), (_, lexical)) in variants.iter().zip(values) {
                     let value = format!("Ok({}::{variant})", it.name);

@@ -84,6 +84,8 @@ const BROKEN: &[common::Break] = &[
     ),
     ("language", r#"lang="en""#, r#"lang="e n""#),
     ("a fixed value", "<d:kind> polygon </d:kind>", "<d:kind>square</d:kind>"),
+    ("a radius of zero", "<d:r>2.5</d:r>", "<d:r>0</d:r>"),
+    ("a radius too large", "<d:r>2.5</d:r>", "<d:r>2e6</d:r>"),
     ("a default that is not the value", "<d:stroke/>", "<d:stroke>thin</d:stroke>"),
     (
         "deep group content",

@@ -329,7 +329,7 @@ fn read_drawing_sequence<Src: xwire::bind::Source>(
     let layer = element_26(c)?;
     *more = c.child()?;
     let opacity = if *more && c.at("urn:drawing", "opacity") {
-        let v = element_50(c)?;
+        let v = element_51(c)?;
         *more = c.child()?;
         Some(v)
     } else {
@@ -372,7 +372,7 @@ impl Circle {
         if !(*more && c.at("urn:drawing", "r")) {
             return Err(c.unexpected("<{urn:drawing}r>"));
         }
-        let r = element_5(c)?;
+        let r = element_50(c)?;
         *more = c.child()?;
         let stroke = if *more && c.at("urn:drawing", "stroke") {
             let v = element_3_or_default(c, "0.5")?;
@@ -493,12 +493,6 @@ fn value_3(s: &str) -> Result<xwire::bind::Decimal, xwire::bind::Fault> {
     Ok(v)
 }
 
-/// The value of simple type {http://www.w3.org/2001/XMLSchema}double.
-fn value_5(s: &str) -> Result<f64, xwire::bind::Fault> {
-    let v = xwire::bind::value::double(s)?;
-    Ok(v)
-}
-
 /// The value of simple type {http://www.w3.org/2001/XMLSchema}token.
 fn value_21(s: &str) -> Result<xwire::bind::Text, xwire::bind::Fault> {
     let v = xwire::bind::value::string(s, xwire::datatypes::Builtin::Token)?;
@@ -569,14 +563,14 @@ fn value_49(s: &str) -> Result<SizeOrAuto, xwire::bind::Fault> {
     if let Ok(v) = value_44(s) {
         return Ok(SizeOrAuto::PositiveInteger(v));
     }
-    if let Ok(v) = value_51(s) {
+    if let Ok(v) = value_52(s) {
         return Ok(SizeOrAuto::Member2(v));
     }
     Err(xwire::bind::value::no_member(s))
 }
 
 /// The value of simple type an anonymous simple type.
-fn value_51(s: &str) -> Result<SizeOrAutoMember2, xwire::bind::Fault> {
+fn value_52(s: &str) -> Result<SizeOrAutoMember2, xwire::bind::Fault> {
     let v = xwire::bind::value::string(s, xwire::datatypes::Builtin::Token)?;
     match v.as_str() {
         "auto" => Ok(SizeOrAutoMember2::Auto),
@@ -590,8 +584,15 @@ fn value_44(s: &str) -> Result<xwire::bind::Integer, xwire::bind::Fault> {
     Ok(v)
 }
 
+/// The value of simple type {urn:drawing}Radius.
+fn value_50(s: &str) -> Result<f64, xwire::bind::Fault> {
+    let v = xwire::bind::value::double(s)?;
+    FACETS_50.check(s)?;
+    Ok(v)
+}
+
 /// The value of simple type {urn:drawing}Percent.
-fn value_50(s: &str) -> Result<u8, xwire::bind::Fault> {
+fn value_51(s: &str) -> Result<u8, xwire::bind::Fault> {
     let v = xwire::bind::value::int::<u8>(s, 0, 100)?;
     Ok(v)
 }
@@ -607,18 +608,9 @@ fn xsi_type_2(ns: &str, l: &str, s: &str) -> Result<bool, xwire::bind::Fault> {
 
 fn xsi_type_3(ns: &str, l: &str, s: &str) -> Result<bool, xwire::bind::Fault> {
     match (ns, l) {
-        ("urn:drawing", "Percent") => value_50(s).map(|_| true),
+        ("urn:drawing", "Percent") => value_51(s).map(|_| true),
         ("http://www.w3.org/2001/XMLSchema", l) => {
             xwire::bind::value::builtin_derived(l, xwire::datatypes::Builtin::Decimal, s)
-        }
-        _ => Ok(false),
-    }
-}
-
-fn xsi_type_5(ns: &str, l: &str, s: &str) -> Result<bool, xwire::bind::Fault> {
-    match (ns, l) {
-        ("http://www.w3.org/2001/XMLSchema", l) => {
-            xwire::bind::value::builtin_derived(l, xwire::datatypes::Builtin::Double, s)
         }
         _ => Ok(false),
     }
@@ -661,6 +653,13 @@ fn xsi_type_49(ns: &str, l: &str, _s: &str) -> Result<bool, xwire::bind::Fault> 
 
 fn xsi_type_50(ns: &str, l: &str, _s: &str) -> Result<bool, xwire::bind::Fault> {
     match (ns, l) {
+        ("urn:drawing", "Radius") => Ok(true),
+        _ => Ok(false),
+    }
+}
+
+fn xsi_type_51(ns: &str, l: &str, _s: &str) -> Result<bool, xwire::bind::Fault> {
+    match (ns, l) {
         ("urn:drawing", "Percent") => Ok(true),
         _ => Ok(false),
     }
@@ -693,21 +692,6 @@ fn element_3_or_default<Src: xwire::bind::Source>(
     let s = if s.is_empty() { default } else { s };
     let named = xsi.as_ref().map(|(ns, l)| xsi_type_3(ns, l, s));
     let v = value_3(s);
-    match (named, xsi) {
-        (Some(Ok(false)), Some((ns, l))) => return Err(c.not_derived(&ns, &l)),
-        (Some(Err(f)), _) => return Err(c.fail_at(at, f)),
-        _ => {}
-    }
-    v.map_err(|f| c.fail_at(at, f))
-}
-
-fn element_5<Src: xwire::bind::Source>(c: &mut Src) -> Result<f64, Src::Error> {
-    let at = c.offset();
-    let xsi = c.xsi_type()?;
-    c.no_attributes()?;
-    let s = c.text()?;
-    let named = xsi.as_ref().map(|(ns, l)| xsi_type_5(ns, l, s));
-    let v = value_5(s);
     match (named, xsi) {
         (Some(Ok(false)), Some((ns, l))) => return Err(c.not_derived(&ns, &l)),
         (Some(Err(f)), _) => return Err(c.fail_at(at, f)),
@@ -788,7 +772,7 @@ fn element_49<Src: xwire::bind::Source>(c: &mut Src) -> Result<SizeOrAuto, Src::
     v.map_err(|f| c.fail_at(at, f))
 }
 
-fn element_50<Src: xwire::bind::Source>(c: &mut Src) -> Result<u8, Src::Error> {
+fn element_50<Src: xwire::bind::Source>(c: &mut Src) -> Result<f64, Src::Error> {
     let at = c.offset();
     let xsi = c.xsi_type()?;
     c.no_attributes()?;
@@ -802,3 +786,23 @@ fn element_50<Src: xwire::bind::Source>(c: &mut Src) -> Result<u8, Src::Error> {
     }
     v.map_err(|f| c.fail_at(at, f))
 }
+
+fn element_51<Src: xwire::bind::Source>(c: &mut Src) -> Result<u8, Src::Error> {
+    let at = c.offset();
+    let xsi = c.xsi_type()?;
+    c.no_attributes()?;
+    let s = c.text()?;
+    let named = xsi.as_ref().map(|(ns, l)| xsi_type_51(ns, l, s));
+    let v = value_51(s);
+    match (named, xsi) {
+        (Some(Ok(false)), Some((ns, l))) => return Err(c.not_derived(&ns, &l)),
+        (Some(Err(f)), _) => return Err(c.fail_at(at, f)),
+        _ => {}
+    }
+    v.map_err(|f| c.fail_at(at, f))
+}
+
+static FACETS_50: xwire::bind::Facets = xwire::bind::Facets::new(
+    xwire::datatypes::Builtin::Double,
+    &[("maxInclusive", "1.0E6"), ("minExclusive", "0.0E0")],
+);

@@ -35,6 +35,7 @@
 
 mod cursor;
 mod dfa;
+mod facets;
 mod scanner;
 mod source;
 mod text;
@@ -42,6 +43,7 @@ pub mod value;
 
 pub use cursor::Cursor;
 pub use dfa::Dfa;
+pub use facets::Facets;
 pub use scanner::{Fallback, Scanner};
 pub use source::{other_attribute, Source};
 pub use text::Text;
