@@ -78,64 +78,17 @@ pub(crate) fn parsers(plan: &Plan, schema: &Schema) -> R<String> {
             params,
             &format!("Result<{rust}, Src::Error>"),
         );
-        let _ = writeln!(elems, "    let at = c.offset();");
-        let _ = writeln!(elems, "    let xsi = c.xsi_type()?;");
-        let _ = writeln!(elems, "    c.no_attributes()?;");
-        let _ = writeln!(elems, "    let s = c.text()?;");
-        match constraint {
-            Constraint::None => {}
-            Constraint::Default => {
-                let _ = writeln!(
-                    elems,
-                    "    let s = if s.is_empty() {{ default }} else {{ s }};"
-                );
-            }
-            Constraint::Fixed => {
-                let _ = writeln!(
-                    elems,
-                    "    let s = if s.is_empty() {{ fixed }} else {{ s }};"
-                );
-            }
-        }
-        // The type `xsi:type` names must derive from the declared one and take the text.
-        let derived = format!("xsi_type_{}", st.index());
+        let (k, arg) = match constraint {
+            Constraint::None => ("None", ""),
+            Constraint::Default => ("Default", "(default)"),
+            Constraint::Fixed => ("Fixed", "(fixed)"),
+        };
+        let _ = writeln!(elems, "    let k = {B}::ValueConstraint::{k}{arg};");
         let _ = writeln!(
             elems,
-            "    let named = xsi.as_ref().map(|(ns, l)| {derived}(ns, l, s));"
+            "    {B}::simple_element(c, k, xsi_type_{}, {conv})",
+            st.index()
         );
-        let _ = writeln!(elems, "    let v = {conv}(s);");
-        let _ = writeln!(elems, "    match (named, xsi) {{");
-        let _ = writeln!(
-            elems,
-            "        (Some(Ok(false)), Some((ns, l))) => return Err(c.not_derived(&ns, &l)),"
-        );
-        let _ = writeln!(
-            elems,
-            "        (Some(Err(f)), _) => return Err(c.fail_at(at, f)),"
-        );
-        let _ = writeln!(elems, "        _ => {{}}");
-        let _ = writeln!(elems, "    }}");
-        match constraint {
-            Constraint::None | Constraint::Default => {
-                let _ = writeln!(elems, "    v.map_err(|f| c.fail_at(at, f))");
-            }
-            Constraint::Fixed => {
-                let _ = writeln!(elems, "    let v = v.map_err(|f| c.fail_at(at, f))?;");
-                let _ = writeln!(elems, "    match {conv}(fixed) {{");
-                let _ = writeln!(elems, "        Ok(f) if f == v => Ok(v),");
-                let _ = writeln!(elems, "        _ => {{");
-                let _ = writeln!(
-                    elems,
-                    "            let m = format!(\"the value must be the fixed value '{{fixed}}'\");"
-                );
-                let _ = writeln!(
-                    elems,
-                    "            Err(c.fail_at(at, {B}::Fault::new(\"cvc-elt.5.2.2.2.2\", m)))"
-                );
-                let _ = writeln!(elems, "        }}");
-                let _ = writeln!(elems, "    }}");
-            }
-        }
         let _ = writeln!(elems, "}}");
     }
     let mut done = BTreeSet::new();
@@ -375,11 +328,14 @@ impl Emitter<'_> {
     /// The reader of a complex type: attributes, then content, to the end tag.
     fn complex(&mut self, item: &Item, fields: &[Field]) -> R<()> {
         let name = &item.name;
+        // An `all` group that is the whole content (once) is read in any order; one
+        // anywhere else is refused (greedy reading in order would be wrong).
+        let mut all = false;
         if let Origin::ComplexType(id) = item.origin {
             if let ContentType::Elements { particle, .. } = &self.schema.complex_type(id).content {
-                if has_all(self.schema, particle) {
-                    // Its particles come in any order: greedy reading in order is wrong.
-                    return unsupported(format!("{name}: an xs:all group"));
+                all = is_all_once(self.schema, particle);
+                if !all && has_all(self.schema, particle) {
+                    return unsupported(format!("{name}: an xs:all group that occurs optionally"));
                 }
             }
         }
@@ -527,6 +483,8 @@ impl Emitter<'_> {
             );
         } else if content.is_empty() {
             let _ = writeln!(o, "    c.empty()?;");
+        } else if all {
+            self.all(&mut o, &content)?;
         } else {
             let _ = writeln!(o, "    let more = &mut c.child()?;");
             for f in &content {
@@ -540,6 +498,61 @@ impl Emitter<'_> {
         construct(&mut o, name, fields);
         let _ = writeln!(o, "}}");
         self.finish_read(name, &o);
+        Ok(())
+    }
+
+    /// The content of an `all` group: its elements in any order, each at most once; then
+    /// the ones that must occur are checked.
+    fn all(&mut self, o: &mut String, content: &[&Field]) -> R<()> {
+        let mut names = Vec::new();
+        for f in content {
+            let Source::Element { ns, local, .. } = &f.source else {
+                return unsupported(format!("{}: an xs:all group of {:?}", f.name, f.source));
+            };
+            if !matches!(f.occurs, Occurs::One | Occurs::Optional) {
+                return unsupported("an xs:all group with a repeated element");
+            }
+            names.push(display(ns, local));
+            let _ = writeln!(o, "    let mut {} = None;", local_name(f));
+        }
+        let expected = names.join(" or ");
+        let _ = writeln!(o, "    while c.child()? {{");
+        let mut first = true;
+        for f in content {
+            let Source::Element { ns, local, .. } = &f.source else {
+                unreachable!("checked above")
+            };
+            let read = self.read_one(
+                &f.source,
+                &f.ty,
+                f.simple,
+                f.boxed,
+                f.value_constraint.as_ref(),
+            )?;
+            let l = local_name(f);
+            let kw = if first { "if" } else { "} else if" };
+            first = false;
+            // A second occurrence is not allowed here, as any other element.
+            let _ = writeln!(
+                o,
+                "        {kw} {} && {l}.is_none() {{",
+                element_test(ns, local)
+            );
+            let _ = writeln!(o, "            {l} = Some({read});");
+        }
+        let _ = writeln!(o, "        }} else {{");
+        unexpected(o, "            ", "return Err(", &expected, ");");
+        let _ = writeln!(o, "        }}");
+        let _ = writeln!(o, "    }}");
+        // Past the end tag: a missing element is "the content ends too early".
+        for (f, name) in content.iter().zip(&names) {
+            if f.occurs == Occurs::One {
+                let l = local_name(f);
+                let _ = writeln!(o, "    let Some({l}) = {l} else {{");
+                unexpected(o, "        ", "return Err(", name, ");");
+                let _ = writeln!(o, "    }};");
+            }
+        }
         Ok(())
     }
 
@@ -1354,6 +1367,18 @@ fn arm(o: &mut String, pad: &str, pattern: &str, value: &str) {
 }
 
 /// Whether a particle is or holds an `xs:all` group.
+/// Whether a content particle is an `all` group that occurs exactly once.
+fn is_all_once(schema: &Schema, p: &Particle) -> bool {
+    match &p.term {
+        Term::Group(g) => {
+            schema.model_group(*g).compositor == Compositor::All
+                && p.min_occurs == 1
+                && p.max_occurs == xwire_schema::model::MaxOccurs::Bounded(1)
+        }
+        _ => false,
+    }
+}
+
 fn has_all(schema: &Schema, p: &Particle) -> bool {
     match &p.term {
         Term::Group(g) => {

@@ -21,6 +21,7 @@ const VALID: &str = r#"<d:drawing xmlns:d="urn:drawing" version="2" origin=" 10 
   <d:polygon><d:points>a b c</d:points><d:closed>true</d:closed><d:kind> polygon </d:kind></d:polygon>
   <d:group><d:circle><d:r>1</d:r></d:circle><d:group><d:polygon><d:points>x</d:points></d:polygon></d:group></d:group>
   <d:size> auto </d:size>
+  <d:meta><d:date>2026-11-26</d:date><d:author>Ann</d:author></d:meta>
 </d:drawing>"#;
 
 const BROKEN: &[common::Break] = &[
@@ -85,6 +86,13 @@ const BROKEN: &[common::Break] = &[
     ("language", r#"lang="en""#, r#"lang="e n""#),
     ("a fixed value", "<d:kind> polygon </d:kind>", "<d:kind>square</d:kind>"),
     ("a radius of zero", "<d:r>2.5</d:r>", "<d:r>0</d:r>"),
+    (
+        "twice in an all group",
+        "<d:author>Ann</d:author>",
+        "<d:author>Ann</d:author><d:author>Bob</d:author>",
+    ),
+    ("a required element of an all group missing", "<d:date>2026-11-26</d:date>", ""),
+    ("another element in an all group", "<d:author>Ann</d:author>", "<d:title/>"),
     ("a radius too large", "<d:r>2.5</d:r>", "<d:r>2e6</d:r>"),
     ("a default that is not the value", "<d:stroke/>", "<d:stroke>thin</d:stroke>"),
     (
@@ -157,6 +165,13 @@ fn the_types_hold_the_drawings_values() {
             assert_eq!(p.points, ["a", "b", "c"]);
             assert_eq!(p.closed, Some(true));
             assert_eq!(p.kind.as_deref(), Some("polygon"));
+        }
+        s => panic!("{s:?}"),
+    }
+    match &d.meta {
+        Some(m) => {
+            assert_eq!(m.author.as_deref(), Some("Ann"), "read in any order");
+            assert_eq!(m.date.to_string(), "2026-11-26");
         }
         s => panic!("{s:?}"),
     }

@@ -273,7 +273,9 @@ impl Planner<'_> {
             .copied()
             .filter(|&m| !schema.element(m).is_abstract && !schema.substitution_blocked(el, m))
             .collect();
-        if members.len() > 1 || (members.len() == 1 && members[0] != el) {
+        // Anything but the element alone is an enum of the members: none at all for an
+        // abstract element without members, which no element matches.
+        if members.as_slice() != [el] {
             let ty = Ty::Item(self.substitution_group(el, &members)?);
             return Ok((local, Source::Group, ty));
         }

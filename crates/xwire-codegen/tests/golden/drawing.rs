@@ -4,12 +4,12 @@
 #[derive(Clone, Debug, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum Document {
-    /// Element `{urn:drawing}circle`.
-    Circle(Circle),
     /// Element `{urn:drawing}drawing`.
     Drawing(Drawing),
     /// Element `{urn:drawing}polygon`.
     Polygon(Polygon),
+    /// Element `{urn:drawing}circle`.
+    Circle(Circle),
 }
 
 /// Complex type `{urn:drawing}Drawing`.
@@ -33,6 +33,8 @@ pub struct Drawing {
     pub group: Option<Group>,
     /// Element `{urn:drawing}size`.
     pub size: Option<SizeOrAuto>,
+    /// Element `{urn:drawing}meta`.
+    pub meta: Option<Meta>,
 }
 
 /// Simple type `{urn:drawing}Units`.
@@ -158,6 +160,15 @@ impl SizeOrAutoMember2 {
     }
 }
 
+/// Complex type `{urn:drawing}Meta`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Meta {
+    /// Element `{urn:drawing}author`.
+    pub author: Option<xwire::bind::Text>,
+    /// Element `{urn:drawing}date`.
+    pub date: xwire::bind::Date,
+}
+
 /// Complex type `{urn:drawing}Shape`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Shape {
@@ -180,15 +191,15 @@ impl Document {
     /// Reads a document from `c`, at its start, to its end.
     pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<Document, Src::Error> {
         c.root()?;
-        let doc = if c.at("urn:drawing", "circle") {
-            Document::Circle(Circle::read(c)?)
-        } else if c.at("urn:drawing", "drawing") {
+        let doc = if c.at("urn:drawing", "drawing") {
             Document::Drawing(Drawing::read(c)?)
         } else if c.at("urn:drawing", "polygon") {
             Document::Polygon(Polygon::read(c)?)
+        } else if c.at("urn:drawing", "circle") {
+            Document::Circle(Circle::read(c)?)
         } else {
             return Err(c.unexpected(
-                "<{urn:drawing}circle> or <{urn:drawing}drawing> or <{urn:drawing}polygon>",
+                "<{urn:drawing}drawing> or <{urn:drawing}polygon> or <{urn:drawing}circle>",
             ));
         };
         c.finish()?;
@@ -256,6 +267,13 @@ impl Drawing {
         } else {
             None
         };
+        let meta = if *more && c.at("urn:drawing", "meta") {
+            let v = Meta::read(c)?;
+            *more = c.child()?;
+            Some(v)
+        } else {
+            None
+        };
         if *more {
             return Err(c.unexpected("the end of the content of Drawing"));
         }
@@ -269,6 +287,7 @@ impl Drawing {
             shape,
             group,
             size,
+            meta,
         })
     }
 }
@@ -457,6 +476,29 @@ impl Group {
     }
 }
 
+impl Meta {
+    /// Reads an element of this type: the source at its start tag, to its end tag.
+    pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<Meta, Src::Error> {
+        c.check_xsi_type("urn:drawing", "Meta")?;
+        c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "Meta"))?;
+        let mut author = None;
+        let mut date = None;
+        while c.child()? {
+            if c.at("urn:drawing", "author") && author.is_none() {
+                author = Some(element_1(c)?);
+            } else if c.at("urn:drawing", "date") && date.is_none() {
+                date = Some(element_9(c)?);
+            } else {
+                return Err(c.unexpected("<{urn:drawing}author> or <{urn:drawing}date>"));
+            }
+        }
+        let Some(date) = date else {
+            return Err(c.unexpected("<{urn:drawing}date>"));
+        };
+        Ok(Meta { author, date })
+    }
+}
+
 impl Shape {
     /// Reads an element of this type: the source at its start tag, to its end tag.
     pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<Shape, Src::Error> {
@@ -490,6 +532,12 @@ fn value_2(s: &str) -> Result<bool, xwire::bind::Fault> {
 /// The value of simple type {http://www.w3.org/2001/XMLSchema}decimal.
 fn value_3(s: &str) -> Result<xwire::bind::Decimal, xwire::bind::Fault> {
     let v = xwire::bind::value::decimal(s)?;
+    Ok(v)
+}
+
+/// The value of simple type {http://www.w3.org/2001/XMLSchema}date.
+fn value_9(s: &str) -> Result<xwire::bind::Date, xwire::bind::Fault> {
+    let v = xwire::bind::value::date(s)?;
     Ok(v)
 }
 
@@ -597,6 +645,16 @@ fn value_51(s: &str) -> Result<u8, xwire::bind::Fault> {
     Ok(v)
 }
 
+fn xsi_type_1(ns: &str, l: &str, s: &str) -> Result<bool, xwire::bind::Fault> {
+    match (ns, l) {
+        ("urn:drawing", "Units") => value_46(s).map(|_| true),
+        ("http://www.w3.org/2001/XMLSchema", l) => {
+            xwire::bind::value::builtin_derived(l, xwire::datatypes::Builtin::String, s)
+        }
+        _ => Ok(false),
+    }
+}
+
 fn xsi_type_2(ns: &str, l: &str, s: &str) -> Result<bool, xwire::bind::Fault> {
     match (ns, l) {
         ("http://www.w3.org/2001/XMLSchema", l) => {
@@ -611,6 +669,15 @@ fn xsi_type_3(ns: &str, l: &str, s: &str) -> Result<bool, xwire::bind::Fault> {
         ("urn:drawing", "Percent") => value_51(s).map(|_| true),
         ("http://www.w3.org/2001/XMLSchema", l) => {
             xwire::bind::value::builtin_derived(l, xwire::datatypes::Builtin::Decimal, s)
+        }
+        _ => Ok(false),
+    }
+}
+
+fn xsi_type_9(ns: &str, l: &str, s: &str) -> Result<bool, xwire::bind::Fault> {
+    match (ns, l) {
+        ("http://www.w3.org/2001/XMLSchema", l) => {
+            xwire::bind::value::builtin_derived(l, xwire::datatypes::Builtin::Date, s)
         }
         _ => Ok(false),
     }
@@ -665,19 +732,14 @@ fn xsi_type_51(ns: &str, l: &str, _s: &str) -> Result<bool, xwire::bind::Fault> 
     }
 }
 
+fn element_1<Src: xwire::bind::Source>(c: &mut Src) -> Result<xwire::bind::Text, Src::Error> {
+    let k = xwire::bind::ValueConstraint::None;
+    xwire::bind::simple_element(c, k, xsi_type_1, value_1)
+}
+
 fn element_2<Src: xwire::bind::Source>(c: &mut Src) -> Result<bool, Src::Error> {
-    let at = c.offset();
-    let xsi = c.xsi_type()?;
-    c.no_attributes()?;
-    let s = c.text()?;
-    let named = xsi.as_ref().map(|(ns, l)| xsi_type_2(ns, l, s));
-    let v = value_2(s);
-    match (named, xsi) {
-        (Some(Ok(false)), Some((ns, l))) => return Err(c.not_derived(&ns, &l)),
-        (Some(Err(f)), _) => return Err(c.fail_at(at, f)),
-        _ => {}
-    }
-    v.map_err(|f| c.fail_at(at, f))
+    let k = xwire::bind::ValueConstraint::None;
+    xwire::bind::simple_element(c, k, xsi_type_2, value_2)
 }
 
 /// An element with a default value: empty, it has the default.
@@ -685,19 +747,13 @@ fn element_3_or_default<Src: xwire::bind::Source>(
     c: &mut Src,
     default: &str,
 ) -> Result<xwire::bind::Decimal, Src::Error> {
-    let at = c.offset();
-    let xsi = c.xsi_type()?;
-    c.no_attributes()?;
-    let s = c.text()?;
-    let s = if s.is_empty() { default } else { s };
-    let named = xsi.as_ref().map(|(ns, l)| xsi_type_3(ns, l, s));
-    let v = value_3(s);
-    match (named, xsi) {
-        (Some(Ok(false)), Some((ns, l))) => return Err(c.not_derived(&ns, &l)),
-        (Some(Err(f)), _) => return Err(c.fail_at(at, f)),
-        _ => {}
-    }
-    v.map_err(|f| c.fail_at(at, f))
+    let k = xwire::bind::ValueConstraint::Default(default);
+    xwire::bind::simple_element(c, k, xsi_type_3, value_3)
+}
+
+fn element_9<Src: xwire::bind::Source>(c: &mut Src) -> Result<xwire::bind::Date, Src::Error> {
+    let k = xwire::bind::ValueConstraint::None;
+    xwire::bind::simple_element(c, k, xsi_type_9, value_9)
 }
 
 /// An element with a fixed value: empty, it has it; otherwise it must be it.
@@ -705,101 +761,33 @@ fn element_21_fixed<Src: xwire::bind::Source>(
     c: &mut Src,
     fixed: &str,
 ) -> Result<xwire::bind::Text, Src::Error> {
-    let at = c.offset();
-    let xsi = c.xsi_type()?;
-    c.no_attributes()?;
-    let s = c.text()?;
-    let s = if s.is_empty() { fixed } else { s };
-    let named = xsi.as_ref().map(|(ns, l)| xsi_type_21(ns, l, s));
-    let v = value_21(s);
-    match (named, xsi) {
-        (Some(Ok(false)), Some((ns, l))) => return Err(c.not_derived(&ns, &l)),
-        (Some(Err(f)), _) => return Err(c.fail_at(at, f)),
-        _ => {}
-    }
-    let v = v.map_err(|f| c.fail_at(at, f))?;
-    match value_21(fixed) {
-        Ok(f) if f == v => Ok(v),
-        _ => {
-            let m = format!("the value must be the fixed value '{fixed}'");
-            Err(c.fail_at(at, xwire::bind::Fault::new("cvc-elt.5.2.2.2.2", m)))
-        }
-    }
+    let k = xwire::bind::ValueConstraint::Fixed(fixed);
+    xwire::bind::simple_element(c, k, xsi_type_21, value_21)
 }
 
 fn element_24<Src: xwire::bind::Source>(c: &mut Src) -> Result<Vec<xwire::bind::Text>, Src::Error> {
-    let at = c.offset();
-    let xsi = c.xsi_type()?;
-    c.no_attributes()?;
-    let s = c.text()?;
-    let named = xsi.as_ref().map(|(ns, l)| xsi_type_24(ns, l, s));
-    let v = value_24(s);
-    match (named, xsi) {
-        (Some(Ok(false)), Some((ns, l))) => return Err(c.not_derived(&ns, &l)),
-        (Some(Err(f)), _) => return Err(c.fail_at(at, f)),
-        _ => {}
-    }
-    v.map_err(|f| c.fail_at(at, f))
+    let k = xwire::bind::ValueConstraint::None;
+    xwire::bind::simple_element(c, k, xsi_type_24, value_24)
 }
 
 fn element_26<Src: xwire::bind::Source>(c: &mut Src) -> Result<xwire::bind::Text, Src::Error> {
-    let at = c.offset();
-    let xsi = c.xsi_type()?;
-    c.no_attributes()?;
-    let s = c.text()?;
-    let named = xsi.as_ref().map(|(ns, l)| xsi_type_26(ns, l, s));
-    let v = value_26(s);
-    match (named, xsi) {
-        (Some(Ok(false)), Some((ns, l))) => return Err(c.not_derived(&ns, &l)),
-        (Some(Err(f)), _) => return Err(c.fail_at(at, f)),
-        _ => {}
-    }
-    v.map_err(|f| c.fail_at(at, f))
+    let k = xwire::bind::ValueConstraint::None;
+    xwire::bind::simple_element(c, k, xsi_type_26, value_26)
 }
 
 fn element_49<Src: xwire::bind::Source>(c: &mut Src) -> Result<SizeOrAuto, Src::Error> {
-    let at = c.offset();
-    let xsi = c.xsi_type()?;
-    c.no_attributes()?;
-    let s = c.text()?;
-    let named = xsi.as_ref().map(|(ns, l)| xsi_type_49(ns, l, s));
-    let v = value_49(s);
-    match (named, xsi) {
-        (Some(Ok(false)), Some((ns, l))) => return Err(c.not_derived(&ns, &l)),
-        (Some(Err(f)), _) => return Err(c.fail_at(at, f)),
-        _ => {}
-    }
-    v.map_err(|f| c.fail_at(at, f))
+    let k = xwire::bind::ValueConstraint::None;
+    xwire::bind::simple_element(c, k, xsi_type_49, value_49)
 }
 
 fn element_50<Src: xwire::bind::Source>(c: &mut Src) -> Result<f64, Src::Error> {
-    let at = c.offset();
-    let xsi = c.xsi_type()?;
-    c.no_attributes()?;
-    let s = c.text()?;
-    let named = xsi.as_ref().map(|(ns, l)| xsi_type_50(ns, l, s));
-    let v = value_50(s);
-    match (named, xsi) {
-        (Some(Ok(false)), Some((ns, l))) => return Err(c.not_derived(&ns, &l)),
-        (Some(Err(f)), _) => return Err(c.fail_at(at, f)),
-        _ => {}
-    }
-    v.map_err(|f| c.fail_at(at, f))
+    let k = xwire::bind::ValueConstraint::None;
+    xwire::bind::simple_element(c, k, xsi_type_50, value_50)
 }
 
 fn element_51<Src: xwire::bind::Source>(c: &mut Src) -> Result<u8, Src::Error> {
-    let at = c.offset();
-    let xsi = c.xsi_type()?;
-    c.no_attributes()?;
-    let s = c.text()?;
-    let named = xsi.as_ref().map(|(ns, l)| xsi_type_51(ns, l, s));
-    let v = value_51(s);
-    match (named, xsi) {
-        (Some(Ok(false)), Some((ns, l))) => return Err(c.not_derived(&ns, &l)),
-        (Some(Err(f)), _) => return Err(c.fail_at(at, f)),
-        _ => {}
-    }
-    v.map_err(|f| c.fail_at(at, f))
+    let k = xwire::bind::ValueConstraint::None;
+    xwire::bind::simple_element(c, k, xsi_type_51, value_51)
 }
 
 static FACETS_50: xwire::bind::Facets = xwire::bind::Facets::new(

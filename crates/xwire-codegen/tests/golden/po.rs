@@ -353,63 +353,23 @@ fn xsi_type_47(_ns: &str, _l: &str, _s: &str) -> Result<bool, xwire::bind::Fault
 }
 
 fn element_1<Src: xwire::bind::Source>(c: &mut Src) -> Result<xwire::bind::Text, Src::Error> {
-    let at = c.offset();
-    let xsi = c.xsi_type()?;
-    c.no_attributes()?;
-    let s = c.text()?;
-    let named = xsi.as_ref().map(|(ns, l)| xsi_type_1(ns, l, s));
-    let v = value_1(s);
-    match (named, xsi) {
-        (Some(Ok(false)), Some((ns, l))) => return Err(c.not_derived(&ns, &l)),
-        (Some(Err(f)), _) => return Err(c.fail_at(at, f)),
-        _ => {}
-    }
-    v.map_err(|f| c.fail_at(at, f))
+    let k = xwire::bind::ValueConstraint::None;
+    xwire::bind::simple_element(c, k, xsi_type_1, value_1)
 }
 
 fn element_3<Src: xwire::bind::Source>(c: &mut Src) -> Result<xwire::bind::Decimal, Src::Error> {
-    let at = c.offset();
-    let xsi = c.xsi_type()?;
-    c.no_attributes()?;
-    let s = c.text()?;
-    let named = xsi.as_ref().map(|(ns, l)| xsi_type_3(ns, l, s));
-    let v = value_3(s);
-    match (named, xsi) {
-        (Some(Ok(false)), Some((ns, l))) => return Err(c.not_derived(&ns, &l)),
-        (Some(Err(f)), _) => return Err(c.fail_at(at, f)),
-        _ => {}
-    }
-    v.map_err(|f| c.fail_at(at, f))
+    let k = xwire::bind::ValueConstraint::None;
+    xwire::bind::simple_element(c, k, xsi_type_3, value_3)
 }
 
 fn element_9<Src: xwire::bind::Source>(c: &mut Src) -> Result<xwire::bind::Date, Src::Error> {
-    let at = c.offset();
-    let xsi = c.xsi_type()?;
-    c.no_attributes()?;
-    let s = c.text()?;
-    let named = xsi.as_ref().map(|(ns, l)| xsi_type_9(ns, l, s));
-    let v = value_9(s);
-    match (named, xsi) {
-        (Some(Ok(false)), Some((ns, l))) => return Err(c.not_derived(&ns, &l)),
-        (Some(Err(f)), _) => return Err(c.fail_at(at, f)),
-        _ => {}
-    }
-    v.map_err(|f| c.fail_at(at, f))
+    let k = xwire::bind::ValueConstraint::None;
+    xwire::bind::simple_element(c, k, xsi_type_9, value_9)
 }
 
 fn element_47<Src: xwire::bind::Source>(c: &mut Src) -> Result<u8, Src::Error> {
-    let at = c.offset();
-    let xsi = c.xsi_type()?;
-    c.no_attributes()?;
-    let s = c.text()?;
-    let named = xsi.as_ref().map(|(ns, l)| xsi_type_47(ns, l, s));
-    let v = value_47(s);
-    match (named, xsi) {
-        (Some(Ok(false)), Some((ns, l))) => return Err(c.not_derived(&ns, &l)),
-        (Some(Err(f)), _) => return Err(c.fail_at(at, f)),
-        _ => {}
-    }
-    v.map_err(|f| c.fail_at(at, f))
+    let k = xwire::bind::ValueConstraint::None;
+    xwire::bind::simple_element(c, k, xsi_type_47, value_47)
 }
 
 static PATTERN_46_0_0: xwire::bind::Dfa = xwire::bind::Dfa {

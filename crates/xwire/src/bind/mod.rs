@@ -45,7 +45,7 @@ pub use cursor::Cursor;
 pub use dfa::Dfa;
 pub use facets::Facets;
 pub use scanner::{Fallback, Scanner};
-pub use source::{other_attribute, Source};
+pub use source::{other_attribute, simple_element, Source, ValueConstraint};
 pub use text::Text;
 pub use value::{Date, DateTime, GDay, GMonth, GMonthDay, GYear, GYearMonth, Integer, Time};
 

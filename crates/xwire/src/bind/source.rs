@@ -157,3 +157,71 @@ pub fn other_attribute(ns: &str, local: &str, owner: &str) -> Result<(), Fault> 
         format!("attribute '{local}' is not allowed on <{owner}>"),
     ))
 }
+
+/// An element declaration's value constraint, as [`simple_element`] takes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueConstraint<'s> {
+    /// None.
+    None,
+    /// `default`: an empty element has this value.
+    Default(&'s str),
+    /// `fixed`: an empty element has this value; any other must equal it.
+    Fixed(&'s str),
+}
+
+/// Reads an element of simple type, the source at its start tag, to its end tag: no
+/// attributes but the `xsi:` ones, its text converted with `convert` (under the element's
+/// value constraint). An `xsi:type` must name a type that `xsi_type` accepts, a type that may
+/// stand for the declared one (it also checks the text against it). This is the body of
+/// every generated `element_N`.
+///
+/// ```
+/// use xwire::bind::{simple_element, value, Cursor, Fault, Source, ValueConstraint};
+///
+/// let no_xsi_type = |_: &str, _: &str, _: &str| Ok::<bool, Fault>(false);
+/// let count = |s: &str| value::int::<u8>(s, 0, 9);
+/// let mut c = Cursor::new(b"<n/>");
+/// c.root()?;
+/// let n = simple_element(&mut c, ValueConstraint::Default("3"), no_xsi_type, count)?;
+/// assert_eq!(n, 3);
+/// # Ok::<(), xwire::bind::Error>(())
+/// ```
+// Always inlined: the constraint is a constant at each call, and its branches fold away
+// (a call costs 2% of a typed-objects run on po-8k).
+#[inline(always)]
+pub fn simple_element<S, T, X, F>(
+    c: &mut S,
+    constraint: ValueConstraint<'_>,
+    xsi_type: X,
+    convert: F,
+) -> Result<T, S::Error>
+where
+    S: Source,
+    T: PartialEq,
+    X: FnOnce(&str, &str, &str) -> Result<bool, Fault>,
+    F: Fn(&str) -> Result<T, Fault>,
+{
+    let at = c.offset();
+    let xsi = c.xsi_type()?;
+    c.no_attributes()?;
+    let text = c.text()?;
+    let s = match constraint {
+        ValueConstraint::Default(d) | ValueConstraint::Fixed(d) if text.is_empty() => d,
+        _ => text,
+    };
+    let named = xsi.as_ref().map(|(ns, l)| xsi_type(ns, l, s));
+    let v = convert(s);
+    match (named, xsi) {
+        (Some(Ok(false)), Some((ns, l))) => return Err(c.not_derived(&ns, &l)),
+        (Some(Err(f)), _) => return Err(c.fail_at(at, f)),
+        _ => {}
+    }
+    let v = v.map_err(|f| c.fail_at(at, f))?;
+    match constraint {
+        ValueConstraint::Fixed(fixed) if convert(fixed).ok().as_ref() != Some(&v) => {
+            let m = format!("the value must be the fixed value '{fixed}'");
+            Err(c.fail_at(at, Fault::new("cvc-elt.5.2.2.2.2", m)))
+        }
+        _ => Ok(v),
+    }
+}
