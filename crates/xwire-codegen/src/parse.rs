@@ -154,6 +154,20 @@ impl<'p> Emitter<'p> {
     }
 }
 
+/// The `length`, `minLength` and `maxLength` facets as the bounds generated code passes:
+/// the least length, and the greatest as `Some(n)` or `None`.
+fn length_bounds(f: &Facets) -> (usize, String) {
+    let exact = f.length.as_ref().map(|l| l.value);
+    let min = exact
+        .or(f.min_length.as_ref().map(|l| l.value))
+        .unwrap_or(0);
+    let max = exact.or(f.max_length.as_ref().map(|l| l.value));
+    (
+        min,
+        max.map_or("None".to_string(), |m| format!("Some({m})")),
+    )
+}
+
 /// Lists take no pattern or enumeration facets yet.
 fn no_list_patterns(display: &str, f: &Facets) -> R<()> {
     if !f.patterns.is_empty() || f.enumeration.is_some() {
@@ -522,13 +536,7 @@ impl Emitter<'_> {
             let Source::Element { ns, local, .. } = &f.source else {
                 unreachable!("checked above")
             };
-            let read = self.read_one(
-                &f.source,
-                &f.ty,
-                f.simple,
-                f.boxed,
-                f.value_constraint.as_ref(),
-            )?;
+            let read = self.read_field(f)?;
             let l = local_name(f);
             let kw = if first { "if" } else { "} else if" };
             first = false;
@@ -856,6 +864,12 @@ impl Emitter<'_> {
         }
     }
 
+    /// The expression reading one occurrence of a content field.
+    fn read_field(&mut self, f: &Field) -> R<String> {
+        let constraint = f.value_constraint.as_ref();
+        self.read_one(&f.source, &f.ty, f.simple, f.boxed, constraint)
+    }
+
     /// The expression reading one occurrence of a content field or variant.
     fn read_one(
         &mut self,
@@ -923,13 +937,7 @@ impl Emitter<'_> {
         let first = self.first_set(&f.source, &f.ty)?;
         let start = Start::of(&first);
         let test = &start.test;
-        let read = self.read_one(
-            &f.source,
-            &f.ty,
-            f.simple,
-            f.boxed,
-            f.value_constraint.as_ref(),
-        )?;
+        let read = self.read_field(f)?;
         let advance = !matches!(f.source, Source::Group);
         match f.occurs {
             Occurs::One => {
@@ -1104,12 +1112,7 @@ impl Emitter<'_> {
             let _ = writeln!(o, "    {sname}.check(s)?;");
         }
         if stringy && (f.length.is_some() || f.min_length.is_some() || f.max_length.is_some()) {
-            let exact = f.length.as_ref().map(|l| l.value);
-            let min = exact
-                .or(f.min_length.as_ref().map(|l| l.value))
-                .unwrap_or(0);
-            let max = exact.or(f.max_length.as_ref().map(|l| l.value));
-            let max = max.map_or("None".to_string(), |m| format!("Some({m})"));
+            let (min, max) = length_bounds(f);
             let _ = writeln!(o, "    {B}::value::length(&v, {min}, {max})?;");
         }
         for (step, patterns) in f.patterns.iter().enumerate() {
@@ -1217,12 +1220,7 @@ impl Emitter<'_> {
     /// length facets, the value wrapped in the type's newtype when it has one.
     fn list_end(&self, o: &mut String, f: &Facets, item: Option<ItemId>) {
         if f.length.is_some() || f.min_length.is_some() || f.max_length.is_some() {
-            let exact = f.length.as_ref().map(|l| l.value);
-            let min = exact
-                .or(f.min_length.as_ref().map(|l| l.value))
-                .unwrap_or(0);
-            let max = exact.or(f.max_length.as_ref().map(|l| l.value));
-            let max = max.map_or("None".to_string(), |m| format!("Some({m})"));
+            let (min, max) = length_bounds(f);
             let _ = writeln!(o, "    {B}::value::items(v.len(), {min}, {max})?;");
         }
         match item {
