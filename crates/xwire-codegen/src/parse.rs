@@ -178,6 +178,23 @@ fn no_list_patterns(display: &str, f: &Facets) -> R<()> {
     Ok(())
 }
 
+/// The signature of the reader of a group, choice or family `item` (after a blank line):
+/// `read_x(c)`, or `read_x(c, more)` for one that starts at the current child.
+fn reader_signature(o: &mut String, item: &Item, more: bool) {
+    let params = if more {
+        "c: &mut Src, more: &mut bool"
+    } else {
+        "c: &mut Src"
+    };
+    let _ = writeln!(o);
+    signature(
+        o,
+        &generic(&reader_name(item)),
+        params,
+        &format!("Result<{}, Src::Error>", item.name),
+    );
+}
+
 /// `name` generic over the source a reader reads from.
 fn generic(name: &str) -> String {
     format!("{name}<Src: {B}::Source>")
@@ -581,13 +598,7 @@ impl Emitter<'_> {
     fn sequence(&mut self, item: &Item, fields: &[Field]) -> R<()> {
         let name = &item.name;
         let mut o = String::new();
-        let _ = writeln!(o);
-        signature(
-            &mut o,
-            &generic(&reader_name(item)),
-            "c: &mut Src, more: &mut bool",
-            &format!("Result<{name}, Src::Error>"),
-        );
+        reader_signature(&mut o, item, true);
         for f in fields {
             self.field(&mut o, f)?;
         }
@@ -601,13 +612,7 @@ impl Emitter<'_> {
     fn choice(&mut self, item: &Item, variants: &[Variant]) -> R<()> {
         let name = &item.name;
         let mut o = String::new();
-        let _ = writeln!(o);
-        signature(
-            &mut o,
-            &generic(&reader_name(item)),
-            "c: &mut Src, more: &mut bool",
-            &format!("Result<{name}, Src::Error>"),
-        );
+        reader_signature(&mut o, item, true);
         let mut expected = Vec::new();
         for v in variants {
             let first = self.first_set(&v.source, &v.ty)?;
@@ -744,13 +749,7 @@ impl Emitter<'_> {
     fn family(&mut self, item: &Item, variants: &[Variant]) -> R<()> {
         let name = &item.name;
         let mut o = String::new();
-        let _ = writeln!(o);
-        signature(
-            &mut o,
-            &generic(&reader_name(item)),
-            "c: &mut Src",
-            &format!("Result<{name}, Src::Error>"),
-        );
+        reader_signature(&mut o, item, false);
         let read = |v: &Variant, plan: &Plan| match &v.ty {
             Ty::Item(id) => format!("{}::read(c)?", plan.item(*id).name),
             _ => unreachable!("a family's variants are complex types"),
@@ -1052,7 +1051,7 @@ impl Emitter<'_> {
         let stringy = prim == Prim::String;
         let integral = matches!(prim, Prim::Int(_) | Prim::Integer);
         // An enumeration of values that are not strings is matched in the value space
-        // (`value::enumerated`), which reads the value itself.
+        // (`bind::Enumeration`), which reads the value itself.
         let valued_enum = f.enumeration.is_some() && !stringy;
         let mut general: Vec<(&str, String)> = Vec::new();
         if !integral {
@@ -1169,11 +1168,16 @@ impl Emitter<'_> {
                         .map(|(_, l)| format!("{l:?}"))
                         .collect::<Vec<_>>()
                         .join(", ");
-                    let _ = writeln!(o, "    const VALUES: &[&str] = &[{lexicals}];");
+                    let sname = format!("VALUES_{}", st.index());
+                    let _ = writeln!(self.statics);
                     let _ = writeln!(
-                        o,
-                        "    let i = {B}::value::enumerated(s, xwire::datatypes::Builtin::{b:?}, VALUES)?;"
+                        self.statics,
+                        "static {sname}: {B}::Enumeration = {B}::Enumeration::new("
                     );
+                    let _ = writeln!(self.statics, "    xwire::datatypes::Builtin::{b:?},");
+                    let _ = writeln!(self.statics, "    &[{lexicals}],");
+                    let _ = writeln!(self.statics, ");");
+                    let _ = writeln!(o, "    let i = {sname}.position(s)?;");
                     let all = variants
                         .iter()
                         .map(|(v, _)| format!("{}::{v}", it.name))

@@ -1,10 +1,13 @@
-//! [`Facets`]: constraining facets that generated code checks through the validator's own
-//! rules, where it has no direct check of its own (ranges of decimals, floats, dates and
-//! durations, digit counts, lengths of binary values).
+//! [`Facets`] and [`Enumeration`]: constraining facets that generated code checks through
+//! the validator's own rules, where it has no direct check of its own (ranges of decimals,
+//! floats, dates and durations, digit counts, lengths of binary values, enumerations of
+//! values that are not strings). The schema's values are parsed once, when first used.
 
 use std::sync::OnceLock;
 
-use crate::datatypes::{Builtin, Facet};
+use std::cmp::Ordering;
+
+use crate::datatypes::{Builtin, Facet, Value};
 
 use super::Fault;
 
@@ -89,5 +92,63 @@ impl Facets {
                 })
             })
             .collect()
+    }
+}
+
+/// The values an enumeration of a type that is not a string allows, as generated code writes
+/// them (the schema's lexical forms); a value is found among them in the value space, so
+/// `1.0` is the decimal `1` and `+1` the integer `1`. The allowed values are parsed once,
+/// the first time one is looked up.
+///
+/// ```
+/// use xwire::bind::Enumeration;
+/// use xwire::datatypes::Builtin;
+///
+/// static SIZES: Enumeration = Enumeration::new(Builtin::Decimal, &["1", "1.5"]);
+/// assert_eq!(SIZES.position(" 1.50 "), Ok(1));
+/// assert!(SIZES.position("2").is_err());
+/// static KEYS: Enumeration = Enumeration::new(Builtin::HexBinary, &["adf7"]);
+/// assert_eq!(KEYS.position("AdF7"), Ok(0));
+/// ```
+#[derive(Debug)]
+pub struct Enumeration {
+    builtin: Builtin,
+    allowed: &'static [&'static str],
+    parsed: OnceLock<Vec<Option<Value>>>,
+}
+
+impl Enumeration {
+    /// The values `allowed` (lexical forms) of `builtin`.
+    pub const fn new(builtin: Builtin, allowed: &'static [&'static str]) -> Enumeration {
+        Enumeration {
+            builtin,
+            allowed,
+            parsed: OnceLock::new(),
+        }
+    }
+
+    /// The position among the allowed values of the value whose lexical form is `s`.
+    pub fn position(&self, s: &str) -> Result<usize, Fault> {
+        let v = self
+            .builtin
+            .parse(s)
+            .map_err(|e| Fault::new("cvc-datatype-valid.1.2.1", e.message()))?;
+        let allowed = self.parsed.get_or_init(|| {
+            self.allowed
+                .iter()
+                .map(|a| self.builtin.parse(a).ok())
+                .collect()
+        });
+        // Binary values are equal without an order.
+        allowed
+            .iter()
+            .position(|a| {
+                a.as_ref()
+                    .is_some_and(|a| *a == v || v.partial_cmp_value(a) == Some(Ordering::Equal))
+            })
+            .ok_or_else(|| {
+                let s = crate::datatypes::trim_xml(s);
+                super::value::not_enumerated(s, &self.allowed.join(", "))
+            })
     }
 }

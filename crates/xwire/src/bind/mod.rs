@@ -43,7 +43,7 @@ pub mod value;
 
 pub use cursor::Cursor;
 pub use dfa::Dfa;
-pub use facets::Facets;
+pub use facets::{Enumeration, Facets};
 pub use scanner::{Fallback, Scanner};
 pub use source::{other_attribute, simple_element, Source, ValueConstraint};
 pub use text::Text;

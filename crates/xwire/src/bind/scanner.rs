@@ -21,7 +21,7 @@ use crate::chars::{self, CLASS};
 use crate::scan::{any_char, find_class, reference, skip_ws, str_of, Ref};
 use crate::{XMLNS_NS, XML_NS};
 
-use super::source::is_xsi_hint;
+use super::source::simple_type_attribute;
 use super::{Fault, Source, XSI};
 
 /// What a [`Scanner`] gives when it stops: the document holds something it leaves to the
@@ -577,10 +577,7 @@ impl<'a> Scanner<'a> {
     /// The current start tag's attributes are only those every element may have.
     #[cold]
     fn only_xsi_attributes(&mut self) -> Result<(), Fallback> {
-        self.attributes(|ns, local, _| match is_xsi_hint(ns, local) {
-            true => Ok(()),
-            false => Err(Fault::new("cvc-type.3.1.1", "")),
-        })
+        self.attributes(|ns, local, _| simple_type_attribute(ns, local))
     }
 
     /// Reads an XML declaration at the start of the input, if there is one: version 1.0,
@@ -690,17 +687,6 @@ impl Source for Scanner<'_> {
         match self.attrs.is_empty() {
             true => Ok(()),
             false => self.only_xsi_attributes(),
-        }
-    }
-
-    #[inline]
-    fn check_xsi_type(&mut self, ns: &str, local: &str) -> Result<(), Fallback> {
-        if !self.prefixed {
-            return Ok(());
-        }
-        match self.xsi_type()? {
-            Some((n, l)) if local.is_empty() || n != ns || l != local => Err(Fallback),
-            _ => Ok(()),
         }
     }
 

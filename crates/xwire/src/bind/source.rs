@@ -59,16 +59,7 @@ pub trait Source {
     /// (`xsi:schemaLocation`, `xsi:noNamespaceSchemaLocation`) and `xsi:type` (checked apart,
     /// [`Source::check_xsi_type`]): the attributes of an element of simple type.
     fn no_attributes(&mut self) -> Result<(), Self::Error> {
-        self.attributes(|ns, local, _| {
-            if is_xsi_hint(ns, local) {
-                Ok(())
-            } else {
-                Err(Fault::new(
-                    "cvc-type.3.1.1",
-                    format!("attribute '{local}' is not allowed on an element of simple type"),
-                ))
-            }
-        })
+        self.attributes(|ns, local, _| simple_type_attribute(ns, local))
     }
 
     /// The type the current start tag's `xsi:type` names, as (namespace URI, local name),
@@ -135,9 +126,21 @@ pub trait Source {
     }
 }
 
+/// What an element of simple type does with its attribute `{ns}local`: nothing for
+/// [`is_xsi_hint`]'s, a fault for the others.
+pub(super) fn simple_type_attribute(ns: &str, local: &str) -> Result<(), Fault> {
+    if is_xsi_hint(ns, local) {
+        return Ok(());
+    }
+    Err(Fault::new(
+        "cvc-type.3.1.1",
+        format!("attribute '{local}' is not allowed on an element of simple type"),
+    ))
+}
+
 /// Whether an attribute is one any element may have whatever its type: `xsi:type` (checked
 /// apart, [`Source::check_xsi_type`]) and the schema-location hints.
-pub(super) fn is_xsi_hint(ns: &str, local: &str) -> bool {
+fn is_xsi_hint(ns: &str, local: &str) -> bool {
     ns == XSI
         && matches!(
             local,

@@ -197,30 +197,6 @@ pub fn pattern(value: &str, dfa: &Dfa, pattern: &str) -> Result<(), Fault> {
     }
 }
 
-/// The position of the value whose lexical form is `s`, a value of built-in type `b`, among
-/// the values an enumeration allows (`allowed`, as the schema writes them), compared in the
-/// value space: `1.0` is the decimal `1`, `+1` the integer `1`.
-///
-/// ```
-/// use xwire::bind::value::enumerated;
-/// use xwire::datatypes::Builtin;
-///
-/// assert_eq!(enumerated(" 1.50 ", Builtin::Decimal, &["1", "1.5"]), Ok(1));
-/// assert!(enumerated("2", Builtin::Decimal, &["1", "1.5"]).is_err());
-/// assert_eq!(enumerated("AdF7", Builtin::HexBinary, &["adf7"]), Ok(0));
-/// ```
-pub fn enumerated(s: &str, b: Builtin, allowed: &[&str]) -> Result<usize, Fault> {
-    let v = parse(b, s)?;
-    allowed
-        .iter()
-        .position(|a| {
-            // Binary values are equal without an order.
-            b.parse(a)
-                .is_ok_and(|a| a == v || v.partial_cmp_value(&a) == Some(std::cmp::Ordering::Equal))
-        })
-        .ok_or_else(|| not_enumerated(datatypes::trim_xml(s), &allowed.join(", ")))
-}
-
 /// The position of a (normalised) string value among the values an enumeration allows.
 pub fn enumeration(value: &str, allowed: &[&str]) -> Result<usize, Fault> {
     allowed.iter().position(|a| *a == value).ok_or_else(|| {
