@@ -30,6 +30,7 @@ pub(crate) fn types(plan: &Plan, opts: &Options<'_>) -> String {
         opts.sources.join(", ")
     );
     document(&mut out, plan, opts);
+    typed(&mut out, plan, opts);
     for item in &plan.items {
         out.push('\n');
         self::item(&mut out, plan, item, opts);
@@ -82,6 +83,30 @@ fn document(out: &mut String, plan: &Plan, opts: &Options<'_>) {
             display_name(&root.ns, &root.local)
         );
         let _ = writeln!(out, "    {}({}),", root.name, rust_type(plan, &root.ty));
+    }
+    let _ = writeln!(out, "}}");
+}
+
+/// The enum of the named complex types: what an element of wildcard or `xs:anyType` content
+/// is when its `xsi:type` names one of them.
+fn typed(out: &mut String, plan: &Plan, opts: &Options<'_>) {
+    out.push('\n');
+    let _ = writeln!(
+        out,
+        "/// An element of wildcard or `xs:anyType` content whose `xsi:type` names a complex type"
+    );
+    let _ = writeln!(out, "/// of the schema.");
+    derive_line(out, opts.derives, &[]);
+    let _ = writeln!(out, "{LARGE_VARIANTS}");
+    if plan.typed.is_empty() {
+        let _ = writeln!(out, "pub enum Typed {{}}");
+        return;
+    }
+    let _ = writeln!(out, "pub enum Typed {{");
+    for (ns, local, item) in &plan.typed {
+        let _ = writeln!(out, "    /// Type `{}`.", display_name(ns, local));
+        let name = &plan.item(*item).name;
+        let _ = writeln!(out, "    {name}({name}),");
     }
     let _ = writeln!(out, "}}");
 }
@@ -170,14 +195,15 @@ fn source_doc(source: &Source) -> String {
             ns,
             local,
             nillable,
+            ..
         } => {
             let nil = if *nillable { " (nillable)" } else { "" };
             format!("Element `{}`{nil}.", display_name(ns, local))
         }
         Source::Text => "The character data.".to_string(),
         Source::Group => "A model group of the content.".to_string(),
-        Source::AnyElement => "Elements a wildcard admits.".to_string(),
-        Source::AnyAttributes => "Attributes the attribute wildcard admits.".to_string(),
+        Source::AnyElement(_) => "Elements a wildcard admits.".to_string(),
+        Source::AnyAttributes(_) => "Attributes the attribute wildcard admits.".to_string(),
         Source::Mixed => "The text and elements of the mixed content, in order.".to_string(),
         Source::XsiType {
             ns,
@@ -275,7 +301,8 @@ fn prim(p: Prim) -> String {
         Prim::Duration => format!("{RUNTIME}::Duration"),
         Prim::Bytes => "Vec<u8>".into(),
         Prim::QName => format!("{RUNTIME}::QName"),
-        Prim::AnyElement => format!("{RUNTIME}::AnyElement"),
+        Prim::Any => format!("{RUNTIME}::Any<Document>"),
+        Prim::AnyElement => format!("{RUNTIME}::Any<Document>"),
         Prim::AnyAttribute => format!("{RUNTIME}::AnyAttribute"),
         Prim::Unit => "()".into(),
     }

@@ -5,17 +5,19 @@
 //! and fixed; values by their built-ins and facets).
 //!
 //! What the parsers do not handle yet is refused when the code is generated, naming the
-//! construct ([`Unsupported`]): wildcards and `xs:anyType` content, mixed content, `xs:all`,
-//! `nillable` elements, QNames, patterns and enumerations on lists and unions, and facets
-//! other than patterns, lengths, enumerations of strings and integer ranges.
+//! construct ([`Unsupported`]): mixed content, an `xs:all` that is not the whole content,
+//! `nillable` elements, QNames, and patterns and enumerations on lists. Wildcards and
+//! `xs:anyType` content are read by the runtime (`xwire::bind::Wildcard`, `AnyElement`),
+//! which reaches the schema's global declarations through the generated
+//! `impl xwire::bind::Globals for Document`.
 
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
 use xwire_schema::datatypes::Builtin;
 use xwire_schema::model::{
-    Compositor, ContentType, DerivationSet, Facets, NameId, Particle, Schema, SimpleTypeId, Term,
-    TypeId, Variety,
+    ComplexTypeId, Compositor, ContentType, DerivationSet, Facets, NameId, NamespaceConstraint,
+    NamespaceId, Particle, ProcessContents, Schema, SimpleTypeId, Term, TypeId, Variety, Wildcard,
 };
 
 use crate::plan::{
@@ -38,6 +40,9 @@ const B: &str = "xwire::bind";
 /// The XML Schema namespace, where the built-in types are.
 const XS: &str = "http://www.w3.org/2001/XMLSchema";
 
+/// The XML Schema instance namespace, whose attributes the runtime reads itself.
+const XSI: &str = "http://www.w3.org/2001/XMLSchema-instance";
+
 /// The parsers of `plan` (whose types `emit::types` wrote).
 pub(crate) fn parsers(plan: &Plan, schema: &Schema) -> R<String> {
     let mut e = Emitter::new(plan, schema);
@@ -48,11 +53,12 @@ pub(crate) fn parsers(plan: &Plan, schema: &Schema) -> R<String> {
     let mut out = std::mem::take(&mut e.out);
     // The element readers first: they name the conversions of the types `xsi:type` may name.
     let mut elems = String::new();
-    let typed: BTreeSet<SimpleTypeId> = e.elements.iter().map(|&(st, _)| st).collect();
-    for &st in &typed {
-        e.xsi_types(&mut elems, st)?;
+    let typed: BTreeSet<(SimpleTypeId, bool)> =
+        e.elements.iter().map(|&(st, _, b)| (st, b)).collect();
+    for &(st, blocked) in &typed {
+        e.xsi_types(&mut elems, st, blocked)?;
     }
-    for &(st, constraint) in &e.elements {
+    for &(st, constraint, blocked) in &e.elements {
         let (rust, _) = e.rust_simple(st)?;
         let _ = writeln!(elems);
         let conv = conversion_name(st);
@@ -74,7 +80,10 @@ pub(crate) fn parsers(plan: &Plan, schema: &Schema) -> R<String> {
         }
         signature(
             &mut elems,
-            &format!("{}<Src: {B}::Source>", element_reader(st, constraint)),
+            &format!(
+                "{}<Src: {B}::Source>",
+                element_reader(st, constraint, blocked)
+            ),
             params,
             &format!("Result<{rust}, Src::Error>"),
         );
@@ -86,8 +95,8 @@ pub(crate) fn parsers(plan: &Plan, schema: &Schema) -> R<String> {
         let _ = writeln!(elems, "    let k = {B}::ValueConstraint::{k}{arg};");
         let _ = writeln!(
             elems,
-            "    {B}::simple_element(c, k, xsi_type_{}, {conv})",
-            st.index()
+            "    {B}::simple_element(c, k, {}, {conv})",
+            xsi_type_fn(st, blocked)
         );
         let _ = writeln!(elems, "}}");
     }
@@ -119,13 +128,27 @@ enum Constraint {
     Fixed,
 }
 
-/// The reader of an element of simple type `st` with a value constraint of kind `k`.
-fn element_reader(st: SimpleTypeId, k: Constraint) -> String {
+/// The reader of an element of simple type `st` with a value constraint of kind `k`, whose
+/// declaration blocks restriction or not (`xsi:type` may then name only `st`).
+fn element_reader(st: SimpleTypeId, k: Constraint, blocked: bool) -> String {
+    let own = if blocked { "_own_type" } else { "" };
     match k {
-        Constraint::None => format!("element_{}", st.index()),
-        Constraint::Default => format!("element_{}_or_default", st.index()),
-        Constraint::Fixed => format!("element_{}_fixed", st.index()),
+        Constraint::None => format!("element_{}{own}", st.index()),
+        Constraint::Default => format!("element_{}{own}_or_default", st.index()),
+        Constraint::Fixed => format!("element_{}{own}_fixed", st.index()),
     }
+}
+
+/// `xsi_type_N`: the types `xsi:type` may name on an element of simple type `st`.
+fn xsi_type_fn(st: SimpleTypeId, blocked: bool) -> String {
+    let own = if blocked { "_own_type" } else { "" };
+    format!("xsi_type_{}{own}", st.index())
+}
+
+/// Whether an element of `block` may name only its own simple type with `xsi:type` (simple
+/// types derive by restriction alone).
+fn restriction_blocked(block: DerivationSet) -> bool {
+    block.contains(DerivationSet::RESTRICTION)
 }
 
 struct Emitter<'p> {
@@ -136,9 +159,11 @@ struct Emitter<'p> {
     conversions: BTreeSet<SimpleTypeId>,
     /// The simple types of elements (and the kind of their value constraint), whose element
     /// readers the code calls.
-    elements: BTreeSet<(SimpleTypeId, Constraint)>,
-    /// The pattern tables.
+    elements: BTreeSet<(SimpleTypeId, Constraint, bool)>,
+    /// The pattern tables and wildcards.
     statics: String,
+    /// The wildcards of `statics`, by their place in it.
+    wildcards: Vec<Wildcard>,
 }
 
 impl<'p> Emitter<'p> {
@@ -150,6 +175,7 @@ impl<'p> Emitter<'p> {
             conversions: BTreeSet::new(),
             elements: BTreeSet::new(),
             statics: String::new(),
+            wildcards: Vec::new(),
         }
     }
 }
@@ -244,15 +270,93 @@ impl Emitter<'_> {
             "",
             "    /// Reads a document from `c`, at its start, to its end.",
             "    pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<Document, Src::Error> {",
+            "        c.root()?;",
+            "        let Some(doc) = <Document as xwire::bind::Globals>::element(c)? else {",
         ];
         for line in lines {
             let _ = writeln!(o, "{line}");
         }
-        let _ = writeln!(o, "        c.root()?;");
-        let mut expected = Vec::new();
+        let expected: Vec<String> = self
+            .plan
+            .roots
+            .iter()
+            .map(|r| display(&r.ns, &r.local))
+            .collect();
+        let expected = match expected.is_empty() {
+            // No element may be a document: every document is invalid. The types' readers
+            // (`Type::read`) still read elements of them.
+            true => "a global element (the schema declares none)".to_string(),
+            false => expected.join(" or "),
+        };
+        unexpected(o, "            ", "return Err(", &expected, ");");
+        let _ = writeln!(o, "        }};");
+        let _ = writeln!(o, "        c.finish()?;");
+        let _ = writeln!(o, "        Ok(doc)");
+        let _ = writeln!(o, "    }}");
+        let _ = writeln!(o, "}}");
+        let _ = writeln!(o);
+        let _ = writeln!(o, "impl {B}::Globals for Document {{");
+        let globals = &mut String::new();
+        let _ = writeln!(globals, "type Typed = Typed;");
+        let _ = writeln!(globals);
+        self.globals_typed(globals);
+        let _ = writeln!(globals);
+        self.globals_element(globals)?;
+        self.globals_attribute(globals)?;
+        self.globals_named_type(globals)?;
+        o.push_str(&indented(globals));
+        let _ = writeln!(o, "}}");
+        self.out.push_str(o);
+        Ok(())
+    }
+
+    /// `Globals::typed`: the readers of the named complex types.
+    fn globals_typed(&mut self, o: &mut String) {
+        let plan = self.plan;
+        let params = match plan.typed.is_empty() {
+            true => "_c: &mut Src, _ns: &str, _local: &str",
+            false => "c: &mut Src, ns: &str, local: &str",
+        };
+        signature_in(
+            o,
+            "",
+            4,
+            &format!("typed<Src: {B}::Source>"),
+            params,
+            "Result<Option<Typed>, Src::Error>",
+        );
+        if plan.typed.is_empty() {
+            let _ = writeln!(o, "    Ok(None)");
+        } else {
+            let _ = writeln!(o, "    let t = match (ns, local) {{");
+            for (ns, local, item) in &plan.typed {
+                let name = &plan.item(*item).name;
+                let value = format!("Typed::{name}({name}::read(c)?)");
+                arm_in(o, "        ", 4, &format!("({ns:?}, {local:?})"), &value);
+            }
+            let _ = writeln!(o, "        _ => return Ok(None),");
+            let _ = writeln!(o, "    }};");
+            let _ = writeln!(o, "    Ok(Some(t))");
+        }
+        let _ = writeln!(o, "}}");
+    }
+
+    /// `Globals::element`: the global element declarations, as documents.
+    fn globals_element(&mut self, o: &mut String) -> R<()> {
+        let params = match self.plan.roots.is_empty() {
+            true => "_c: &mut Src",
+            false => "c: &mut Src",
+        };
+        signature_in(
+            o,
+            "",
+            4,
+            &format!("element<Src: {B}::Source>"),
+            params,
+            "Result<Option<Document>, Src::Error>",
+        );
         let mut first = true;
         for root in &self.plan.roots {
-            expected.push(display(&root.ns, &root.local));
             // As for content elements (`first_set`): `xsi:nil` is not read yet.
             if self.schema.element(root.element).nillable {
                 return unsupported(format!("element <{}>: nillable", root.local));
@@ -265,37 +369,224 @@ impl Emitter<'_> {
                 false,
                 &root.local,
                 constraint.as_ref(),
+                self.schema.element(root.element).block,
             )?;
             let kw = if first { "let doc = if" } else { "} else if" };
             first = false;
-            let _ = writeln!(o, "        {kw} {} {{", element_test(&root.ns, &root.local));
-            let _ = writeln!(o, "            Document::{}({value})", root.name);
+            let _ = writeln!(o, "    {kw} {} {{", element_test(&root.ns, &root.local));
+            let _ = writeln!(o, "        Document::{}({value})", root.name);
         }
         if first {
-            // No element may be a document: every document is invalid. The types' readers
-            // (`Type::read`) still read elements of them.
-            let what = "a global element (the schema declares none)";
-            unexpected(o, "        ", "Err(", what, ")");
-            let _ = writeln!(o, "    }}");
-            let _ = writeln!(o, "}}");
-            self.out.push_str(o);
-            return Ok(());
+            let _ = writeln!(o, "    Ok(None)");
+        } else {
+            let _ = writeln!(o, "    }} else {{");
+            let _ = writeln!(o, "        return Ok(None);");
+            let _ = writeln!(o, "    }};");
+            let _ = writeln!(o, "    Ok(Some(doc))");
         }
-        let _ = writeln!(o, "        }} else {{");
-        unexpected(
-            o,
-            "            ",
-            "return Err(",
-            &expected.join(" or "),
-            ");",
-        );
-        let _ = writeln!(o, "        }};");
-        let _ = writeln!(o, "        c.finish()?;");
-        let _ = writeln!(o, "        Ok(doc)");
-        let _ = writeln!(o, "    }}");
         let _ = writeln!(o, "}}");
-        self.out.push_str(o);
         Ok(())
+    }
+
+    /// `Globals::attribute`: the global attribute declarations' checks of a value.
+    fn globals_attribute(&mut self, o: &mut String) -> R<()> {
+        let schema = self.schema;
+        let names = schema.names();
+        let mut arms = Vec::new();
+        for (_, id) in schema.global_attributes() {
+            let decl = schema.attribute(id);
+            let (ns, local) = self.expanded(Some(decl.name));
+            if ns == XSI {
+                continue;
+            }
+            let fixed = match &decl.value_constraint {
+                Some(v) if v.fixed => format!("Some({:?})", v.lexical),
+                _ => "None".to_string(),
+            };
+            let check = match self.converts(decl.type_def) {
+                true => {
+                    self.conversions.insert(decl.type_def);
+                    let conv = conversion_name(decl.type_def);
+                    format!("Some({B}::check_value({conv}, value, {fixed}))")
+                }
+                false => format!(
+                    "Some(Err({B}::Fault::new(\"cvc-attribute.3\", {:?})))",
+                    format!(
+                        "the type of attribute {} is not read by generated parsers",
+                        names.display(decl.name)
+                    )
+                ),
+            };
+            arms.push(((ns.clone(), local.clone()), check));
+        }
+        arms.sort();
+        let params = match arms.is_empty() {
+            true => "_ns: &str, _local: &str, _value: &str",
+            false => "ns: &str, local: &str, value: &str",
+        };
+        let _ = writeln!(o);
+        signature_in(
+            o,
+            "",
+            4,
+            "attribute",
+            params,
+            &format!("Option<Result<(), {B}::Fault>>"),
+        );
+        if arms.is_empty() {
+            let _ = writeln!(o, "    None");
+        } else {
+            let _ = writeln!(o, "    match (ns, local) {{");
+            for ((ns, local), check) in &arms {
+                arm_in(o, "        ", 4, &format!("({ns:?}, {local:?})"), check);
+            }
+            let _ = writeln!(o, "        _ => None,");
+            let _ = writeln!(o, "    }}");
+        }
+        let _ = writeln!(o, "}}");
+        Ok(())
+    }
+
+    /// `Globals::named_type`: what the schema's named types make of an `xsi:type` in
+    /// wildcard content (the built-ins are the runtime's).
+    fn globals_named_type(&mut self, o: &mut String) -> R<()> {
+        let schema = self.schema;
+        let mut arms = Vec::new();
+        for (st, t) in schema.simple_types() {
+            if t.builtin.is_some() || t.name.is_none() {
+                continue;
+            }
+            let (ns, local) = self.simple_type_name(st);
+            let check = match self.converts(st) {
+                true => {
+                    self.conversions.insert(st);
+                    format!(
+                        "{B}::NamedType::Simple({}(s).map(drop))",
+                        conversion_name(st)
+                    )
+                }
+                false => format!(
+                    "{B}::NamedType::Simple(Err({B}::Fault::new(\"cvc-elt.4.3\", {:?})))",
+                    format!("the simple type {{{ns}}}{local} is not read by generated parsers")
+                ),
+            };
+            arms.push(((ns, local), check));
+        }
+        for (ct, t) in schema.complex_types() {
+            if ct == ComplexTypeId::ANY_TYPE || t.name.is_none() {
+                continue;
+            }
+            let (ns, local) = self.expanded(t.name);
+            arms.push(((ns, local), format!("{B}::NamedType::Complex")));
+        }
+        let checks = arms.iter().any(|(_, v)| v.contains("(s)"));
+        let params = match (arms.is_empty(), checks) {
+            (true, _) => "_ns: &str, _local: &str, _s: &str",
+            (false, false) => "ns: &str, local: &str, _s: &str",
+            (false, true) => "ns: &str, local: &str, s: &str",
+        };
+        let _ = writeln!(o);
+        signature_in(o, "", 4, "named_type", params, &format!("{B}::NamedType"));
+        if arms.is_empty() {
+            let _ = writeln!(o, "    {B}::NamedType::None");
+        } else {
+            let _ = writeln!(o, "    match (ns, local) {{");
+            for ((ns, local), check) in &arms {
+                arm_in(o, "        ", 4, &format!("({ns:?}, {local:?})"), check);
+            }
+            let _ = writeln!(o, "        _ => {B}::NamedType::None,");
+            let _ = writeln!(o, "    }}");
+        }
+        let _ = writeln!(o, "}}");
+        Ok(())
+    }
+
+    /// Whether the conversion of `st` (and of the types it calls on) can be generated.
+    fn converts(&self, st: SimpleTypeId) -> bool {
+        let mut done = BTreeSet::new();
+        let mut queue = vec![st];
+        while let Some(st) = queue.pop() {
+            if !done.insert(st) {
+                continue;
+            }
+            let mut inner = Emitter::new(self.plan, self.schema);
+            if inner.conversion(st).is_err() {
+                return false;
+            }
+            queue.extend(inner.conversions.iter().copied());
+        }
+        true
+    }
+
+    /// The name of the constant of wildcard `w`, added to the statics the first time.
+    fn wildcard(&mut self, w: &Wildcard) -> String {
+        if let Some(i) = self.wildcards.iter().position(|x| x == w) {
+            return format!("WILDCARD_{i}");
+        }
+        let i = self.wildcards.len();
+        self.wildcards.push(w.clone());
+        let uri = |n: NamespaceId| -> String {
+            match n == NamespaceId::ABSENT {
+                true => String::new(),
+                false => self.schema.names().namespace_uri(n).to_string(),
+            }
+        };
+        let namespaces = match &w.namespaces {
+            NamespaceConstraint::Any => "Any".to_string(),
+            NamespaceConstraint::Not(n) => format!("Not({:?})", uri(*n)),
+            NamespaceConstraint::Set(set) => {
+                let list: Vec<String> = set.iter().map(|&n| format!("{:?}", uri(n))).collect();
+                format!("In(&[{}])", list.join(", "))
+            }
+        };
+        let process = match w.process {
+            ProcessContents::Strict => "Strict",
+            ProcessContents::Lax => "Lax",
+            ProcessContents::Skip => "Skip",
+        };
+        let o = &mut self.statics;
+        let _ = writeln!(o);
+        let _ = writeln!(o, "/// {}", self.schema.wildcard_display(w));
+        let _ = writeln!(o, "const WILDCARD_{i}: {B}::Wildcard = {B}::Wildcard {{");
+        let line = format!("    namespaces: {B}::Namespaces::{namespaces},");
+        if line.len() <= 100 {
+            let _ = writeln!(o, "{line}");
+        } else {
+            // One namespace a line, as rustfmt breaks a long array.
+            let _ = writeln!(o, "    namespaces: {B}::Namespaces::In(&[");
+            if let NamespaceConstraint::Set(set) = &w.namespaces {
+                for &n in set {
+                    let _ = writeln!(o, "        {:?},", uri(n));
+                }
+            }
+            let _ = writeln!(o, "    ]),");
+        }
+        let _ = writeln!(o, "    process: {B}::Process::{process},");
+        let _ = writeln!(o, "}};");
+        format!("WILDCARD_{i}")
+    }
+
+    /// How messages name what a wildcard admits.
+    fn wildcard_names(&self, w: &Wildcard) -> String {
+        let names = self.schema.names();
+        let uri = |n: NamespaceId| match n == NamespaceId::ABSENT {
+            true => "no namespace".to_string(),
+            false => format!("namespace '{}'", names.namespace_uri(n)),
+        };
+        match &w.namespaces {
+            NamespaceConstraint::Any => "an element of any namespace".to_string(),
+            NamespaceConstraint::Not(n) if *n == NamespaceId::ABSENT => {
+                "an element in a namespace".to_string()
+            }
+            NamespaceConstraint::Not(n) => format!(
+                "an element in a namespace other than {}",
+                uri(*n).trim_start_matches("namespace ")
+            ),
+            NamespaceConstraint::Set(set) => {
+                let list: Vec<String> = set.iter().map(|&n| uri(n)).collect();
+                format!("an element in {}", list.join(" or "))
+            }
+        }
     }
 
     /// The expression that reads the current element's value (the cursor at its start tag,
@@ -307,6 +598,7 @@ impl Emitter<'_> {
         boxed: bool,
         local: &str,
         constraint: Option<&(bool, String)>,
+        block: DerivationSet,
     ) -> R<String> {
         let v = match (simple, ty) {
             (Some(st), _) => {
@@ -316,8 +608,9 @@ impl Emitter<'_> {
                     Some((false, lexical)) => (Constraint::Default, format!(", {lexical:?}")),
                     Some((true, lexical)) => (Constraint::Fixed, format!(", {lexical:?}")),
                 };
-                self.elements.insert((st, k));
-                format!("{}(c{arg})?", element_reader(st, k))
+                let blocked = restriction_blocked(block);
+                self.elements.insert((st, k, blocked));
+                format!("{}(c{arg})?", element_reader(st, k, blocked))
             }
             (None, Ty::Item(id)) => {
                 let item = self.plan.item(*id);
@@ -329,8 +622,11 @@ impl Emitter<'_> {
                     _ => return unsupported(format!("element <{local}> of {}", item.name)),
                 }
             }
-            (None, Ty::Prim(Prim::AnyElement)) => {
-                return unsupported(format!("element <{local}>: content of xs:anyType"))
+            (None, Ty::Prim(Prim::AnyElement)) if constraint.is_none() => {
+                match restriction_blocked(block) {
+                    true => format!("{B}::Any::read_own_type(c)?"),
+                    false => format!("{B}::Any::read_any_type(c)?"),
+                }
             }
             (None, t) => return unsupported(format!("element <{local}> of type {t:?}")),
         };
@@ -370,9 +666,6 @@ impl Emitter<'_> {
                 }
             }
         }
-        if fields.iter().any(|f| f.source == Source::AnyAttributes) {
-            return unsupported(format!("{name}: attribute wildcards (xs:anyAttribute)"));
-        }
         let mut o = String::new();
         signature_in(
             &mut o,
@@ -406,15 +699,42 @@ impl Emitter<'_> {
         for f in &attrs {
             let _ = writeln!(o, "    let mut attr_{} = None;", bare(&f.name));
         }
-        let other = format!("{B}::other_attribute(ns, local, {name:?})");
+        // An attribute no use declares: kept when the attribute wildcard admits it.
+        let wildcard = fields.iter().find_map(|f| match &f.source {
+            Source::AnyAttributes(w) => Some((w, local_name(f))),
+            _ => None,
+        });
+        let owner = format!("{name:?}");
+        let (callee, args, value) = match wildcard {
+            Some((w, kept)) => {
+                let _ = writeln!(o, "    let mut {kept} = Vec::new();");
+                let callee = format!("{}.attribute::<Document>", self.wildcard(w));
+                let kept = format!("&mut {kept}");
+                (
+                    callee,
+                    vec!["ns", "local", "value", &owner, &kept]
+                        .into_iter()
+                        .map(String::from)
+                        .collect::<Vec<_>>(),
+                    "value",
+                )
+            }
+            None => (
+                format!("{B}::other_attribute"),
+                vec!["ns".to_string(), "local".to_string(), owner.clone()],
+                "_",
+            ),
+        };
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let other = format!("{callee}({})", args.join(", "));
+        // Inside `impl {name}`: four more columns than written here.
         if attrs.is_empty() {
-            // Inside `impl {name}`: four more columns than written here.
-            let line = format!("    c.attributes(|ns, local, _| {other})?;");
+            let line = format!("    c.attributes(|ns, local, {value}| {other})?;");
             if line.len() + 4 <= 100 {
                 let _ = writeln!(o, "{line}");
             } else {
-                let _ = writeln!(o, "    c.attributes(|ns, local, _| {{");
-                let _ = writeln!(o, "        {other}");
+                let _ = writeln!(o, "    c.attributes(|ns, local, {value}| {{");
+                call(&mut o, "        ", 4, "", &callee, &args, "");
                 let _ = writeln!(o, "    }})?;");
             }
         } else {
@@ -432,9 +752,9 @@ impl Emitter<'_> {
                     bare(&f.name),
                     conversion_name(st)
                 );
-                arm(&mut o, "            ", &pattern, &value);
+                arm_in(&mut o, "            ", 4, &pattern, &value);
             }
-            arm(&mut o, "            ", "_", &format!("{other}?"));
+            call(&mut o, "            ", 4, "_ => ", &callee, &args, "?,");
             let _ = writeln!(o, "        }}");
             let _ = writeln!(o, "        Ok(())");
             let _ = writeln!(o, "    }})?;");
@@ -500,7 +820,12 @@ impl Emitter<'_> {
         }
         let content: Vec<&Field> = fields
             .iter()
-            .filter(|f| !matches!(f.source, Source::Attribute { .. }))
+            .filter(|f| {
+                !matches!(
+                    f.source,
+                    Source::Attribute { .. } | Source::AnyAttributes(_)
+                )
+            })
             .collect();
         if let Some(f) = content.iter().find(|f| f.source == Source::Text) {
             let st = f.simple.expect("simple content has a simple type");
@@ -616,7 +941,7 @@ impl Emitter<'_> {
         let mut expected = Vec::new();
         for v in variants {
             let first = self.first_set(&v.source, &v.ty)?;
-            expected.extend(first.iter().map(|(ns, l)| display(ns, l)));
+            expected.extend(first.iter().map(First::display));
             let start = Start::of(&first);
             let test = &start.test;
             let _ = writeln!(o, "    if *more && {test} {{");
@@ -665,14 +990,14 @@ impl Emitter<'_> {
     /// `fn xsi_type_N(ns, l, s) -> Result<bool, Fault>`: whether the type an element of simple
     /// type `st` names with `xsi:type` may stand for `st` (the type itself, a simple type of
     /// the schema derived from it, or a built-in derived from it), `s` valid for it.
-    fn xsi_types(&mut self, out: &mut String, st: SimpleTypeId) -> R<()> {
+    fn xsi_types(&mut self, out: &mut String, st: SimpleTypeId, blocked: bool) -> R<()> {
         let schema = self.schema;
         let mut arms = Vec::new();
         let (tns, tlocal) = self.simple_type_name(st);
-        if !tlocal.is_empty() && schema.simple_type(st).builtin.is_none() {
+        if !tlocal.is_empty() && (blocked || schema.simple_type(st).builtin.is_none()) {
             arms.push((format!("({tns:?}, {tlocal:?})"), "Ok(true)".to_string()));
         }
-        for (d, t) in schema.simple_types() {
+        for (d, t) in schema.simple_types().filter(|_| !blocked) {
             let derived = schema.derives_from(
                 TypeId::Simple(d),
                 TypeId::Simple(st),
@@ -686,7 +1011,7 @@ impl Emitter<'_> {
             let check = format!("{}(s).map(|_| true)", conversion_name(d));
             arms.push((format!("({ns:?}, {local:?})"), check));
         }
-        if let Some(b) = schema.simple_type(st).builtin {
+        if let (Some(b), false) = (schema.simple_type(st).builtin, blocked) {
             let check =
                 format!("{B}::value::builtin_derived(l, xwire::datatypes::Builtin::{b:?}, s)");
             arms.push((format!("({XS:?}, l)"), check));
@@ -701,7 +1026,7 @@ impl Emitter<'_> {
         };
         signature(
             out,
-            &format!("xsi_type_{}", st.index()),
+            &xsi_type_fn(st, blocked),
             params,
             &format!("Result<bool, {B}::Fault>"),
         );
@@ -793,23 +1118,25 @@ impl Emitter<'_> {
     }
 
     /// The elements a value of this source and type may start with.
-    fn first_set(&self, source: &Source, ty: &Ty) -> R<Vec<(String, String)>> {
+    fn first_set(&mut self, source: &Source, ty: &Ty) -> R<Vec<First>> {
+        let plan = self.plan;
         match source {
             Source::Element {
                 ns,
                 local,
                 nillable,
+                ..
             } => {
                 if *nillable {
                     return unsupported(format!("element <{local}>: nillable"));
                 }
-                Ok(vec![(ns.clone(), local.clone())])
+                Ok(vec![First::Name(ns.clone(), local.clone())])
             }
             Source::Group => {
                 let Ty::Item(id) = ty else {
                     return unsupported("a group without an item");
                 };
-                match &self.plan.item(*id).kind {
+                match &plan.item(*id).kind {
                     ItemKind::Choice { variants } => {
                         let mut all = Vec::new();
                         for v in variants {
@@ -835,7 +1162,10 @@ impl Emitter<'_> {
                     k => unsupported(format!("a group of {k:?}")),
                 }
             }
-            Source::AnyElement => unsupported("element wildcards (xs:any)"),
+            Source::AnyElement(w) => Ok(vec![First::Any {
+                constant: self.wildcard(w),
+                names: self.wildcard_names(w),
+            }]),
             Source::Mixed => unsupported("mixed content"),
             s => unsupported(format!("content from {s:?}")),
         }
@@ -879,7 +1209,10 @@ impl Emitter<'_> {
         constraint: Option<&(bool, String)>,
     ) -> R<String> {
         match source {
-            Source::Element { local, .. } => self.value(ty, simple, boxed, local, constraint),
+            Source::Element { local, block, .. } => {
+                self.value(ty, simple, boxed, local, constraint, *block)
+            }
+            Source::AnyElement(w) => Ok(format!("{}.read(c)?", self.wildcard(w))),
             Source::Group => {
                 let Ty::Item(id) = ty else {
                     return unsupported("a group without an item");
@@ -926,7 +1259,9 @@ impl Emitter<'_> {
                 format!("{var}.len() < {min}")
             };
             let _ = writeln!(o, "{pad}if {short} {{");
-            let what = format!("another {}", start.names);
+            // A wildcard's names start "an element": "another element".
+            let names = &start.names;
+            let what = format!("another {}", names.strip_prefix("an ").unwrap_or(names));
             unexpected(o, &format!("{pad}    "), "return Err(", &what, ");");
             let _ = writeln!(o, "{pad}}}");
         }
@@ -1358,8 +1693,13 @@ fn unexpected(o: &mut String, pad: &str, head: &str, what: &str, tail: &str) {
 /// A match arm `{pattern} => {value},` at `pad`, or in a block where rustfmt would put it
 /// (past 100 characters).
 fn arm(o: &mut String, pad: &str, pattern: &str, value: &str) {
+    arm_in(o, pad, 0, pattern, value);
+}
+
+/// [`arm`] in code that will be indented by `indent` more columns.
+fn arm_in(o: &mut String, pad: &str, indent: usize, pattern: &str, value: &str) {
     let line = format!("{pad}{pattern} => {value},");
-    if line.len() <= 100 {
+    if line.len() + indent <= 100 {
         let _ = writeln!(o, "{line}");
     } else {
         let _ = writeln!(o, "{pad}{pattern} => {{");
@@ -1368,7 +1708,29 @@ fn arm(o: &mut String, pad: &str, pattern: &str, value: &str) {
     }
 }
 
-/// Whether a particle is or holds an `xs:all` group.
+/// `{pad}{head}{callee}({args}){tail}` as rustfmt writes it, in code that will be indented by
+/// `indent` more columns: on one line when it fits in 100, else one argument a line.
+fn call(
+    o: &mut String,
+    pad: &str,
+    indent: usize,
+    head: &str,
+    callee: &str,
+    args: &[&str],
+    tail: &str,
+) {
+    let line = format!("{pad}{head}{callee}({}){tail}", args.join(", "));
+    if line.len() + indent <= 100 {
+        let _ = writeln!(o, "{line}");
+        return;
+    }
+    let _ = writeln!(o, "{pad}{head}{callee}(");
+    for a in args {
+        let _ = writeln!(o, "{pad}    {a},");
+    }
+    let _ = writeln!(o, "{pad}){tail}");
+}
+
 /// Whether a content particle is an `all` group that occurs exactly once.
 fn is_all_once(schema: &Schema, p: &Particle) -> bool {
     match &p.term {
@@ -1408,6 +1770,33 @@ fn local_name(f: &Field) -> String {
     }
 }
 
+/// What a particle may start with: an element of some name, or one a wildcard admits.
+#[derive(Clone, Debug)]
+enum First {
+    /// Namespace URI and local name.
+    Name(String, String),
+    /// The wildcard's constant, and how messages name what it admits.
+    Any { constant: String, names: String },
+}
+
+impl First {
+    /// The test on the source.
+    fn test(&self) -> String {
+        match self {
+            First::Name(ns, local) => element_test(ns, local),
+            First::Any { constant, .. } => format!("{constant}.matches(c)"),
+        }
+    }
+
+    /// How messages name it.
+    fn display(&self) -> String {
+        match self {
+            First::Name(ns, local) => display(ns, local),
+            First::Any { names, .. } => names.clone(),
+        }
+    }
+}
+
 /// How generated code tells that the current child starts a particle: the test on the
 /// cursor, and the element names for messages.
 struct Start {
@@ -1418,8 +1807,8 @@ struct Start {
 }
 
 impl Start {
-    fn of(first: &[(String, String)]) -> Start {
-        let t: Vec<String> = first.iter().map(|(ns, l)| element_test(ns, l)).collect();
+    fn of(first: &[First]) -> Start {
+        let t: Vec<String> = first.iter().map(First::test).collect();
         let test = if t.is_empty() {
             // Content that can start with no element (an empty group).
             "false".to_string()
@@ -1430,7 +1819,7 @@ impl Start {
         };
         let names = first
             .iter()
-            .map(|(ns, l)| display(ns, l))
+            .map(First::display)
             .collect::<Vec<_>>()
             .join(" or ");
         Start { test, names }

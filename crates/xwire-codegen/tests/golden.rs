@@ -70,6 +70,5 @@ fn drawing() {
 
 #[test]
 fn soap_encoding() {
-    // Wildcards: types only until the parsers read them.
-    check("soap_encoding.rs", &["soap-encoding-1.1.xsd"], false);
+    check("soap_encoding.rs", &["soap-encoding-1.1.xsd"], true);
 }

@@ -12,6 +12,8 @@ mod drawing {
 
 mod common;
 
+use xwire::bind::{Any, AnyNode};
+
 const VALID: &str = r#"<d:drawing xmlns:d="urn:drawing" version="2" origin=" 10  -20 ">
   <d:title lang="en">Plan</d:title>
   <d:landscape/>
@@ -22,6 +24,13 @@ const VALID: &str = r#"<d:drawing xmlns:d="urn:drawing" version="2" origin=" 10 
   <d:group><d:circle><d:r>1</d:r></d:circle><d:group><d:polygon><d:points>x</d:points></d:polygon></d:group></d:group>
   <d:size> auto </d:size>
   <d:meta><d:date>2026-11-26</d:date><d:author>Ann</d:author></d:meta>
+  <d:extras xmlns:x="urn:x" xmlns:xs="http://www.w3.org/2001/XMLSchema"
+      xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" d:weight="1.5" x:any="y">
+    <x:thing a="1">text<x:inner/></x:thing>
+    <x:more xsi:type="xs:int">42</x:more>
+    <x:ring xsi:type="d:Circle"><d:r>4</d:r></x:ring>
+    <d:note>free <d:circle><d:r>3</d:r></d:circle> text</d:note>
+  </d:extras>
 </d:drawing>"#;
 
 const BROKEN: &[common::Break] = &[
@@ -95,6 +104,30 @@ const BROKEN: &[common::Break] = &[
     ("another element in an all group", "<d:author>Ann</d:author>", "<d:title/>"),
     ("a radius too large", "<d:r>2.5</d:r>", "<d:r>2e6</d:r>"),
     ("a default that is not the value", "<d:stroke/>", "<d:stroke>thin</d:stroke>"),
+    (
+        "a wildcard element of the schema's own namespace (##other)",
+        r#"<x:thing a="1">text<x:inner/></x:thing>"#,
+        "<d:thing/>",
+    ),
+    (
+        "a wildcard element of no namespace (##other)",
+        r#"<x:thing a="1">text<x:inner/></x:thing>"#,
+        r#"<thing xmlns=""/>"#,
+    ),
+    ("a global attribute's value, laxly checked", r#"d:weight="1.5""#, r#"d:weight="heavy""#),
+    ("an xsi:type in wildcard content", ">42<", ">forty-two<"),
+    ("a complex xsi:type in wildcard content", "<d:r>4</d:r>", "<d:r>0</d:r>"),
+    (
+        "an xsi:type naming no type of the schema",
+        r#"xsi:type="d:Circle""#,
+        r#"xsi:type="d:Ring""#,
+    ),
+    ("a declared element in anyType content", "<d:r>3</d:r>", "<d:r>-3</d:r>"),
+    (
+        "a global attribute in anyType content, laxly checked",
+        "<d:note>free",
+        r#"<d:note d:weight="x">free"#,
+    ),
     (
         "deep group content",
         "<d:points>x</d:points>",
@@ -174,6 +207,49 @@ fn the_types_hold_the_drawings_values() {
             assert_eq!(m.date.to_string(), "2026-11-26");
         }
         s => panic!("{s:?}"),
+    }
+    let extras = d.extras.as_ref().unwrap();
+    let attrs: Vec<(&str, &str, &str)> = extras
+        .other_attributes
+        .iter()
+        .map(|a| (a.ns.as_str(), a.local.as_str(), a.value.as_str()))
+        .collect();
+    assert_eq!(
+        attrs,
+        [("urn:drawing", "weight", "1.5"), ("urn:x", "any", "y")]
+    );
+    let [Any::Other(thing), Any::Other(more), Any::Typed(ring)] = &extras.any[..] else {
+        panic!("{:?}", extras.any);
+    };
+    assert_eq!(
+        (thing.ns.as_str(), thing.local.as_str()),
+        ("urn:x", "thing")
+    );
+    assert_eq!(thing.attributes[0].value, "1");
+    assert!(
+        matches!(&thing.children[..], [AnyNode::Text(t), AnyNode::Element(Any::Other(i))]
+        if t == "text" && i.local == "inner" && i.children.is_empty())
+    );
+    assert!(matches!(&more.children[..], [AnyNode::Text(t)] if t == "42"));
+    match &**ring {
+        drawing::Typed::Circle(c) => assert_eq!(c.r, 4.0, "read as the type xsi:type names"),
+        t => panic!("{t:?}"),
+    }
+    let Some(Any::Other(note)) = extras.note.as_ref() else {
+        panic!("{:?}", extras.note);
+    };
+    match &note.children[..] {
+        [AnyNode::Text(a), AnyNode::Element(Any::Known(circle)), AnyNode::Text(b)] => {
+            assert_eq!((a.as_str(), b.as_str()), ("free ", " text"));
+            let drawing::Document::Circle(c) = &**circle else {
+                panic!("{circle:?}");
+            };
+            assert_eq!(
+                c.r, 3.0,
+                "a declared element in anyType content is read typed"
+            );
+        }
+        other => panic!("{other:?}"),
     }
     let inner = d.group.as_ref().unwrap().group.as_ref().unwrap();
     assert!(matches!(inner.shape[0], drawing::ShapeGroup::Polygon(_)));

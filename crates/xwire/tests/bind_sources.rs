@@ -1,12 +1,13 @@
 //! The fast scanner of generated parsers (`xwire::bind::Scanner`) against the general cursor
 //! (`xwire::bind::Cursor`, the reader's tokens): whenever the scanner reads a document, the
 //! cursor reads it too and sees the same thing. A walker stands in for generated code: `t`
-//! elements hold text, `e` elements are empty, the others hold elements.
+//! elements hold text, `e` elements are empty, `m` elements hold text and elements (mixed
+//! content, as wildcard and `xs:anyType` content is read), the others hold elements.
 
 use proptest::prelude::*;
-use xwire::bind::{Cursor, Fallback, Scanner, Source};
+use xwire::bind::{Content, Cursor, Fallback, Scanner, Source};
 
-const NAMES: [(&str, &str); 8] = [
+const NAMES: [(&str, &str); 10] = [
     ("", "a"),
     ("", "b"),
     ("", "t"),
@@ -15,12 +16,18 @@ const NAMES: [(&str, &str); 8] = [
     ("urn:x", "t"),
     ("urn:y", "b"),
     ("urn:y", "e"),
+    ("", "m"),
+    ("urn:x", "m"),
 ];
 
 fn element<S: Source>(s: &mut S, out: &mut String) -> Result<(), S::Error> {
     let Some(&(ns, local)) = NAMES.iter().find(|(ns, l)| s.at(ns, l)) else {
         return Err(s.unexpected("a known name"));
     };
+    // The name a wildcard would keep is the one the walker matched.
+    if s.name() != (ns, local) {
+        return Err(s.unexpected("the name at() matched"));
+    }
     out.push_str(&format!("<{{{ns}}}{local}"));
     s.attributes(|ns, l, v| {
         out.push_str(&format!(" {{{ns}}}{l}={v:?}"));
@@ -33,6 +40,13 @@ fn element<S: Source>(s: &mut S, out: &mut String) -> Result<(), S::Error> {
     match local {
         "t" => out.push_str(&format!("{:?}", s.text()?)),
         "e" => s.empty()?,
+        "m" => loop {
+            match s.content()? {
+                Content::Text(t) => out.push_str(&format!("{t:?}")),
+                Content::Start => element(s, out)?,
+                Content::End => break,
+            }
+        },
         _ => {
             while s.child()? {
                 element(s, out)?;
@@ -87,11 +101,22 @@ fn ordinary_documents_are_the_scanners() {
     fast("<p:a xmlns:p='urn:x' xmlns:q='urn:y' p:k='1' q:k='2' k='3'><q:b><q:e/></q:b></p:a>");
     fast("<a xml:lang='en'><t xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance' xsi:type='p:T' xmlns:p='urn:x'/></a>");
     fast("<a xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance'><t xsi:type='T'>x</t></a>");
+    // Mixed content: text runs with references and line ends, children, nothing.
+    fast("<m>a &amp; b<e/>\r\n c<m xmlns='urn:x'>d<m/></m></m>");
+    fast("<m/>");
+    fast("<m></m>");
+    fast("<m>  </m>");
 }
 
 #[test]
 fn unusual_documents_go_to_the_cursor() {
     falls_back("<a><!-- c --><t/></a>", true);
+    // The cursor gives text around a comment as one run, as the scanner would.
+    falls_back("<m>x<!-- c -->y<e/></m>", true);
+    assert_eq!(
+        both(b"<m>x<!-- c -->y<![CDATA[z]]></m>").1.unwrap(),
+        "<{}m>\"xyz\"</>"
+    );
     falls_back("<a><?pi x?><t/></a>", true);
     falls_back("<a><t><![CDATA[x]]></t></a>", true);
     falls_back("<!DOCTYPE a [<!ENTITY x 'y'>]><a><t>&x;</t></a>", true);
@@ -164,7 +189,7 @@ fn the_reader_limits_hold() {
 
 /// Pieces inserted into valid documents: markup, references, characters the scanner treats
 /// apart.
-const PIECES: [&str; 24] = [
+const PIECES: [&str; 27] = [
     "<",
     ">",
     "/",
@@ -189,6 +214,9 @@ const PIECES: [&str; 24] = [
     "</t>",
     "<e/>",
     " k='v'",
+    "<m>x<!--c-->y</m>",
+    "<m/>",
+    "\r\n",
 ];
 
 fn tree() -> impl Strategy<Value = String> {
@@ -198,6 +226,11 @@ fn tree() -> impl Strategy<Value = String> {
         Just("<e/>".to_string()),
         Just("<e></e>".to_string()),
         Just("<t xmlns='urn:x' k='1'>v</t>".to_string()),
+        "[a-z &<>]{0,6}".prop_map(|t| format!(
+            "<m>{}<e/>{}</m>",
+            t.replace('&', "&amp;").replace('<', "&lt;"),
+            t.replace('&', "&#38;").replace('>', "&gt;")
+        )),
     ];
     leaf.prop_recursive(4, 24, 4, |inner| {
         (prop::collection::vec(inner, 0..4), any::<bool>()).prop_map(|(kids, ns)| {

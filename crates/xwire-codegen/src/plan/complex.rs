@@ -95,10 +95,11 @@ impl Planner<'_> {
             f.value_constraint = constraint.map(|c| (c.fixed, c.lexical.clone()));
             f.simple = Some(decl.type_def);
         }
-        if ct.attribute_wildcard.is_some() {
+        if let Some(w) = &ct.attribute_wildcard {
             let ty = Ty::Prim(Prim::AnyAttribute);
             let many = Occurs::Many { min: 0, max: None };
-            fields.push("other_attributes", Source::AnyAttributes, ty, many);
+            let source = Source::AnyAttributes(w.clone());
+            fields.push("other_attributes", source, ty, many);
         }
         match &ct.content {
             ContentType::Empty => {}
@@ -147,13 +148,9 @@ impl Planner<'_> {
                     .as_ref()
                     .map(|c| (c.fixed, c.lexical.clone()));
             }
-            Term::Wildcard(_) => {
-                fields.push(
-                    "any",
-                    Source::AnyElement,
-                    Ty::Prim(Prim::AnyElement),
-                    occurs,
-                );
+            Term::Wildcard(w) => {
+                let source = Source::AnyElement(w.clone());
+                fields.push("any", source, Ty::Prim(Prim::Any), occurs);
             }
             Term::Group(g) => {
                 let group = schema.model_group(*g);
@@ -231,10 +228,10 @@ impl Planner<'_> {
                             simple = super::simple_type_of(schema, *el);
                             (names::type_name(&local), source, ty)
                         }
-                        Term::Wildcard(_) => (
+                        Term::Wildcard(w) => (
                             "Any".to_string(),
-                            Source::AnyElement,
-                            Ty::Prim(Prim::AnyElement),
+                            Source::AnyElement(w.clone()),
+                            Ty::Prim(Prim::Any),
                         ),
                         Term::Group(inner_g) => {
                             let inner_item = self.group(*inner_g, item)?;
@@ -292,6 +289,7 @@ impl Planner<'_> {
             ns: ns_of(schema, decl.name),
             local: local.clone(),
             nillable: decl.nillable,
+            block: decl.block,
         };
         (local, source)
     }
@@ -363,7 +361,7 @@ impl Planner<'_> {
         }];
         let mut seen = HashSet::new();
         let mut stack = vec![particle];
-        let mut wildcard = false;
+        let mut wildcard = None;
         let mut elements = Vec::new();
         while let Some(p) = stack.pop() {
             match &p.term {
@@ -375,7 +373,8 @@ impl Planner<'_> {
                         }
                     }
                 }
-                Term::Wildcard(_) => wildcard = true,
+                // Determinism leaves no two wildcards of mixed content to tell apart.
+                Term::Wildcard(w) => wildcard = Some(w.clone()),
                 Term::Group(g) => {
                     // Pushed in reverse, so popped (and numbered) in the schema's order.
                     stack.extend(self.schema.model_group(*g).particles.iter().rev());
@@ -386,11 +385,11 @@ impl Planner<'_> {
             let v = self.element_variant(el, item, &mut taken)?;
             variants.push(v);
         }
-        if wildcard {
+        if let Some(w) = wildcard {
             variants.push(Variant {
                 name: taken.take("Any"),
-                source: Source::AnyElement,
-                ty: Ty::Prim(Prim::AnyElement),
+                source: Source::AnyElement(w),
+                ty: Ty::Prim(Prim::Any),
                 occurs: Occurs::One,
                 boxed: false,
                 simple: None,

@@ -20,8 +20,10 @@
 //!   enum, one restricted by a pattern or a length a newtype, a union an enum of its members;
 //! - `minOccurs="0"` is `Option`, a larger `maxOccurs` `Vec`, and a field through which a
 //!   struct would contain itself is boxed;
-//! - wildcards and `xs:anyType` content are kept as owned XML ([`Prim::AnyElement`]), an
-//!   attribute wildcard as the other attributes ([`Source::AnyAttributes`]).
+//! - an element a wildcard matches is a document of the schema when a global declaration has
+//!   its name, owned XML otherwise ([`Prim::Any`]); an element of type `xs:anyType` is owned
+//!   XML ([`Prim::AnyElement`]); an attribute wildcard keeps the attributes it admits
+//!   ([`Source::AnyAttributes`]).
 
 mod boxing;
 mod complex;
@@ -33,7 +35,7 @@ pub use simple::integer_bounds;
 use std::collections::HashMap;
 
 use xwire_schema::model::{
-    ComplexTypeId, DerivationSet, ElementId, NameId, Schema, SimpleTypeId, TypeId,
+    ComplexTypeId, DerivationSet, ElementId, NameId, Schema, SimpleTypeId, TypeId, Wildcard,
 };
 
 pub use xwire_schema::datatypes::TemporalKind;
@@ -47,6 +49,9 @@ pub struct Plan {
     pub roots: Vec<Root>,
     /// The Rust type of each simple type the items use.
     pub simple_types: HashMap<SimpleTypeId, Ty>,
+    /// The items of the schema's named complex types, in its order: what an `xsi:type` in
+    /// wildcard or `xs:anyType` content may name (the `Typed` enum).
+    pub typed: Vec<(String, String, ItemId)>,
 }
 
 impl Plan {
@@ -186,15 +191,18 @@ pub enum Source {
         local: String,
         /// `nillable="true"`: `xsi:nil` may stand for its content.
         nillable: bool,
+        /// The declaration's `block`: derivations `xsi:type` may not name.
+        block: DerivationSet,
     },
     /// The element's own character data: simple content, or text in mixed content.
     Text,
     /// A model group of the content (its item holds the elements).
     Group,
-    /// Elements matched by a wildcard.
-    AnyElement,
-    /// The attributes an attribute wildcard admits.
-    AnyAttributes,
+    /// Elements matched by a wildcard (`xs:any`).
+    AnyElement(Wildcard),
+    /// The attributes an attribute wildcard admits (the type's `xs:anyAttribute`s, as
+    /// derivation combined them).
+    AnyAttributes(Wildcard),
     /// Mixed content: text and elements in document order.
     Mixed,
     /// The element whose `xsi:type` names this type (a variant of a type family).
@@ -286,7 +294,9 @@ pub enum Prim {
     Bytes,
     /// `QName` and `NOTATION`: namespace URI and local name.
     QName,
-    /// An element kept as XML: a wildcard's match or `xs:anyType` content.
+    /// An element a wildcard matched: a document of the schema, or XML.
+    Any,
+    /// An element of type `xs:anyType`, kept as XML.
     AnyElement,
     /// An attribute kept as it is: one an attribute wildcard admitted.
     AnyAttribute,
@@ -403,15 +413,32 @@ pub fn plan(schema: &Schema) -> Result<Plan, PlanError> {
     };
     // Named types first, in the schema's order, so they keep their own names; anonymous
     // types take theirs from the elements that declare them, as they are reached.
+    let mut typed = Vec::new();
     for (id, ct) in schema.complex_types() {
-        if id != ComplexTypeId::ANY_TYPE && ct.name.is_some() && ct.location.is_some() {
-            p.complex_type(id, None)?;
+        if let (false, Some(name), Some(_)) = (id == ComplexTypeId::ANY_TYPE, ct.name, ct.location)
+        {
+            let item = p.complex_type(id, None)?;
+            let local = schema.names().local(name).to_string();
+            typed.push((ns_of(schema, name), local, item));
         }
     }
     for (id, st) in schema.simple_types() {
         if st.builtin.is_none() && st.name.is_some() {
             p.simple_type(id, None)?;
         }
+    }
+    // The types of global attributes, which wildcards may admit: in the order of their
+    // names, the schema keeping no other.
+    let mut attributes: Vec<_> = schema
+        .global_attributes()
+        .map(|(n, a)| (schema.names().display(n), a))
+        .filter(|(_, a)| schema.attribute(*a).location.is_some())
+        .collect();
+    attributes.sort();
+    for (_, a) in attributes {
+        let decl = schema.attribute(a);
+        let local = schema.names().local(decl.name).to_string();
+        p.simple_type(decl.type_def, Some((&local, None)))?;
     }
     let mut roots = Vec::new();
     let mut root_names = names::Taken::default();
@@ -438,6 +465,7 @@ pub fn plan(schema: &Schema) -> Result<Plan, PlanError> {
         items,
         roots,
         simple_types: p.simple,
+        typed,
     })
 }
 

@@ -112,7 +112,8 @@ pub(crate) struct Taken {
 /// Names generated code uses unqualified (the prelude's types and variants, the document
 /// enum, and `Src`, the readers' type parameter): an item named so would shadow them.
 const RESERVED_TYPES: &[&str] = &[
-    "Box", "Document", "Err", "None", "Ok", "Option", "Result", "Some", "Src", "String", "Vec",
+    "Box", "Document", "Err", "None", "Ok", "Option", "Result", "Some", "Src", "String", "Typed",
+    "Vec",
 ];
 
 impl Taken {

@@ -12,6 +12,31 @@ pub enum Document {
     Circle(Circle),
 }
 
+/// An element of wildcard or `xs:anyType` content whose `xsi:type` names a complex type
+/// of the schema.
+#[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum Typed {
+    /// Type `{urn:drawing}Drawing`.
+    Drawing(Drawing),
+    /// Type `{urn:drawing}Extras`.
+    Extras(Extras),
+    /// Type `{urn:drawing}Title`.
+    Title(Title),
+    /// Type `{urn:drawing}Empty`.
+    Empty(Empty),
+    /// Type `{urn:drawing}Meta`.
+    Meta(Meta),
+    /// Type `{urn:drawing}Group`.
+    Group(Group),
+    /// Type `{urn:drawing}Shape`.
+    Shape(Shape),
+    /// Type `{urn:drawing}Circle`.
+    Circle(Circle),
+    /// Type `{urn:drawing}Polygon`.
+    Polygon(Polygon),
+}
+
 /// Complex type `{urn:drawing}Drawing`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Drawing {
@@ -35,6 +60,8 @@ pub struct Drawing {
     pub size: Option<SizeOrAuto>,
     /// Element `{urn:drawing}meta`.
     pub meta: Option<Meta>,
+    /// Element `{urn:drawing}extras`.
+    pub extras: Option<Extras>,
 }
 
 /// Simple type `{urn:drawing}Units`.
@@ -169,6 +196,17 @@ pub struct Meta {
     pub date: xwire::bind::Date,
 }
 
+/// Complex type `{urn:drawing}Extras`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Extras {
+    /// Attributes the attribute wildcard admits. 0 or more.
+    pub other_attributes: Vec<xwire::bind::AnyAttribute>,
+    /// Elements a wildcard admits. 1 or more.
+    pub any: Vec<xwire::bind::Any<Document>>,
+    /// Element `{urn:drawing}note`.
+    pub note: Option<xwire::bind::Any<Document>>,
+}
+
 /// Complex type `{urn:drawing}Shape`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Shape {
@@ -191,6 +229,40 @@ impl Document {
     /// Reads a document from `c`, at its start, to its end.
     pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<Document, Src::Error> {
         c.root()?;
+        let Some(doc) = <Document as xwire::bind::Globals>::element(c)? else {
+            return Err(c.unexpected(
+                "<{urn:drawing}drawing> or <{urn:drawing}polygon> or <{urn:drawing}circle>",
+            ));
+        };
+        c.finish()?;
+        Ok(doc)
+    }
+}
+
+impl xwire::bind::Globals for Document {
+    type Typed = Typed;
+
+    fn typed<Src: xwire::bind::Source>(
+        c: &mut Src,
+        ns: &str,
+        local: &str,
+    ) -> Result<Option<Typed>, Src::Error> {
+        let t = match (ns, local) {
+            ("urn:drawing", "Drawing") => Typed::Drawing(Drawing::read(c)?),
+            ("urn:drawing", "Extras") => Typed::Extras(Extras::read(c)?),
+            ("urn:drawing", "Title") => Typed::Title(Title::read(c)?),
+            ("urn:drawing", "Empty") => Typed::Empty(Empty::read(c)?),
+            ("urn:drawing", "Meta") => Typed::Meta(Meta::read(c)?),
+            ("urn:drawing", "Group") => Typed::Group(Group::read(c)?),
+            ("urn:drawing", "Shape") => Typed::Shape(Shape::read(c)?),
+            ("urn:drawing", "Circle") => Typed::Circle(Circle::read(c)?),
+            ("urn:drawing", "Polygon") => Typed::Polygon(Polygon::read(c)?),
+            _ => return Ok(None),
+        };
+        Ok(Some(t))
+    }
+
+    fn element<Src: xwire::bind::Source>(c: &mut Src) -> Result<Option<Document>, Src::Error> {
         let doc = if c.at("urn:drawing", "drawing") {
             Document::Drawing(Drawing::read(c)?)
         } else if c.at("urn:drawing", "polygon") {
@@ -198,12 +270,37 @@ impl Document {
         } else if c.at("urn:drawing", "circle") {
             Document::Circle(Circle::read(c)?)
         } else {
-            return Err(c.unexpected(
-                "<{urn:drawing}drawing> or <{urn:drawing}polygon> or <{urn:drawing}circle>",
-            ));
+            return Ok(None);
         };
-        c.finish()?;
-        Ok(doc)
+        Ok(Some(doc))
+    }
+
+    fn attribute(ns: &str, local: &str, value: &str) -> Option<Result<(), xwire::bind::Fault>> {
+        match (ns, local) {
+            ("urn:drawing", "weight") => Some(xwire::bind::check_value(value_3, value, None)),
+            _ => None,
+        }
+    }
+
+    fn named_type(ns: &str, local: &str, s: &str) -> xwire::bind::NamedType {
+        match (ns, local) {
+            ("urn:drawing", "Units") => xwire::bind::NamedType::Simple(value_46(s).map(drop)),
+            ("urn:drawing", "Ints") => xwire::bind::NamedType::Simple(value_47(s).map(drop)),
+            ("urn:drawing", "Pair") => xwire::bind::NamedType::Simple(value_48(s).map(drop)),
+            ("urn:drawing", "SizeOrAuto") => xwire::bind::NamedType::Simple(value_49(s).map(drop)),
+            ("urn:drawing", "Radius") => xwire::bind::NamedType::Simple(value_50(s).map(drop)),
+            ("urn:drawing", "Percent") => xwire::bind::NamedType::Simple(value_51(s).map(drop)),
+            ("urn:drawing", "Drawing") => xwire::bind::NamedType::Complex,
+            ("urn:drawing", "Extras") => xwire::bind::NamedType::Complex,
+            ("urn:drawing", "Title") => xwire::bind::NamedType::Complex,
+            ("urn:drawing", "Empty") => xwire::bind::NamedType::Complex,
+            ("urn:drawing", "Meta") => xwire::bind::NamedType::Complex,
+            ("urn:drawing", "Group") => xwire::bind::NamedType::Complex,
+            ("urn:drawing", "Shape") => xwire::bind::NamedType::Complex,
+            ("urn:drawing", "Circle") => xwire::bind::NamedType::Complex,
+            ("urn:drawing", "Polygon") => xwire::bind::NamedType::Complex,
+            _ => xwire::bind::NamedType::None,
+        }
     }
 }
 
@@ -274,6 +371,13 @@ impl Drawing {
         } else {
             None
         };
+        let extras = if *more && c.at("urn:drawing", "extras") {
+            let v = Extras::read(c)?;
+            *more = c.child()?;
+            Some(v)
+        } else {
+            None
+        };
         if *more {
             return Err(c.unexpected("the end of the content of Drawing"));
         }
@@ -288,6 +392,7 @@ impl Drawing {
             group,
             size,
             meta,
+            extras,
         })
     }
 }
@@ -499,6 +604,41 @@ impl Meta {
     }
 }
 
+impl Extras {
+    /// Reads an element of this type: the source at its start tag, to its end tag.
+    pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<Extras, Src::Error> {
+        c.check_xsi_type("urn:drawing", "Extras")?;
+        let mut other_attributes = Vec::new();
+        c.attributes(|ns, local, value| {
+            WILDCARD_0.attribute::<Document>(ns, local, value, "Extras", &mut other_attributes)
+        })?;
+        let more = &mut c.child()?;
+        let mut any = Vec::new();
+        while *more && WILDCARD_1.matches(c) {
+            any.push(WILDCARD_1.read(c)?);
+            *more = c.child()?;
+        }
+        if any.is_empty() {
+            return Err(c.unexpected("another element in a namespace other than 'urn:drawing'"));
+        }
+        let note = if *more && c.at("urn:drawing", "note") {
+            let v = xwire::bind::Any::read_any_type(c)?;
+            *more = c.child()?;
+            Some(v)
+        } else {
+            None
+        };
+        if *more {
+            return Err(c.unexpected("the end of the content of Extras"));
+        }
+        Ok(Extras {
+            other_attributes,
+            any,
+            note,
+        })
+    }
+}
+
 impl Shape {
     /// Reads an element of this type: the source at its start tag, to its end tag.
     pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<Shape, Src::Error> {
@@ -589,6 +729,22 @@ fn value_46(s: &str) -> Result<Units, xwire::bind::Fault> {
     }
 }
 
+/// The value of simple type {urn:drawing}Ints.
+fn value_47(s: &str) -> Result<Vec<i32>, xwire::bind::Fault> {
+    let v = s
+        .split([' ', '\t', '\n', '\r'])
+        .filter(|t| !t.is_empty())
+        .map(value_36)
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(v)
+}
+
+/// The value of simple type {http://www.w3.org/2001/XMLSchema}int.
+fn value_36(s: &str) -> Result<i32, xwire::bind::Fault> {
+    let v = xwire::bind::value::int::<i32>(s, -2147483648, 2147483647)?;
+    Ok(v)
+}
+
 /// The value of simple type {urn:drawing}Pair.
 fn value_48(s: &str) -> Result<Vec<i32>, xwire::bind::Fault> {
     let v = s
@@ -597,12 +753,6 @@ fn value_48(s: &str) -> Result<Vec<i32>, xwire::bind::Fault> {
         .map(value_36)
         .collect::<Result<Vec<_>, _>>()?;
     xwire::bind::value::items(v.len(), 2, Some(2))?;
-    Ok(v)
-}
-
-/// The value of simple type {http://www.w3.org/2001/XMLSchema}int.
-fn value_36(s: &str) -> Result<i32, xwire::bind::Fault> {
-    let v = xwire::bind::value::int::<i32>(s, -2147483648, 2147483647)?;
     Ok(v)
 }
 
@@ -789,6 +939,18 @@ fn element_51<Src: xwire::bind::Source>(c: &mut Src) -> Result<u8, Src::Error> {
     let k = xwire::bind::ValueConstraint::None;
     xwire::bind::simple_element(c, k, xsi_type_51, value_51)
 }
+
+/// any(##any, lax)
+const WILDCARD_0: xwire::bind::Wildcard = xwire::bind::Wildcard {
+    namespaces: xwire::bind::Namespaces::Any,
+    process: xwire::bind::Process::Lax,
+};
+
+/// any(##other than urn:drawing, lax)
+const WILDCARD_1: xwire::bind::Wildcard = xwire::bind::Wildcard {
+    namespaces: xwire::bind::Namespaces::Not("urn:drawing"),
+    process: xwire::bind::Process::Lax,
+};
 
 static FACETS_50: xwire::bind::Facets = xwire::bind::Facets::new(
     xwire::datatypes::Builtin::Double,

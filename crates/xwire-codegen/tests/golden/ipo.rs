@@ -10,6 +10,23 @@ pub enum Document {
     Comment(xwire::bind::Text),
 }
 
+/// An element of wildcard or `xs:anyType` content whose `xsi:type` names a complex type
+/// of the schema.
+#[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum Typed {
+    /// Type `{http://www.example.com/IPO}PurchaseOrderType`.
+    PurchaseOrderType(PurchaseOrderType),
+    /// Type `{http://www.example.com/IPO}Items`.
+    Items(Items),
+    /// Type `{http://www.example.com/IPO}Address`.
+    Address(Address),
+    /// Type `{http://www.example.com/IPO}USAddress`.
+    UsAddress(UsAddress),
+    /// Type `{http://www.example.com/IPO}UKAddress`.
+    UkAddress(UkAddress),
+}
+
 /// Complex type `{http://www.example.com/IPO}PurchaseOrderType`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PurchaseOrderType {
@@ -157,17 +174,73 @@ impl Document {
     /// Reads a document from `c`, at its start, to its end.
     pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<Document, Src::Error> {
         c.root()?;
-        let doc = if c.at("http://www.example.com/IPO", "purchaseOrder") {
-            Document::PurchaseOrder(PurchaseOrderType::read(c)?)
-        } else if c.at("http://www.example.com/IPO", "comment") {
-            Document::Comment(element_1(c)?)
-        } else {
+        let Some(doc) = <Document as xwire::bind::Globals>::element(c)? else {
             return Err(c.unexpected(
                 "<{http://www.example.com/IPO}purchaseOrder> or <{http://www.example.com/IPO}comment>",
             ));
         };
         c.finish()?;
         Ok(doc)
+    }
+}
+
+impl xwire::bind::Globals for Document {
+    type Typed = Typed;
+
+    fn typed<Src: xwire::bind::Source>(
+        c: &mut Src,
+        ns: &str,
+        local: &str,
+    ) -> Result<Option<Typed>, Src::Error> {
+        let t = match (ns, local) {
+            ("http://www.example.com/IPO", "PurchaseOrderType") => {
+                Typed::PurchaseOrderType(PurchaseOrderType::read(c)?)
+            }
+            ("http://www.example.com/IPO", "Items") => Typed::Items(Items::read(c)?),
+            ("http://www.example.com/IPO", "Address") => Typed::Address(Address::read(c)?),
+            ("http://www.example.com/IPO", "USAddress") => Typed::UsAddress(UsAddress::read(c)?),
+            ("http://www.example.com/IPO", "UKAddress") => Typed::UkAddress(UkAddress::read(c)?),
+            _ => return Ok(None),
+        };
+        Ok(Some(t))
+    }
+
+    fn element<Src: xwire::bind::Source>(c: &mut Src) -> Result<Option<Document>, Src::Error> {
+        let doc = if c.at("http://www.example.com/IPO", "purchaseOrder") {
+            Document::PurchaseOrder(PurchaseOrderType::read(c)?)
+        } else if c.at("http://www.example.com/IPO", "comment") {
+            Document::Comment(element_1(c)?)
+        } else {
+            return Ok(None);
+        };
+        Ok(Some(doc))
+    }
+
+    fn attribute(_ns: &str, _local: &str, _value: &str) -> Option<Result<(), xwire::bind::Fault>> {
+        None
+    }
+
+    fn named_type(ns: &str, local: &str, s: &str) -> xwire::bind::NamedType {
+        match (ns, local) {
+            ("http://www.example.com/IPO", "SKU") => {
+                xwire::bind::NamedType::Simple(value_46(s).map(drop))
+            }
+            ("http://www.example.com/IPO", "USState") => {
+                xwire::bind::NamedType::Simple(value_47(s).map(drop))
+            }
+            ("http://www.example.com/IPO", "Postcode") => {
+                xwire::bind::NamedType::Simple(value_48(s).map(drop))
+            }
+            ("http://www.example.com/IPO", "UKPostcode") => {
+                xwire::bind::NamedType::Simple(value_49(s).map(drop))
+            }
+            ("http://www.example.com/IPO", "PurchaseOrderType") => xwire::bind::NamedType::Complex,
+            ("http://www.example.com/IPO", "Items") => xwire::bind::NamedType::Complex,
+            ("http://www.example.com/IPO", "Address") => xwire::bind::NamedType::Complex,
+            ("http://www.example.com/IPO", "USAddress") => xwire::bind::NamedType::Complex,
+            ("http://www.example.com/IPO", "UKAddress") => xwire::bind::NamedType::Complex,
+            _ => xwire::bind::NamedType::None,
+        }
     }
 }
 

@@ -10,6 +10,19 @@ pub enum Document {
     Comment(xwire::bind::Text),
 }
 
+/// An element of wildcard or `xs:anyType` content whose `xsi:type` names a complex type
+/// of the schema.
+#[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum Typed {
+    /// Type `PurchaseOrderType`.
+    PurchaseOrderType(PurchaseOrderType),
+    /// Type `USAddress`.
+    UsAddress(UsAddress),
+    /// Type `Items`.
+    Items(Items),
+}
+
 /// Complex type `PurchaseOrderType`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PurchaseOrderType {
@@ -85,15 +98,54 @@ impl Document {
     /// Reads a document from `c`, at its start, to its end.
     pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<Document, Src::Error> {
         c.root()?;
+        let Some(doc) = <Document as xwire::bind::Globals>::element(c)? else {
+            return Err(c.unexpected("<purchaseOrder> or <comment>"));
+        };
+        c.finish()?;
+        Ok(doc)
+    }
+}
+
+impl xwire::bind::Globals for Document {
+    type Typed = Typed;
+
+    fn typed<Src: xwire::bind::Source>(
+        c: &mut Src,
+        ns: &str,
+        local: &str,
+    ) -> Result<Option<Typed>, Src::Error> {
+        let t = match (ns, local) {
+            ("", "PurchaseOrderType") => Typed::PurchaseOrderType(PurchaseOrderType::read(c)?),
+            ("", "USAddress") => Typed::UsAddress(UsAddress::read(c)?),
+            ("", "Items") => Typed::Items(Items::read(c)?),
+            _ => return Ok(None),
+        };
+        Ok(Some(t))
+    }
+
+    fn element<Src: xwire::bind::Source>(c: &mut Src) -> Result<Option<Document>, Src::Error> {
         let doc = if c.at("", "purchaseOrder") {
             Document::PurchaseOrder(PurchaseOrderType::read(c)?)
         } else if c.at("", "comment") {
             Document::Comment(element_1(c)?)
         } else {
-            return Err(c.unexpected("<purchaseOrder> or <comment>"));
+            return Ok(None);
         };
-        c.finish()?;
-        Ok(doc)
+        Ok(Some(doc))
+    }
+
+    fn attribute(_ns: &str, _local: &str, _value: &str) -> Option<Result<(), xwire::bind::Fault>> {
+        None
+    }
+
+    fn named_type(ns: &str, local: &str, s: &str) -> xwire::bind::NamedType {
+        match (ns, local) {
+            ("", "SKU") => xwire::bind::NamedType::Simple(value_46(s).map(drop)),
+            ("", "PurchaseOrderType") => xwire::bind::NamedType::Complex,
+            ("", "USAddress") => xwire::bind::NamedType::Complex,
+            ("", "Items") => xwire::bind::NamedType::Complex,
+            _ => xwire::bind::NamedType::None,
+        }
     }
 }
 

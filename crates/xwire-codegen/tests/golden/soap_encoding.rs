@@ -8,6 +8,15 @@ pub enum Document {
     Array(Array),
 }
 
+/// An element of wildcard or `xs:anyType` content whose `xsi:type` names a complex type
+/// of the schema.
+#[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum Typed {
+    /// Type `{http://schemas.xmlsoap.org/soap/encoding/}Array`.
+    Array(Array),
+}
+
 /// Complex type `{http://schemas.xmlsoap.org/soap/encoding/}Array`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Array {
@@ -29,5 +38,201 @@ pub struct Array {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ArrayGroup {
     /// Elements a wildcard admits. 0 or more.
-    pub any: Vec<xwire::bind::AnyElement>,
+    pub any: Vec<xwire::bind::Any<Document>>,
 }
+
+/// The simple type of `root`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Root(pub bool);
+
+impl Document {
+    /// Reads a document, checking it against the schema as it goes: the first
+    /// problem (not well-formed, or not valid) is the error, with its line and column.
+    pub fn from_slice(bytes: &[u8]) -> Result<Document, xwire::bind::Error> {
+        // The scanner reads ordinary documents fast; the cursor reads the others again,
+        // and every document with an error, for the reader's checks and messages.
+        match Document::read(&mut xwire::bind::Scanner::new(bytes)) {
+            Ok(doc) => Ok(doc),
+            Err(xwire::bind::Fallback) => Document::read(&mut xwire::bind::Cursor::new(bytes)),
+        }
+    }
+
+    /// Reads a document from `c`, at its start, to its end.
+    pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<Document, Src::Error> {
+        c.root()?;
+        let Some(doc) = <Document as xwire::bind::Globals>::element(c)? else {
+            return Err(c.unexpected("<{http://schemas.xmlsoap.org/soap/encoding/}Array>"));
+        };
+        c.finish()?;
+        Ok(doc)
+    }
+}
+
+impl xwire::bind::Globals for Document {
+    type Typed = Typed;
+
+    fn typed<Src: xwire::bind::Source>(
+        c: &mut Src,
+        ns: &str,
+        local: &str,
+    ) -> Result<Option<Typed>, Src::Error> {
+        let t = match (ns, local) {
+            ("http://schemas.xmlsoap.org/soap/encoding/", "Array") => Typed::Array(Array::read(c)?),
+            _ => return Ok(None),
+        };
+        Ok(Some(t))
+    }
+
+    fn element<Src: xwire::bind::Source>(c: &mut Src) -> Result<Option<Document>, Src::Error> {
+        let doc = if c.at("http://schemas.xmlsoap.org/soap/encoding/", "Array") {
+            Document::Array(Array::read(c)?)
+        } else {
+            return Ok(None);
+        };
+        Ok(Some(doc))
+    }
+
+    fn attribute(ns: &str, local: &str, value: &str) -> Option<Result<(), xwire::bind::Fault>> {
+        match (ns, local) {
+            ("http://schemas.xmlsoap.org/soap/encoding/", "arrayType") => {
+                Some(xwire::bind::check_value(value_1, value, None))
+            }
+            ("http://schemas.xmlsoap.org/soap/encoding/", "offset") => {
+                Some(xwire::bind::check_value(value_46, value, None))
+            }
+            ("http://schemas.xmlsoap.org/soap/encoding/", "root") => {
+                Some(xwire::bind::check_value(value_47, value, None))
+            }
+            _ => None,
+        }
+    }
+
+    fn named_type(ns: &str, local: &str, s: &str) -> xwire::bind::NamedType {
+        match (ns, local) {
+            ("http://schemas.xmlsoap.org/soap/encoding/", "arrayCoordinate") => {
+                xwire::bind::NamedType::Simple(value_46(s).map(drop))
+            }
+            ("http://schemas.xmlsoap.org/soap/encoding/", "Array") => {
+                xwire::bind::NamedType::Complex
+            }
+            _ => xwire::bind::NamedType::None,
+        }
+    }
+}
+
+impl Array {
+    /// Reads an element of this type: the source at its start tag, to its end tag.
+    pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<Array, Src::Error> {
+        c.check_xsi_type("http://schemas.xmlsoap.org/soap/encoding/", "Array")?;
+        let mut attr_array_type = None;
+        let mut attr_offset = None;
+        let mut attr_id = None;
+        let mut attr_href = None;
+        let mut other_attributes = Vec::new();
+        c.attributes(|ns, local, value| {
+            match (ns, local) {
+                ("http://schemas.xmlsoap.org/soap/encoding/", "arrayType") => {
+                    attr_array_type = Some(value_1(value)?)
+                }
+                ("http://schemas.xmlsoap.org/soap/encoding/", "offset") => {
+                    attr_offset = Some(value_46(value)?)
+                }
+                ("", "id") => attr_id = Some(value_27(value)?),
+                ("", "href") => attr_href = Some(value_17(value)?),
+                _ => WILDCARD_0.attribute::<Document>(
+                    ns,
+                    local,
+                    value,
+                    "Array",
+                    &mut other_attributes,
+                )?,
+            }
+            Ok(())
+        })?;
+        let array_type = attr_array_type;
+        let offset = attr_offset;
+        let id = attr_id;
+        let href = attr_href;
+        let more = &mut c.child()?;
+        let array = if *more && WILDCARD_1.matches(c) {
+            let v = read_array_group(c, more)?;
+            Some(v)
+        } else {
+            None
+        };
+        if *more {
+            return Err(c.unexpected("the end of the content of Array"));
+        }
+        Ok(Array {
+            array_type,
+            offset,
+            id,
+            href,
+            other_attributes,
+            array,
+        })
+    }
+}
+
+fn read_array_group<Src: xwire::bind::Source>(
+    c: &mut Src,
+    more: &mut bool,
+) -> Result<ArrayGroup, Src::Error> {
+    let mut any = Vec::new();
+    while *more && WILDCARD_1.matches(c) {
+        any.push(WILDCARD_1.read(c)?);
+        *more = c.child()?;
+    }
+    Ok(ArrayGroup { any })
+}
+
+/// The value of simple type {http://www.w3.org/2001/XMLSchema}string.
+fn value_1(s: &str) -> Result<xwire::bind::Text, xwire::bind::Fault> {
+    let v = xwire::bind::value::string(s, xwire::datatypes::Builtin::String)?;
+    Ok(v)
+}
+
+/// The value of simple type {http://www.w3.org/2001/XMLSchema}anyURI.
+fn value_17(s: &str) -> Result<xwire::bind::Text, xwire::bind::Fault> {
+    let v = xwire::bind::value::string(s, xwire::datatypes::Builtin::AnyUri)?;
+    Ok(v)
+}
+
+/// The value of simple type {http://www.w3.org/2001/XMLSchema}ID.
+fn value_27(s: &str) -> Result<xwire::bind::Text, xwire::bind::Fault> {
+    let v = xwire::bind::value::string(s, xwire::datatypes::Builtin::Id)?;
+    Ok(v)
+}
+
+/// The value of simple type {http://schemas.xmlsoap.org/soap/encoding/}arrayCoordinate.
+fn value_46(s: &str) -> Result<xwire::bind::Text, xwire::bind::Fault> {
+    let v = xwire::bind::value::string(s, xwire::datatypes::Builtin::String)?;
+    Ok(v)
+}
+
+/// The value of simple type an anonymous simple type.
+fn value_47(s: &str) -> Result<Root, xwire::bind::Fault> {
+    let v = xwire::bind::value::boolean(s)?;
+    xwire::bind::value::pattern(xwire::datatypes::trim_xml(s), &PATTERN_47_0_0, "0|1")?;
+    Ok(Root(v))
+}
+
+/// any(##other than http://schemas.xmlsoap.org/soap/encoding/, lax)
+const WILDCARD_0: xwire::bind::Wildcard = xwire::bind::Wildcard {
+    namespaces: xwire::bind::Namespaces::Not("http://schemas.xmlsoap.org/soap/encoding/"),
+    process: xwire::bind::Process::Lax,
+};
+
+/// any(##any, lax)
+const WILDCARD_1: xwire::bind::Wildcard = xwire::bind::Wildcard {
+    namespaces: xwire::bind::Namespaces::Any,
+    process: xwire::bind::Process::Lax,
+};
+
+static PATTERN_47_0_0: xwire::bind::Dfa = xwire::bind::Dfa {
+    classes: b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00",
+    stride: 2,
+    next: b"\x00\x00\x00\x00\x00\x00\x02\x00\x00\x00\x00\x00",
+    accept: b"\x00\x00\x01",
+    start: 1,
+};

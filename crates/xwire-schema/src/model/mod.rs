@@ -950,6 +950,11 @@ impl Schema {
         self.global_elements.iter().map(|(&n, &e)| (n, e))
     }
 
+    /// Top-level attribute declarations (the `xsi:` ones included), in no particular order.
+    pub fn global_attributes(&self) -> impl Iterator<Item = (NameId, AttributeId)> + '_ {
+        self.global_attributes.iter().map(|(&n, &a)| (n, a))
+    }
+
     /// Top-level type definitions (built-ins included), in no particular order.
     pub fn global_types(&self) -> impl Iterator<Item = (NameId, TypeId)> + '_ {
         self.global_types.iter().map(|(&n, &t)| (n, t))

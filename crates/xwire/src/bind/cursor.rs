@@ -3,7 +3,7 @@
 
 use crate::{Event, Reader};
 
-use super::{Error, Fault, Source, XSI};
+use super::{Content, Error, Fault, Source, XSI};
 
 /// The general [`Source`]: the reader's tokens, so every rule of the reader holds (comments,
 /// CDATA sections, references, DTDs, any encoding), and a failed step is an [`Error`] with
@@ -12,6 +12,16 @@ pub struct Cursor<'a> {
     reader: Reader<'a>,
     /// The text of the last element [`Cursor::text`] read, reused from one to the next.
     text: String,
+    /// [`Source::content`] read a start or end tag after text, and gave the text first: the
+    /// tag is its next step.
+    pending: Option<Pending>,
+}
+
+/// A tag [`Source::content`] read but did not give yet.
+#[derive(Clone, Copy, Debug)]
+enum Pending {
+    Start,
+    End,
 }
 
 impl<'a> Cursor<'a> {
@@ -20,6 +30,7 @@ impl<'a> Cursor<'a> {
         Cursor {
             reader: Reader::from_slice(bytes),
             text: String::new(),
+            pending: None,
         }
     }
 
@@ -29,6 +40,7 @@ impl<'a> Cursor<'a> {
         Cursor {
             reader,
             text: String::new(),
+            pending: None,
         }
     }
 }
@@ -54,6 +66,14 @@ impl Source for Cursor<'_> {
         match self.reader.current() {
             Event::Start(t) => t.local_name() == local && t.namespace_uri() == ns,
             _ => false,
+        }
+    }
+
+    #[inline]
+    fn name(&self) -> (&str, &str) {
+        match self.reader.current() {
+            Event::Start(t) => (t.namespace_uri(), t.local_name()),
+            _ => ("", ""),
         }
     }
 
@@ -154,6 +174,44 @@ impl Source for Cursor<'_> {
                 _ => {}
             }
         }
+    }
+
+    // Text runs split by comments, PIs or CDATA sections are one step, as the scanner (which
+    // leaves those to the cursor) gives them.
+    fn content(&mut self) -> Result<Content<'_>, Error> {
+        match self.pending.take() {
+            Some(Pending::Start) => return Ok(Content::Start),
+            Some(Pending::End) => return Ok(Content::End),
+            None => {}
+        }
+        self.text.clear();
+        let tag = loop {
+            match self.reader.next()? {
+                Event::Text(t) => self.text.push_str(&t.unescape()),
+                Event::CData(c) => self.text.push_str(&c.text()),
+                Event::Start(_) => break Pending::Start,
+                Event::End(_) => break Pending::End,
+                Event::SkippedEntity(e) => {
+                    let m = format!(
+                        "the entity '{}' was not expanded: the content is unknown",
+                        e.name()
+                    );
+                    return Err(self.fail(Fault::new("cvc-complex-type.2.4", m)));
+                }
+                Event::Eof => {
+                    return Err(self.fail(Fault::new("well-formedness", "the document ended")))
+                }
+                _ => {}
+            }
+        };
+        if self.text.is_empty() {
+            return Ok(match tag {
+                Pending::Start => Content::Start,
+                Pending::End => Content::End,
+            });
+        }
+        self.pending = Some(tag);
+        Ok(Content::Text(&self.text))
     }
 
     fn empty(&mut self) -> Result<(), Error> {

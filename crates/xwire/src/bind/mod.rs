@@ -33,6 +33,7 @@
 //! # Ok::<(), xwire::bind::Error>(())
 //! ```
 
+mod any;
 mod cursor;
 mod dfa;
 mod facets;
@@ -41,6 +42,10 @@ mod source;
 mod text;
 pub mod value;
 
+pub use any::{
+    check_value, Any, AnyAttribute, AnyElement, AnyNode, Content, Globals, NamedType, Namespaces,
+    Process, Wildcard,
+};
 pub use cursor::Cursor;
 pub use dfa::Dfa;
 pub use facets::{Enumeration, Facets};

@@ -22,7 +22,7 @@ use crate::scan::{any_char, find_class, reference, skip_ws, str_of, Ref};
 use crate::{XMLNS_NS, XML_NS};
 
 use super::source::simple_type_attribute;
-use super::{Fault, Source, XSI};
+use super::{Content, Fault, Source, XSI};
 
 /// What a [`Scanner`] gives when it stops: the document holds something it leaves to the
 /// [`Cursor`](super::Cursor), or is wrong. Either way, read it again with the cursor.
@@ -656,6 +656,15 @@ impl Source for Scanner<'_> {
             && same_str(self.ns, ns)
     }
 
+    #[inline]
+    fn name(&self) -> (&str, &str) {
+        let local = self.str(Span {
+            start: self.local,
+            end: self.name.end,
+        });
+        (self.ns, local)
+    }
+
     fn attributes<F>(&mut self, mut f: F) -> Result<(), Fallback>
     where
         F: FnMut(&str, &str, &str) -> Result<(), Fault>,
@@ -722,6 +731,33 @@ impl Source for Scanner<'_> {
         match plain {
             true => Ok(self.str(Span { start, end })),
             false => Ok(&self.text),
+        }
+    }
+
+    fn content(&mut self) -> Result<Content<'_>, Fallback> {
+        if self.self_closing {
+            self.close_empty();
+            return Ok(Content::End);
+        }
+        match (self.byte(self.pos), self.byte(self.pos + 1)) {
+            (Some(b'<'), Some(b'/')) => {
+                self.end_tag()?;
+                Ok(Content::End)
+            }
+            // A comment, PI or CDATA section fails as a name: the cursor's.
+            (Some(b'<'), _) => {
+                self.start_tag()?;
+                Ok(Content::Start)
+            }
+            _ => {
+                let start = self.pos;
+                let (end, plain) = self.text_run(start)?;
+                self.pos = end;
+                match plain {
+                    true => Ok(Content::Text(self.str(Span { start, end }))),
+                    false => Ok(Content::Text(&self.text)),
+                }
+            }
         }
     }
 

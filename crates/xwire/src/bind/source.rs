@@ -2,7 +2,7 @@
 //! same whether the bytes go through the fast [`Scanner`](super::Scanner) or the general
 //! [`Cursor`](super::Cursor).
 
-use super::{Fault, XSI};
+use super::{Content, Fault, XSI};
 
 /// A document seen as the steps of recursive descent: the root, an element's attributes, its
 /// next child, its text. Generated readers are generic over it, so one reader serves both
@@ -48,6 +48,10 @@ pub trait Source {
 
     /// Whether the source is at the start tag of element `{ns}local` (`ns` empty for none).
     fn at(&self, ns: &str, local: &str) -> bool;
+
+    /// The namespace URI (empty for none) and local name of the current start tag: what a
+    /// wildcard tests and keeps.
+    fn name(&self) -> (&str, &str);
 
     /// Calls `f` with the namespace URI, local name and normalised value of each attribute of
     /// the current start tag (namespace declarations left out), stopping at its first fault.
@@ -98,6 +102,12 @@ pub trait Source {
     /// source until the next call.
     fn text(&mut self) -> Result<&str, Self::Error>;
 
+    /// The next step through the content of the current element when it may hold both text
+    /// and elements (mixed content, `xs:anyType`): a child's start tag, a run of character
+    /// data (references replaced, comments and processing instructions left out), or the
+    /// end, past its end tag. The text lives in the source until the next call.
+    fn content(&mut self) -> Result<Content<'_>, Self::Error>;
+
     /// Moves past the end tag of the current element, which must be empty: no child and no
     /// character data (comments and processing instructions may be there).
     fn empty(&mut self) -> Result<(), Self::Error>;
@@ -140,7 +150,7 @@ pub(super) fn simple_type_attribute(ns: &str, local: &str) -> Result<(), Fault> 
 
 /// Whether an attribute is one any element may have whatever its type: `xsi:type` (checked
 /// apart, [`Source::check_xsi_type`]) and the schema-location hints.
-fn is_xsi_hint(ns: &str, local: &str) -> bool {
+pub(super) fn is_xsi_hint(ns: &str, local: &str) -> bool {
     ns == XSI
         && matches!(
             local,
