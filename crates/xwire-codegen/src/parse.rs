@@ -93,11 +93,30 @@ pub(crate) fn parsers(plan: &Plan, schema: &Schema) -> R<String> {
             Constraint::Fixed => ("Fixed", "(fixed)"),
         };
         let _ = writeln!(elems, "    let k = {B}::ValueConstraint::{k}{arg};");
-        let _ = writeln!(
-            elems,
-            "    {B}::simple_element(c, k, {}, {conv})",
-            xsi_type_fn(st, blocked)
-        );
+        match id_kind(schema, st) {
+            Some(kind) => {
+                let xsi = xsi_type_fn(st, blocked);
+                let call = format!("{B}::simple_id_element(c, {kind}, k, {xsi}, {conv})");
+                match call.len() + 4 <= 100 {
+                    true => {
+                        let _ = writeln!(elems, "    {call}");
+                    }
+                    false => {
+                        let args = [kind.as_str(), "k", &xsi, &conv];
+                        let args: Vec<&str> = std::iter::once("c").chain(args).collect();
+                        let callee = format!("{B}::simple_id_element");
+                        call_fn(&mut elems, "    ", 0, "", &callee, &args, "");
+                    }
+                }
+            }
+            None => {
+                let _ = writeln!(
+                    elems,
+                    "    {B}::simple_element(c, k, {}, {conv})",
+                    xsi_type_fn(st, blocked)
+                );
+            }
+        }
         let _ = writeln!(elems, "}}");
     }
     let mut done = BTreeSet::new();
@@ -734,7 +753,7 @@ impl Emitter<'_> {
                 let _ = writeln!(o, "{line}");
             } else {
                 let _ = writeln!(o, "    c.attributes(|ns, local, {value}| {{");
-                call(&mut o, "        ", 4, "", &callee, &args, "");
+                call_fn(&mut o, "        ", 4, "", &callee, &args, "");
                 let _ = writeln!(o, "    }})?;");
             }
         } else {
@@ -754,7 +773,7 @@ impl Emitter<'_> {
                 );
                 arm_in(&mut o, "            ", 4, &pattern, &value);
             }
-            call(&mut o, "            ", 4, "_ => ", &callee, &args, "?,");
+            call_fn(&mut o, "            ", 4, "_ => ", &callee, &args, "?,");
             let _ = writeln!(o, "        }}");
             let _ = writeln!(o, "        Ok(())");
             let _ = writeln!(o, "    }})?;");
@@ -818,6 +837,16 @@ impl Emitter<'_> {
                 }
             }
         }
+        // IDs and IDREFs go to the document's table once their values converted.
+        for f in &attrs {
+            let Source::Attribute { ns, local, .. } = &f.source else {
+                unreachable!()
+            };
+            let st = f.simple.expect("attributes are of simple types");
+            if let Some(kind) = id_kind(self.schema, st) {
+                let _ = writeln!(o, "    c.id_attribute({kind}, {ns:?}, {local:?})?;");
+            }
+        }
         let content: Vec<&Field> = fields
             .iter()
             .filter(|f| {
@@ -831,12 +860,27 @@ impl Emitter<'_> {
             let st = f.simple.expect("simple content has a simple type");
             self.conversions.insert(st);
             let _ = writeln!(o, "    let at = c.offset();");
-            let _ = writeln!(
-                o,
-                "    let {} = {}(c.text()?).map_err(|f| c.fail_at(at, f))?;",
-                local_name(f),
-                conversion_name(st)
-            );
+            match id_kind(self.schema, st) {
+                // The text is kept for the ID table past the conversion.
+                Some(kind) => {
+                    let _ = writeln!(o, "    let text = c.text()?.to_owned();");
+                    let _ = writeln!(
+                        o,
+                        "    let {} = {}(&text).map_err(|f| c.fail_at(at, f))?;",
+                        local_name(f),
+                        conversion_name(st)
+                    );
+                    let _ = writeln!(o, "    c.id_value({kind}, &text, at)?;");
+                }
+                None => {
+                    let _ = writeln!(
+                        o,
+                        "    let {} = {}(c.text()?).map_err(|f| c.fail_at(at, f))?;",
+                        local_name(f),
+                        conversion_name(st)
+                    );
+                }
+            }
         } else if content.is_empty() {
             let _ = writeln!(o, "    c.empty()?;");
         } else if all {
@@ -1708,9 +1752,21 @@ fn arm_in(o: &mut String, pad: &str, indent: usize, pattern: &str, value: &str) 
     }
 }
 
+/// The runtime's `IdKind` of values of simple type `st`, if they are IDs or IDREFs.
+fn id_kind(schema: &Schema, st: SimpleTypeId) -> Option<String> {
+    use xwire_schema::validate::IdKind;
+    let kind = match xwire_schema::validate::id_kind(schema, st) {
+        IdKind::None => return None,
+        IdKind::Id => "Id",
+        IdKind::IdRef => "IdRef",
+        IdKind::IdRefs => "IdRefs",
+    };
+    Some(format!("{B}::IdKind::{kind}"))
+}
+
 /// `{pad}{head}{callee}({args}){tail}` as rustfmt writes it, in code that will be indented by
 /// `indent` more columns: on one line when it fits in 100, else one argument a line.
-fn call(
+fn call_fn(
     o: &mut String,
     pad: &str,
     indent: usize,

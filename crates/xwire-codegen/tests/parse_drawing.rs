@@ -21,7 +21,7 @@ const VALID: &str = r#"<d:drawing xmlns:d="urn:drawing" version="2" origin=" 10 
   <d:layer>top</d:layer>
   <d:circle id="c1"><d:r>2.5</d:r><d:stroke/></d:circle>
   <d:polygon><d:points>a b c</d:points><d:closed>true</d:closed><d:kind> polygon </d:kind></d:polygon>
-  <d:group><d:circle><d:r>1</d:r></d:circle><d:group><d:polygon><d:points>x</d:points></d:polygon></d:group></d:group>
+  <d:group uses="c1"><d:circle><d:r>1</d:r></d:circle><d:group><d:polygon><d:points>x</d:points></d:polygon></d:group></d:group>
   <d:size> auto </d:size>
   <d:meta><d:date>2026-11-26</d:date><d:author>Ann</d:author></d:meta>
   <d:extras xmlns:x="urn:x" xmlns:xs="http://www.w3.org/2001/XMLSchema"
@@ -116,6 +116,12 @@ const BROKEN: &[common::Break] = &[
     ),
     ("a global attribute's value, laxly checked", r#"d:weight="1.5""#, r#"d:weight="heavy""#),
     ("an xsi:type in wildcard content", ">42<", ">forty-two<"),
+    ("an IDREF naming no ID", r#"uses="c1""#, r#"uses="c1 c9""#),
+    (
+        "an ID twice",
+        "<d:polygon><d:points>a b c",
+        r#"<d:polygon id="c1"><d:points>a b c"#,
+    ),
     ("a complex xsi:type in wildcard content", "<d:r>4</d:r>", "<d:r>0</d:r>"),
     (
         "an xsi:type naming no type of the schema",

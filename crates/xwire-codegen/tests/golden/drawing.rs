@@ -155,6 +155,8 @@ pub struct Polygon {
 /// Complex type `{urn:drawing}Group`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Group {
+    /// Attribute `uses`.
+    pub uses: Option<Vec<xwire::bind::Text>>,
     /// A model group of the content. 0 or more.
     pub shape: Vec<ShapeGroup>,
     /// Element `{urn:drawing}group`.
@@ -492,6 +494,7 @@ impl Circle {
             Ok(())
         })?;
         let id = attr_id;
+        c.id_attribute(xwire::bind::IdKind::Id, "", "id")?;
         let more = &mut c.child()?;
         if !(*more && c.at("urn:drawing", "r")) {
             return Err(c.unexpected("<{urn:drawing}r>"));
@@ -525,6 +528,7 @@ impl Polygon {
             Ok(())
         })?;
         let id = attr_id;
+        c.id_attribute(xwire::bind::IdKind::Id, "", "id")?;
         let more = &mut c.child()?;
         if !(*more && c.at("urn:drawing", "points")) {
             return Err(c.unexpected("<{urn:drawing}points>"));
@@ -561,7 +565,16 @@ impl Group {
     /// Reads an element of this type: the source at its start tag, to its end tag.
     pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<Group, Src::Error> {
         c.check_xsi_type("urn:drawing", "Group")?;
-        c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "Group"))?;
+        let mut attr_uses = None;
+        c.attributes(|ns, local, value| {
+            match (ns, local) {
+                ("", "uses") => attr_uses = Some(value_29(value)?),
+                _ => xwire::bind::other_attribute(ns, local, "Group")?,
+            }
+            Ok(())
+        })?;
+        let uses = attr_uses;
+        c.id_attribute(xwire::bind::IdKind::IdRefs, "", "uses")?;
         let more = &mut c.child()?;
         let mut shape = Vec::new();
         while *more && (c.at("urn:drawing", "circle") || c.at("urn:drawing", "polygon")) {
@@ -577,7 +590,7 @@ impl Group {
         if *more {
             return Err(c.unexpected("the end of the content of Group"));
         }
-        Ok(Group { shape, group })
+        Ok(Group { uses, shape, group })
     }
 }
 
@@ -652,6 +665,7 @@ impl Shape {
             Ok(())
         })?;
         let id = attr_id;
+        c.id_attribute(xwire::bind::IdKind::Id, "", "id")?;
         c.empty()?;
         Ok(Shape { id })
     }
@@ -709,6 +723,13 @@ fn value_26(s: &str) -> Result<xwire::bind::Text, xwire::bind::Fault> {
 /// The value of simple type {http://www.w3.org/2001/XMLSchema}ID.
 fn value_27(s: &str) -> Result<xwire::bind::Text, xwire::bind::Fault> {
     let v = xwire::bind::value::string(s, xwire::datatypes::Builtin::Id)?;
+    Ok(v)
+}
+
+/// The value of simple type {http://www.w3.org/2001/XMLSchema}IDREFS.
+fn value_29(s: &str) -> Result<Vec<xwire::bind::Text>, xwire::bind::Fault> {
+    let v = xwire::bind::value::string_list(s, xwire::datatypes::Builtin::IdRef)?;
+    xwire::bind::value::items(v.len(), 1, None)?;
     Ok(v)
 }
 

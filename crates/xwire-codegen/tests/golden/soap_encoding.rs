@@ -153,6 +153,7 @@ impl Array {
         let offset = attr_offset;
         let id = attr_id;
         let href = attr_href;
+        c.id_attribute(xwire::bind::IdKind::Id, "", "id")?;
         let more = &mut c.child()?;
         let array = if *more && WILDCARD_1.matches(c) {
             let v = read_array_group(c, more)?;

@@ -7,14 +7,19 @@ use crate::model::{Schema, SimpleTypeId, Variety};
 
 /// Whether a simple type is (derived from) ID, IDREF or a list of IDREFs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum IdKind {
+pub enum IdKind {
+    /// None of them.
     None,
+    /// `xs:ID` or a type derived from it.
     Id,
+    /// `xs:IDREF` or a type derived from it.
     IdRef,
+    /// `xs:IDREFS`, or a list of IDREFs.
     IdRefs,
 }
 
-pub(crate) fn id_kind(schema: &Schema, ty: SimpleTypeId) -> IdKind {
+/// What simple type `ty` is for ID/IDREF checking.
+pub fn id_kind(schema: &Schema, ty: SimpleTypeId) -> IdKind {
     match &schema.simple_type(ty).variety {
         Variety::Atomic(Builtin::Id) => IdKind::Id,
         Variety::Atomic(Builtin::IdRef) => IdKind::IdRef,

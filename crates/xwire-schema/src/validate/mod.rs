@@ -35,5 +35,6 @@ pub use automaton::{ContentModel, Expected, MatchState, Matched, MemberStatus};
 pub use errors::{ValidationError, ValidationOptions};
 pub use general::{AttributeInfo, Psvi};
 pub use hints::{hinted_schema_paths, schema_location_hints};
+pub use ids::{id_kind, IdKind};
 pub use typed_value::TypedValue;
 pub use validator::{validate_bytes, Validated, ValidatingReader, Validator};

@@ -3,7 +3,7 @@
 
 use crate::{Event, Reader};
 
-use super::{Content, Error, Fault, Source, XSI};
+use super::{Content, Error, Fault, Ids, Source, XSI};
 
 /// The general [`Source`]: the reader's tokens, so every rule of the reader holds (comments,
 /// CDATA sections, references, DTDs, any encoding), and a failed step is an [`Error`] with
@@ -15,6 +15,7 @@ pub struct Cursor<'a> {
     /// [`Source::content`] read a start or end tag after text, and gave the text first: the
     /// tag is its next step.
     pending: Option<Pending>,
+    ids: Ids,
 }
 
 /// A tag [`Source::content`] read but did not give yet.
@@ -31,6 +32,7 @@ impl<'a> Cursor<'a> {
             reader: Reader::from_slice(bytes),
             text: String::new(),
             pending: None,
+            ids: Ids::default(),
         }
     }
 
@@ -41,6 +43,7 @@ impl<'a> Cursor<'a> {
             reader,
             text: String::new(),
             pending: None,
+            ids: Ids::default(),
         }
     }
 }
@@ -231,7 +234,17 @@ impl Source for Cursor<'_> {
 
     fn finish(&mut self) -> Result<(), Error> {
         while !matches!(self.reader.next()?, Event::Eof) {}
-        Ok(())
+        match self.ids.unresolved() {
+            Some((r, at)) => {
+                let fault = Ids::dangling(r);
+                Err(self.fail_at(at, fault))
+            }
+            None => Ok(()),
+        }
+    }
+
+    fn ids(&mut self) -> &mut Ids {
+        &mut self.ids
     }
 
     #[cold]

@@ -37,6 +37,7 @@ mod any;
 mod cursor;
 mod dfa;
 mod facets;
+mod ids;
 mod scanner;
 mod source;
 mod text;
@@ -49,8 +50,9 @@ pub use any::{
 pub use cursor::Cursor;
 pub use dfa::Dfa;
 pub use facets::{Enumeration, Facets};
+pub use ids::{IdKind, Ids};
 pub use scanner::{Fallback, Scanner};
-pub use source::{other_attribute, simple_element, Source, ValueConstraint};
+pub use source::{other_attribute, simple_element, simple_id_element, Source, ValueConstraint};
 pub use text::Text;
 pub use value::{Date, DateTime, GDay, GMonth, GMonthDay, GYear, GYearMonth, Integer, Time};
 

@@ -22,7 +22,7 @@ use crate::scan::{any_char, find_class, reference, skip_ws, str_of, Ref};
 use crate::{XMLNS_NS, XML_NS};
 
 use super::source::simple_type_attribute;
-use super::{Content, Fault, Source, XSI};
+use super::{Content, Fault, Ids, Source, XSI};
 
 /// What a [`Scanner`] gives when it stops: the document holds something it leaves to the
 /// [`Cursor`](super::Cursor), or is wrong. Either way, read it again with the cursor.
@@ -117,6 +117,7 @@ pub struct Scanner<'a> {
     /// Namespace declarations in scope, innermost last: (prefix, URI), the prefix empty for
     /// the default namespace.
     bindings: Vec<(&'a [u8], &'a str)>,
+    ids: Ids,
 }
 
 impl<'a> Scanner<'a> {
@@ -136,6 +137,7 @@ impl<'a> Scanner<'a> {
             text: String::new(),
             open: Vec::new(),
             bindings: Vec::new(),
+            ids: Ids::default(),
         }
     }
 
@@ -776,10 +778,15 @@ impl Source for Scanner<'_> {
         if !self.open.is_empty() || self.self_closing {
             return Err(Fallback);
         }
-        match skip_ws(self.bytes, self.pos) == self.bytes.len() {
+        // A dangling IDREF is the cursor's to report.
+        match skip_ws(self.bytes, self.pos) == self.bytes.len() && self.ids.unresolved().is_none() {
             true => Ok(()),
             false => Err(Fallback),
         }
+    }
+
+    fn ids(&mut self) -> &mut Ids {
+        &mut self.ids
     }
 
     #[cold]

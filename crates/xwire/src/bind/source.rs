@@ -2,7 +2,7 @@
 //! same whether the bytes go through the fast [`Scanner`](super::Scanner) or the general
 //! [`Cursor`](super::Cursor).
 
-use super::{Content, Fault, XSI};
+use super::{Content, Fault, IdKind, Ids, XSI};
 
 /// A document seen as the steps of recursive descent: the root, an element's attributes, its
 /// next child, its text. Generated readers are generic over it, so one reader serves both
@@ -113,8 +113,34 @@ pub trait Source {
     fn empty(&mut self) -> Result<(), Self::Error>;
 
     /// Reads to the end of the document after the root element (comments, processing
-    /// instructions and white space only).
+    /// instructions and white space only), and checks that every IDREF names an ID.
     fn finish(&mut self) -> Result<(), Self::Error>;
+
+    /// The document's IDs and IDREFs so far.
+    fn ids(&mut self) -> &mut Ids;
+
+    /// Records the value of the current start tag's attribute `{ns}local`, if it has it, as
+    /// an ID or IDREFs of `kind` (after the attribute's own conversion accepted it).
+    fn id_attribute(&mut self, kind: IdKind, ns: &str, local: &str) -> Result<(), Self::Error> {
+        let at = self.offset();
+        let mut value = None;
+        self.attributes(|n, l, v| {
+            if n == ns && l == local {
+                value = Some(v.to_owned());
+            }
+            Ok(())
+        })?;
+        match value {
+            Some(v) => self.id_value(kind, &v, at),
+            None => Ok(()),
+        }
+    }
+
+    /// Records `value`, found at byte `at`, as an ID or IDREFs of `kind`.
+    fn id_value(&mut self, kind: IdKind, value: &str, at: u64) -> Result<(), Self::Error> {
+        let recorded = self.ids().record(kind, value, at);
+        recorded.map_err(|f| self.fail_at(at, f))
+    }
 
     /// The error a generated parser gives where an element it expected is missing: at a
     /// start tag, that element is not allowed here; past an end tag, the content ended
@@ -214,6 +240,42 @@ where
     X: FnOnce(&str, &str, &str) -> Result<bool, Fault>,
     F: Fn(&str) -> Result<T, Fault>,
 {
+    element_value(c, constraint, xsi_type, convert, None)
+}
+
+/// [`simple_element`] for an element whose type is (derived from) `xs:ID`, `xs:IDREF` or a
+/// list of IDREFs: its value is recorded in the source's [`Ids`] as `kind`.
+#[inline(always)]
+pub fn simple_id_element<S, T, X, F>(
+    c: &mut S,
+    kind: IdKind,
+    constraint: ValueConstraint<'_>,
+    xsi_type: X,
+    convert: F,
+) -> Result<T, S::Error>
+where
+    S: Source,
+    T: PartialEq,
+    X: FnOnce(&str, &str, &str) -> Result<bool, Fault>,
+    F: Fn(&str) -> Result<T, Fault>,
+{
+    element_value(c, constraint, xsi_type, convert, Some(kind))
+}
+
+#[inline(always)]
+fn element_value<S, T, X, F>(
+    c: &mut S,
+    constraint: ValueConstraint<'_>,
+    xsi_type: X,
+    convert: F,
+    id: Option<IdKind>,
+) -> Result<T, S::Error>
+where
+    S: Source,
+    T: PartialEq,
+    X: FnOnce(&str, &str, &str) -> Result<bool, Fault>,
+    F: Fn(&str) -> Result<T, Fault>,
+{
     let at = c.offset();
     let xsi = c.xsi_type()?;
     c.no_attributes()?;
@@ -224,17 +286,25 @@ where
     };
     let named = xsi.as_ref().map(|(ns, l)| xsi_type(ns, l, s));
     let v = convert(s);
+    // Kept for the ID table only once the value converted (the source's text is borrowed).
+    let id = match (id, &v) {
+        (Some(kind), Ok(_)) => Some((kind, s.to_owned())),
+        _ => None,
+    };
     match (named, xsi) {
         (Some(Ok(false)), Some((ns, l))) => return Err(c.not_derived(&ns, &l)),
         (Some(Err(f)), _) => return Err(c.fail_at(at, f)),
         _ => {}
     }
     let v = v.map_err(|f| c.fail_at(at, f))?;
-    match constraint {
-        ValueConstraint::Fixed(fixed) if convert(fixed).ok().as_ref() != Some(&v) => {
+    if let ValueConstraint::Fixed(fixed) = constraint {
+        if convert(fixed).ok().as_ref() != Some(&v) {
             let m = format!("the value must be the fixed value '{fixed}'");
-            Err(c.fail_at(at, Fault::new("cvc-elt.5.2.2.2.2", m)))
+            return Err(c.fail_at(at, Fault::new("cvc-elt.5.2.2.2.2", m)));
         }
-        _ => Ok(v),
     }
+    if let Some((kind, s)) = id {
+        c.id_value(kind, &s, at)?;
+    }
+    Ok(v)
 }
