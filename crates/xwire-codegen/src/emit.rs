@@ -82,7 +82,8 @@ fn document(out: &mut String, plan: &Plan, opts: &Options<'_>) {
             "    /// Element `{}`.",
             display_name(&root.ns, &root.local)
         );
-        let _ = writeln!(out, "    {}({}),", root.name, rust_type(plan, &root.ty));
+        let ty = nillable(rust_type(plan, &root.ty), root.nillable);
+        let _ = writeln!(out, "    {}({ty}),", root.name);
     }
     let _ = writeln!(out, "}}");
 }
@@ -244,7 +245,7 @@ fn field(out: &mut String, plan: &Plan, f: &Field) {
         out,
         "    pub {}: {},",
         f.name,
-        occurs(rust_type(plan, &f.ty), f.occurs, f.boxed)
+        occurs(of_source(plan, &f.ty, &f.source), f.occurs, f.boxed)
     );
 }
 
@@ -258,8 +259,21 @@ fn variant(out: &mut String, plan: &Plan, v: &Variant) {
         out,
         "    {}({}),",
         v.name,
-        occurs(rust_type(plan, &v.ty), v.occurs, v.boxed)
+        occurs(of_source(plan, &v.ty, &v.source), v.occurs, v.boxed)
     );
+}
+
+/// The type of one value from `source`: `ty`'s, `Nillable` for a nillable element.
+fn of_source(plan: &Plan, ty: &Ty, source: &Source) -> String {
+    let nil = matches!(source, Source::Element { nillable: true, .. });
+    nillable(rust_type(plan, ty), nil)
+}
+
+fn nillable(t: String, nillable: bool) -> String {
+    match nillable {
+        true => format!("{RUNTIME}::Nillable<{t}>"),
+        false => t,
+    }
 }
 
 fn bounds(min: u32, max: Option<u32>) -> String {

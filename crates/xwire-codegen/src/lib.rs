@@ -51,7 +51,7 @@
 //! over an [`xwire::bind::Cursor`](https://docs.rs/xwire), checking the schema as it goes
 //! (content models, attributes, values and their facets) and filling the types; generated
 //! code depends on the `xwire` crate only. The parsers do not read every construct yet
-//! (mixed content, `nillable`, QNames, patterns and enumerations on lists): for such a schema, [`Error::Unsupported`] names the construct and
+//! (mixed content, QNames, patterns and enumerations on lists): for such a schema, [`Error::Unsupported`] names the construct and
 //! [`Config::parsers`]`(false)` generates the types alone. The validate-only and event APIs
 //! and the serializers come next (issue 29).
 

@@ -6,12 +6,13 @@
 //!
 //! What the parsers do not handle yet is refused when the code is generated, naming the
 //! construct ([`Unsupported`]): mixed content, an `xs:all` that is not the whole content,
-//! `nillable` elements, QNames, and patterns and enumerations on lists. Wildcards and
+//! QNames, patterns and enumerations on lists, and nillable elements of types with derived
+//! types. Wildcards and
 //! `xs:anyType` content are read by the runtime (`xwire::bind::Wildcard`, `AnyElement`),
 //! which reaches the schema's global declarations through the generated
 //! `impl xwire::bind::Globals for Document`.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 use std::fmt::Write;
 
 use xwire_schema::datatypes::Builtin;
@@ -183,6 +184,8 @@ struct Emitter<'p> {
     statics: String,
     /// The wildcards of `statics`, by their place in it.
     wildcards: Vec<Wildcard>,
+    /// The struct items some nillable element has: they get a `read_nil`.
+    nil_items: HashSet<ItemId>,
 }
 
 impl<'p> Emitter<'p> {
@@ -195,6 +198,7 @@ impl<'p> Emitter<'p> {
             elements: BTreeSet::new(),
             statics: String::new(),
             wildcards: Vec::new(),
+            nil_items: nil_items(plan, schema),
         }
     }
 }
@@ -376,10 +380,6 @@ impl Emitter<'_> {
         );
         let mut first = true;
         for root in &self.plan.roots {
-            // As for content elements (`first_set`): `xsi:nil` is not read yet.
-            if self.schema.element(root.element).nillable {
-                return unsupported(format!("element <{}>: nillable", root.local));
-            }
             let constraint = self.schema.element(root.element).value_constraint.as_ref();
             let constraint = constraint.map(|v| (v.fixed, v.lexical.clone()));
             let value = self.value(
@@ -389,6 +389,7 @@ impl Emitter<'_> {
                 &root.local,
                 constraint.as_ref(),
                 self.schema.element(root.element).block,
+                self.schema.element(root.element).nillable,
             )?;
             let kw = if first { "let doc = if" } else { "} else if" };
             first = false;
@@ -610,6 +611,7 @@ impl Emitter<'_> {
 
     /// The expression that reads the current element's value (the cursor at its start tag,
     /// left past its end tag).
+    #[allow(clippy::too_many_arguments)]
     fn value(
         &mut self,
         ty: &Ty,
@@ -618,8 +620,11 @@ impl Emitter<'_> {
         local: &str,
         constraint: Option<&(bool, String)>,
         block: DerivationSet,
+        nillable: bool,
     ) -> R<String> {
-        let v = match (simple, ty) {
+        // The reader, as a function of the source (`f`, or `|c| f(c, ..)`), and what checks
+        // the element when it is nil.
+        let (read, nil) = match (simple, ty) {
             (Some(st), _) => {
                 self.conversions.insert(st);
                 let (k, arg) = match constraint {
@@ -629,25 +634,45 @@ impl Emitter<'_> {
                 };
                 let blocked = restriction_blocked(block);
                 self.elements.insert((st, k, blocked));
-                format!("{}(c{arg})?", element_reader(st, k, blocked))
+                let f = element_reader(st, k, blocked);
+                let nil = match k {
+                    Constraint::Fixed => format!("{B}::nil_fixed"),
+                    _ => format!("{B}::nil_simple"),
+                };
+                match arg.is_empty() {
+                    true => (f, nil),
+                    false => (format!("|c| {f}(c{arg})"), nil),
+                }
             }
             (None, Ty::Item(id)) => {
                 let item = self.plan.item(*id);
                 match (&item.origin, &item.kind) {
-                    (Origin::ComplexType(_), ItemKind::Struct { .. }) => {
-                        format!("{}::read(c)?", item.name)
+                    (Origin::ComplexType(_), ItemKind::Struct { .. }) => (
+                        format!("{}::read", item.name),
+                        format!("{}::read_nil", item.name),
+                    ),
+                    (Origin::TypeFamily(_), _) if !nillable => (reader_name(item), String::new()),
+                    (Origin::TypeFamily(_), _) => {
+                        return unsupported(format!(
+                            "element <{local}>: nillable, of a type with derived types"
+                        ))
                     }
-                    (Origin::TypeFamily(_), _) => format!("{}(c)?", reader_name(item)),
                     _ => return unsupported(format!("element <{local}> of {}", item.name)),
                 }
             }
             (None, Ty::Prim(Prim::AnyElement)) if constraint.is_none() => {
-                match restriction_blocked(block) {
-                    true => format!("{B}::Any::read_own_type(c)?"),
-                    false => format!("{B}::Any::read_any_type(c)?"),
-                }
+                let read = match restriction_blocked(block) {
+                    true => format!("{B}::Any::read_own_type"),
+                    false => format!("{B}::Any::read_any_type"),
+                };
+                (read, format!("{B}::Any::<Document>::read_nil"))
             }
             (None, t) => return unsupported(format!("element <{local}> of type {t:?}")),
+        };
+        let v = match (nillable, read.strip_prefix("|c| ")) {
+            (true, _) => format!("{B}::nillable(c, {nil}, {read})?"),
+            (false, Some(call)) => format!("{call}?"),
+            (false, None) => format!("{read}(c)?"),
         };
         Ok(if boxed { format!("Box::new({v})") } else { v })
     }
@@ -694,6 +719,7 @@ impl Emitter<'_> {
             "c: &mut Src",
             &format!("Result<{name}, Src::Error>"),
         );
+        let body_start = o.len();
         let (tns, tlocal) = self.type_name(item);
         if let Origin::ComplexType(id) = item.origin {
             if self.schema.complex_type(id).is_abstract {
@@ -705,6 +731,9 @@ impl Emitter<'_> {
                 let _ = writeln!(o, "    let m = {m:?};");
                 let _ = writeln!(o, "    Err(c.fail({B}::Fault::new(\"cvc-type.2\", m)))");
                 let _ = writeln!(o, "}}");
+                if self.nil_items.contains(&item_id(self.plan, item)) {
+                    return unsupported(format!("{name}: a nillable element of an abstract type"));
+                }
                 self.finish_read(name, &o);
                 return Ok(());
             }
@@ -847,6 +876,41 @@ impl Emitter<'_> {
                 let _ = writeln!(o, "    c.id_attribute({kind}, {ns:?}, {local:?})?;");
             }
         }
+        // A nil element of this type: the same attributes, no content.
+        let nil = self.nil_items.contains(&item_id(self.plan, item)).then(|| {
+            let mut n = String::new();
+            let _ = writeln!(n);
+            let _ = writeln!(
+                n,
+                "/// Reads a nil element (`xsi:nil=\"true\"`) of this type: its attributes, no content."
+            );
+            signature_in(
+                &mut n,
+                "pub ",
+                4,
+                &generic("read_nil"),
+                "c: &mut Src",
+                "Result<(), Src::Error>",
+            );
+            n.push_str(&o[body_start..]);
+            let kept: Vec<String> = fields
+                .iter()
+                .filter(|f| matches!(f.source, Source::Attribute { .. } | Source::AnyAttributes(_)))
+                .map(local_name)
+                .collect();
+            match kept.len() {
+                0 => {}
+                1 => {
+                    let _ = writeln!(n, "    let _ = {};", kept[0]);
+                }
+                _ => {
+                    let _ = writeln!(n, "    let _ = ({});", kept.join(", "));
+                }
+            }
+            let _ = writeln!(n, "    {B}::nil_content(c)");
+            let _ = writeln!(n, "}}");
+            n
+        });
         let content: Vec<&Field> = fields
             .iter()
             .filter(|f| {
@@ -897,6 +961,9 @@ impl Emitter<'_> {
         }
         construct(&mut o, name, fields);
         let _ = writeln!(o, "}}");
+        if let Some(nil) = nil {
+            o.push_str(&nil);
+        }
         self.finish_read(name, &o);
         Ok(())
     }
@@ -1165,17 +1232,7 @@ impl Emitter<'_> {
     fn first_set(&mut self, source: &Source, ty: &Ty) -> R<Vec<First>> {
         let plan = self.plan;
         match source {
-            Source::Element {
-                ns,
-                local,
-                nillable,
-                ..
-            } => {
-                if *nillable {
-                    return unsupported(format!("element <{local}>: nillable"));
-                }
-                Ok(vec![First::Name(ns.clone(), local.clone())])
-            }
+            Source::Element { ns, local, .. } => Ok(vec![First::Name(ns.clone(), local.clone())]),
             Source::Group => {
                 let Ty::Item(id) = ty else {
                     return unsupported("a group without an item");
@@ -1253,9 +1310,12 @@ impl Emitter<'_> {
         constraint: Option<&(bool, String)>,
     ) -> R<String> {
         match source {
-            Source::Element { local, block, .. } => {
-                self.value(ty, simple, boxed, local, constraint, *block)
-            }
+            Source::Element {
+                local,
+                block,
+                nillable,
+                ..
+            } => self.value(ty, simple, boxed, local, constraint, *block, *nillable),
             Source::AnyElement(w) => Ok(format!("{}.read(c)?", self.wildcard(w))),
             Source::Group => {
                 let Ty::Item(id) = ty else {
@@ -1750,6 +1810,35 @@ fn arm_in(o: &mut String, pad: &str, indent: usize, pattern: &str, value: &str) 
         let _ = writeln!(o, "{pad}    {value}");
         let _ = writeln!(o, "{pad}}}");
     }
+}
+
+/// The struct items of the elements that are nillable (content elements and roots).
+fn nil_items(plan: &Plan, schema: &Schema) -> HashSet<ItemId> {
+    let mut items = HashSet::new();
+    let mut add = |source: &Source, ty: &Ty| {
+        if let (Source::Element { nillable: true, .. }, Ty::Item(id)) = (source, ty) {
+            items.insert(*id);
+        }
+    };
+    for item in &plan.items {
+        match &item.kind {
+            ItemKind::Struct { fields } => fields.iter().for_each(|f| add(&f.source, &f.ty)),
+            ItemKind::Choice { variants } => variants.iter().for_each(|v| add(&v.source, &v.ty)),
+            _ => {}
+        }
+    }
+    for root in &plan.roots {
+        if let (true, Ty::Item(id)) = (schema.element(root.element).nillable, &root.ty) {
+            items.insert(*id);
+        }
+    }
+    items
+}
+
+/// The id of an item of `plan`.
+fn item_id(plan: &Plan, item: &Item) -> ItemId {
+    let i = plan.items.iter().position(|x| std::ptr::eq(x, item));
+    ItemId(i.expect("an item of the plan"))
 }
 
 /// The runtime's `IdKind` of values of simple type `st`, if they are IDs or IDREFs.

@@ -12,7 +12,7 @@ mod drawing {
 
 mod common;
 
-use xwire::bind::{Any, AnyNode};
+use xwire::bind::{Any, AnyNode, Nillable};
 
 const VALID: &str = r#"<d:drawing xmlns:d="urn:drawing" version="2" origin=" 10  -20 ">
   <d:title lang="en">Plan</d:title>
@@ -23,6 +23,8 @@ const VALID: &str = r#"<d:drawing xmlns:d="urn:drawing" version="2" origin=" 10 
   <d:polygon><d:points>a b c</d:points><d:closed>true</d:closed><d:kind> polygon </d:kind></d:polygon>
   <d:group uses="c1"><d:circle><d:r>1</d:r></d:circle><d:group><d:polygon><d:points>x</d:points></d:polygon></d:group></d:group>
   <d:size> auto </d:size>
+  <d:scale xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:nil="false">1.5</d:scale>
+  <d:caption xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:nil="true" lang="en"/>
   <d:meta><d:date>2026-11-26</d:date><d:author>Ann</d:author></d:meta>
   <d:extras xmlns:x="urn:x" xmlns:xs="http://www.w3.org/2001/XMLSchema"
       xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" d:weight="1.5" x:any="y">
@@ -116,6 +118,15 @@ const BROKEN: &[common::Break] = &[
     ),
     ("a global attribute's value, laxly checked", r#"d:weight="1.5""#, r#"d:weight="heavy""#),
     ("an xsi:type in wildcard content", ">42<", ">forty-two<"),
+    ("a nil element with content", r#"lang="en"/>"#, r#"lang="en">x</d:caption>"#),
+    ("a nil element's attribute", r#"xsi:nil="true" lang="en""#, r#"xsi:nil="true" lang="e n""#),
+    ("xsi:nil not a boolean", r#"xsi:nil="false""#, r#"xsi:nil="no""#),
+    ("xsi:nil false and no value", ">1.5</d:scale>", "/>"),
+    (
+        "xsi:nil on an element that is not nillable",
+        "<d:size> auto </d:size>",
+        r#"<d:size xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:nil="true"/>"#,
+    ),
     ("an IDREF naming no ID", r#"uses="c1""#, r#"uses="c1 c9""#),
     (
         "an ID twice",
@@ -214,6 +225,18 @@ fn the_types_hold_the_drawings_values() {
         }
         s => panic!("{s:?}"),
     }
+    assert_eq!(
+        d.scale
+            .as_ref()
+            .and_then(|s| s.value())
+            .map(|v| v.to_string()),
+        Some("1.5".to_string())
+    );
+    assert_eq!(
+        d.caption,
+        Some(Nillable::Nil),
+        "nil, its attributes checked"
+    );
     let extras = d.extras.as_ref().unwrap();
     let attrs: Vec<(&str, &str, &str)> = extras
         .other_attributes

@@ -322,11 +322,6 @@ fn the_parsers_refuse_what_they_cannot_read_yet() {
             r#"<xs:element name="e"><xs:complexType mixed="true"><xs:sequence>
              <xs:element name="a" type="xs:string"/></xs:sequence></xs:complexType></xs:element>"#,
         ),
-        (
-            "nillable",
-            r#"<xs:element name="e"><xs:complexType><xs:sequence>
-             <xs:element name="a" type="xs:string" nillable="true"/></xs:sequence></xs:complexType></xs:element>"#,
-        ),
     ] {
         with_schema(body, |path| {
             match xwire_codegen::Config::new().schema(path).generate() {

@@ -382,6 +382,8 @@ pub struct Root {
     pub simple: Option<SimpleTypeId>,
     /// Its declaration.
     pub element: ElementId,
+    /// `nillable="true"`: its value is a `Nillable`.
+    pub nillable: bool,
 }
 
 /// Why a schema cannot be planned.
@@ -457,6 +459,7 @@ pub fn plan(schema: &Schema) -> Result<Plan, PlanError> {
             ty,
             simple: simple_type_of(schema, el),
             element: el,
+            nillable: decl.nillable,
         });
     }
     let mut items = p.items;

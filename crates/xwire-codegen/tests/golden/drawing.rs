@@ -58,6 +58,10 @@ pub struct Drawing {
     pub group: Option<Group>,
     /// Element `{urn:drawing}size`.
     pub size: Option<SizeOrAuto>,
+    /// Element `{urn:drawing}scale` (nillable).
+    pub scale: Option<xwire::bind::Nillable<xwire::bind::Decimal>>,
+    /// Element `{urn:drawing}caption` (nillable).
+    pub caption: Option<xwire::bind::Nillable<Title>>,
     /// Element `{urn:drawing}meta`.
     pub meta: Option<Meta>,
     /// Element `{urn:drawing}extras`.
@@ -366,6 +370,20 @@ impl Drawing {
         } else {
             None
         };
+        let scale = if *more && c.at("urn:drawing", "scale") {
+            let v = xwire::bind::nillable(c, xwire::bind::nil_simple, element_3)?;
+            *more = c.child()?;
+            Some(v)
+        } else {
+            None
+        };
+        let caption = if *more && c.at("urn:drawing", "caption") {
+            let v = xwire::bind::nillable(c, Title::read_nil, Title::read)?;
+            *more = c.child()?;
+            Some(v)
+        } else {
+            None
+        };
         let meta = if *more && c.at("urn:drawing", "meta") {
             let v = Meta::read(c)?;
             *more = c.child()?;
@@ -393,6 +411,8 @@ impl Drawing {
             shape,
             group,
             size,
+            scale,
+            caption,
             meta,
             extras,
         })
@@ -415,6 +435,22 @@ impl Title {
         let at = c.offset();
         let value = value_1(c.text()?).map_err(|f| c.fail_at(at, f))?;
         Ok(Title { lang, value })
+    }
+
+    /// Reads a nil element (`xsi:nil="true"`) of this type: its attributes, no content.
+    pub fn read_nil<Src: xwire::bind::Source>(c: &mut Src) -> Result<(), Src::Error> {
+        c.check_xsi_type("urn:drawing", "Title")?;
+        let mut attr_lang = None;
+        c.attributes(|ns, local, value| {
+            match (ns, local) {
+                ("", "lang") => attr_lang = Some(value_22(value)?),
+                _ => xwire::bind::other_attribute(ns, local, "Title")?,
+            }
+            Ok(())
+        })?;
+        let lang = attr_lang;
+        let _ = lang;
+        xwire::bind::nil_content(c)
     }
 }
 
@@ -911,6 +947,11 @@ fn element_1<Src: xwire::bind::Source>(c: &mut Src) -> Result<xwire::bind::Text,
 fn element_2<Src: xwire::bind::Source>(c: &mut Src) -> Result<bool, Src::Error> {
     let k = xwire::bind::ValueConstraint::None;
     xwire::bind::simple_element(c, k, xsi_type_2, value_2)
+}
+
+fn element_3<Src: xwire::bind::Source>(c: &mut Src) -> Result<xwire::bind::Decimal, Src::Error> {
+    let k = xwire::bind::ValueConstraint::None;
+    xwire::bind::simple_element(c, k, xsi_type_3, value_3)
 }
 
 /// An element with a default value: empty, it has the default.

@@ -253,6 +253,22 @@ impl<D: Globals> Any<D> {
         Any::lax(c)
     }
 
+    /// A nil element of type `xs:anyType`: its attributes checked laxly (none allowed when
+    /// its `xsi:type` names a simple type), no content.
+    pub fn read_nil<S: Source>(c: &mut S) -> Result<(), S::Error> {
+        let simple = match c.xsi_type()? {
+            Some((ns, local)) if ns == XS => local != "anyType",
+            Some((ns, local)) => matches!(D::named_type(&ns, &local, ""), NamedType::Simple(_)),
+            None => false,
+        };
+        c.attributes(|ns, local, value| match (ns == XSI, simple) {
+            (true, _) => Ok(()),
+            (false, true) => super::source::simple_type_attribute(ns, local),
+            (false, false) => D::attribute(ns, local, value).unwrap_or(Ok(())),
+        })?;
+        super::nil_content(c)
+    }
+
     /// The current element assessed laxly, without looking for a global declaration.
     fn lax<S: Source>(c: &mut S) -> Result<Any<D>, S::Error> {
         match Any::<D>::typed(c)? {

@@ -16,6 +16,8 @@ pub struct Cursor<'a> {
     /// tag is its next step.
     pending: Option<Pending>,
     ids: Ids,
+    /// The offset of the start tag whose `xsi:nil` is allowed ([`Source::allow_nil`]).
+    nil_at: Option<u64>,
 }
 
 /// A tag [`Source::content`] read but did not give yet.
@@ -33,6 +35,7 @@ impl<'a> Cursor<'a> {
             text: String::new(),
             pending: None,
             ids: Ids::default(),
+            nil_at: None,
         }
     }
 
@@ -44,6 +47,7 @@ impl<'a> Cursor<'a> {
             text: String::new(),
             pending: None,
             ids: Ids::default(),
+            nil_at: None,
         }
     }
 }
@@ -84,10 +88,12 @@ impl Source for Cursor<'_> {
     where
         F: FnMut(&str, &str, &str) -> Result<(), Fault>,
     {
+        let nil_ok = self.nil_at == Some(self.reader.offset());
         let outcome = match self.reader.current() {
             Event::Start(t) => t
                 .attributes()
                 .filter(|a| !a.is_namespace_decl())
+                .filter(|a| !(nil_ok && a.local_name() == "nil" && a.namespace_uri() == XSI))
                 .try_for_each(|a| f(a.namespace_uri(), a.local_name(), a.value())),
             _ => Ok(()),
         };
@@ -245,6 +251,10 @@ impl Source for Cursor<'_> {
 
     fn ids(&mut self) -> &mut Ids {
         &mut self.ids
+    }
+
+    fn allow_nil(&mut self) {
+        self.nil_at = Some(self.reader.offset());
     }
 
     #[cold]

@@ -52,13 +52,44 @@ pub use dfa::Dfa;
 pub use facets::{Enumeration, Facets};
 pub use ids::{IdKind, Ids};
 pub use scanner::{Fallback, Scanner};
-pub use source::{other_attribute, simple_element, simple_id_element, Source, ValueConstraint};
+pub use source::{
+    nil_content, nil_fixed, nil_simple, nillable, other_attribute, simple_element,
+    simple_id_element, Source, ValueConstraint,
+};
 pub use text::Text;
 pub use value::{Date, DateTime, GDay, GMonth, GMonthDay, GYear, GYearMonth, Integer, Time};
 
 pub use crate::datatypes::{Decimal, Duration};
 
 use std::fmt;
+
+/// The value of a nillable element: `Nil` for one with `xsi:nil="true"` (no content; its
+/// attributes were checked, not kept), its value otherwise.
+///
+/// ```
+/// use xwire::bind::Nillable;
+///
+/// let price: Nillable<u32> = Nillable::Value(3);
+/// assert_eq!(price.value(), Some(&3));
+/// assert_eq!(Nillable::<u32>::Nil.value(), None);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Nillable<T> {
+    /// `xsi:nil="true"`.
+    Nil,
+    /// The element's value.
+    Value(T),
+}
+
+impl<T> Nillable<T> {
+    /// The value, unless the element is nil.
+    pub fn value(&self) -> Option<&T> {
+        match self {
+            Nillable::Nil => None,
+            Nillable::Value(v) => Some(v),
+        }
+    }
+}
 
 /// The XML Schema instance namespace (`xsi:`).
 pub const XSI: &str = "http://www.w3.org/2001/XMLSchema-instance";

@@ -118,6 +118,8 @@ pub struct Scanner<'a> {
     /// the default namespace.
     bindings: Vec<(&'a [u8], &'a str)>,
     ids: Ids,
+    /// The current start tag's `xsi:nil` is allowed ([`Source::allow_nil`]).
+    nil_ok: bool,
 }
 
 impl<'a> Scanner<'a> {
@@ -138,6 +140,7 @@ impl<'a> Scanner<'a> {
             open: Vec::new(),
             bindings: Vec::new(),
             ids: Ids::default(),
+            nil_ok: false,
         }
     }
 
@@ -353,6 +356,7 @@ impl<'a> Scanner<'a> {
         let tag = self.pos;
         let (name_end, local) = self.qname(tag + 1)?;
         self.tag = tag;
+        self.nil_ok = false;
         self.name = Span {
             start: tag + 1,
             end: name_end,
@@ -679,7 +683,11 @@ impl Source for Scanner<'_> {
                 start: a.local,
                 end: a.name.end,
             });
-            f(self.attr_ns(a)?, local, self.value_of(a)).map_err(|_| Fallback)?;
+            let ns = self.attr_ns(a)?;
+            if self.nil_ok && local == "nil" && ns == XSI {
+                continue;
+            }
+            f(ns, local, self.value_of(a)).map_err(|_| Fallback)?;
         }
         Ok(())
     }
@@ -787,6 +795,10 @@ impl Source for Scanner<'_> {
 
     fn ids(&mut self) -> &mut Ids {
         &mut self.ids
+    }
+
+    fn allow_nil(&mut self) {
+        self.nil_ok = true;
     }
 
     #[cold]

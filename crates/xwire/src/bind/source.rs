@@ -2,7 +2,7 @@
 //! same whether the bytes go through the fast [`Scanner`](super::Scanner) or the general
 //! [`Cursor`](super::Cursor).
 
-use super::{Content, Fault, IdKind, Ids, XSI};
+use super::{Content, Fault, IdKind, Ids, Nillable, XSI};
 
 /// A document seen as the steps of recursive descent: the root, an element's attributes, its
 /// next child, its text. Generated readers are generic over it, so one reader serves both
@@ -65,6 +65,25 @@ pub trait Source {
     fn no_attributes(&mut self) -> Result<(), Self::Error> {
         self.attributes(|ns, local, _| simple_type_attribute(ns, local))
     }
+
+    /// Whether the current start tag has `xsi:nil="true"`, for an element whose declaration
+    /// is nillable: from here on its `xsi:nil` is one of the attributes every element may
+    /// have ([`Source::attributes`] leaves it out). A value that is not a boolean is an
+    /// error.
+    fn nil(&mut self) -> Result<bool, Self::Error> {
+        let mut nil = Ok(false);
+        self.attributes(|ns, local, value| {
+            if ns == XSI && local == "nil" {
+                nil = super::value::boolean(value);
+            }
+            Ok(())
+        })?;
+        self.allow_nil();
+        nil.map_err(|f| self.fail(f))
+    }
+
+    /// Makes the current start tag's `xsi:nil` one [`Source::attributes`] leaves out.
+    fn allow_nil(&mut self);
 
     /// The type the current start tag's `xsi:type` names, as (namespace URI, local name),
     /// its prefix resolved with the bindings in scope; `None` without `xsi:type`.
@@ -307,4 +326,53 @@ where
         c.id_value(kind, &s, at)?;
     }
     Ok(v)
+}
+
+/// Reads a nillable element, the source at its start tag, to its end tag: `Nil` when its
+/// `xsi:nil` is true (then `nil` checks it: attributes, empty content), else what `read`
+/// reads.
+///
+/// ```
+/// use xwire::bind::{nil_simple, nillable, value, Cursor, Nillable, Source};
+///
+/// let doc = br#"<n xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:nil="true"/>"#;
+/// let mut c = Cursor::new(doc);
+/// c.root()?;
+/// let n = nillable(&mut c, nil_simple, |c| value::int::<u8>(c.text()?, 0, 9).map_err(|f| c.fail(f)))?;
+/// assert_eq!(n, Nillable::Nil);
+/// # Ok::<(), xwire::bind::Error>(())
+/// ```
+#[inline]
+pub fn nillable<S, T, N, F>(c: &mut S, nil: N, read: F) -> Result<Nillable<T>, S::Error>
+where
+    S: Source,
+    N: FnOnce(&mut S) -> Result<(), S::Error>,
+    F: FnOnce(&mut S) -> Result<T, S::Error>,
+{
+    match c.nil()? {
+        true => nil(c).map(|()| Nillable::Nil),
+        false => read(c).map(Nillable::Value),
+    }
+}
+
+/// A nil element of simple type: no attributes but the `xsi:` ones, no content.
+pub fn nil_simple<S: Source>(c: &mut S) -> Result<(), S::Error> {
+    c.no_attributes()?;
+    nil_content(c)
+}
+
+/// A nil element whose declaration has a fixed value: not allowed.
+#[cold]
+pub fn nil_fixed<S: Source>(c: &mut S) -> Result<(), S::Error> {
+    let m = "an element whose declaration has a fixed value cannot be nil";
+    Err(c.fail(Fault::new("cvc-elt.3.2.2", m)))
+}
+
+/// The content of a nil element: none (comments and processing instructions aside).
+pub fn nil_content<S: Source>(c: &mut S) -> Result<(), S::Error> {
+    let at = c.offset();
+    c.empty().map_err(|_| {
+        let m = "a nil element (xsi:nil=\"true\") must have no content";
+        c.fail_at(at, Fault::new("cvc-elt.3.2.1", m))
+    })
 }
