@@ -2,6 +2,9 @@
 //! through pkg-config) and sets `xwire_libxml2` / `xwire_expat` / `xwire_xerces` /
 //! `xwire_pugixml`. Without them the benchmark still builds and lists those peers as not found
 //! (`scripts/install-peers.sh` installs them); `XWIRE_NO_C_PEERS=1` leaves them all out.
+//! It also generates, with xwire-codegen, the parsers of the `bind` operation from the
+//! workloads' schemas (`po.xsd`, `ipo.xsd`, `purchase-orders.xsd`), as a user's build
+//! script would.
 
 fn main() {
     for cfg in [
@@ -11,6 +14,18 @@ fn main() {
         "xwire_pugixml",
     ] {
         println!("cargo::rustc-check-cfg=cfg({cfg})");
+    }
+    for (schema, out) in [
+        ("schemas/po.xsd", "po.rs"),
+        ("schemas/ipo.xsd", "ipo.rs"),
+        ("schemas/purchase-orders.xsd", "purchase_orders.rs"),
+    ] {
+        if let Err(e) = xwire_codegen::Config::new()
+            .schema(schema)
+            .compile_to_out_dir(out)
+        {
+            panic!("{schema}: {e}");
+        }
     }
     println!("cargo:rerun-if-changed=shim");
     println!("cargo:rerun-if-env-changed=XWIRE_NO_C_PEERS");

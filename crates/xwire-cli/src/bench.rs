@@ -33,8 +33,9 @@ pub struct BenchArgs {
     /// peers of the other workloads; native sizes and memcpy always run.
     #[arg(long, value_name = "PEER,...")]
     peers: Option<String>,
-    /// Only these operations (comma-separated: parse, push, tree, reserialize, validate, index,
-    /// pipeline (the five XPath-and-edit pipelines; or pipeline1 to pipeline5), encode, decode).
+    /// Only these operations (comma-separated: parse, push, tree, reserialize, validate, bind
+    /// (typed objects from parsers generated from the schema), index, pipeline (the five
+    /// XPath-and-edit pipelines; or pipeline1 to pipeline5), encode, decode).
     /// With validate, each validating peer's own non-validating parse (libxml2-sax for
     /// libxml2-xsd, xerces-sax2 for xerces-sax2-validating, ...) runs too, for the validation
     /// table, its peer added when --peers left it out.

@@ -16,6 +16,10 @@
 //!   `black_box`;
 //! - [`Op::Validate`]: parse and validate against the workload's schema (compiled once, before
 //!   timing, in [`Prepare`]); an invalid document is an error;
+//! - [`Op::Bind`]: parse, validate and deserialize into the types a schema compiler generated
+//!   from the workload's schema (XML Screamer's typed objects; an invalid document is an
+//!   error); the checksum is not the parse's but the peers' own sum over the objects (items,
+//!   quantities, name lengths), compared between the peers of `bind` only;
 //! - [`Op::Index`]: build a non-extractive index (VTD-style) and walk it like a tree;
 //! - [`Op::Pipeline`]: the XPath-and-edit pipeline of the VTD-XML article (issue 4), with one
 //!   of the five [`PipelineExpr`]essions: parse the document from memory, evaluate the
@@ -45,6 +49,7 @@
 //! ([`Engine::External`]): starting a JVM per document would measure the JVM, not the parser.
 
 mod c;
+mod compiled;
 mod cpp;
 mod models;
 pub mod probes;
@@ -141,6 +146,8 @@ pub enum Op {
     Reserialize,
     /// Parse and validate against the workload's schema.
     Validate,
+    /// Parse, validate and build the objects of types generated from the workload's schema.
+    Bind,
     /// Build a non-extractive token index (VTD-style) and walk it.
     Index,
     /// Parse, evaluate a precompiled XPath expression, delete what it selects, write the
@@ -160,6 +167,7 @@ impl Op {
         Op::Tree,
         Op::Reserialize,
         Op::Validate,
+        Op::Bind,
         Op::Index,
         Op::Pipeline(PipelineExpr::EvenGrandchildren),
         Op::Pipeline(PipelineExpr::CheapItems),
@@ -183,6 +191,7 @@ impl Op {
             Op::Tree => "tree",
             Op::Reserialize => "reserialize",
             Op::Validate => "validate",
+            Op::Bind => "bind",
             Op::Index => "index",
             Op::Pipeline(PipelineExpr::EvenGrandchildren) => "pipeline1",
             Op::Pipeline(PipelineExpr::CheapItems) => "pipeline2",
@@ -218,11 +227,11 @@ impl Op {
 
     /// The names `--ops` accepts, for messages.
     pub const NAMES: &'static str =
-        "parse, push, tree, reserialize, validate, index, pipeline (= pipeline1..pipeline5), encode, decode";
+        "parse, push, tree, reserialize, validate, bind, index, pipeline (= pipeline1..pipeline5), encode, decode";
 
     /// Whether the operation needs a schema from the workload.
     pub fn needs_schema(self) -> bool {
-        self == Op::Validate
+        matches!(self, Op::Validate | Op::Bind)
     }
 
     /// Whether it is one of the XPath-and-edit pipelines.
@@ -231,9 +240,9 @@ impl Op {
     }
 
     /// Whether its checksum is the parse's (xwire's pull parse is its reference); the
-    /// pipelines' is [`pipeline_checksum`].
+    /// pipelines' is [`pipeline_checksum`], `bind`'s a sum over the objects built.
     pub fn has_parse_checksum(self) -> bool {
-        !self.is_pipeline()
+        !self.is_pipeline() && self != Op::Bind
     }
 }
 
@@ -400,10 +409,18 @@ pub fn all() -> Vec<Peer> {
     v
 }
 
+/// Whether code was generated from this schema for [`Op::Bind`] (the schemas of
+/// `build.rs`): `bind` runs on the workloads of those schemas only.
+pub fn has_bindings(schema: &Path) -> bool {
+    let file = schema.file_name().and_then(|f| f.to_str());
+    file.is_some_and(|f| compiled::SCHEMAS.contains(&f))
+}
+
 /// The peers linked into this process (Rust, C, C++), without probing the harnesses (which
 /// starts a JVM and a Python interpreter).
 pub fn in_process() -> Vec<Peer> {
     let mut v = rust::peers();
+    v.extend(compiled::peers());
     v.extend(c::peers());
     v.extend(cpp::peers());
     v

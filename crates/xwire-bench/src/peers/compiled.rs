@@ -1,0 +1,150 @@
+//! [`Op::Bind`]: parsers generated from the workloads' schemas by xwire-codegen (the build
+//! script writes them to `OUT_DIR`, as a user's would), reading a document into typed
+//! objects in one pass: parse, validate, deserialize (XML Screamer's "business objects").
+
+use super::{Engine, Lang, Op, Outcome, Peer, Setup};
+
+// Generated code: every item is public, not every one is used here.
+#[allow(dead_code, missing_docs)]
+mod po {
+    include!(concat!(env!("OUT_DIR"), "/po.rs"));
+}
+
+#[allow(dead_code, missing_docs)]
+mod ipo {
+    include!(concat!(env!("OUT_DIR"), "/ipo.rs"));
+}
+
+#[allow(dead_code, missing_docs)]
+mod purchase_orders {
+    include!(concat!(env!("OUT_DIR"), "/purchase_orders.rs"));
+}
+
+/// The schemas `build.rs` generated parsers from.
+pub(super) const SCHEMAS: &[&str] = &["po.xsd", "ipo.xsd", "purchase-orders.xsd"];
+
+pub(super) fn peers() -> Vec<Peer> {
+    vec![Peer {
+        name: "xwire-compiled",
+        lang: Lang::Rust,
+        checks: "everything the validator checks for these schemas (generated from po.xsd, \
+                 ipo.xsd and purchase-orders.xsd by xwire-codegen), and every check of the \
+                 reader; builds the typed objects",
+        engine: Engine::InProcess(vec![(Op::Bind, Box::new(prepare))]),
+    }]
+}
+
+/// The generated parser of the workload's schema.
+fn prepare(setup: &Setup<'_>) -> Result<super::Runner, String> {
+    let schema = setup.schema.ok_or("this workload has no schema")?;
+    let file = schema.file_name().and_then(|f| f.to_str()).unwrap_or("");
+    let run: fn(&[u8]) -> Outcome = match file {
+        "po.xsd" => bind_po,
+        "ipo.xsd" => bind_ipo,
+        "purchase-orders.xsd" => bind_purchase_orders,
+        other => return Err(format!("no parser was generated from {other}")),
+    };
+    Ok(Box::new(run))
+}
+
+/// The checksum of `bind`: items + quantities + bytes of product names, over every order.
+fn items_sum<'a>(items: impl Iterator<Item = (u8, &'a str)>) -> u64 {
+    items
+        .map(|(qty, name)| 1 + u64::from(qty) + name.len() as u64)
+        .sum()
+}
+
+fn bind_po(doc: &[u8]) -> Outcome {
+    match po::Document::from_slice(doc).map_err(|e| e.to_string())? {
+        po::Document::PurchaseOrder(o) => Ok(items_sum(
+            o.items
+                .item
+                .iter()
+                .map(|i| (i.quantity, i.product_name.as_str())),
+        )),
+        po::Document::Comment(c) => Ok(c.len() as u64),
+    }
+}
+
+fn bind_ipo(doc: &[u8]) -> Outcome {
+    match ipo::Document::from_slice(doc).map_err(|e| e.to_string())? {
+        ipo::Document::PurchaseOrder(o) => Ok(items_sum(
+            o.items
+                .iter()
+                .flat_map(|items| &items.item)
+                .map(|i| (i.quantity, i.product_name.as_str())),
+        )),
+        ipo::Document::Comment(c) => Ok(c.len() as u64),
+    }
+}
+
+fn bind_purchase_orders(doc: &[u8]) -> Outcome {
+    match purchase_orders::Document::from_slice(doc).map_err(|e| e.to_string())? {
+        purchase_orders::Document::PurchaseOrders(all) => Ok(items_sum(
+            all.purchase_order
+                .iter()
+                .flat_map(|o| &o.items.item)
+                .map(|i| (i.quantity, i.product_name.as_str())),
+        )),
+        purchase_orders::Document::PurchaseOrder(o) => Ok(items_sum(
+            o.items
+                .item
+                .iter()
+                .map(|i| (i.quantity, i.product_name.as_str())),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `bind` checksum of an order document, counted from the reader's events: one per
+    /// `item`, plus its `quantity`, plus the bytes of its `productName`.
+    fn items_sum_of_events(doc: &[u8]) -> u64 {
+        let mut r = xwire::Reader::from_slice(doc);
+        let (mut sum, mut field) = (0u64, "");
+        loop {
+            match r.next().unwrap() {
+                xwire::Event::Start(t) => {
+                    field = match t.local_name() {
+                        "item" => {
+                            sum += 1;
+                            ""
+                        }
+                        "quantity" => "quantity",
+                        "productName" => "productName",
+                        _ => "",
+                    }
+                }
+                xwire::Event::Text(t) => match field {
+                    "quantity" => sum += t.unescape().trim().parse::<u64>().unwrap(),
+                    "productName" => sum += t.unescape().len() as u64,
+                    _ => {}
+                },
+                xwire::Event::End(_) => field = "",
+                xwire::Event::Eof => return sum,
+                _ => {}
+            }
+        }
+    }
+
+    #[test]
+    fn bind_reads_every_order_workload_into_objects() {
+        for name in ["po-8k", "ipo-8k", "po"] {
+            let w = crate::workloads::named(name).unwrap();
+            let doc = w.load(if name == "po" { 200_000 } else { 0 }, 7).unwrap();
+            let setup = Setup {
+                schema: w.schema.as_deref(),
+                document: None,
+            };
+            let mut run = prepare(&setup).unwrap();
+            assert_eq!(run(&doc), Ok(items_sum_of_events(&doc)), "{name}");
+            // An invalid document is an error, as for `validate`.
+            let bad = String::from_utf8(doc)
+                .unwrap()
+                .replacen("<quantity>", "<quantity>x", 1);
+            assert!(run(bad.as_bytes()).is_err(), "{name}");
+        }
+    }
+}
