@@ -48,12 +48,15 @@
 //! ```
 //!
 //! With the types come their parsers: `Document::from_slice` reads a document in one pass
-//! over an [`xwire::bind::Cursor`](https://docs.rs/xwire), checking the schema as it goes
-//! (content models, attributes, values and their facets) and filling the types; generated
-//! code depends on the `xwire` crate only. The parsers do not read every construct yet
-//! (mixed content, QNames, patterns and enumerations on lists): for such a schema, [`Error::Unsupported`] names the construct and
-//! [`Config::parsers`]`(false)` generates the types alone. The validate-only and event APIs
-//! and the serializers come next (issue 29).
+//! (XML Screamer's scanner, the reader's cursor where that falls back), checking the schema
+//! as it goes (content models, attributes, values and their facets, wildcards, `xsi:type`,
+//! `xsi:nil`, ID/IDREF) and filling the types; generated code depends on the `xwire` crate
+//! only (`xwire::bind`). A root whose content is one repeated element also gets
+//! `Type::records(bytes)`, its records one at a time in bounded memory. The parsers do not
+//! read every construct yet (mixed content, QNames, patterns and enumerations on lists):
+//! for such a schema, [`Error::Unsupported`] names the construct and
+//! [`Config::parsers`]`(false)` generates the types alone. Identity constraints are not
+//! checked yet; the validate-only and event APIs and the serializers come next (issue 29).
 
 mod emit;
 mod parse;

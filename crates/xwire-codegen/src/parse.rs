@@ -876,6 +876,7 @@ impl Emitter<'_> {
                 let _ = writeln!(o, "    c.id_attribute({kind}, {ns:?}, {local:?})?;");
             }
         }
+        let attribute_code = o[body_start..].to_string();
         // A nil element of this type: the same attributes, no content.
         let nil = self.nil_items.contains(&item_id(self.plan, item)).then(|| {
             let mut n = String::new();
@@ -965,6 +966,187 @@ impl Emitter<'_> {
             o.push_str(&nil);
         }
         self.finish_read(name, &o);
+        self.records(item, fields, &attribute_code)?;
+        Ok(())
+    }
+
+    /// For a document root whose content is one repeated element, `Type::records` and the
+    /// `RecordStream` it reads through: the records one at a time (`attribute_code`: the
+    /// reader's checks of the root's start tag).
+    fn records(&mut self, item: &Item, fields: &[Field], attribute_code: &str) -> R<()> {
+        let plan = self.plan;
+        let id = item_id(plan, item);
+        let roots: Vec<&crate::plan::Root> =
+            plan.roots.iter().filter(|r| r.ty == Ty::Item(id)).collect();
+        let content: Vec<&Field> = fields
+            .iter()
+            .filter(|f| {
+                !matches!(
+                    f.source,
+                    Source::Attribute { .. } | Source::AnyAttributes(_)
+                )
+            })
+            .collect();
+        let (Some(first), [f]) = (roots.first(), content.as_slice()) else {
+            return Ok(());
+        };
+        let (
+            Source::Element {
+                ns,
+                local,
+                nillable: false,
+                ..
+            },
+            Occurs::Many { min, max },
+        ) = (&f.source, f.occurs)
+        else {
+            return Ok(());
+        };
+        if roots.iter().any(|r| r.nillable) {
+            return Ok(());
+        }
+        let name = &item.name;
+        let record_ty = match f.boxed {
+            true => format!("Box<{}>", crate::emit::rust_type(plan, &f.ty)),
+            false => crate::emit::rust_type(plan, &f.ty),
+        };
+        let read = self.read_field(f)?;
+        let o = &mut String::new();
+        let _ = writeln!(o);
+        let _ = writeln!(o, "impl {name} {{");
+        let code = |n: String| format!("`{n}`");
+        let _ = writeln!(o, "    /// The records of a document whose root is");
+        let _ = writeln!(o, "    /// {}:", code(display(&first.ns, &first.local)));
+        let _ = writeln!(o, "    /// its {} elements,", code(display(ns, local)));
+        let _ = writeln!(
+            o,
+            "    /// one at a time, in bounded memory, the rest of the document checked as"
+        );
+        let _ = writeln!(o, "    /// `from_slice` checks it.");
+        let _ = writeln!(
+            o,
+            "    pub fn records(bytes: &[u8]) -> {B}::Records<'_, {name}> {{"
+        );
+        let _ = writeln!(o, "        {B}::Records::new(bytes)");
+        let _ = writeln!(o, "    }}");
+        let _ = writeln!(o, "}}");
+        let _ = writeln!(o);
+        let _ = writeln!(o, "impl {B}::RecordStream for {name} {{");
+        let body = &mut String::new();
+        let _ = writeln!(body, "type Record = {record_ty};");
+        let _ = writeln!(body);
+        let max = match max {
+            Some(m) => format!("Some({m})"),
+            None => "None".to_string(),
+        };
+        let _ = writeln!(body, "const MAX: Option<usize> = {max};");
+        let _ = writeln!(body);
+        signature_in(
+            body,
+            "",
+            4,
+            &generic("open"),
+            "c: &mut Src",
+            "Result<bool, Src::Error>",
+        );
+        let _ = writeln!(body, "    c.root()?;");
+        let tests: Vec<String> = roots
+            .iter()
+            .map(|r| element_test(&r.ns, &r.local))
+            .collect();
+        let expected: Vec<String> = roots.iter().map(|r| display(&r.ns, &r.local)).collect();
+        let test = match tests.len() {
+            1 => format!("!{}", tests[0]),
+            _ => format!("!({})", tests.join(" || ")),
+        };
+        let _ = writeln!(body, "    if {test} {{");
+        unexpected_in(
+            body,
+            "        ",
+            "return Err(",
+            &expected.join(" or "),
+            ");",
+        );
+        let _ = writeln!(body, "    }}");
+        body.push_str(attribute_code);
+        let kept: Vec<String> = fields
+            .iter()
+            .filter(|f| {
+                matches!(
+                    f.source,
+                    Source::Attribute { .. } | Source::AnyAttributes(_)
+                )
+            })
+            .map(local_name)
+            .collect();
+        match kept.len() {
+            0 => {}
+            1 => {
+                let _ = writeln!(body, "    let _ = {};", kept[0]);
+            }
+            _ => {
+                let _ = writeln!(body, "    let _ = ({});", kept.join(", "));
+            }
+        }
+        let _ = writeln!(body, "    c.child()");
+        let _ = writeln!(body, "}}");
+        let _ = writeln!(body);
+        signature_in(
+            body,
+            "",
+            4,
+            &format!("at_record<Src: {B}::Source>"),
+            "c: &Src",
+            "bool",
+        );
+        let _ = writeln!(body, "    {}", element_test(ns, local));
+        let _ = writeln!(body, "}}");
+        let _ = writeln!(body);
+        signature_in(
+            body,
+            "",
+            4,
+            &generic("record"),
+            "c: &mut Src",
+            &format!("Result<{record_ty}, Src::Error>"),
+        );
+        match read.strip_suffix('?') {
+            Some(call) => {
+                let _ = writeln!(body, "    {call}");
+            }
+            None => {
+                let _ = writeln!(body, "    Ok({read})");
+            }
+        }
+        let _ = writeln!(body, "}}");
+        let _ = writeln!(body);
+        let params = match min {
+            0 => "c: &mut Src, more: bool, _count: usize",
+            _ => "c: &mut Src, more: bool, count: usize",
+        };
+        signature_in(
+            body,
+            "",
+            4,
+            &generic("close"),
+            params,
+            "Result<(), Src::Error>",
+        );
+        if min > 0 {
+            let _ = writeln!(body, "    if count < {min} {{");
+            let what = format!("another {}", display(ns, local));
+            unexpected_in(body, "        ", "return Err(", &what, ");");
+            let _ = writeln!(body, "    }}");
+        }
+        let _ = writeln!(body, "    if more {{");
+        let what = format!("the end of the content of {name}");
+        unexpected_in(body, "        ", "return Err(", &what, ");");
+        let _ = writeln!(body, "    }}");
+        let _ = writeln!(body, "    c.finish()");
+        let _ = writeln!(body, "}}");
+        o.push_str(&indented(body));
+        let _ = writeln!(o, "}}");
+        self.out.push_str(o);
         Ok(())
     }
 
@@ -1779,6 +1961,15 @@ fn indented(text: &str) -> String {
         out.push('\n');
     }
     out
+}
+
+/// [`unexpected`] in code that will be indented by four more columns.
+fn unexpected_in(o: &mut String, pad: &str, head: &str, what: &str, tail: &str) {
+    let mut wide = String::new();
+    unexpected(&mut wide, &format!("    {pad}"), head, what, tail);
+    for line in wide.lines() {
+        let _ = writeln!(o, "{}", line.strip_prefix("    ").unwrap_or(line));
+    }
 }
 
 /// `{head}c.unexpected("{what}"){tail}` at `pad`, broken as rustfmt breaks it past 100

@@ -72,3 +72,8 @@ fn drawing() {
 fn soap_encoding() {
     check("soap_encoding.rs", &["soap-encoding-1.1.xsd"], true);
 }
+
+#[test]
+fn purchase_orders() {
+    check("purchase_orders.rs", &["purchase-orders.xsd"], true);
+}

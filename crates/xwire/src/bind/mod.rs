@@ -38,6 +38,7 @@ mod cursor;
 mod dfa;
 mod facets;
 mod ids;
+mod records;
 mod scanner;
 mod source;
 mod text;
@@ -51,6 +52,7 @@ pub use cursor::Cursor;
 pub use dfa::Dfa;
 pub use facets::{Enumeration, Facets};
 pub use ids::{IdKind, Ids};
+pub use records::{RecordStream, Records};
 pub use scanner::{Fallback, Scanner};
 pub use source::{
     nil_content, nil_fixed, nil_simple, nillable, other_attribute, simple_element,
