@@ -1,6 +1,9 @@
-//! [`Op::Bind`]: parsers generated from the workloads' schemas by xwire-codegen (the build
-//! script writes them to `OUT_DIR`, as a user's would), reading a document into typed
-//! objects in one pass: parse, validate, deserialize (XML Screamer's "business objects").
+//! [`Op::Bind`]: documents read into typed objects. `xwire-compiled` runs the parsers
+//! xwire-codegen generates from the workloads' schemas (the build script writes them to
+//! `OUT_DIR`, as a user's would): parse, validate, deserialize in one pass (XML Screamer's
+//! "business objects"). `quick-xml-serde` is what Rust users write today: structs with
+//! `#[derive(Deserialize)]` for po.xml, read by quick-xml's serde deserializer, which checks
+//! no schema (quantities are `u8`, prices `f64`, dates strings).
 
 use super::{Engine, Lang, Op, Outcome, Peer, Setup};
 
@@ -24,14 +27,98 @@ mod purchase_orders {
 pub(super) const SCHEMAS: &[&str] = &["po.xsd", "ipo.xsd", "purchase-orders.xsd"];
 
 pub(super) fn peers() -> Vec<Peer> {
-    vec![Peer {
-        name: "xwire-compiled",
-        lang: Lang::Rust,
-        checks: "everything the validator checks for these schemas (generated from po.xsd, \
-                 ipo.xsd and purchase-orders.xsd by xwire-codegen), and every check of the \
-                 reader; builds the typed objects",
-        engine: Engine::InProcess(vec![(Op::Bind, Box::new(prepare))]),
-    }]
+    vec![
+        Peer {
+            name: "xwire-compiled",
+            lang: Lang::Rust,
+            checks: "everything the validator checks for these schemas (generated from po.xsd, \
+                     ipo.xsd and purchase-orders.xsd by xwire-codegen), and every check of the \
+                     reader; builds the typed objects",
+            engine: Engine::InProcess(vec![(Op::Bind, Box::new(prepare))]),
+        },
+        Peer {
+            name: "quick-xml-serde",
+            lang: Lang::Rust,
+            checks: "what quick-xml checks (no namespace processing, no schema), then serde's \
+                     shape: hand-written #[derive(Deserialize)] structs of po.xml (u8 \
+                     quantities, f64 prices, dates as strings); po.xsd only (ipo's xsi:type \
+                     families and namespaces are what serde cannot map)",
+            engine: Engine::InProcess(vec![(Op::Bind, Box::new(prepare_serde))]),
+        },
+    ]
+}
+
+/// quick-xml + serde on po.xsd's documents.
+fn prepare_serde(setup: &Setup<'_>) -> Result<super::Runner, String> {
+    let schema = setup.schema.ok_or("this workload has no schema")?;
+    match schema.file_name().and_then(|f| f.to_str()) {
+        Some("po.xsd") => Ok(Box::new(serde_po::bind)),
+        _ => Err(super::NOT_HERE.to_string()),
+    }
+}
+
+/// The structs a user writes for the Primer's po.xml, for quick-xml's deserializer.
+mod serde_po {
+    use serde::Deserialize;
+
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct PurchaseOrder {
+        #[serde(rename = "@orderDate")]
+        _order_date: Option<String>,
+        #[serde(rename = "shipTo")]
+        _ship_to: Address,
+        #[serde(rename = "billTo")]
+        _bill_to: Address,
+        #[serde(rename = "comment")]
+        _comment: Option<String>,
+        items: Items,
+    }
+
+    #[derive(Deserialize)]
+    struct Address {
+        #[serde(rename = "@country")]
+        _country: Option<String>,
+        #[serde(rename = "name")]
+        _name: String,
+        #[serde(rename = "street")]
+        _street: String,
+        #[serde(rename = "city")]
+        _city: String,
+        #[serde(rename = "state")]
+        _state: String,
+        #[serde(rename = "zip")]
+        _zip: String,
+    }
+
+    #[derive(Deserialize)]
+    struct Items {
+        #[serde(default)]
+        item: Vec<Item>,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Item {
+        #[serde(rename = "@partNum")]
+        _part_num: String,
+        product_name: String,
+        quantity: u8,
+        #[serde(rename = "USPrice")]
+        _us_price: f64,
+        #[serde(rename = "comment")]
+        _comment: Option<String>,
+        #[serde(rename = "shipDate")]
+        _ship_date: Option<String>,
+    }
+
+    pub(super) fn bind(doc: &[u8]) -> super::Outcome {
+        let text = std::str::from_utf8(doc).map_err(|e| e.to_string())?;
+        let po: PurchaseOrder = quick_xml::de::from_str(text).map_err(|e| e.to_string())?;
+        Ok(super::items_sum(
+            po.items.item.iter().map(|i| (i.quantity, i.product_name.as_str())),
+        ))
+    }
 }
 
 /// The generated parser of the workload's schema.
@@ -42,7 +129,7 @@ fn prepare(setup: &Setup<'_>) -> Result<super::Runner, String> {
         "po.xsd" => bind_po,
         "ipo.xsd" => bind_ipo,
         "purchase-orders.xsd" => bind_purchase_orders,
-        other => return Err(format!("no parser was generated from {other}")),
+        _ => return Err(super::NOT_HERE.to_string()),
     };
     Ok(Box::new(run))
 }
@@ -140,6 +227,10 @@ mod tests {
             };
             let mut run = prepare(&setup).unwrap();
             assert_eq!(run(&doc), Ok(items_sum_of_events(&doc)), "{name}");
+            if name == "po-8k" {
+                let mut serde = prepare_serde(&setup).unwrap();
+                assert_eq!(serde(&doc), Ok(items_sum_of_events(&doc)), "serde on {name}");
+            }
             // An invalid document is an error, as for `validate`.
             let bad = String::from_utf8(doc)
                 .unwrap()

@@ -314,6 +314,11 @@ pub type Runner = Box<dyn FnMut(&[u8]) -> Outcome + Send>;
 /// Prepares an operation for a workload (compiling its schema, say), outside the timing.
 pub type Prepare = Box<dyn Fn(&Setup<'_>) -> Result<Runner, String> + Send + Sync>;
 
+/// What a [`Prepare`] gives for a workload it has nothing for (a `bind` peer and a schema no
+/// types were written for): the cell is "cannot", as for an operation the peer lacks, not
+/// "failed".
+pub const NOT_HERE: &str = "(nothing prepared for this workload)";
+
 /// An operation with nothing to prepare: every run calls `f`.
 pub fn simple(f: fn(&[u8]) -> Outcome) -> Prepare {
     Box::new(move |_| Ok(Box::new(f)))
@@ -388,7 +393,11 @@ impl Peer {
     /// do `op`.
     pub fn prepare(&self, op: Op, setup: &Setup<'_>) -> Option<Result<Runner, String>> {
         match &self.engine {
-            Engine::InProcess(v) => v.iter().find(|(o, _)| *o == op).map(|(_, p)| p(setup)),
+            Engine::InProcess(v) => v
+                .iter()
+                .find(|(o, _)| *o == op)
+                .map(|(_, p)| p(setup))
+                .filter(|r| !matches!(r, Err(e) if e == NOT_HERE)),
             _ => None,
         }
     }
