@@ -127,6 +127,11 @@ const BROKEN: &[common::Break] = &[
         "<d:size> auto </d:size>",
         r#"<d:size xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:nil="true"/>"#,
     ),
+    (
+        "xsi:nil on an element an attribute wildcard admits anything on",
+        r#"d:weight="1.5" x:any="y""#,
+        r#"d:weight="1.5" x:any="y" xsi:nil="true""#,
+    ),
     ("an IDREF naming no ID", r#"uses="c1""#, r#"uses="c1 c9""#),
     (
         "an ID twice",

@@ -19,7 +19,7 @@ use std::fmt;
 
 use crate::datatypes::Builtin;
 
-use super::source::{is_xsi_hint, other_attribute};
+use super::source::other_attribute;
 use super::{value, Fault, Source, Text, XSI};
 
 /// The XML Schema namespace, whose built-in types `xsi:type` may name.
@@ -184,7 +184,9 @@ impl Wildcard {
         owner: &str,
         kept: &mut Vec<AnyAttribute>,
     ) -> Result<(), Fault> {
-        if is_xsi_hint(ns, local) || !self.namespaces.admits(ns) {
+        // The `xsi:` attributes are never a wildcard's: the hints are allowed, the others
+        // (`xsi:nil` where the element is not nillable) are not.
+        if ns == XSI || !self.namespaces.admits(ns) {
             return other_attribute(ns, local, owner);
         }
         match (self.process, D::attribute(ns, local, value)) {

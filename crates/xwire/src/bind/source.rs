@@ -195,7 +195,7 @@ pub(super) fn simple_type_attribute(ns: &str, local: &str) -> Result<(), Fault> 
 
 /// Whether an attribute is one any element may have whatever its type: `xsi:type` (checked
 /// apart, [`Source::check_xsi_type`]) and the schema-location hints.
-pub(super) fn is_xsi_hint(ns: &str, local: &str) -> bool {
+fn is_xsi_hint(ns: &str, local: &str) -> bool {
     ns == XSI
         && matches!(
             local,
