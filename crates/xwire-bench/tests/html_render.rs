@@ -714,6 +714,7 @@ fn chromium_renders_the_page_with_its_charts() {
         ("arrays", ""),
         ("documents", ""),
         ("validation", ""),
+        ("compiled", ""),
         ("latency", ""),
         ("pipelines", ""),
         ("throughput", ""),

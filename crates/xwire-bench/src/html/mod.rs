@@ -94,6 +94,7 @@ pub fn render_dated(r: &Report, date: &str) -> String {
     arrays(&mut out, r);
     documents(&mut out, r);
     validation(&mut out, r);
+    compiled(&mut out, r);
     latency(&mut out, r);
     pipelines(&mut out, r);
     throughput(&mut out, r);
@@ -110,6 +111,7 @@ const SECTIONS: &[(&str, &str)] = &[
     ("arrays", "Throughput against array size"),
     ("documents", "Namespace-heavy and application documents"),
     ("validation", "Non-validating and validating parse"),
+    ("compiled", "Typed objects from schemas (XML Screamer)"),
     ("latency", "Latency per file size"),
     ("pipelines", "XPath-and-edit pipelines"),
     ("throughput", "Transactions per second"),
@@ -520,6 +522,70 @@ fn validation(out: &mut String, r: &Report) {
     out.push_str("</table>\n");
     validation_cost(out, &ws);
     out.push_str("</section>\n");
+}
+
+/// `bind` (typed objects, parse + validate + deserialize, from code generated from the
+/// schema) beside the parse and the validation of the same documents, in the manner of
+/// XML Screamer's table: for each workload with a `bind` measured, one row per processor and
+/// operation, with the speed of `xwire-compiled` relative to it.
+fn compiled(out: &mut String, r: &Report) {
+    h2(out, "compiled");
+    let ws: Vec<&WorkloadResult> = r
+        .workloads
+        .iter()
+        .filter(|w| {
+            w.results
+                .iter()
+                .any(|m| m.op == Op::Bind && m.cell.median().is_some())
+        })
+        .collect();
+    if ws.is_empty() {
+        note(out, "The table of typed objects needs the <code>bind</code> operation (<code>--ops bind</code>) on workloads whose schemas have generated parsers (<code>po-*</code>, <code>ipo-*</code>, <code>po</code>); this run has none.");
+        out.push_str(
+            "</section>
+",
+        );
+        return;
+    }
+    out.push_str("<p>MB/s of each processor on the same document, and how much faster <code>xwire-compiled</code> (parse, validate and build the objects of the types xwire-codegen generated from the schema) is than it: <code>bind</code> is typed objects, <code>parse</code> the best streaming parse without validation (building nothing), <code>validate</code> a validating parse. Operations are timed in separate rounds of the same run.</p>\n<table><tr><th>workload</th><th>processor</th><th>operation</th><th>MB/s</th><th>xwire-compiled / it</th></tr>\n");
+    for w in ws {
+        let ours = w.cell("xwire-compiled", Op::Bind).and_then(Cell::median);
+        let mut rows: Vec<(String, &str, f64)> = Vec::new();
+        for m in &w.results {
+            let Some(t) = m.cell.median() else { continue };
+            match m.op {
+                Op::Bind => rows.push((m.peer.clone(), "bind", t)),
+                Op::Validate => rows.push((m.peer.clone(), "validate", t)),
+                _ => {}
+            }
+        }
+        if let Some(t) = streaming(w, "xwire") {
+            rows.push(("xwire".to_string(), "parse", t));
+        }
+        // Typed objects first (xwire-compiled leading), then the parse, then validation.
+        let rank = |op: &str| ["bind", "parse", "validate"].iter().position(|o| *o == op);
+        rows.sort_by_key(|(peer, op, _)| (rank(op), peer != "xwire-compiled"));
+        for (i, (peer, op, t)) in rows.iter().enumerate() {
+            let name = if i == 0 {
+                escape(&w.name)
+            } else {
+                String::new()
+            };
+            let cls = if peer.starts_with("xwire") {
+                " class=\"xwire\""
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                out,
+                "<tr{cls}><td>{name}</td><td>{}</td><td>{op}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+                escape(peer),
+                number(mbps(w, *t)),
+                ours.map_or("-".into(), |o| format!("{:.2}", t / o))
+            );
+        }
+    }
+    out.push_str("</table>\n</section>\n");
 }
 
 /// Each validating peer's `validate` beside its own non-validating parse (the same parser

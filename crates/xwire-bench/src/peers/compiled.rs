@@ -116,7 +116,10 @@ mod serde_po {
         let text = std::str::from_utf8(doc).map_err(|e| e.to_string())?;
         let po: PurchaseOrder = quick_xml::de::from_str(text).map_err(|e| e.to_string())?;
         Ok(super::items_sum(
-            po.items.item.iter().map(|i| (i.quantity, i.product_name.as_str())),
+            po.items
+                .item
+                .iter()
+                .map(|i| (i.quantity, i.product_name.as_str())),
         ))
     }
 }
@@ -229,7 +232,11 @@ mod tests {
             assert_eq!(run(&doc), Ok(items_sum_of_events(&doc)), "{name}");
             if name == "po-8k" {
                 let mut serde = prepare_serde(&setup).unwrap();
-                assert_eq!(serde(&doc), Ok(items_sum_of_events(&doc)), "serde on {name}");
+                assert_eq!(
+                    serde(&doc),
+                    Ok(items_sum_of_events(&doc)),
+                    "serde on {name}"
+                );
             }
             // An invalid document is an error, as for `validate`.
             let bad = String::from_utf8(doc)
