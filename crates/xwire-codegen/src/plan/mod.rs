@@ -527,7 +527,10 @@ impl Planner<'_> {
             TypeId::Complex(ct) => {
                 let item = self.complex_type(ct, Some((local, within)))?;
                 let family = self.derived_types(el, ct);
-                if family.len() <= 1 {
+                // The declared type alone, or an abstract one with nothing to stand for it
+                // (its reader gives the error): no family. An abstract type with one derived
+                // type is a family of one, read by `xsi:type`.
+                if family.is_empty() || family == [ct] {
                     return Ok(Ty::Item(item));
                 }
                 Ok(Ty::Item(self.type_family(ct, family)?))
