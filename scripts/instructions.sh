@@ -45,7 +45,8 @@ done
 # The schemas are the workloads' own (crates/xwire-bench/src/workloads/mod.rs); `-` for none.
 # Rounds make each run ~100-300 M instructions: many for small documents, few for large.
 # validate is the `xwire` peer's (Validator::validate_with, lean pass first); validate-psvi
-# the `xwire-psvi` peer's (ValidatingReader, the general pass); index the `xwire-index`
+# the `xwire-psvi` peer's (ValidatingReader, the general pass); bind the `xwire-compiled`
+# peer's (the parser xwire-codegen generated from po.xsd: typed objects); index the `xwire-index`
 # peer's (parse into a reused index, walk it); decode/encode xwire's binary format,
 # schema-less (encode repeats within 0.7% only: its name index hashes with random keys). tiny is crates/xwire/examples/tiny.rs's loop; parse of `overhead` is what the
 # benchmark's overhead workload times (both: a new reader per `<a/>`).
@@ -67,6 +68,9 @@ rows() {
         if [ "$schema" != - ]; then
             echo "validate xwire validate $name $schema $rounds"
             echo "validate-psvi xwire-psvi validate $name $schema $rounds"
+        fi
+        if [ "$schema" = "$po" ]; then
+            echo "bind xwire-compiled bind $name $schema $rounds"
         fi
         echo "index xwire-index index $name - $rounds"
         echo "decode xwire decode $name - $rounds"
