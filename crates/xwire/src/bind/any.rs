@@ -20,22 +20,10 @@ use std::fmt;
 use crate::datatypes::Builtin;
 
 use super::source::other_attribute;
-use super::{value, Fault, Source, Text, XSI};
+use super::{value, Content, Fault, Source, Text, XSI};
 
 /// The XML Schema namespace, whose built-in types `xsi:type` may name.
 const XS: &str = "http://www.w3.org/2001/XMLSchema";
-
-/// One step through the content of an element whose content may hold text and elements
-/// ([`Source::content`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Content<'s> {
-    /// The source is at a child's start tag.
-    Start,
-    /// A run of character data (white space included), references replaced.
-    Text(&'s str),
-    /// The source is past the element's end tag.
-    End,
-}
 
 /// What a schema's global declarations are, as generated code gives them to the readers of
 /// wildcard content: the generated `Document` implements it.

@@ -45,8 +45,8 @@ mod text;
 pub mod value;
 
 pub use any::{
-    check_value, Any, AnyAttribute, AnyElement, AnyNode, Content, Globals, NamedType, Namespaces,
-    Process, Wildcard,
+    check_value, Any, AnyAttribute, AnyElement, AnyNode, Globals, NamedType, Namespaces, Process,
+    Wildcard,
 };
 pub use cursor::Cursor;
 pub use dfa::Dfa;
@@ -56,7 +56,7 @@ pub use records::{RecordStream, Records};
 pub use scanner::{Fallback, Scanner};
 pub use source::{
     nil_content, nil_fixed, nil_simple, nillable, other_attribute, simple_element,
-    simple_id_element, Source, ValueConstraint,
+    simple_id_element, Content, Source, ValueConstraint,
 };
 pub use text::Text;
 pub use value::{Date, DateTime, GDay, GMonth, GMonthDay, GYear, GYearMonth, Integer, Time};

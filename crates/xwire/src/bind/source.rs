@@ -2,7 +2,19 @@
 //! same whether the bytes go through the fast [`Scanner`](super::Scanner) or the general
 //! [`Cursor`](super::Cursor).
 
-use super::{Content, Fault, IdKind, Ids, Nillable, XSI};
+use super::{Fault, IdKind, Ids, Nillable, XSI};
+
+/// One step through the content of an element whose content may hold text and elements
+/// ([`Source::content`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Content<'s> {
+    /// The source is at a child's start tag.
+    Start,
+    /// A run of character data (white space included), references replaced.
+    Text(&'s str),
+    /// The source is past the element's end tag.
+    End,
+}
 
 /// A document seen as the steps of recursive descent: the root, an element's attributes, its
 /// next child, its text. Generated readers are generic over it, so one reader serves both
