@@ -251,6 +251,10 @@ fn field(out: &mut String, plan: &Plan, f: &Field) {
 
 fn variant(out: &mut String, plan: &Plan, v: &Variant) {
     let mut doc = source_doc(&v.source);
+    if let Some((fixed, value)) = &v.value_constraint {
+        let what = if *fixed { "Fixed" } else { "Default" };
+        let _ = write!(doc, " {what}: `{}`.", in_code_span(value));
+    }
     if let Occurs::Many { min, max } = v.occurs {
         let _ = write!(doc, " {}", bounds(min, max));
     }

@@ -1238,7 +1238,13 @@ impl Emitter<'_> {
             let start = Start::of(&first);
             let test = &start.test;
             let _ = writeln!(o, "    if *more && {test} {{");
-            let read = self.read_one(&v.source, &v.ty, v.simple, v.boxed, None)?;
+            let read = self.read_one(
+                &v.source,
+                &v.ty,
+                v.simple,
+                v.boxed,
+                v.value_constraint.as_ref(),
+            )?;
             match v.occurs {
                 Occurs::One | Occurs::Optional => {
                     let _ = writeln!(o, "        let v = {read};");
@@ -1267,7 +1273,13 @@ impl Emitter<'_> {
             let value = match v.occurs {
                 Occurs::Optional => "None".to_string(),
                 Occurs::Many { .. } => "Vec::new()".to_string(),
-                Occurs::One => self.read_one(&v.source, &v.ty, v.simple, v.boxed, None)?,
+                Occurs::One => self.read_one(
+                    &v.source,
+                    &v.ty,
+                    v.simple,
+                    v.boxed,
+                    v.value_constraint.as_ref(),
+                )?,
             };
             let _ = writeln!(o, "    Ok({name}::{}({value}))", v.name);
             let _ = writeln!(o, "}}");

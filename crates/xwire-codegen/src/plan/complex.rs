@@ -142,11 +142,7 @@ impl Planner<'_> {
                 let (local, source, ty) = self.element(*el, within)?;
                 let f = fields.push(&local, source, ty, occurs);
                 f.simple = super::simple_type_of(schema, *el);
-                f.value_constraint = schema
-                    .element(*el)
-                    .value_constraint
-                    .as_ref()
-                    .map(|c| (c.fixed, c.lexical.clone()));
+                f.value_constraint = constraint_of(schema, *el);
             }
             Term::Wildcard(w) => {
                 let source = Source::AnyElement(w.clone());
@@ -222,10 +218,12 @@ impl Planner<'_> {
                 for inner in &group.particles {
                     let occurs = occurs(inner);
                     let mut simple = None;
+                    let mut value_constraint = None;
                     let (vname, source, ty) = match &inner.term {
                         Term::Element(el) => {
                             let (local, source, ty) = self.element(*el, item)?;
                             simple = super::simple_type_of(schema, *el);
+                            value_constraint = constraint_of(schema, *el);
                             (names::type_name(&local), source, ty)
                         }
                         Term::Wildcard(w) => (
@@ -246,6 +244,7 @@ impl Planner<'_> {
                         occurs,
                         boxed: false,
                         simple,
+                        value_constraint,
                     });
                 }
                 ItemKind::Choice { variants }
@@ -311,6 +310,7 @@ impl Planner<'_> {
             occurs: Occurs::One,
             boxed: false,
             simple: super::simple_type_of(self.schema, el),
+            value_constraint: constraint_of(self.schema, el),
         })
     }
 
@@ -358,6 +358,7 @@ impl Planner<'_> {
             occurs: Occurs::One,
             boxed: false,
             simple: None,
+            value_constraint: None,
         }];
         let mut seen = HashSet::new();
         let mut stack = vec![particle];
@@ -393,9 +394,16 @@ impl Planner<'_> {
                 occurs: Occurs::One,
                 boxed: false,
                 simple: None,
+                value_constraint: None,
             });
         }
         self.items[item.0].kind = ItemKind::Choice { variants };
         Ok(item)
     }
+}
+
+/// An element declaration's `default` or `fixed` value, as a field or variant keeps it.
+fn constraint_of(schema: &xwire_schema::model::Schema, el: ElementId) -> Option<(bool, String)> {
+    let c = schema.element(el).value_constraint.as_ref()?;
+    Some((c.fixed, c.lexical.clone()))
 }

@@ -168,6 +168,8 @@ pub struct Variant {
     pub boxed: bool,
     /// The simple type of the value, when it has one.
     pub simple: Option<SimpleTypeId>,
+    /// An element's `default` (`false`) or `fixed` (`true`) value, as written.
+    pub value_constraint: Option<(bool, String)>,
 }
 
 /// Where a value comes from in the document.
@@ -601,6 +603,7 @@ impl Planner<'_> {
                 occurs: Occurs::One,
                 boxed: false,
                 simple: None,
+                value_constraint: None,
             });
         }
         self.items[item.0].kind = ItemKind::Choice { variants };
