@@ -453,16 +453,7 @@ impl Emitter<'_> {
             params,
             &format!("Option<Result<(), {B}::Fault>>"),
         );
-        if arms.is_empty() {
-            let _ = writeln!(o, "    None");
-        } else {
-            let _ = writeln!(o, "    match (ns, local) {{");
-            for ((ns, local), check) in &arms {
-                arm_in(o, "        ", 4, &format!("({ns:?}, {local:?})"), check);
-            }
-            let _ = writeln!(o, "        _ => None,");
-            let _ = writeln!(o, "    }}");
-        }
+        match_names(o, &arms, "None");
         let _ = writeln!(o, "}}");
         Ok(())
     }
@@ -507,16 +498,7 @@ impl Emitter<'_> {
         };
         let _ = writeln!(o);
         signature_in(o, "", 4, "named_type", params, &format!("{B}::NamedType"));
-        if arms.is_empty() {
-            let _ = writeln!(o, "    {B}::NamedType::None");
-        } else {
-            let _ = writeln!(o, "    match (ns, local) {{");
-            for ((ns, local), check) in &arms {
-                arm_in(o, "        ", 4, &format!("({ns:?}, {local:?})"), check);
-            }
-            let _ = writeln!(o, "        _ => {B}::NamedType::None,");
-            let _ = writeln!(o, "    }}");
-        }
+        match_names(o, &arms, &format!("{B}::NamedType::None"));
         let _ = writeln!(o, "}}");
         Ok(())
     }
@@ -2013,6 +1995,22 @@ fn arm_in(o: &mut String, pad: &str, indent: usize, pattern: &str, value: &str) 
         let _ = writeln!(o, "{pad}    {value}");
         let _ = writeln!(o, "{pad}}}");
     }
+}
+
+/// The body of a `Globals` function of `(ns, local)`: a match of the expanded names in
+/// `arms` to their values, `other` for the rest (alone when there are no arms), in code
+/// that will be indented by four more columns.
+fn match_names(o: &mut String, arms: &[((String, String), String)], other: &str) {
+    if arms.is_empty() {
+        let _ = writeln!(o, "    {other}");
+        return;
+    }
+    let _ = writeln!(o, "    match (ns, local) {{");
+    for ((ns, local), value) in arms {
+        arm_in(o, "        ", 4, &format!("({ns:?}, {local:?})"), value);
+    }
+    let _ = writeln!(o, "        _ => {other},");
+    let _ = writeln!(o, "    }}");
 }
 
 /// The struct items of the elements that are nillable (content elements and roots).
