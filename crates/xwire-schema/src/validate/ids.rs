@@ -1,6 +1,6 @@
 //! ID uniqueness and IDREF resolution (Validation Rule: Validation Root Valid (ID/IDREF)).
 
-use std::collections::HashMap;
+use xwire::bind::{self, Ids};
 
 use crate::datatypes::{Builtin, Value};
 use crate::model::{Schema, SimpleTypeId, Variety};
@@ -32,52 +32,42 @@ pub fn id_kind(schema: &Schema, ty: SimpleTypeId) -> IdKind {
     }
 }
 
-/// The IDs seen and the IDREFs to resolve at the end of the document.
+/// The IDs seen and the IDREFs to resolve at the end of the document: the table generated
+/// parsers keep ([`xwire::bind::Ids`]), fed with typed values.
 #[derive(Debug, Default)]
-pub(crate) struct IdTable {
-    ids: HashMap<Box<str>, u64>,
-    refs: Vec<(Box<str>, u64)>,
-}
+pub(crate) struct IdTable(Ids);
 
 impl IdTable {
     pub(crate) fn clear(&mut self) {
-        self.ids.clear();
-        self.refs.clear();
+        self.0.clear();
     }
 
     /// Records the ID and IDREF values of `value` (of kind `kind`) found at `offset`;
     /// returns the ID that was already defined, if any.
     pub(crate) fn record(&mut self, kind: IdKind, value: &Value, offset: u64) -> Option<String> {
+        let kind = match kind {
+            IdKind::None => return None,
+            IdKind::Id => bind::IdKind::Id,
+            IdKind::IdRef => bind::IdKind::IdRef,
+            IdKind::IdRefs => bind::IdKind::IdRefs,
+        };
         match (kind, value) {
-            (IdKind::Id, Value::String(s)) => {
-                if self.ids.contains_key(s.as_str()) {
-                    return Some(s.clone());
-                }
-                self.ids.insert(s.as_str().into(), offset);
-            }
-            (IdKind::IdRef, Value::String(s)) => self.refs.push((s.as_str().into(), offset)),
-            (IdKind::IdRefs, Value::List(items)) => {
+            (_, Value::String(s)) => self.0.record(kind, s, offset).err().map(|_| s.clone()),
+            (bind::IdKind::IdRefs, Value::List(items)) => {
                 for v in items {
                     if let Value::String(s) = v {
-                        self.refs.push((s.as_str().into(), offset));
+                        // An IDREF names one ID: recording it cannot fail.
+                        let _ = self.0.record(bind::IdKind::IdRef, s, offset);
                     }
                 }
+                None
             }
-            (IdKind::IdRefs, Value::String(s)) => {
-                for t in s.split_ascii_whitespace() {
-                    self.refs.push((t.into(), offset));
-                }
-            }
-            _ => {}
+            _ => None,
         }
-        None
     }
 
     /// The IDREFs that name no ID, with their offsets.
     pub(crate) fn unresolved(&self) -> impl Iterator<Item = (&str, u64)> + '_ {
-        self.refs
-            .iter()
-            .filter(|(r, _)| !self.ids.contains_key(r))
-            .map(|(r, o)| (&**r, *o))
+        self.0.unresolved()
     }
 }

@@ -240,11 +240,13 @@ impl Source for Cursor<'_> {
 
     fn finish(&mut self) -> Result<(), Error> {
         while !matches!(self.reader.next()?, Event::Eof) {}
-        match self.ids.unresolved() {
-            Some((r, at)) => {
-                let fault = Ids::dangling(r);
-                Err(self.fail_at(at, fault))
-            }
+        let dangling = self
+            .ids
+            .unresolved()
+            .next()
+            .map(|(r, at)| (Ids::dangling(r), at));
+        match dangling {
+            Some((fault, at)) => Err(self.fail_at(at, fault)),
             None => Ok(()),
         }
     }

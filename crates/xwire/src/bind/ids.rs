@@ -1,5 +1,6 @@
-//! ID uniqueness and IDREF resolution for generated parsers (Validation Rule: Validation
-//! Root Valid (ID/IDREF)): each source keeps one table for its document.
+//! ID uniqueness and IDREF resolution (Validation Rule: Validation Root Valid (ID/IDREF)):
+//! each source of a generated parser keeps one table for its document, and so does the
+//! schema validator (`xwire-schema`'s general pass).
 
 use std::collections::HashSet;
 
@@ -26,7 +27,7 @@ pub enum IdKind {
 /// ids.record(IdKind::IdRefs, "a b", 10)?;
 /// ids.record(IdKind::Id, " a ", 20)?;
 /// assert!(ids.record(IdKind::Id, "a", 30).is_err(), "a second ID a");
-/// assert_eq!(ids.unresolved(), Some(("b", 10)));
+/// assert_eq!(ids.unresolved().collect::<Vec<_>>(), [("b", 10)]);
 /// # Ok::<(), xwire::bind::Fault>(())
 /// ```
 #[derive(Clone, Debug, Default)]
@@ -57,12 +58,18 @@ impl Ids {
         Ok(())
     }
 
-    /// The first IDREF that names no ID, and where it is.
-    pub fn unresolved(&self) -> Option<(&str, u64)> {
+    /// The IDREFs that name no ID, with where they are, in document order.
+    pub fn unresolved(&self) -> impl Iterator<Item = (&str, u64)> + '_ {
         self.refs
             .iter()
-            .find(|(r, _)| !self.ids.contains(r))
+            .filter(|(r, _)| !self.ids.contains(r))
             .map(|(r, at)| (&**r, *at))
+    }
+
+    /// Forgets every ID and IDREF, for the next document.
+    pub fn clear(&mut self) {
+        self.ids.clear();
+        self.refs.clear();
     }
 
     /// The error of an IDREF `r` that names no ID.

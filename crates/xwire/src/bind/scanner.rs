@@ -787,7 +787,9 @@ impl Source for Scanner<'_> {
             return Err(Fallback);
         }
         // A dangling IDREF is the cursor's to report.
-        match skip_ws(self.bytes, self.pos) == self.bytes.len() && self.ids.unresolved().is_none() {
+        match skip_ws(self.bytes, self.pos) == self.bytes.len()
+            && self.ids.unresolved().next().is_none()
+        {
             true => Ok(()),
             false => Err(Fallback),
         }
