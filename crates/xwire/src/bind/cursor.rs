@@ -52,6 +52,47 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// Where a skipped entity stops [`Cursor::gather`]: the error names what is unknown.
+#[derive(Clone, Copy)]
+enum SkippedIn {
+    Text,
+    Content,
+}
+
+impl Cursor<'_> {
+    /// Reads character data into `self.text` (comments and processing instructions left
+    /// out, CDATA sections taken as text) up to the next start or end tag, which it gives.
+    fn gather(&mut self, skipped: SkippedIn) -> Result<Pending, Error> {
+        self.text.clear();
+        loop {
+            match self.reader.next()? {
+                Event::Text(t) => self.text.push_str(&t.unescape()),
+                Event::CData(c) => self.text.push_str(&c.text()),
+                Event::Start(_) => return Ok(Pending::Start),
+                Event::End(_) => return Ok(Pending::End),
+                Event::SkippedEntity(e) => {
+                    let name = e.name();
+                    let fault = match skipped {
+                        SkippedIn::Text => Fault::new(
+                            "cvc-datatype-valid.1",
+                            format!("the entity '{name}' was not expanded: its text is unknown"),
+                        ),
+                        SkippedIn::Content => Fault::new(
+                            "cvc-complex-type.2.4",
+                            format!("the entity '{name}' was not expanded: the content is unknown"),
+                        ),
+                    };
+                    return Err(self.fail(fault));
+                }
+                Event::Eof => {
+                    return Err(self.fail(Fault::new("well-formedness", "the document ended")))
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
 impl Source for Cursor<'_> {
     type Error = Error;
 
@@ -158,69 +199,33 @@ impl Source for Cursor<'_> {
     // The text is gathered in one buffer for every element: a value converts from it
     // without an allocation of its own.
     fn text(&mut self) -> Result<&str, Error> {
-        self.text.clear();
-        loop {
-            match self.reader.next()? {
-                Event::Text(t) => self.text.push_str(&t.unescape()),
-                Event::CData(c) => self.text.push_str(&c.text()),
-                Event::End(_) => return Ok(&self.text),
-                Event::Start(_) => {
-                    return Err(self.fail(Fault::new(
-                        "cvc-type.3.1.2",
-                        "an element of simple content cannot have element children",
-                    )))
-                }
-                Event::SkippedEntity(e) => {
-                    let m = format!(
-                        "the entity '{}' was not expanded: its text is unknown",
-                        e.name()
-                    );
-                    return Err(self.fail(Fault::new("cvc-datatype-valid.1", m)));
-                }
-                Event::Eof => {
-                    return Err(self.fail(Fault::new("well-formedness", "the document ended")))
-                }
-                _ => {}
-            }
+        match self.gather(SkippedIn::Text)? {
+            Pending::End => Ok(&self.text),
+            Pending::Start => Err(self.fail(Fault::new(
+                "cvc-type.3.1.2",
+                "an element of simple content cannot have element children",
+            ))),
         }
     }
 
     // Text runs split by comments, PIs or CDATA sections are one step, as the scanner (which
     // leaves those to the cursor) gives them.
     fn content(&mut self) -> Result<Content<'_>, Error> {
-        match self.pending.take() {
-            Some(Pending::Start) => return Ok(Content::Start),
-            Some(Pending::End) => return Ok(Content::End),
-            None => {}
-        }
-        self.text.clear();
-        let tag = loop {
-            match self.reader.next()? {
-                Event::Text(t) => self.text.push_str(&t.unescape()),
-                Event::CData(c) => self.text.push_str(&c.text()),
-                Event::Start(_) => break Pending::Start,
-                Event::End(_) => break Pending::End,
-                Event::SkippedEntity(e) => {
-                    let m = format!(
-                        "the entity '{}' was not expanded: the content is unknown",
-                        e.name()
-                    );
-                    return Err(self.fail(Fault::new("cvc-complex-type.2.4", m)));
+        let tag = match self.pending.take() {
+            Some(tag) => tag,
+            None => {
+                let tag = self.gather(SkippedIn::Content)?;
+                if !self.text.is_empty() {
+                    self.pending = Some(tag);
+                    return Ok(Content::Text(&self.text));
                 }
-                Event::Eof => {
-                    return Err(self.fail(Fault::new("well-formedness", "the document ended")))
-                }
-                _ => {}
+                tag
             }
         };
-        if self.text.is_empty() {
-            return Ok(match tag {
-                Pending::Start => Content::Start,
-                Pending::End => Content::End,
-            });
-        }
-        self.pending = Some(tag);
-        Ok(Content::Text(&self.text))
+        Ok(match tag {
+            Pending::Start => Content::Start,
+            Pending::End => Content::End,
+        })
     }
 
     fn empty(&mut self) -> Result<(), Error> {
