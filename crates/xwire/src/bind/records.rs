@@ -64,24 +64,42 @@ impl<'a, R: RecordStream> Records<'a, R> {
         }
     }
 
-    /// One step on the fast path: a record, the end (`None`), or the fallback.
+    /// One step on either path, the root open and `more` telling whether the source is at a
+    /// child: the next record, or the end checked (`None`).
+    fn step<S: Source>(
+        c: &mut S,
+        more: &mut bool,
+        count: usize,
+    ) -> Result<Option<R::Record>, S::Error> {
+        if *more && R::MAX.map_or(true, |m| count < m) && R::at_record(c) {
+            let r = R::record(c)?;
+            *more = c.child()?;
+            return Ok(Some(r));
+        }
+        R::close(c, *more, count)?;
+        Ok(None)
+    }
+
+    /// One step on the fast path, opening the root first (`more` is `None` until then).
     fn fast(
         c: &mut Scanner<'a>,
         more: &mut Option<bool>,
         count: usize,
     ) -> Result<Option<R::Record>, Fallback> {
-        let at = match *more {
+        let at = match more {
             Some(m) => m,
-            None => R::open(c)?,
+            None => more.insert(R::open(c)?),
         };
-        *more = Some(at);
-        if at && R::MAX.map_or(true, |m| count < m) && R::at_record(c) {
-            let r = R::record(c)?;
-            *more = Some(c.child()?);
-            return Ok(Some(r));
-        }
-        R::close(c, at, count)?;
-        Ok(None)
+        Self::step(c, at, count)
+    }
+
+    /// Goes on with the cursor where the scanner fell back: the step the scanner could not
+    /// take, the cursor at the same record.
+    fn fall_back(&mut self) -> Result<Option<R::Record>, Error> {
+        let (mut c, mut more) = self.general()?;
+        let r = Self::step(&mut *c, &mut more, self.count);
+        self.state = State::General(c, more);
+        r
     }
 
     /// The general path from the start, past the `count` records already given.
@@ -101,35 +119,13 @@ impl<R: RecordStream> Iterator for Records<'_, R> {
     type Item = Result<R::Record, Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if let State::Fast(c, more) = &mut self.state {
-            match Self::fast(c, more, self.count) {
-                Ok(Some(r)) => {
-                    self.count += 1;
-                    return Some(Ok(r));
-                }
-                Ok(None) => {
-                    self.state = State::Done;
-                    return None;
-                }
-                Err(Fallback) => match self.general() {
-                    Ok((c, more)) => self.state = State::General(c, more),
-                    Err(e) => {
-                        self.state = State::Done;
-                        return Some(Err(e));
-                    }
-                },
-            }
-        }
-        let State::General(c, more) = &mut self.state else {
-            return None;
-        };
-        let step = if *more && R::MAX.map_or(true, |m| self.count < m) && R::at_record(&**c) {
-            R::record(&mut **c).and_then(|r| {
-                *more = c.child()?;
-                Ok(Some(r))
-            })
-        } else {
-            R::close(&mut **c, *more, self.count).map(|()| None)
+        let step = match &mut self.state {
+            State::Fast(c, more) => match Self::fast(c, more, self.count) {
+                Ok(r) => Ok(r),
+                Err(Fallback) => self.fall_back(),
+            },
+            State::General(c, more) => Self::step(&mut **c, more, self.count),
+            State::Done => return None,
         };
         match step {
             Ok(Some(r)) => {
