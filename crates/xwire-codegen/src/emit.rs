@@ -233,10 +233,7 @@ fn in_code_span(value: &str) -> String {
 
 fn field(out: &mut String, plan: &Plan, f: &Field) {
     let mut doc = source_doc(&f.source);
-    if let Some((fixed, value)) = &f.value_constraint {
-        let what = if *fixed { "Fixed" } else { "Default" };
-        let _ = write!(doc, " {what}: `{}`.", in_code_span(value));
-    }
+    constraint_doc(&mut doc, f.value_constraint.as_ref());
     if let Occurs::Many { min, max } = f.occurs {
         let _ = write!(doc, " {}", bounds(min, max));
     }
@@ -251,10 +248,7 @@ fn field(out: &mut String, plan: &Plan, f: &Field) {
 
 fn variant(out: &mut String, plan: &Plan, v: &Variant) {
     let mut doc = source_doc(&v.source);
-    if let Some((fixed, value)) = &v.value_constraint {
-        let what = if *fixed { "Fixed" } else { "Default" };
-        let _ = write!(doc, " {what}: `{}`.", in_code_span(value));
-    }
+    constraint_doc(&mut doc, v.value_constraint.as_ref());
     if let Occurs::Many { min, max } = v.occurs {
         let _ = write!(doc, " {}", bounds(min, max));
     }
@@ -277,6 +271,14 @@ fn nillable(t: String, nillable: bool) -> String {
     match nillable {
         true => format!("{RUNTIME}::Nillable<{t}>"),
         false => t,
+    }
+}
+
+/// Appends an element's or attribute's default or fixed value to its documentation.
+fn constraint_doc(doc: &mut String, constraint: Option<&(bool, String)>) {
+    if let Some((fixed, value)) = constraint {
+        let what = if *fixed { "Fixed" } else { "Default" };
+        let _ = write!(doc, " {what}: `{}`.", in_code_span(value));
     }
 }
 

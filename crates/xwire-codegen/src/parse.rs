@@ -48,8 +48,8 @@ const XSI: &str = "http://www.w3.org/2001/XMLSchema-instance";
 pub(crate) fn parsers(plan: &Plan, schema: &Schema) -> R<String> {
     let mut e = Emitter::new(plan, schema);
     e.document()?;
-    for item in &plan.items {
-        e.item(item)?;
+    for (i, item) in plan.items.iter().enumerate() {
+        e.item(ItemId(i), item)?;
     }
     let mut out = std::mem::take(&mut e.out);
     // The element readers first: they name the conversions of the types `xsi:type` may name.
@@ -659,9 +659,9 @@ impl Emitter<'_> {
         Ok(if boxed { format!("Box::new({v})") } else { v })
     }
 
-    fn item(&mut self, item: &Item) -> R<()> {
+    fn item(&mut self, id: ItemId, item: &Item) -> R<()> {
         match (&item.origin, &item.kind) {
-            (Origin::ComplexType(_), ItemKind::Struct { fields }) => self.complex(item, fields),
+            (Origin::ComplexType(_), ItemKind::Struct { fields }) => self.complex(id, item, fields),
             (Origin::Group(_), ItemKind::Struct { fields }) => self.sequence(item, fields),
             // Only the enum of mixed content has a variant for text.
             (Origin::Group(_), ItemKind::Choice { variants })
@@ -679,7 +679,7 @@ impl Emitter<'_> {
     }
 
     /// The reader of a complex type: attributes, then content, to the end tag.
-    fn complex(&mut self, item: &Item, fields: &[Field]) -> R<()> {
+    fn complex(&mut self, id: ItemId, item: &Item, fields: &[Field]) -> R<()> {
         let name = &item.name;
         // An `all` group that is the whole content (once) is read in any order; one
         // anywhere else is refused (greedy reading in order would be wrong).
@@ -703,8 +703,8 @@ impl Emitter<'_> {
         );
         let body_start = o.len();
         let (tns, tlocal) = self.type_name(item);
-        if let Origin::ComplexType(id) = item.origin {
-            if self.schema.complex_type(id).is_abstract {
+        if let Origin::ComplexType(ct) = item.origin {
+            if self.schema.complex_type(ct).is_abstract {
                 // Read only through a family's reader, which dispatches on `xsi:type` to the
                 // derived types: an element read as this type named none.
                 let m = format!(
@@ -713,7 +713,7 @@ impl Emitter<'_> {
                 let _ = writeln!(o, "    let m = {m:?};");
                 let _ = writeln!(o, "    Err(c.fail({B}::Fault::new(\"cvc-type.2\", m)))");
                 let _ = writeln!(o, "}}");
-                if self.nil_items.contains(&item_id(self.plan, item)) {
+                if self.nil_items.contains(&id) {
                     return unsupported(format!("{name}: a nillable element of an abstract type"));
                 }
                 self.finish_read(name, &o);
@@ -860,7 +860,7 @@ impl Emitter<'_> {
         }
         let attribute_code = o[body_start..].to_string();
         // A nil element of this type: the same attributes, no content.
-        let nil = self.nil_items.contains(&item_id(self.plan, item)).then(|| {
+        let nil = self.nil_items.contains(&id).then(|| {
             let mut n = String::new();
             let _ = writeln!(n);
             let _ = writeln!(
@@ -876,33 +876,12 @@ impl Emitter<'_> {
                 "Result<(), Src::Error>",
             );
             n.push_str(&o[body_start..]);
-            let kept: Vec<String> = fields
-                .iter()
-                .filter(|f| matches!(f.source, Source::Attribute { .. } | Source::AnyAttributes(_)))
-                .map(local_name)
-                .collect();
-            match kept.len() {
-                0 => {}
-                1 => {
-                    let _ = writeln!(n, "    let _ = {};", kept[0]);
-                }
-                _ => {
-                    let _ = writeln!(n, "    let _ = ({});", kept.join(", "));
-                }
-            }
+            discard_attributes(&mut n, fields);
             let _ = writeln!(n, "    {B}::nil_content(c)");
             let _ = writeln!(n, "}}");
             n
         });
-        let content: Vec<&Field> = fields
-            .iter()
-            .filter(|f| {
-                !matches!(
-                    f.source,
-                    Source::Attribute { .. } | Source::AnyAttributes(_)
-                )
-            })
-            .collect();
+        let content: Vec<&Field> = fields.iter().filter(|f| !is_attribute(f)).collect();
         if let Some(f) = content.iter().find(|f| f.source == Source::Text) {
             let st = f.simple.expect("simple content has a simple type");
             self.conversions.insert(st);
@@ -948,28 +927,25 @@ impl Emitter<'_> {
             o.push_str(&nil);
         }
         self.finish_read(name, &o);
-        self.records(item, fields, &attribute_code)?;
+        self.records(id, item, fields, &content, &attribute_code)?;
         Ok(())
     }
 
     /// For a document root whose content is one repeated element, `Type::records` and the
     /// `RecordStream` it reads through: the records one at a time (`attribute_code`: the
     /// reader's checks of the root's start tag).
-    fn records(&mut self, item: &Item, fields: &[Field], attribute_code: &str) -> R<()> {
+    fn records(
+        &mut self,
+        id: ItemId,
+        item: &Item,
+        fields: &[Field],
+        content: &[&Field],
+        attribute_code: &str,
+    ) -> R<()> {
         let plan = self.plan;
-        let id = item_id(plan, item);
         let roots: Vec<&crate::plan::Root> =
             plan.roots.iter().filter(|r| r.ty == Ty::Item(id)).collect();
-        let content: Vec<&Field> = fields
-            .iter()
-            .filter(|f| {
-                !matches!(
-                    f.source,
-                    Source::Attribute { .. } | Source::AnyAttributes(_)
-                )
-            })
-            .collect();
-        let (Some(first), [f]) = (roots.first(), content.as_slice()) else {
+        let (Some(first), [f]) = (roots.first(), content) else {
             return Ok(());
         };
         let (
@@ -1051,25 +1027,7 @@ impl Emitter<'_> {
         );
         let _ = writeln!(body, "    }}");
         body.push_str(attribute_code);
-        let kept: Vec<String> = fields
-            .iter()
-            .filter(|f| {
-                matches!(
-                    f.source,
-                    Source::Attribute { .. } | Source::AnyAttributes(_)
-                )
-            })
-            .map(local_name)
-            .collect();
-        match kept.len() {
-            0 => {}
-            1 => {
-                let _ = writeln!(body, "    let _ = {};", kept[0]);
-            }
-            _ => {
-                let _ = writeln!(body, "    let _ = ({});", kept.join(", "));
-            }
-        }
+        discard_attributes(body, fields);
         let _ = writeln!(body, "    c.child()");
         let _ = writeln!(body, "}}");
         let _ = writeln!(body);
@@ -2036,10 +1994,31 @@ fn nil_items(plan: &Plan, schema: &Schema) -> HashSet<ItemId> {
     items
 }
 
-/// The id of an item of `plan`.
-fn item_id(plan: &Plan, item: &Item) -> ItemId {
-    let i = plan.items.iter().position(|x| std::ptr::eq(x, item));
-    ItemId(i.expect("an item of the plan"))
+/// Whether a field holds attributes (a use, or what the attribute wildcard keeps).
+fn is_attribute(f: &Field) -> bool {
+    matches!(
+        f.source,
+        Source::Attribute { .. } | Source::AnyAttributes(_)
+    )
+}
+
+/// `let _ = (a, b);` of the attribute locals a reader checked but does not keep (a nil
+/// element's, a stream's root's), so the user's crate has no unused-variable warning.
+fn discard_attributes(o: &mut String, fields: &[Field]) {
+    let kept: Vec<String> = fields
+        .iter()
+        .filter(|f| is_attribute(f))
+        .map(local_name)
+        .collect();
+    match kept.as_slice() {
+        [] => {}
+        [one] => {
+            let _ = writeln!(o, "    let _ = {one};");
+        }
+        _ => {
+            let _ = writeln!(o, "    let _ = ({});", kept.join(", "));
+        }
+    }
 }
 
 /// The runtime's `IdKind` of values of simple type `st`, if they are IDs or IDREFs.
