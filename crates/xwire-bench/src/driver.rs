@@ -513,9 +513,7 @@ fn copies(doc_len: usize, cold: bool) -> usize {
 /// Whether `op` runs on the workload at all: `validate` needs a schema, the pipelines a
 /// workload of the XPath-pipeline set.
 fn runs_on(op: Op, w: &Workload) -> bool {
-    (!op.needs_schema() || w.schema.is_some())
-        && (!op.is_pipeline() || w.pipelines)
-        && (op != Op::Bind || w.schema.as_deref().is_some_and(crate::peers::has_bindings))
+    (!op.needs_schema() || w.schema.is_some()) && (!op.is_pipeline() || w.pipelines)
 }
 
 /// The checksum most of `sums` agree on (the first of them on a tie), if any: the reference of

@@ -23,9 +23,6 @@ mod purchase_orders {
     include!(concat!(env!("OUT_DIR"), "/purchase_orders.rs"));
 }
 
-/// The schemas `build.rs` generated parsers from.
-pub(super) const SCHEMAS: &[&str] = &["po.xsd", "ipo.xsd", "purchase-orders.xsd"];
-
 pub(super) fn peers() -> Vec<Peer> {
     vec![
         Peer {

@@ -418,13 +418,6 @@ pub fn all() -> Vec<Peer> {
     v
 }
 
-/// Whether code was generated from this schema for [`Op::Bind`] (the schemas of
-/// `build.rs`): `bind` runs on the workloads of those schemas only.
-pub fn has_bindings(schema: &Path) -> bool {
-    let file = schema.file_name().and_then(|f| f.to_str());
-    file.is_some_and(|f| compiled::SCHEMAS.contains(&f))
-}
-
 /// The peers linked into this process (Rust, C, C++), without probing the harnesses (which
 /// starts a JVM and a Python interpreter).
 pub fn in_process() -> Vec<Peer> {
