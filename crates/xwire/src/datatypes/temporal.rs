@@ -399,10 +399,16 @@ impl DateTime {
 
     /// The canonical representation: `dateTime` and `time` with a timezone in UTC with `Z`.
     pub fn canonical(&self) -> String {
-        let v = match self.kind {
-            TemporalKind::DateTime | TemporalKind::Time => self.to_utc(),
-            _ => self.clone(),
-        };
+        match self.kind {
+            TemporalKind::DateTime | TemporalKind::Time => self.to_utc().lexical(),
+            _ => self.lexical(),
+        }
+    }
+
+    /// A lexical form that reads back to this very value: the timezone as given (`Z` for
+    /// +00:00), where [`DateTime::canonical`] moves `dateTime` and `time` to UTC.
+    pub fn lexical(&self) -> String {
+        let v = self;
         let year = if v.year < 0 {
             format!("-{:04}", -v.year)
         } else {
