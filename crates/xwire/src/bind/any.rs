@@ -23,7 +23,7 @@ use super::source::other_attribute;
 use super::{value, Content, Fault, Source, Text, XSI};
 
 /// The XML Schema namespace, whose built-in types `xsi:type` may name.
-const XS: &str = "http://www.w3.org/2001/XMLSchema";
+pub(super) const XS: &str = "http://www.w3.org/2001/XMLSchema";
 
 /// What a schema's global declarations are, as generated code gives them to the readers of
 /// wildcard content: the generated `Document` implements it.
@@ -201,7 +201,7 @@ pub enum Any<D: Globals> {
     /// An element the schema declares, read as that document.
     Known(Box<D>),
     /// An element whose `xsi:type` names a complex type of the schema, read as that type.
-    Typed(Box<D::Typed>),
+    Typed(Box<TypedElement<D::Typed>>),
     /// Any other element, kept as XML.
     Other(AnyElement<D>),
 }
@@ -268,12 +268,25 @@ impl<D: Globals> Any<D> {
     }
 
     /// The current element read as the complex type its `xsi:type` names, if it names one.
-    fn typed<S: Source>(c: &mut S) -> Result<Option<D::Typed>, S::Error> {
-        match c.xsi_type()? {
-            Some((ns, local)) if ns != XS => D::typed(c, &ns, &local),
-            _ => Ok(None),
-        }
+    fn typed<S: Source>(c: &mut S) -> Result<Option<TypedElement<D::Typed>>, S::Error> {
+        let Some((tns, tlocal)) = c.xsi_type()?.filter(|(ns, _)| ns != XS) else {
+            return Ok(None);
+        };
+        let (ns, local) = c.name();
+        let (ns, local) = (Text::from(ns), Text::from(local));
+        Ok(D::typed(c, &tns, &tlocal)?.map(|value| TypedElement { ns, local, value }))
     }
+}
+
+/// An element read as the complex type its `xsi:type` names: its name and the value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TypedElement<T> {
+    /// The element's namespace URI, empty for none.
+    pub ns: Text,
+    /// The element's local name.
+    pub local: Text,
+    /// The value, of the type `xsi:type` named (a variant of the generated `Typed`).
+    pub value: T,
 }
 
 /// An element kept as XML: its expanded name, attributes (namespace declarations left out)
@@ -288,6 +301,10 @@ pub struct AnyElement<D: Globals> {
     pub local: Text,
     /// The attributes, in document order.
     pub attributes: Vec<AnyAttribute>,
+    /// The type its `xsi:type` names, resolved as (namespace URI, local name), and then left
+    /// out of `attributes`. Not read in skipped content, where the attribute is kept as
+    /// written.
+    pub xsi_type: Option<(Text, Text)>,
     /// The content: text and elements in document order.
     pub children: Vec<AnyNode<D>>,
 }
@@ -309,6 +326,7 @@ where
             ns: self.ns.clone(),
             local: self.local.clone(),
             attributes: self.attributes.clone(),
+            xsi_type: self.xsi_type.clone(),
             children: self.children.clone(),
         }
     }
@@ -323,6 +341,7 @@ where
             .field("ns", &self.ns)
             .field("local", &self.local)
             .field("attributes", &self.attributes)
+            .field("xsi_type", &self.xsi_type)
             .field("children", &self.children)
             .finish()
     }
@@ -336,6 +355,7 @@ where
         self.ns == other.ns
             && self.local == other.local
             && self.attributes == other.attributes
+            && self.xsi_type == other.xsi_type
             && self.children == other.children
     }
 }
@@ -469,7 +489,10 @@ impl<D: Globals> AnyElement<D> {
                     checked?;
                 }
             }
-            attributes.push(AnyAttribute::new(ns, local, value));
+            // A resolved `xsi:type` is kept as a name: its prefix means nothing elsewhere.
+            if !(xsi_type.is_some() && ns == XSI && local == "type") {
+                attributes.push(AnyAttribute::new(ns, local, value));
+            }
             Ok(())
         })?;
         Ok(Open {
@@ -477,6 +500,9 @@ impl<D: Globals> AnyElement<D> {
                 ns,
                 local,
                 attributes,
+                xsi_type: xsi_type
+                    .as_ref()
+                    .map(|(ns, local)| (Text::from(ns.as_str()), Text::from(local.as_str()))),
                 children: Vec::new(),
             },
             xsi_type,

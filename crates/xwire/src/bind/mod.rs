@@ -46,7 +46,7 @@ pub mod value;
 
 pub use any::{
     check_value, Any, AnyAttribute, AnyElement, AnyNode, Globals, NamedType, Namespaces, Process,
-    Wildcard,
+    TypedElement, Wildcard,
 };
 pub use cursor::Cursor;
 pub use dfa::Dfa;
