@@ -43,6 +43,7 @@ mod scanner;
 mod source;
 mod text;
 pub mod value;
+pub mod write;
 
 pub use any::{
     check_value, Any, AnyAttribute, AnyElement, AnyNode, Globals, NamedType, Namespaces, Process,
