@@ -56,11 +56,19 @@
 //! read every construct yet (mixed content, QNames, patterns and enumerations on lists):
 //! for such a schema, [`Error::Unsupported`] names the construct and
 //! [`Config::parsers`]`(false)` generates the types alone. Identity constraints are not
-//! checked yet; the validate-only and event APIs and the serializers come next (issue 29).
+//! checked yet; the validate-only and event APIs come next (issue 29).
+//!
+//! And their serializers: `Document::write` writes a value back through any
+//! `xwire::bind::write::XmlSink` (XML text, or binary XML where numbers stay typed and
+//! numeric lists go out as packed arrays), and `Document::to_xml` gives the text. What is
+//! written is valid and reads back to an equal value, with the exceptions the runtime
+//! documents (`xwire::bind::write`): a pattern on the lexical form of a non-string value,
+//! `xsi:type` on elements of simple types, and a nil element's attributes are not kept.
 
 mod emit;
 mod parse;
 pub mod plan;
+mod serialize;
 
 use std::path::{Path, PathBuf};
 
@@ -171,6 +179,7 @@ impl Config {
         if self.parsers {
             let parsers = parse::parsers(&plan, &schema).map_err(|u| Error::Unsupported(u.0))?;
             code.push_str(&parsers);
+            code.push_str(&serialize::serializers(&plan, &schema));
         }
         let files = schema.files().map(|(_, p)| p.to_path_buf()).collect();
         Ok(Generated { code, files })

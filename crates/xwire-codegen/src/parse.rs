@@ -1939,7 +1939,7 @@ fn unexpected(o: &mut String, pad: &str, head: &str, what: &str, tail: &str) {
 
 /// A match arm `{pattern} => {value},` at `pad`, or in a block where rustfmt would put it
 /// (past 100 characters).
-fn arm(o: &mut String, pad: &str, pattern: &str, value: &str) {
+pub(crate) fn arm(o: &mut String, pad: &str, pattern: &str, value: &str) {
     arm_in(o, pad, 0, pattern, value);
 }
 

@@ -1018,3 +1018,511 @@ static FACETS_50: xwire::bind::Facets = xwire::bind::Facets::new(
     xwire::datatypes::Builtin::Double,
     &[("maxInclusive", "1.0E6"), ("minExclusive", "0.0E0")],
 );
+
+const NAME_0: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "urn:drawing",
+    prefix: "ns1",
+    local: "drawing",
+};
+
+const NAME_1: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "urn:drawing",
+    prefix: "ns1",
+    local: "polygon",
+};
+
+const NAME_2: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "urn:drawing",
+    prefix: "ns1",
+    local: "circle",
+};
+
+const NAME_3: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "urn:drawing",
+    prefix: "ns1",
+    local: "Drawing",
+};
+
+const NAME_4: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "urn:drawing",
+    prefix: "ns1",
+    local: "Extras",
+};
+
+const NAME_5: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "urn:drawing",
+    prefix: "ns1",
+    local: "Title",
+};
+
+const NAME_6: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "urn:drawing",
+    prefix: "ns1",
+    local: "Empty",
+};
+
+const NAME_7: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "urn:drawing",
+    prefix: "ns1",
+    local: "Meta",
+};
+
+const NAME_8: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "urn:drawing",
+    prefix: "ns1",
+    local: "Group",
+};
+
+const NAME_9: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "urn:drawing",
+    prefix: "ns1",
+    local: "Shape",
+};
+
+const NAME_10: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "urn:drawing",
+    prefix: "ns1",
+    local: "Circle",
+};
+
+const NAME_11: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "urn:drawing",
+    prefix: "ns1",
+    local: "Polygon",
+};
+
+const NAME_12: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "origin",
+};
+
+const NAME_13: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "units",
+};
+
+const NAME_14: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "version",
+};
+
+const NAME_15: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "urn:drawing",
+    prefix: "ns1",
+    local: "title",
+};
+
+const NAME_16: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "urn:drawing",
+    prefix: "ns1",
+    local: "group",
+};
+
+const NAME_17: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "urn:drawing",
+    prefix: "ns1",
+    local: "size",
+};
+
+const NAME_18: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "urn:drawing",
+    prefix: "ns1",
+    local: "scale",
+};
+
+const NAME_19: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "urn:drawing",
+    prefix: "ns1",
+    local: "caption",
+};
+
+const NAME_20: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "urn:drawing",
+    prefix: "ns1",
+    local: "meta",
+};
+
+const NAME_21: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "urn:drawing",
+    prefix: "ns1",
+    local: "extras",
+};
+
+const NAME_22: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "lang",
+};
+
+const NAME_23: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "urn:drawing",
+    prefix: "ns1",
+    local: "portrait",
+};
+
+const NAME_24: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "urn:drawing",
+    prefix: "ns1",
+    local: "landscape",
+};
+
+const NAME_25: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "urn:drawing",
+    prefix: "ns1",
+    local: "layer",
+};
+
+const NAME_26: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "urn:drawing",
+    prefix: "ns1",
+    local: "opacity",
+};
+
+const NAME_27: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "id",
+};
+
+const NAME_28: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "urn:drawing",
+    prefix: "ns1",
+    local: "r",
+};
+
+const NAME_29: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "urn:drawing",
+    prefix: "ns1",
+    local: "stroke",
+};
+
+const NAME_30: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "urn:drawing",
+    prefix: "ns1",
+    local: "points",
+};
+
+const NAME_31: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "urn:drawing",
+    prefix: "ns1",
+    local: "closed",
+};
+
+const NAME_32: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "urn:drawing",
+    prefix: "ns1",
+    local: "kind",
+};
+
+const NAME_33: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "uses",
+};
+
+const NAME_34: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "urn:drawing",
+    prefix: "ns1",
+    local: "author",
+};
+
+const NAME_35: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "urn:drawing",
+    prefix: "ns1",
+    local: "date",
+};
+
+const NAME_36: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "urn:drawing",
+    prefix: "ns1",
+    local: "note",
+};
+
+impl Document {
+    /// Writes the document to `s`: XML text through `xwire::Writer`, binary XML
+    /// through `xwire::binary::BinaryWriter` (numbers stay typed there).
+    pub fn write<S: xwire::bind::write::XmlSink + ?Sized>(
+        &self,
+        s: &mut S,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        match self {
+            Document::Drawing(v) => {
+                xwire::bind::write::element(s, NAME_0, v)?;
+            }
+            Document::Polygon(v) => {
+                xwire::bind::write::element(s, NAME_1, v)?;
+            }
+            Document::Circle(v) => {
+                xwire::bind::write::element(s, NAME_2, v)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The document as XML text (UTF-8, no XML declaration).
+    pub fn to_xml(&self) -> Result<String, xwire::bind::write::WriteError> {
+        xwire::bind::write::to_string(|s| self.write(s))
+    }
+}
+
+impl xwire::bind::write::Globals for Document {
+    fn write_element<S: xwire::bind::write::XmlSink + ?Sized>(
+        &self,
+        s: &mut S,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        self.write(s)
+    }
+
+    fn write_typed<S: xwire::bind::write::XmlSink + ?Sized>(
+        t: &Typed,
+        s: &mut S,
+        name: xwire::bind::write::Name<'_>,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        match t {
+            Typed::Drawing(v) => xwire::bind::write::typed(s, name, NAME_3, v),
+            Typed::Extras(v) => xwire::bind::write::typed(s, name, NAME_4, v),
+            Typed::Title(v) => xwire::bind::write::typed(s, name, NAME_5, v),
+            Typed::Empty(v) => xwire::bind::write::typed(s, name, NAME_6, v),
+            Typed::Meta(v) => xwire::bind::write::typed(s, name, NAME_7, v),
+            Typed::Group(v) => xwire::bind::write::typed(s, name, NAME_8, v),
+            Typed::Shape(v) => xwire::bind::write::typed(s, name, NAME_9, v),
+            Typed::Circle(v) => xwire::bind::write::typed(s, name, NAME_10, v),
+            Typed::Polygon(v) => xwire::bind::write::typed(s, name, NAME_11, v),
+        }
+    }
+}
+
+impl xwire::bind::write::Content for Drawing {
+    fn write_content<S: xwire::bind::write::XmlSink + ?Sized>(
+        &self,
+        s: &mut S,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        if let Some(v) = &self.origin {
+            xwire::bind::write::attribute(s, NAME_12, &xwire::bind::write::List(v))?;
+        }
+        xwire::bind::write::attribute(s, NAME_13, &self.units)?;
+        xwire::bind::write::attribute(s, NAME_14, &self.version)?;
+        if let Some(v) = &self.title {
+            xwire::bind::write::element(s, NAME_15, v)?;
+        }
+        xwire::bind::write::Content::write_content(&self.choice, s)?;
+        for v in &self.sequence {
+            xwire::bind::write::Content::write_content(v, s)?;
+        }
+        for v in &self.shape {
+            xwire::bind::write::Content::write_content(v, s)?;
+        }
+        if let Some(v) = &self.group {
+            xwire::bind::write::element(s, NAME_16, v)?;
+        }
+        if let Some(v) = &self.size {
+            xwire::bind::write::simple(s, NAME_17, v)?;
+        }
+        if let Some(v) = &self.scale {
+            xwire::bind::write::nillable(s, NAME_18, v, xwire::bind::write::simple)?;
+        }
+        if let Some(v) = &self.caption {
+            xwire::bind::write::nillable(s, NAME_19, v, xwire::bind::write::element)?;
+        }
+        if let Some(v) = &self.meta {
+            xwire::bind::write::element(s, NAME_20, v)?;
+        }
+        if let Some(v) = &self.extras {
+            xwire::bind::write::element(s, NAME_21, v)?;
+        }
+        Ok(())
+    }
+}
+
+impl xwire::bind::write::Lexical for Units {
+    fn lexical(&self, out: &mut String) {
+        out.push_str(match self {
+            Units::Mm => "mm",
+            Units::In => "in",
+            Units::Pt => "pt",
+        });
+    }
+}
+
+impl xwire::bind::write::Content for Title {
+    fn write_content<S: xwire::bind::write::XmlSink + ?Sized>(
+        &self,
+        s: &mut S,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        if let Some(v) = &self.lang {
+            xwire::bind::write::attribute(s, NAME_22, v)?;
+        }
+        xwire::bind::write::Lexical::write_text(&self.value, s)?;
+        Ok(())
+    }
+}
+
+impl xwire::bind::write::Content for DrawingChoice {
+    fn write_content<S: xwire::bind::write::XmlSink + ?Sized>(
+        &self,
+        s: &mut S,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        match self {
+            DrawingChoice::Portrait(v) => {
+                xwire::bind::write::element(s, NAME_23, v)?;
+            }
+            DrawingChoice::Landscape(v) => {
+                xwire::bind::write::element(s, NAME_24, v)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl xwire::bind::write::Content for Empty {
+    fn write_content<S: xwire::bind::write::XmlSink + ?Sized>(
+        &self,
+        _s: &mut S,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        Ok(())
+    }
+}
+
+impl xwire::bind::write::Content for DrawingSequence {
+    fn write_content<S: xwire::bind::write::XmlSink + ?Sized>(
+        &self,
+        s: &mut S,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        xwire::bind::write::simple(s, NAME_25, &self.layer)?;
+        if let Some(v) = &self.opacity {
+            xwire::bind::write::simple(s, NAME_26, v)?;
+        }
+        Ok(())
+    }
+}
+
+impl xwire::bind::write::Content for ShapeGroup {
+    fn write_content<S: xwire::bind::write::XmlSink + ?Sized>(
+        &self,
+        s: &mut S,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        match self {
+            ShapeGroup::Circle(v) => {
+                xwire::bind::write::element(s, NAME_2, v)?;
+            }
+            ShapeGroup::Polygon(v) => {
+                xwire::bind::write::element(s, NAME_1, v)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl xwire::bind::write::Content for Circle {
+    fn write_content<S: xwire::bind::write::XmlSink + ?Sized>(
+        &self,
+        s: &mut S,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        if let Some(v) = &self.id {
+            xwire::bind::write::attribute(s, NAME_27, v)?;
+        }
+        xwire::bind::write::simple(s, NAME_28, &self.r)?;
+        if let Some(v) = &self.stroke {
+            xwire::bind::write::simple(s, NAME_29, v)?;
+        }
+        Ok(())
+    }
+}
+
+impl xwire::bind::write::Content for Polygon {
+    fn write_content<S: xwire::bind::write::XmlSink + ?Sized>(
+        &self,
+        s: &mut S,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        if let Some(v) = &self.id {
+            xwire::bind::write::attribute(s, NAME_27, v)?;
+        }
+        xwire::bind::write::simple(s, NAME_30, &xwire::bind::write::List(&self.points))?;
+        if let Some(v) = &self.closed {
+            xwire::bind::write::simple(s, NAME_31, v)?;
+        }
+        if let Some(v) = &self.kind {
+            xwire::bind::write::simple(s, NAME_32, v)?;
+        }
+        Ok(())
+    }
+}
+
+impl xwire::bind::write::Content for Group {
+    fn write_content<S: xwire::bind::write::XmlSink + ?Sized>(
+        &self,
+        s: &mut S,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        if let Some(v) = &self.uses {
+            xwire::bind::write::attribute(s, NAME_33, &xwire::bind::write::List(v))?;
+        }
+        for v in &self.shape {
+            xwire::bind::write::Content::write_content(v, s)?;
+        }
+        if let Some(v) = &self.group {
+            xwire::bind::write::element(s, NAME_16, v)?;
+        }
+        Ok(())
+    }
+}
+
+impl xwire::bind::write::Lexical for SizeOrAuto {
+    fn lexical(&self, out: &mut String) {
+        match self {
+            SizeOrAuto::PositiveInteger(v) => xwire::bind::write::Lexical::lexical(v, out),
+            SizeOrAuto::Member2(v) => xwire::bind::write::Lexical::lexical(v, out),
+        }
+    }
+}
+
+impl xwire::bind::write::Lexical for SizeOrAutoMember2 {
+    fn lexical(&self, out: &mut String) {
+        out.push_str(match self {
+            SizeOrAutoMember2::Auto => "auto",
+        });
+    }
+}
+
+impl xwire::bind::write::Content for Meta {
+    fn write_content<S: xwire::bind::write::XmlSink + ?Sized>(
+        &self,
+        s: &mut S,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        if let Some(v) = &self.author {
+            xwire::bind::write::simple(s, NAME_34, v)?;
+        }
+        xwire::bind::write::simple(s, NAME_35, &self.date)?;
+        Ok(())
+    }
+}
+
+impl xwire::bind::write::Content for Extras {
+    fn write_content<S: xwire::bind::write::XmlSink + ?Sized>(
+        &self,
+        s: &mut S,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        xwire::bind::write::other_attributes(s, &self.other_attributes)?;
+        for v in &self.any {
+            v.write(s)?;
+        }
+        if let Some(v) = &self.note {
+            v.write(s)?;
+        }
+        Ok(())
+    }
+}
+
+impl xwire::bind::write::Content for Shape {
+    fn write_content<S: xwire::bind::write::XmlSink + ?Sized>(
+        &self,
+        s: &mut S,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        if let Some(v) = &self.id {
+            xwire::bind::write::attribute(s, NAME_27, v)?;
+        }
+        Ok(())
+    }
+}

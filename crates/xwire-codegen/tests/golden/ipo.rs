@@ -689,3 +689,339 @@ static PATTERN_49_0_0: xwire::bind::Dfa = xwire::bind::Dfa {
     accept: b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00",
     start: 1,
 };
+
+const NAME_0: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "http://www.example.com/IPO",
+    prefix: "ns1",
+    local: "purchaseOrder",
+};
+
+const NAME_1: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "http://www.example.com/IPO",
+    prefix: "ns1",
+    local: "comment",
+};
+
+const NAME_2: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "http://www.example.com/IPO",
+    prefix: "ns1",
+    local: "PurchaseOrderType",
+};
+
+const NAME_3: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "http://www.example.com/IPO",
+    prefix: "ns1",
+    local: "Items",
+};
+
+const NAME_4: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "http://www.example.com/IPO",
+    prefix: "ns1",
+    local: "Address",
+};
+
+const NAME_5: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "http://www.example.com/IPO",
+    prefix: "ns1",
+    local: "USAddress",
+};
+
+const NAME_6: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "http://www.example.com/IPO",
+    prefix: "ns1",
+    local: "UKAddress",
+};
+
+const NAME_7: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "orderDate",
+};
+
+const NAME_8: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "shipTo",
+};
+
+const NAME_9: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "billTo",
+};
+
+const NAME_10: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "items",
+};
+
+const NAME_11: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "name",
+};
+
+const NAME_12: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "street",
+};
+
+const NAME_13: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "city",
+};
+
+const NAME_14: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "state",
+};
+
+const NAME_15: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "zip",
+};
+
+const NAME_16: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "exportCode",
+};
+
+const NAME_17: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "postcode",
+};
+
+const NAME_18: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "item",
+};
+
+const NAME_19: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "partNum",
+};
+
+const NAME_20: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "productName",
+};
+
+const NAME_21: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "quantity",
+};
+
+const NAME_22: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "USPrice",
+};
+
+const NAME_23: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "shipDate",
+};
+
+impl Document {
+    /// Writes the document to `s`: XML text through `xwire::Writer`, binary XML
+    /// through `xwire::binary::BinaryWriter` (numbers stay typed there).
+    pub fn write<S: xwire::bind::write::XmlSink + ?Sized>(
+        &self,
+        s: &mut S,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        match self {
+            Document::PurchaseOrder(v) => {
+                xwire::bind::write::element(s, NAME_0, v)?;
+            }
+            Document::Comment(v) => {
+                xwire::bind::write::simple(s, NAME_1, v)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The document as XML text (UTF-8, no XML declaration).
+    pub fn to_xml(&self) -> Result<String, xwire::bind::write::WriteError> {
+        xwire::bind::write::to_string(|s| self.write(s))
+    }
+}
+
+impl xwire::bind::write::Globals for Document {
+    fn write_element<S: xwire::bind::write::XmlSink + ?Sized>(
+        &self,
+        s: &mut S,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        self.write(s)
+    }
+
+    fn write_typed<S: xwire::bind::write::XmlSink + ?Sized>(
+        t: &Typed,
+        s: &mut S,
+        name: xwire::bind::write::Name<'_>,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        match t {
+            Typed::PurchaseOrderType(v) => xwire::bind::write::typed(s, name, NAME_2, v),
+            Typed::Items(v) => xwire::bind::write::typed(s, name, NAME_3, v),
+            Typed::Address(v) => xwire::bind::write::typed(s, name, NAME_4, v),
+            Typed::UsAddress(v) => xwire::bind::write::typed(s, name, NAME_5, v),
+            Typed::UkAddress(v) => xwire::bind::write::typed(s, name, NAME_6, v),
+        }
+    }
+}
+
+impl xwire::bind::write::Content for PurchaseOrderType {
+    fn write_content<S: xwire::bind::write::XmlSink + ?Sized>(
+        &self,
+        s: &mut S,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        if let Some(v) = &self.order_date {
+            xwire::bind::write::attribute(s, NAME_7, v)?;
+        }
+        xwire::bind::write::element(s, NAME_8, &self.ship_to)?;
+        if let Some(v) = &self.bill_to {
+            xwire::bind::write::element(s, NAME_9, v)?;
+        }
+        if let Some(v) = &self.comment {
+            xwire::bind::write::simple(s, NAME_1, v)?;
+        }
+        if let Some(v) = &self.items {
+            xwire::bind::write::element(s, NAME_10, v)?;
+        }
+        Ok(())
+    }
+}
+
+impl xwire::bind::write::Content for Address {
+    fn write_content<S: xwire::bind::write::XmlSink + ?Sized>(
+        &self,
+        s: &mut S,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        xwire::bind::write::simple(s, NAME_11, &self.name)?;
+        xwire::bind::write::simple(s, NAME_12, &self.street)?;
+        xwire::bind::write::simple(s, NAME_13, &self.city)?;
+        Ok(())
+    }
+}
+
+impl xwire::bind::write::Content for AddressFamily {
+    fn write_content<S: xwire::bind::write::XmlSink + ?Sized>(
+        &self,
+        s: &mut S,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        match self {
+            AddressFamily::Address(v) => {
+                xwire::bind::write::Content::write_content(v, s)?;
+            }
+            AddressFamily::UsAddress(v) => {
+                xwire::bind::write::xsi_type(s, NAME_5)?;
+                xwire::bind::write::Content::write_content(v, s)?;
+            }
+            AddressFamily::UkAddress(v) => {
+                xwire::bind::write::xsi_type(s, NAME_6)?;
+                xwire::bind::write::Content::write_content(v, s)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl xwire::bind::write::Content for UsAddress {
+    fn write_content<S: xwire::bind::write::XmlSink + ?Sized>(
+        &self,
+        s: &mut S,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        xwire::bind::write::simple(s, NAME_11, &self.name)?;
+        xwire::bind::write::simple(s, NAME_12, &self.street)?;
+        xwire::bind::write::simple(s, NAME_13, &self.city)?;
+        xwire::bind::write::simple(s, NAME_14, &self.state)?;
+        xwire::bind::write::simple(s, NAME_15, &self.zip)?;
+        Ok(())
+    }
+}
+
+impl xwire::bind::write::Lexical for UsState {
+    fn lexical(&self, out: &mut String) {
+        out.push_str(match self {
+            UsState::Ak => "AK",
+            UsState::Al => "AL",
+            UsState::Ar => "AR",
+            UsState::Ca => "CA",
+            UsState::Pa => "PA",
+        });
+    }
+}
+
+impl xwire::bind::write::Content for UkAddress {
+    fn write_content<S: xwire::bind::write::XmlSink + ?Sized>(
+        &self,
+        s: &mut S,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        xwire::bind::write::attribute(s, NAME_16, &self.export_code)?;
+        xwire::bind::write::simple(s, NAME_11, &self.name)?;
+        xwire::bind::write::simple(s, NAME_12, &self.street)?;
+        xwire::bind::write::simple(s, NAME_13, &self.city)?;
+        xwire::bind::write::simple(s, NAME_17, &self.postcode)?;
+        Ok(())
+    }
+}
+
+impl xwire::bind::write::Lexical for UkPostcode {
+    fn lexical(&self, out: &mut String) {
+        xwire::bind::write::Lexical::lexical(&self.0, out);
+    }
+}
+
+impl xwire::bind::write::Content for Items {
+    fn write_content<S: xwire::bind::write::XmlSink + ?Sized>(
+        &self,
+        s: &mut S,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        for v in &self.item {
+            xwire::bind::write::element(s, NAME_18, v)?;
+        }
+        Ok(())
+    }
+}
+
+impl xwire::bind::write::Content for Item {
+    fn write_content<S: xwire::bind::write::XmlSink + ?Sized>(
+        &self,
+        s: &mut S,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        xwire::bind::write::attribute(s, NAME_19, &self.part_num)?;
+        xwire::bind::write::simple(s, NAME_20, &self.product_name)?;
+        xwire::bind::write::simple(s, NAME_21, &self.quantity)?;
+        xwire::bind::write::simple(s, NAME_22, &self.us_price)?;
+        if let Some(v) = &self.comment {
+            xwire::bind::write::simple(s, NAME_1, v)?;
+        }
+        if let Some(v) = &self.ship_date {
+            xwire::bind::write::simple(s, NAME_23, v)?;
+        }
+        Ok(())
+    }
+}
+
+impl xwire::bind::write::Lexical for Sku {
+    fn lexical(&self, out: &mut String) {
+        xwire::bind::write::Lexical::lexical(&self.0, out);
+    }
+}
+
+impl xwire::bind::write::Lexical for Postcode {
+    fn lexical(&self, out: &mut String) {
+        xwire::bind::write::Lexical::lexical(&self.0, out);
+    }
+}

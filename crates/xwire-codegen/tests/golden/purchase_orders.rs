@@ -521,3 +521,271 @@ static PATTERN_46_0_0: xwire::bind::Dfa = xwire::bind::Dfa {
     accept: b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01",
     start: 1,
 };
+
+const NAME_0: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "http://www.example.com/PO1",
+    prefix: "ns1",
+    local: "purchaseOrders",
+};
+
+const NAME_1: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "http://www.example.com/PO1",
+    prefix: "ns1",
+    local: "purchaseOrder",
+};
+
+const NAME_2: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "http://www.example.com/PO1",
+    prefix: "ns1",
+    local: "PurchaseOrderType",
+};
+
+const NAME_3: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "http://www.example.com/PO1",
+    prefix: "ns1",
+    local: "USAddress",
+};
+
+const NAME_4: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "http://www.example.com/PO1",
+    prefix: "ns1",
+    local: "Items",
+};
+
+const NAME_5: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "orderDate",
+};
+
+const NAME_6: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "id",
+};
+
+const NAME_7: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "shipTo",
+};
+
+const NAME_8: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "billTo",
+};
+
+const NAME_9: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "comment",
+};
+
+const NAME_10: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "items",
+};
+
+const NAME_11: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "country",
+};
+
+const NAME_12: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "name",
+};
+
+const NAME_13: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "street",
+};
+
+const NAME_14: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "city",
+};
+
+const NAME_15: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "state",
+};
+
+const NAME_16: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "zip",
+};
+
+const NAME_17: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "item",
+};
+
+const NAME_18: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "partNum",
+};
+
+const NAME_19: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "productName",
+};
+
+const NAME_20: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "quantity",
+};
+
+const NAME_21: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "USPrice",
+};
+
+const NAME_22: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "shipDate",
+};
+
+impl Document {
+    /// Writes the document to `s`: XML text through `xwire::Writer`, binary XML
+    /// through `xwire::binary::BinaryWriter` (numbers stay typed there).
+    pub fn write<S: xwire::bind::write::XmlSink + ?Sized>(
+        &self,
+        s: &mut S,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        match self {
+            Document::PurchaseOrders(v) => {
+                xwire::bind::write::element(s, NAME_0, v)?;
+            }
+            Document::PurchaseOrder(v) => {
+                xwire::bind::write::element(s, NAME_1, v)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The document as XML text (UTF-8, no XML declaration).
+    pub fn to_xml(&self) -> Result<String, xwire::bind::write::WriteError> {
+        xwire::bind::write::to_string(|s| self.write(s))
+    }
+}
+
+impl xwire::bind::write::Globals for Document {
+    fn write_element<S: xwire::bind::write::XmlSink + ?Sized>(
+        &self,
+        s: &mut S,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        self.write(s)
+    }
+
+    fn write_typed<S: xwire::bind::write::XmlSink + ?Sized>(
+        t: &Typed,
+        s: &mut S,
+        name: xwire::bind::write::Name<'_>,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        match t {
+            Typed::PurchaseOrderType(v) => xwire::bind::write::typed(s, name, NAME_2, v),
+            Typed::UsAddress(v) => xwire::bind::write::typed(s, name, NAME_3, v),
+            Typed::Items(v) => xwire::bind::write::typed(s, name, NAME_4, v),
+        }
+    }
+}
+
+impl xwire::bind::write::Content for PurchaseOrderType {
+    fn write_content<S: xwire::bind::write::XmlSink + ?Sized>(
+        &self,
+        s: &mut S,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        if let Some(v) = &self.order_date {
+            xwire::bind::write::attribute(s, NAME_5, v)?;
+        }
+        if let Some(v) = &self.id {
+            xwire::bind::write::attribute(s, NAME_6, v)?;
+        }
+        xwire::bind::write::element(s, NAME_7, &self.ship_to)?;
+        xwire::bind::write::element(s, NAME_8, &self.bill_to)?;
+        if let Some(v) = &self.comment {
+            xwire::bind::write::simple(s, NAME_9, v)?;
+        }
+        xwire::bind::write::element(s, NAME_10, &self.items)?;
+        Ok(())
+    }
+}
+
+impl xwire::bind::write::Content for UsAddress {
+    fn write_content<S: xwire::bind::write::XmlSink + ?Sized>(
+        &self,
+        s: &mut S,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        xwire::bind::write::attribute(s, NAME_11, &self.country)?;
+        xwire::bind::write::simple(s, NAME_12, &self.name)?;
+        xwire::bind::write::simple(s, NAME_13, &self.street)?;
+        xwire::bind::write::simple(s, NAME_14, &self.city)?;
+        xwire::bind::write::simple(s, NAME_15, &self.state)?;
+        xwire::bind::write::simple(s, NAME_16, &self.zip)?;
+        Ok(())
+    }
+}
+
+impl xwire::bind::write::Content for Items {
+    fn write_content<S: xwire::bind::write::XmlSink + ?Sized>(
+        &self,
+        s: &mut S,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        for v in &self.item {
+            xwire::bind::write::element(s, NAME_17, v)?;
+        }
+        Ok(())
+    }
+}
+
+impl xwire::bind::write::Content for Item {
+    fn write_content<S: xwire::bind::write::XmlSink + ?Sized>(
+        &self,
+        s: &mut S,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        xwire::bind::write::attribute(s, NAME_18, &self.part_num)?;
+        xwire::bind::write::simple(s, NAME_19, &self.product_name)?;
+        xwire::bind::write::simple(s, NAME_20, &self.quantity)?;
+        xwire::bind::write::simple(s, NAME_21, &self.us_price)?;
+        if let Some(v) = &self.comment {
+            xwire::bind::write::simple(s, NAME_9, v)?;
+        }
+        if let Some(v) = &self.ship_date {
+            xwire::bind::write::simple(s, NAME_22, v)?;
+        }
+        Ok(())
+    }
+}
+
+impl xwire::bind::write::Lexical for Sku {
+    fn lexical(&self, out: &mut String) {
+        xwire::bind::write::Lexical::lexical(&self.0, out);
+    }
+}
+
+impl xwire::bind::write::Content for PurchaseOrders {
+    fn write_content<S: xwire::bind::write::XmlSink + ?Sized>(
+        &self,
+        s: &mut S,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        for v in &self.purchase_order {
+            xwire::bind::write::element(s, NAME_1, v)?;
+        }
+        Ok(())
+    }
+}

@@ -237,3 +237,116 @@ static PATTERN_47_0_0: xwire::bind::Dfa = xwire::bind::Dfa {
     accept: b"\x00\x00\x01",
     start: 1,
 };
+
+const NAME_0: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "http://schemas.xmlsoap.org/soap/encoding/",
+    prefix: "ns1",
+    local: "Array",
+};
+
+const NAME_1: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "http://schemas.xmlsoap.org/soap/encoding/",
+    prefix: "ns1",
+    local: "arrayType",
+};
+
+const NAME_2: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "http://schemas.xmlsoap.org/soap/encoding/",
+    prefix: "ns1",
+    local: "offset",
+};
+
+const NAME_3: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "id",
+};
+
+const NAME_4: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "",
+    prefix: "",
+    local: "href",
+};
+
+impl Document {
+    /// Writes the document to `s`: XML text through `xwire::Writer`, binary XML
+    /// through `xwire::binary::BinaryWriter` (numbers stay typed there).
+    pub fn write<S: xwire::bind::write::XmlSink + ?Sized>(
+        &self,
+        s: &mut S,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        match self {
+            Document::Array(v) => {
+                xwire::bind::write::element(s, NAME_0, v)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The document as XML text (UTF-8, no XML declaration).
+    pub fn to_xml(&self) -> Result<String, xwire::bind::write::WriteError> {
+        xwire::bind::write::to_string(|s| self.write(s))
+    }
+}
+
+impl xwire::bind::write::Globals for Document {
+    fn write_element<S: xwire::bind::write::XmlSink + ?Sized>(
+        &self,
+        s: &mut S,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        self.write(s)
+    }
+
+    fn write_typed<S: xwire::bind::write::XmlSink + ?Sized>(
+        t: &Typed,
+        s: &mut S,
+        name: xwire::bind::write::Name<'_>,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        match t {
+            Typed::Array(v) => xwire::bind::write::typed(s, name, NAME_0, v),
+        }
+    }
+}
+
+impl xwire::bind::write::Content for Array {
+    fn write_content<S: xwire::bind::write::XmlSink + ?Sized>(
+        &self,
+        s: &mut S,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        if let Some(v) = &self.array_type {
+            xwire::bind::write::attribute(s, NAME_1, v)?;
+        }
+        if let Some(v) = &self.offset {
+            xwire::bind::write::attribute(s, NAME_2, v)?;
+        }
+        if let Some(v) = &self.id {
+            xwire::bind::write::attribute(s, NAME_3, v)?;
+        }
+        if let Some(v) = &self.href {
+            xwire::bind::write::attribute(s, NAME_4, v)?;
+        }
+        xwire::bind::write::other_attributes(s, &self.other_attributes)?;
+        if let Some(v) = &self.array {
+            xwire::bind::write::Content::write_content(v, s)?;
+        }
+        Ok(())
+    }
+}
+
+impl xwire::bind::write::Content for ArrayGroup {
+    fn write_content<S: xwire::bind::write::XmlSink + ?Sized>(
+        &self,
+        s: &mut S,
+    ) -> Result<(), xwire::bind::write::WriteError> {
+        for v in &self.any {
+            v.write(s)?;
+        }
+        Ok(())
+    }
+}
+
+impl xwire::bind::write::Lexical for Root {
+    fn lexical(&self, out: &mut String) {
+        xwire::bind::write::Lexical::lexical(&self.0, out);
+    }
+}
