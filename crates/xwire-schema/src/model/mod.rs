@@ -111,6 +111,13 @@ impl NamespaceId {
     pub const UNKNOWN: NamespaceId = NamespaceId(u32::MAX);
 }
 
+/// No namespace.
+impl Default for NamespaceId {
+    fn default() -> NamespaceId {
+        NamespaceId::ABSENT
+    }
+}
+
 impl SimpleTypeId {
     /// The id of a built-in simple type.
     pub fn builtin(b: Builtin) -> SimpleTypeId {

@@ -37,6 +37,7 @@ mod any;
 mod cursor;
 mod dfa;
 mod facets;
+pub mod identity;
 mod ids;
 mod records;
 mod scanner;

@@ -140,7 +140,12 @@ pub(crate) struct General {
     xsi_nil_at: Option<usize>,
     /// The attribute uses of the types by name.
     uses: UseIndex,
-    attr_keys: Vec<(NamespaceId, String, KeyPart)>,
+    /// The attributes of a start tag with their keys, for identity constraints.
+    attr_keys: Vec<((NamespaceId, String), KeyPart)>,
+    /// The name of the element that starts, for identity constraints.
+    id_name: (NamespaceId, String),
+    /// The identity constraints it declares, as the engine numbers them.
+    id_ics: Vec<usize>,
     /// The value of the element that just ended, when built during validation.
     end_value: Option<SimpleValue>,
     /// Otherwise, for a number checked by a scan: its built-in and type, for a
@@ -183,6 +188,8 @@ impl<'s> General {
             xsi_nil_at: None,
             uses: UseIndex::default(),
             attr_keys: Vec::new(),
+            id_name: (NamespaceId::ABSENT, String::new()),
+            id_ics: Vec::new(),
             end_value: None,
             end_lazy: None,
             lazy_value: std::cell::OnceCell::new(),

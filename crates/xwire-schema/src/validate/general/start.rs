@@ -10,7 +10,7 @@ use crate::model::{
     ComplexTypeId, ContentType, ElementId, NameId, NamespaceId, ProcessContents, TypeId,
 };
 use crate::validate::automaton::{complex_type_label, Matched, MemberStatus};
-use crate::validate::identity::{key_part, KeyPart};
+use crate::validate::identity::key_part;
 use crate::validate::plans::{self, keeps_text};
 use crate::validate::shared::{model_of, Shared};
 
@@ -434,7 +434,8 @@ impl<'s> General {
                 Some(v) => key_part(&v.value),
                 None => (0, a.value().to_string()),
             };
-            self.attr_keys.push((ans, a.local_name().to_string(), key));
+            self.attr_keys
+                .push(((ans, a.local_name().to_string()), key));
         }
         // Attributes added from a default or fixed value take part as well (3.11.4: fields
         // evaluate over the post-validation infoset).
@@ -443,25 +444,22 @@ impl<'s> General {
                 let name = schema.attribute(decl).name;
                 let (ans, local) = (schema.names.ns(name), schema.names.local(name));
                 self.attr_keys
-                    .push((ans, local.to_string(), key_part(&v.value)));
+                    .push(((ans, local.to_string()), key_part(&v.value)));
             }
         }
-        let attrs: Vec<(NamespaceId, &str, KeyPart)> = self
-            .attr_keys
-            .iter()
-            .map(|(n, l, k)| (*n, l.as_str(), k.clone()))
-            .collect();
+        self.id_ics.clear();
+        self.id_ics.extend(ics.iter().map(|ic| ic.index()));
+        self.id_name.0 = ns;
+        self.id_name.1.clear();
+        self.id_name.1.push_str(tag.local_name());
         let mut errs = std::mem::take(&mut self.id_errors);
-        self.identity.start(
-            schema,
-            d,
-            ns,
-            tag.local_name(),
-            ics,
-            &attrs,
-            offset,
-            &mut errs,
-        );
+        self.identity.start(schema, d, &self.id_name, offset);
+        self.identity
+            .open(schema, d, &self.id_name, &self.id_ics, offset);
+        for (name, key) in &self.attr_keys {
+            self.identity
+                .attribute(schema, name, key, offset, &mut errs);
+        }
         self.id_errors = errs;
         self.flush_id_errors();
     }
