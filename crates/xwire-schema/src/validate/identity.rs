@@ -14,33 +14,7 @@ pub(crate) type Identity = identity::Identity<(NamespaceId, String)>;
 
 /// A key part from a typed value.
 pub(crate) fn key_part(v: &Value) -> KeyPart {
-    let class = match v {
-        Value::String(_) => 0,
-        Value::Bool(_) => 1,
-        Value::Decimal(_) | Value::Integer(_) => 2,
-        Value::Float(_) => 3,
-        Value::Double(_) => 4,
-        Value::Duration(_) => 5,
-        Value::DateTime(_) => 6,
-        Value::HexBinary(_) => 7,
-        Value::Base64Binary(_) => 8,
-        Value::QName { .. } => 9,
-        Value::List(_) => 10,
-    };
-    let text = match v {
-        // Integers and decimals share a value space: compare them in one form.
-        Value::Decimal(d) => {
-            let c = d.canonical_decimal();
-            match c.strip_suffix(".0") {
-                Some(int) => int.to_string(),
-                None => c,
-            }
-        }
-        Value::Integer(d) => d.canonical_integer(),
-        // QNames are equal by namespace and local name, whatever their prefixes.
-        _ => v.expanded_canonical(),
-    };
-    (class, text)
+    identity::value_key(v)
 }
 
 fn test_matches(t: &NameTest, (ns, local): &(NamespaceId, String)) -> bool {

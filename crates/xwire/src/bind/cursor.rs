@@ -3,7 +3,8 @@
 
 use crate::{Event, Reader};
 
-use super::{Content, Error, Fault, Ids, Source, XSI};
+use super::identity::Tracker;
+use super::{Content, Error, Fault, Ids, Source, Text, XSI};
 
 /// The general [`Source`]: the reader's tokens, so every rule of the reader holds (comments,
 /// CDATA sections, references, DTDs, any encoding), and a failed step is an [`Error`] with
@@ -16,6 +17,8 @@ pub struct Cursor<'a> {
     /// tag is its next step.
     pending: Option<Pending>,
     ids: Ids,
+    /// The identity constraints: every start and end tag goes through it.
+    track: Tracker,
     /// The offset of the start tag whose `xsi:nil` is allowed ([`Source::allow_nil`]).
     nil_at: Option<u64>,
 }
@@ -35,6 +38,7 @@ impl<'a> Cursor<'a> {
             text: String::new(),
             pending: None,
             ids: Ids::default(),
+            track: Tracker::default(),
             nil_at: None,
         }
     }
@@ -47,6 +51,7 @@ impl<'a> Cursor<'a> {
             text: String::new(),
             pending: None,
             ids: Ids::default(),
+            track: Tracker::default(),
             nil_at: None,
         }
     }
@@ -60,6 +65,28 @@ enum SkippedIn {
 }
 
 impl Cursor<'_> {
+    /// The reader is at a start tag: the identity constraints see it.
+    #[inline]
+    fn started(&mut self) -> Result<(), Error> {
+        let at = self.reader.offset();
+        let reader = &self.reader;
+        self.track.start(
+            || match reader.current() {
+                Event::Start(t) => (Text::from(t.namespace_uri()), Text::from(t.local_name())),
+                _ => (Text::default(), Text::default()),
+            },
+            at,
+        );
+        self.identity_check()
+    }
+
+    /// The reader is past an end tag: the identity constraints see it.
+    #[inline]
+    fn ended(&mut self) -> Result<(), Error> {
+        self.track.end(self.reader.offset());
+        self.identity_check()
+    }
+
     /// Reads character data into `self.text` (comments and processing instructions left
     /// out, CDATA sections taken as text) up to the next start or end tag, which it gives.
     fn gather(&mut self, skipped: SkippedIn) -> Result<Pending, Error> {
@@ -99,7 +126,7 @@ impl Source for Cursor<'_> {
     fn root(&mut self) -> Result<(), Error> {
         loop {
             match self.reader.next()? {
-                Event::Start(_) => return Ok(()),
+                Event::Start(_) => return self.started(),
                 // The reader fails a document without a root element before its end.
                 Event::Eof => {
                     return Err(self.fail(Fault::new("well-formedness", "no root element")))
@@ -171,8 +198,8 @@ impl Source for Cursor<'_> {
     fn child(&mut self) -> Result<bool, Error> {
         loop {
             match self.reader.next()? {
-                Event::Start(_) => return Ok(true),
-                Event::End(_) => return Ok(false),
+                Event::Start(_) => return self.started().map(|()| true),
+                Event::End(_) => return self.ended().map(|()| false),
                 Event::Text(t) if t.is_whitespace() => {}
                 Event::CData(c) if c.raw().bytes().all(|b| b.is_ascii_whitespace()) => {}
                 Event::Text(_) | Event::CData(_) => {
@@ -200,7 +227,10 @@ impl Source for Cursor<'_> {
     // without an allocation of its own.
     fn text(&mut self) -> Result<&str, Error> {
         match self.gather(SkippedIn::Text)? {
-            Pending::End => Ok(&self.text),
+            Pending::End => {
+                self.ended()?;
+                Ok(&self.text)
+            }
             Pending::Start => Err(self.fail(Fault::new(
                 "cvc-type.3.1.2",
                 "an element of simple content cannot have element children",
@@ -223,15 +253,21 @@ impl Source for Cursor<'_> {
             }
         };
         Ok(match tag {
-            Pending::Start => Content::Start,
-            Pending::End => Content::End,
+            Pending::Start => {
+                self.started()?;
+                Content::Start
+            }
+            Pending::End => {
+                self.ended()?;
+                Content::End
+            }
         })
     }
 
     fn empty(&mut self) -> Result<(), Error> {
         loop {
             match self.reader.next()? {
-                Event::End(_) => return Ok(()),
+                Event::End(_) => return self.ended(),
                 Event::Comment(_) | Event::Pi(_) => {}
                 _ => {
                     return Err(self.fail(Fault::new(
@@ -244,6 +280,8 @@ impl Source for Cursor<'_> {
     }
 
     fn finish(&mut self) -> Result<(), Error> {
+        self.track.settle();
+        self.identity_check()?;
         while !matches!(self.reader.next()?, Event::Eof) {}
         let dangling = self
             .ids
@@ -258,6 +296,10 @@ impl Source for Cursor<'_> {
 
     fn ids(&mut self) -> &mut Ids {
         &mut self.ids
+    }
+
+    fn tracker(&mut self) -> Option<&mut Tracker> {
+        Some(&mut self.track)
     }
 
     fn allow_nil(&mut self) {

@@ -10,40 +10,43 @@
 //! tables of its own element and its descendants when its scope closes.
 //!
 //! The engine reaches the constraints through [`Constraints`]: the validator implements it
-//! over its component model, generated parsers over the static tables of [`Constraint`].
+//! over its component model, generated parsers over the static table of [`Constraint`]s
+//! they are generated with, read once per document ([`compile`]).
 //!
 //! ```
-//! use xwire::bind::identity::{Constraint, Field, Identity, Kind, Path, Test};
+//! use xwire::bind::identity::{compile, Constraint, Identity, Kind};
 //! use xwire::bind::Text;
 //!
 //! // <xs:key name="k"><xs:selector xpath="item"/><xs:field xpath="@id"/></xs:key>
 //! const KEYS: &[Constraint] = &[Constraint {
 //!     name: "k",
 //!     kind: Kind::Key,
-//!     selector: &[Path { descendants: false, steps: &[Test::Name("", "item")], attribute: None }],
-//!     fields: &[Field {
-//!         source: "@id",
-//!         paths: &[Path { descendants: false, steps: &[], attribute: Some(Test::Name("", "id")) }],
-//!     }],
+//!     selector: "{}item",
+//!     fields: "@{}id",
 //! }];
+//! let keys = compile(KEYS);
+//! let keys = &keys[..];
 //! let name = |l: &str| (Text::from(""), Text::from(l));
 //! let mut id = Identity::default();
 //! let mut errors = Vec::new();
-//! id.start(KEYS, 0, &name("list"), 0);
-//! id.open(KEYS, 0, &name("list"), &[0], 0);
+//! id.start(keys, 0, &name("list"), 0);
+//! id.open(keys, 0, &name("list"), &[0], 0);
 //! for offset in [10, 20] {
-//!     id.start(KEYS, 1, &name("item"), offset);
-//!     id.attribute(KEYS, &name("id"), &(0, "a".to_string()), offset, &mut errors);
-//!     id.end(KEYS, 1, None, false, offset, &mut errors);
+//!     id.start(keys, 1, &name("item"), offset);
+//!     id.attribute(keys, &name("id"), &(0, "a".to_string()), offset, &mut errors);
+//!     id.end(keys, 1, None, false, offset, &mut errors);
 //! }
-//! id.end(KEYS, 0, None, false, 30, &mut errors);
+//! id.end(keys, 0, None, false, 30, &mut errors);
 //! assert_eq!(errors[0].0, "cvc-identity-constraint.4.2.2"); // a duplicate key, at the second item
 //! assert_eq!(errors[0].2, 20);
 //! ```
 
 use std::collections::HashSet;
 
-use super::Text;
+use super::write::{Base64, Hex, List};
+use super::{Date, DateTime, Decimal, Duration, GDay, GMonth, GMonthDay, GYear, GYearMonth};
+use super::{Integer, Source, Text, Time};
+use crate::datatypes::Value;
 
 /// One field value: a class (values of different primitive types never compare equal) and
 /// the canonical form.
@@ -51,6 +54,151 @@ pub type KeyPart = (u8, String);
 
 /// An error found: constraint, message, offset.
 pub type IdError = (&'static str, String, u64);
+
+/// The key of a typed value: values of different primitive types never compare equal,
+/// integers and decimals share a value space, QNames are equal by namespace and local name.
+pub fn value_key(v: &Value) -> KeyPart {
+    let class = match v {
+        Value::String(_) => 0,
+        Value::Bool(_) => 1,
+        Value::Decimal(_) | Value::Integer(_) => 2,
+        Value::Float(_) => 3,
+        Value::Double(_) => 4,
+        Value::Duration(_) => 5,
+        Value::DateTime(_) => 6,
+        Value::HexBinary(_) => 7,
+        Value::Base64Binary(_) => 8,
+        Value::QName { .. } => 9,
+        Value::List(_) => 10,
+    };
+    let text = match v {
+        Value::Decimal(d) => decimal_key(d),
+        Value::Integer(d) => d.canonical_integer(),
+        _ => v.expanded_canonical(),
+    };
+    (class, text)
+}
+
+/// A decimal in the form integers have when it is whole.
+fn decimal_key(d: &Decimal) -> String {
+    let c = d.canonical_decimal();
+    match c.strip_suffix(".0") {
+        Some(int) => int.to_string(),
+        None => c,
+    }
+}
+
+/// The key of the value `lexical` has in built-in `b` (its text when it is none: an
+/// enumeration's values are valid).
+pub fn lexical_key(b: crate::datatypes::Builtin, lexical: &str) -> KeyPart {
+    match b.parse(lexical) {
+        Ok(v) => value_key(&v),
+        Err(_) => (0, lexical.to_string()),
+    }
+}
+
+/// A value generated types hold, as identity constraints compare it ([`value_key`]).
+pub trait Key {
+    /// The value's key.
+    fn key(&self) -> KeyPart;
+}
+
+impl Key for Text {
+    fn key(&self) -> KeyPart {
+        (0, self.to_string())
+    }
+}
+
+impl Key for bool {
+    fn key(&self) -> KeyPart {
+        (1, self.to_string())
+    }
+}
+
+macro_rules! int_key {
+    ($($t:ty),*) => {
+        $(impl Key for $t {
+            fn key(&self) -> KeyPart {
+                (2, self.to_string())
+            }
+        })*
+    };
+}
+
+int_key!(i8, i16, i32, i64, u8, u16, u32, u64);
+
+impl Key for Integer {
+    fn key(&self) -> KeyPart {
+        (2, self.0.canonical_integer())
+    }
+}
+
+impl Key for Decimal {
+    fn key(&self) -> KeyPart {
+        (2, decimal_key(self))
+    }
+}
+
+impl Key for f32 {
+    fn key(&self) -> KeyPart {
+        value_key(&Value::Float(*self))
+    }
+}
+
+impl Key for f64 {
+    fn key(&self) -> KeyPart {
+        value_key(&Value::Double(*self))
+    }
+}
+
+impl Key for Duration {
+    fn key(&self) -> KeyPart {
+        (5, self.canonical())
+    }
+}
+
+macro_rules! temporal_key {
+    ($($t:ty),*) => {
+        $(impl Key for $t {
+            fn key(&self) -> KeyPart {
+                (6, self.0.canonical())
+            }
+        })*
+    };
+}
+
+temporal_key!(DateTime, Time, Date, GYearMonth, GYear, GMonthDay, GDay, GMonth);
+
+impl Key for Hex<'_> {
+    fn key(&self) -> KeyPart {
+        value_key(&Value::HexBinary(self.0.to_vec()))
+    }
+}
+
+impl Key for Base64<'_> {
+    fn key(&self) -> KeyPart {
+        value_key(&Value::Base64Binary(self.0.to_vec()))
+    }
+}
+
+impl<T: Key> Key for List<'_, T> {
+    fn key(&self) -> KeyPart {
+        let items: Vec<String> = self.0.iter().map(|v| v.key().1).collect();
+        (10, items.join(" "))
+    }
+}
+
+impl<T: Key + ?Sized> Key for &T {
+    fn key(&self) -> KeyPart {
+        (**self).key()
+    }
+}
+
+impl<T: Key + ?Sized> Key for Box<T> {
+    fn key(&self) -> KeyPart {
+        (**self).key()
+    }
+}
 
 /// What an identity constraint is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,36 +271,32 @@ pub fn path_matches<T, N>(
         .all(|(t, r)| test(t, r))
 }
 
-/// An identity constraint as generated code writes it: static tables.
+/// An identity constraint as generated code writes it: its paths in one string each, with
+/// expanded names, which [`compile`] reads.
+///
+/// A path is `.`, or steps separated by `/` (after `.//` for any descendant), each `*`,
+/// `{uri}*` or `{uri}local` (`{}` for no namespace); a field's last step may be `@` and a
+/// name test. Alternatives are separated by `|`, fields by a space.
 #[derive(Clone, Copy, Debug)]
 pub struct Constraint {
-    /// The name, for messages (`{ns}local` when qualified).
+    /// The name, for messages (`{uri}local` when qualified).
     pub name: &'static str,
     /// Unique, key or keyref.
     pub kind: Kind,
     /// The selector's alternatives.
-    pub selector: &'static [Path],
-    /// The fields.
-    pub fields: &'static [Field],
-}
-
-/// A field of a [`Constraint`].
-#[derive(Clone, Copy, Debug)]
-pub struct Field {
-    /// The XPath as written.
-    pub source: &'static str,
-    /// Its alternatives.
-    pub paths: &'static [Path],
+    pub selector: &'static str,
+    /// The fields, separated by spaces.
+    pub fields: &'static str,
 }
 
 /// A restricted XPath: child steps, optionally from any descendant, and for fields an
 /// attribute step.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Path {
     /// Starts with `.//`.
     pub descendants: bool,
     /// The child steps (empty for `.`).
-    pub steps: &'static [Test],
+    pub steps: Vec<Test>,
     /// A final `@name` step.
     pub attribute: Option<Test>,
 }
@@ -178,15 +322,102 @@ impl Test {
     }
 }
 
-impl Constraints for [Constraint] {
+/// A [`Constraint`] with its paths read.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    /// The constraint.
+    pub constraint: Constraint,
+    /// The selector's alternatives.
+    pub selector: Vec<Path>,
+    /// Each field's alternatives, and its text.
+    pub fields: Vec<(Vec<Path>, &'static str)>,
+}
+
+/// Reads the paths of a table of constraints (the form [`Constraint`] describes; what it
+/// cannot read selects nothing).
+pub fn compile(table: &[Constraint]) -> Vec<Compiled> {
+    table
+        .iter()
+        .map(|c| Compiled {
+            constraint: *c,
+            selector: paths(c.selector),
+            fields: c
+                .fields
+                .split(' ')
+                .filter(|f| !f.is_empty())
+                .map(|f| (paths(f), f))
+                .collect(),
+        })
+        .collect()
+}
+
+/// The alternatives of one path string.
+fn paths(text: &'static str) -> Vec<Path> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    loop {
+        let mut p = Path::default();
+        if let Some(r) = rest.strip_prefix(".//") {
+            p.descendants = true;
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix('.') {
+            // `.` alone, or `./` before steps.
+            rest = r.strip_prefix('/').unwrap_or(r);
+        }
+        loop {
+            let attribute = match rest.strip_prefix('@') {
+                Some(r) => {
+                    rest = r;
+                    true
+                }
+                None => false,
+            };
+            let Some((test, r)) = name_test(rest) else {
+                break;
+            };
+            rest = r;
+            if attribute {
+                p.attribute = Some(test);
+            } else {
+                p.steps.push(test);
+            }
+            match rest.strip_prefix('/') {
+                Some(r) => rest = r,
+                None => break,
+            }
+        }
+        out.push(p);
+        match rest.strip_prefix('|') {
+            Some(r) => rest = r,
+            None => return out,
+        }
+    }
+}
+
+/// A name test at the start of `s`: `*`, `{uri}*` or `{uri}local`.
+fn name_test(s: &'static str) -> Option<(Test, &'static str)> {
+    if let Some(r) = s.strip_prefix('*') {
+        return Some((Test::Any, r));
+    }
+    let r = s.strip_prefix('{')?;
+    let close = r.find('}')?;
+    let (ns, r) = (&r[..close], &r[close + 1..]);
+    if let Some(r) = r.strip_prefix('*') {
+        return Some((Test::Namespace(ns), r));
+    }
+    let end = r.find(['/', '|', ' ']).unwrap_or(r.len());
+    Some((Test::Name(ns, &r[..end]), &r[end..]))
+}
+
+impl Constraints for [Compiled] {
     type Name = (Text, Text);
 
     fn kind(&self, ic: usize) -> Kind {
-        self[ic].kind
+        self[ic].constraint.kind
     }
 
     fn display(&self, ic: usize) -> String {
-        self[ic].name.to_string()
+        self[ic].constraint.name.to_string()
     }
 
     fn field_count(&self, ic: usize) -> usize {
@@ -194,21 +425,21 @@ impl Constraints for [Constraint] {
     }
 
     fn field_source(&self, ic: usize, field: usize) -> &str {
-        self[ic].fields[field].source
+        self[ic].fields[field].1
     }
 
     fn selects(&self, ic: usize, rel: &[(Text, Text)]) -> bool {
         self[ic]
             .selector
             .iter()
-            .any(|p| path_matches(p.descendants, p.steps, rel, Test::matches))
+            .any(|p| path_matches(p.descendants, &p.steps, rel, Test::matches))
     }
 
     fn field_step(&self, ic: usize, field: usize, rel: &[(Text, Text)]) -> Option<FieldStep> {
-        let paths = self[ic].fields[field].paths;
+        let paths = &self[ic].fields[field].0;
         let i = paths
             .iter()
-            .position(|p| path_matches(p.descendants, p.steps, rel, Test::matches))?;
+            .position(|p| path_matches(p.descendants, &p.steps, rel, Test::matches))?;
         Some(match paths[i].attribute {
             None => FieldStep::Element,
             Some(_) => FieldStep::Attribute { path: i },
@@ -216,7 +447,7 @@ impl Constraints for [Constraint] {
     }
 
     fn attribute_selected(&self, ic: usize, field: usize, path: usize, a: &(Text, Text)) -> bool {
-        self[ic].fields[field].paths[path]
+        self[ic].fields[field].0[path]
             .attribute
             .is_some_and(|t| t.matches(a))
     }
@@ -570,4 +801,209 @@ impl<N: Clone + Default> Identity<N> {
 fn shown(key: &[KeyPart]) -> String {
     let parts: Vec<&str> = key.iter().map(|k| k.1.as_str()).collect();
     parts.join(", ")
+}
+
+/// Reads the current element with `read`, the scopes of its declaration's identity
+/// constraints `ics` (indices into `constraints`) open: what generated code wraps the reader
+/// of such an element in.
+#[inline]
+pub fn scope<S: Source, T>(
+    c: &mut S,
+    constraints: &'static [Constraint],
+    ics: &[usize],
+    read: impl FnOnce(&mut S) -> Result<T, S::Error>,
+) -> Result<T, S::Error> {
+    c.identity_open(constraints, ics)?;
+    read(c)
+}
+
+/// The identity engine as a [`Source`](super::Source) drives it: the depth of the open
+/// elements, and the end tag whose value is still to come.
+///
+/// A source reports every start tag ([`Tracker::start`]) and end tag ([`Tracker::end`]);
+/// generated code opens the scopes of a declaration's constraints ([`Tracker::open`]), gives
+/// the keys of attributes and the typed value of the element that just ended
+/// ([`Tracker::value`]). An end whose value nobody gives counts as an element without one
+/// (not assessed) when the source moves on.
+#[derive(Debug, Default)]
+pub struct Tracker {
+    engine: Identity<(Text, Text)>,
+    /// The table generated code gave, and its paths read.
+    table: &'static [Constraint],
+    constraints: Vec<Compiled>,
+    /// Elements open.
+    depth: usize,
+    /// An element that ended (at this depth, its start tag at this offset) and whose value
+    /// is still to come.
+    ended: Option<(usize, u64)>,
+    errors: Vec<IdError>,
+}
+
+impl Tracker {
+    /// Whether a scope is open: only then do values need keys.
+    #[inline]
+    pub fn active(&self) -> bool {
+        self.engine.active()
+    }
+
+    /// A start tag, at byte `offset`, of the element `name` gives.
+    #[inline]
+    pub fn start(&mut self, name: impl FnOnce() -> (Text, Text), offset: u64) {
+        if self.engine.active() {
+            self.settle();
+            self.engine
+                .start(&self.constraints[..], self.depth, &name(), offset);
+        }
+        self.depth += 1;
+    }
+
+    /// An end tag, of the element whose start tag is at byte `offset`.
+    #[inline]
+    pub fn end(&mut self, offset: u64) {
+        self.depth = self.depth.saturating_sub(1);
+        if self.engine.active() {
+            self.settle();
+            self.ended = Some((self.depth, offset));
+        }
+    }
+
+    /// The element that started last, `name`, opens the scopes of constraints `ics` of
+    /// `constraints` (the document's whole table).
+    pub fn open(
+        &mut self,
+        constraints: &'static [Constraint],
+        ics: &[usize],
+        name: (Text, Text),
+        offset: u64,
+    ) {
+        if !std::ptr::eq(self.table, constraints) {
+            self.table = constraints;
+            self.constraints = compile(constraints);
+        }
+        let depth = self.depth.saturating_sub(1);
+        self.engine
+            .open(&self.constraints[..], depth, &name, ics, offset);
+    }
+
+    /// Whether the element that started last has attributes that fields select.
+    #[inline]
+    pub fn wants_attributes(&self) -> bool {
+        self.engine.wants_attributes()
+    }
+
+    /// An attribute of the element that started last (at byte `offset`), with its key.
+    pub fn attribute(&mut self, name: (Text, Text), key: &KeyPart, offset: u64) {
+        self.engine
+            .attribute(&self.constraints[..], &name, key, offset, &mut self.errors);
+    }
+
+    /// Whether an element ended whose value is still to come.
+    #[inline]
+    pub fn wants_value(&self) -> bool {
+        self.ended.is_some()
+    }
+
+    /// The typed value of the element that just ended (`None`: it has none), and whether it
+    /// has a simple type or simple content.
+    pub fn value(&mut self, key: Option<KeyPart>, simple_typed: bool) {
+        if let Some((depth, offset)) = self.ended.take() {
+            let cs = &self.constraints[..];
+            self.engine
+                .end(cs, depth, key, simple_typed, offset, &mut self.errors);
+        }
+    }
+
+    /// Ends the element that ended without a value given: not assessed.
+    #[inline]
+    pub fn settle(&mut self) {
+        if self.ended.is_some() {
+            self.value(None, true);
+        }
+    }
+
+    /// The first error found, if any: the constraint, message and offset.
+    #[inline]
+    pub fn error(&mut self) -> Option<IdError> {
+        match self.errors.is_empty() {
+            true => None,
+            false => Some(self.errors.swap_remove(0)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn name(ns: &str, local: &str) -> (Text, Text) {
+        (Text::from(ns), Text::from(local))
+    }
+
+    #[test]
+    fn paths_read_back_as_written() {
+        let p = paths(".//{urn:a}b/{}c|{urn:a}*/*|.");
+        assert_eq!(p.len(), 3);
+        assert!(p[0].descendants);
+        assert!(matches!(p[0].steps[..], [Test::Name("urn:a", "b"), Test::Name("", "c")]));
+        assert!(!p[1].descendants);
+        assert!(matches!(p[1].steps[..], [Test::Namespace("urn:a"), Test::Any]));
+        assert!(p[2].steps.is_empty() && p[2].attribute.is_none());
+        let f = paths("{}x/@{urn:a}id|@*");
+        assert!(matches!(f[0].steps[..], [Test::Name("", "x")]));
+        assert!(matches!(f[0].attribute, Some(Test::Name("urn:a", "id"))));
+        assert!(f[1].steps.is_empty() && matches!(f[1].attribute, Some(Test::Any)));
+    }
+
+    /// A keyref whose key is declared on a descendant: the key table goes up to the scope
+    /// of the keyref, and a reference to a value it lacks is an error where it stands.
+    #[test]
+    fn a_keyref_sees_the_keys_of_descendants() {
+        const T: &[Constraint] = &[
+            Constraint {
+                name: "k",
+                kind: Kind::Key,
+                selector: "{}item",
+                fields: "@{}id",
+            },
+            Constraint {
+                name: "r",
+                kind: Kind::KeyRef(0),
+                selector: ".//{}ref",
+                fields: ".",
+            },
+        ];
+        let cs = compile(T);
+        let cs = &cs[..];
+        let mut id = Identity::default();
+        let mut errors = Vec::new();
+        // <doc><list><item id="a"/></list><ref>a</ref><ref>b</ref></doc>
+        id.start(cs, 0, &name("", "doc"), 0);
+        id.open(cs, 0, &name("", "doc"), &[1], 0);
+        id.start(cs, 1, &name("", "list"), 5);
+        id.open(cs, 1, &name("", "list"), &[0], 5);
+        id.start(cs, 2, &name("", "item"), 11);
+        assert!(id.wants_attributes());
+        id.attribute(cs, &name("", "id"), &(0, "a".into()), 11, &mut errors);
+        id.end(cs, 2, None, false, 11, &mut errors);
+        id.end(cs, 1, None, false, 5, &mut errors);
+        for (at, v) in [(30, "a"), (40, "b")] {
+            id.start(cs, 1, &name("", "ref"), at);
+            id.end(cs, 1, Some((0, v.into())), true, at, &mut errors);
+        }
+        id.end(cs, 0, None, false, 0, &mut errors);
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert_eq!(errors[0].0, "cvc-identity-constraint.4.3");
+        assert_eq!(errors[0].2, 40);
+        assert!(!id.active());
+    }
+
+    #[test]
+    fn keys_compare_in_the_value_space() {
+        let d = |s: &str| crate::bind::value::decimal(s).unwrap().key();
+        assert_eq!(d("2.50"), d("2.5"));
+        assert_eq!(d("3.0"), 3u8.key(), "a whole decimal is the integer");
+        assert_ne!(d("3"), Text::from("3").key(), "a number is not a string");
+        let t = |s: &str| crate::bind::value::date_time(s).unwrap().key();
+        assert_eq!(t("2026-01-01T12:00:00+01:00"), t("2026-01-01T11:00:00Z"));
+    }
 }

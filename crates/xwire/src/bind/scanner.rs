@@ -22,7 +22,8 @@ use crate::scan::{any_char, find_class, reference, skip_ws, str_of, Ref};
 use crate::{XMLNS_NS, XML_NS};
 
 use super::source::simple_type_attribute;
-use super::{Content, Fault, Ids, Source, XSI};
+use super::identity::Tracker;
+use super::{Content, Fault, Ids, Source, Text, XSI};
 
 /// What a [`Scanner`] gives when it stops: the document holds something it leaves to the
 /// [`Cursor`](super::Cursor), or is wrong. Either way, read it again with the cursor.
@@ -118,6 +119,8 @@ pub struct Scanner<'a> {
     /// the default namespace.
     bindings: Vec<(&'a [u8], &'a str)>,
     ids: Ids,
+    /// The identity constraints: every start and end tag goes through it.
+    track: Tracker,
     /// The current start tag's `xsi:nil` is allowed ([`Source::allow_nil`]).
     nil_ok: bool,
 }
@@ -140,6 +143,7 @@ impl<'a> Scanner<'a> {
             open: Vec::new(),
             bindings: Vec::new(),
             ids: Ids::default(),
+            track: Tracker::default(),
             nil_ok: false,
         }
     }
@@ -379,7 +383,16 @@ impl<'a> Scanner<'a> {
             (true, true) => "",
             _ => self.element_ns()?,
         };
-        Ok(())
+        let (ns, local) = (
+            self.ns,
+            self.str(Span {
+                start: self.local,
+                end: self.name.end,
+            }),
+        );
+        self.track
+            .start(|| (Text::from(ns), Text::from(local)), tag as u64);
+        self.identity_check()
     }
 
     /// Reads the current start tag's attributes from `p` (the end of its name) to its end.
@@ -547,16 +560,19 @@ impl<'a> Scanner<'a> {
         }
         self.pos = p + 1;
         self.bindings.truncate(open.bindings);
-        Ok(())
+        self.track.end(s as u64);
+        self.identity_check()
     }
 
     /// Ends the current element read as `<x/>`.
     #[inline]
-    fn close_empty(&mut self) {
+    fn close_empty(&mut self) -> Result<(), Fallback> {
         self.self_closing = false;
         if let Some(open) = self.open.pop() {
             self.bindings.truncate(open.bindings);
         }
+        self.track.end(self.tag as u64);
+        self.identity_check()
     }
 
     /// The `xsi:type` of the current start tag, which has a prefixed attribute.
@@ -711,7 +727,7 @@ impl Source for Scanner<'_> {
 
     fn child(&mut self) -> Result<bool, Fallback> {
         if self.self_closing {
-            self.close_empty();
+            self.close_empty()?;
             return Ok(false);
         }
         self.pos = skip_ws(self.bytes, self.pos);
@@ -728,7 +744,7 @@ impl Source for Scanner<'_> {
 
     fn text(&mut self) -> Result<&str, Fallback> {
         if self.self_closing {
-            self.close_empty();
+            self.close_empty()?;
             return Ok("");
         }
         let start = self.pos;
@@ -746,7 +762,7 @@ impl Source for Scanner<'_> {
 
     fn content(&mut self) -> Result<Content<'_>, Fallback> {
         if self.self_closing {
-            self.close_empty();
+            self.close_empty()?;
             return Ok(Content::End);
         }
         match (self.byte(self.pos), self.byte(self.pos + 1)) {
@@ -773,8 +789,7 @@ impl Source for Scanner<'_> {
 
     fn empty(&mut self) -> Result<(), Fallback> {
         if self.self_closing {
-            self.close_empty();
-            return Ok(());
+            return self.close_empty();
         }
         if self.byte(self.pos + 1) != Some(b'/') || self.byte(self.pos) != Some(b'<') {
             return Err(Fallback);
@@ -786,6 +801,8 @@ impl Source for Scanner<'_> {
         if !self.open.is_empty() || self.self_closing {
             return Err(Fallback);
         }
+        self.track.settle();
+        self.identity_check()?;
         // A dangling IDREF is the cursor's to report.
         match skip_ws(self.bytes, self.pos) == self.bytes.len()
             && self.ids.unresolved().next().is_none()
@@ -797,6 +814,10 @@ impl Source for Scanner<'_> {
 
     fn ids(&mut self) -> &mut Ids {
         &mut self.ids
+    }
+
+    fn tracker(&mut self) -> Option<&mut Tracker> {
+        Some(&mut self.track)
     }
 
     fn allow_nil(&mut self) {

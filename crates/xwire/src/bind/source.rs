@@ -2,7 +2,8 @@
 //! same whether the bytes go through the fast [`Scanner`](super::Scanner) or the general
 //! [`Cursor`](super::Cursor).
 
-use super::{Fault, IdKind, Ids, Nillable, XSI};
+use super::identity::{Constraint, KeyPart, Tracker};
+use super::{Fault, IdKind, Ids, Nillable, Text, XSI};
 
 /// One step through the content of an element whose content may hold text and elements
 /// ([`Source::content`]).
@@ -171,6 +172,81 @@ pub trait Source {
     fn id_value(&mut self, kind: IdKind, value: &str, at: u64) -> Result<(), Self::Error> {
         let recorded = self.ids().record(kind, value, at);
         recorded.map_err(|f| self.fail_at(at, f))
+    }
+
+    /// The state of the document's identity constraints, which the source shows every start
+    /// and end tag; `None` for a source that does not check them.
+    fn tracker(&mut self) -> Option<&mut Tracker> {
+        None
+    }
+
+    /// The current start tag's declaration has the identity constraints `ics` (indices into
+    /// `constraints`, the schema's whole table): their scopes open here.
+    fn identity_open(
+        &mut self,
+        constraints: &'static [Constraint],
+        ics: &[usize],
+    ) -> Result<(), Self::Error> {
+        let (ns, local) = self.name();
+        let name = (Text::from(ns), Text::from(local));
+        let at = self.offset();
+        match self.tracker() {
+            Some(t) => t.open(constraints, ics, name, at),
+            None => {
+                let m = "identity constraints are checked by the general path";
+                return Err(self.fail(Fault::new("identity", m)));
+            }
+        }
+        self.identity_check()
+    }
+
+    /// Whether fields select attributes of the current start tag: only then does generated
+    /// code give their keys ([`Source::identity_attribute`]).
+    fn identity_attributes_wanted(&mut self) -> bool {
+        self.tracker().is_some_and(|t| t.wants_attributes())
+    }
+
+    /// The key of the current start tag's attribute `{ns}local`.
+    fn identity_attribute(
+        &mut self,
+        ns: &str,
+        local: &str,
+        key: KeyPart,
+    ) -> Result<(), Self::Error> {
+        let at = self.offset();
+        if let Some(t) = self.tracker() {
+            t.attribute((Text::from(ns), Text::from(local)), &key, at);
+        }
+        self.identity_check()
+    }
+
+    /// Whether the element that just ended needs its value's key ([`Source::identity_value`]).
+    fn identity_value_wanted(&mut self) -> bool {
+        self.tracker().is_some_and(|t| t.wants_value())
+    }
+
+    /// The key of the value of the element that just ended (`None`: it has none) and whether
+    /// it has a simple type or simple content.
+    fn identity_value(
+        &mut self,
+        key: Option<KeyPart>,
+        simple_typed: bool,
+    ) -> Result<(), Self::Error> {
+        if let Some(t) = self.tracker() {
+            t.value(key, simple_typed);
+        }
+        self.identity_check()
+    }
+
+    /// The first identity-constraint error found, as this source's error.
+    #[inline]
+    fn identity_check(&mut self) -> Result<(), Self::Error> {
+        match self.tracker().and_then(Tracker::error) {
+            Some((constraint, message, at)) => {
+                Err(self.fail_at(at, Fault::new(constraint, message)))
+            }
+            None => Ok(()),
+        }
     }
 
     /// The error a generated parser gives where an element it expected is missing: at a
