@@ -55,8 +55,9 @@
 //! `Type::records(bytes)`, its records one at a time in bounded memory. The parsers do not
 //! read every construct yet (mixed content, QNames, patterns and enumerations on lists):
 //! for such a schema, [`Error::Unsupported`] names the construct and
-//! [`Config::parsers`]`(false)` generates the types alone. Identity constraints are not
-//! checked yet; the validate-only and event APIs come next (issue 29).
+//! [`Config::parsers`]`(false)` generates the types alone. Identity constraints (`unique`,
+//! `key`, `keyref`) are checked by the validator's own engine (`xwire::bind::identity`); the
+//! validate-only and event APIs come next (issue 29).
 //!
 //! And their serializers: `Document::write` writes a value back through any
 //! `xwire::bind::write::XmlSink` (XML text, or binary XML where numbers stay typed and
@@ -66,6 +67,7 @@
 //! `xsi:type` on elements of simple types, and a nil element's attributes are not kept.
 
 mod emit;
+mod identity;
 mod parse;
 pub mod plan;
 mod serialize;
@@ -180,6 +182,7 @@ impl Config {
             let parsers = parse::parsers(&plan, &schema).map_err(|u| Error::Unsupported(u.0))?;
             code.push_str(&parsers);
             code.push_str(&serialize::serializers(&plan, &schema));
+            code.push_str(&identity::tables(&plan, &schema));
         }
         let files = schema.files().map(|(_, p)| p.to_path_buf()).collect();
         Ok(Generated { code, files })

@@ -17,10 +17,12 @@ use std::fmt::Write;
 
 use xwire_schema::datatypes::Builtin;
 use xwire_schema::model::{
-    ComplexTypeId, Compositor, ContentType, DerivationSet, Facets, NameId, NamespaceConstraint,
-    NamespaceId, Particle, ProcessContents, Schema, SimpleTypeId, Term, TypeId, Variety, Wildcard,
+    ComplexTypeId, Compositor, ContentType, DerivationSet, ElementId, Facets, NameId,
+    NamespaceConstraint, NamespaceId, Particle, ProcessContents, Schema, SimpleTypeId, Term,
+    TypeId, Variety, Wildcard,
 };
 
+use crate::identity;
 use crate::plan::{
     names, Field, IntType, Item, ItemId, ItemKind, Occurs, Origin, Plan, Prim, Source,
     TemporalKind, Ty, Variant,
@@ -94,6 +96,20 @@ pub(crate) fn parsers(plan: &Plan, schema: &Schema) -> R<String> {
             Constraint::Fixed => ("Fixed", "(fixed)"),
         };
         let _ = writeln!(elems, "    let k = {B}::ValueConstraint::{k}{arg};");
+        if identity::any(schema) {
+            // The value, then its key for a field that waits for it.
+            let call = match id_kind(schema, st) {
+                Some(kind) => format!("{B}::simple_id_element(c, {kind}, k, "),
+                None => format!("{B}::simple_element(c, k, "),
+            };
+            let xsi = xsi_type_fn(st, blocked);
+            let _ = writeln!(elems, "    let v = {call}{xsi}, {conv})?;");
+            let ty = &plan.simple_types[&st];
+            elems.push_str(&identity::element_value(schema, ty, st, "&v", "    "));
+            let _ = writeln!(elems, "    Ok(v)");
+            let _ = writeln!(elems, "}}");
+            continue;
+        }
         match id_kind(schema, st) {
             Some(kind) => {
                 let xsi = xsi_type_fn(st, blocked);
@@ -136,6 +152,9 @@ pub(crate) fn parsers(plan: &Plan, schema: &Schema) -> R<String> {
     }
     out.push_str(&convs);
     out.push_str(&elems);
+    for &el in &e.scopes {
+        out.push_str(&identity::scope_fn(schema, el, el.index()));
+    }
     out.push_str(&e.statics);
     Ok(out)
 }
@@ -186,6 +205,8 @@ struct Emitter<'p> {
     wildcards: Vec<Wildcard>,
     /// The struct items some nillable element has: they get a `read_nil`.
     nil_items: HashSet<ItemId>,
+    /// The element declarations with identity constraints read: each gets a `scope_N`.
+    scopes: BTreeSet<ElementId>,
 }
 
 impl<'p> Emitter<'p> {
@@ -199,6 +220,7 @@ impl<'p> Emitter<'p> {
             statics: String::new(),
             wildcards: Vec::new(),
             nil_items: nil_items(plan, schema),
+            scopes: BTreeSet::new(),
         }
     }
 }
@@ -390,6 +412,7 @@ impl Emitter<'_> {
                 constraint.as_ref(),
                 self.schema.element(root.element).block,
                 self.schema.element(root.element).nillable,
+                root.element,
             )?;
             let kw = if first { "let doc = if" } else { "} else if" };
             first = false;
@@ -603,6 +626,7 @@ impl Emitter<'_> {
         constraint: Option<&(bool, String)>,
         block: DerivationSet,
         nillable: bool,
+        element: ElementId,
     ) -> R<String> {
         // The reader, as a function of the source (`f`, or `|c| f(c, ..)`), and what checks
         // the element when it is nil.
@@ -651,7 +675,17 @@ impl Emitter<'_> {
             }
             (None, t) => return unsupported(format!("element <{local}> of type {t:?}")),
         };
+        let ics = &self.schema.element(element).identity_constraints;
         let v = match (nillable, read.strip_prefix("|c| ")) {
+            // The element opens the scopes of its identity constraints, then is read.
+            _ if !ics.is_empty() => {
+                let read = match nillable {
+                    true => format!("|c| {B}::nillable(c, {nil}, {read})"),
+                    false => read,
+                };
+                self.scopes.insert(element);
+                format!("scope_{}(c, {read})?", element.index())
+            }
             (true, _) => format!("{B}::nillable(c, {nil}, {read})?"),
             (false, Some(call)) => format!("{call}?"),
             (false, None) => format!("{read}(c)?"),
@@ -858,6 +892,9 @@ impl Emitter<'_> {
                 let _ = writeln!(o, "    c.id_attribute({kind}, {ns:?}, {local:?})?;");
             }
         }
+        if identity::any(self.schema) {
+            self.attribute_keys(&mut o, fields);
+        }
         let attribute_code = o[body_start..].to_string();
         // A nil element of this type: the same attributes, no content.
         let nil = self.nil_items.contains(&id).then(|| {
@@ -907,19 +944,29 @@ impl Emitter<'_> {
                     );
                 }
             }
-        } else if content.is_empty() {
-            let _ = writeln!(o, "    c.empty()?;");
-        } else if all {
-            self.all(&mut o, &content)?;
-        } else {
-            let _ = writeln!(o, "    let more = &mut c.child()?;");
-            for f in &content {
-                self.field(&mut o, f)?;
+            if identity::any(self.schema) {
+                let v = format!("&{}", local_name(f));
+                o.push_str(&identity::element_value(self.schema, &f.ty, st, &v, "    "));
             }
-            let _ = writeln!(o, "    if *more {{");
-            let what = format!("the end of the content of {name}");
-            unexpected(&mut o, "        ", "return Err(", &what, ");");
-            let _ = writeln!(o, "    }}");
+        } else {
+            if content.is_empty() {
+                let _ = writeln!(o, "    c.empty()?;");
+            } else if all {
+                self.all(&mut o, &content)?;
+            } else {
+                let _ = writeln!(o, "    let more = &mut c.child()?;");
+                for f in &content {
+                    self.field(&mut o, f)?;
+                }
+                let _ = writeln!(o, "    if *more {{");
+                let what = format!("the end of the content of {name}");
+                unexpected(&mut o, "        ", "return Err(", &what, ");");
+                let _ = writeln!(o, "    }}");
+            }
+            if identity::any(self.schema) {
+                // Ended without a simple value: a field may not select it.
+                let _ = writeln!(o, "    c.identity_value(None, false)?;");
+            }
         }
         construct(&mut o, name, fields);
         let _ = writeln!(o, "}}");
@@ -929,6 +976,55 @@ impl Emitter<'_> {
         self.finish_read(name, &o);
         self.records(id, item, fields, &content, &attribute_code)?;
         Ok(())
+    }
+
+    /// Where a field selects attributes of this element: their keys, after conversion and
+    /// defaults.
+    fn attribute_keys(&self, o: &mut String, fields: &[Field]) {
+        let mut body = String::new();
+        for f in fields {
+            match &f.source {
+                Source::Attribute { ns, local, .. } => {
+                    let st = f.simple.expect("attributes are of simple types");
+                    let var = local_name(f);
+                    let one = f.value_constraint.is_some() || f.occurs == Occurs::One;
+                    let (r, pad) = match one {
+                        true => (format!("&{var}"), "        "),
+                        false => {
+                            let _ = writeln!(body, "        if let Some(v) = &{var} {{");
+                            ("v".to_string(), "            ")
+                        }
+                    };
+                    let key = format!(
+                        "{B}::identity::Key::key({})",
+                        crate::serialize::value_ref(self.schema, &f.ty, st, &r)
+                    );
+                    let _ = writeln!(body, "{pad}let key = {key};");
+                    let call = format!("c.identity_attribute({ns:?}, {local:?}, key)?;");
+                    crate::serialize::call_line(&mut body, pad, &call);
+                    if !one {
+                        let _ = writeln!(body, "        }}");
+                    }
+                }
+                Source::AnyAttributes(_) => {
+                    let kept = local_name(f);
+                    let _ = writeln!(body, "        for a in &{kept} {{");
+                    let _ = writeln!(body, "            let key = (0, a.value.to_string());");
+                    let _ = writeln!(
+                        body,
+                        "            c.identity_attribute(&a.ns, &a.local, key)?;"
+                    );
+                    let _ = writeln!(body, "        }}");
+                }
+                _ => {}
+            }
+        }
+        if body.is_empty() {
+            return;
+        }
+        let _ = writeln!(o, "    if c.identity_attributes_wanted() {{");
+        o.push_str(&body);
+        let _ = writeln!(o, "    }}");
     }
 
     /// For a document root whose content is one repeated element, `Type::records` and the
@@ -1026,6 +1122,17 @@ impl Emitter<'_> {
             ");",
         );
         let _ = writeln!(body, "    }}");
+        // The root's identity constraints, before its attributes give their keys.
+        for r in &roots {
+            let ics = &self.schema.element(r.element).identity_constraints;
+            if ics.is_empty() {
+                continue;
+            }
+            let ics: Vec<String> = ics.iter().map(|i| i.index().to_string()).collect();
+            let _ = writeln!(body, "    if {} {{", element_test(&r.ns, &r.local));
+            let _ = writeln!(body, "        c.identity_open(IDENTITY, &[{}])?;", ics.join(", "));
+            let _ = writeln!(body, "    }}");
+        }
         body.push_str(attribute_code);
         discard_attributes(body, fields);
         let _ = writeln!(body, "    c.child()");
@@ -1082,6 +1189,9 @@ impl Emitter<'_> {
         let what = format!("the end of the content of {name}");
         unexpected_in(body, "        ", "return Err(", &what, ");");
         let _ = writeln!(body, "    }}");
+        if identity::any(self.schema) {
+            let _ = writeln!(body, "    c.identity_value(None, false)?;");
+        }
         let _ = writeln!(body, "    c.finish()");
         let _ = writeln!(body, "}}");
         o.push_str(&indented(body));
@@ -1448,8 +1558,11 @@ impl Emitter<'_> {
                 local,
                 block,
                 nillable,
+                element,
                 ..
-            } => self.value(ty, simple, boxed, local, constraint, *block, *nillable),
+            } => self.value(
+                ty, simple, boxed, local, constraint, *block, *nillable, *element,
+            ),
             Source::AnyElement(w) => Ok(format!("{}.read(c)?", self.wildcard(w))),
             Source::Group => {
                 let Ty::Item(id) = ty else {

@@ -198,7 +198,7 @@ impl Emitter<'_> {
                 self.enumeration(item, values)
             }
             (Origin::SimpleType(st), ItemKind::Newtype { inner }) => {
-                let expr = self.lexical(inner, *st, "&self.0");
+                let expr = value_ref(self.schema, inner, *st, "&self.0");
                 let body = format!("        {W}::Lexical::lexical({expr}, out);\n");
                 self.lexical_impl(item, &body);
             }
@@ -245,13 +245,13 @@ impl Emitter<'_> {
                 let name = self.name(ns, local);
                 let st = f.simple.expect("an attribute has a simple type");
                 self.occurs(o, f.occurs, place, |e, o, pad, v| {
-                    let expr = e.lexical(&f.ty, st, v);
+                    let expr = value_ref(e.schema, &f.ty, st, v);
                     let _ = writeln!(o, "{pad}{W}::attribute(s, {name}, {expr})?;");
                 });
             }
             Source::Text => {
                 let st = f.simple.expect("simple content has a simple type");
-                let expr = self.lexical(&f.ty, st, place);
+                let expr = value_ref(self.schema, &f.ty, st, place);
                 let _ = writeln!(o, "        {W}::Lexical::write_text({expr}, s)?;");
             }
             _ => self.particle(o, &f.source, &f.ty, f.simple, f.occurs, place),
@@ -332,7 +332,7 @@ impl Emitter<'_> {
         let pad = " ".repeat(indent);
         let call = match (shape, nillable) {
             (Shape::Simple(st), false) => {
-                format!("{W}::simple(s, {name}, {})?;", self.lexical(ty, *st, v))
+                format!("{W}::simple(s, {name}, {})?;", value_ref(self.schema, ty, *st, v))
             }
             (Shape::Complex, false) => format!("{W}::element(s, {name}, {v})?;"),
             (Shape::Empty, false) => format!("{W}::empty(s, {name})?;"),
@@ -340,7 +340,7 @@ impl Emitter<'_> {
             (shape, true) => {
                 // The closure writes the value when the element is not nil.
                 let f = match shape {
-                    Shape::Simple(st) => match self.lexical(ty, *st, "v") {
+                    Shape::Simple(st) => match value_ref(self.schema, ty, *st, "v") {
                         arg if arg == "v" => format!("{W}::simple"),
                         arg => format!("|s, n, v| {W}::simple(s, n, {arg})"),
                     },
@@ -360,40 +360,6 @@ impl Emitter<'_> {
             (None, Ty::Prim(Prim::Any | Prim::AnyElement)) => Shape::Any,
             (None, Ty::Prim(Prim::Unit)) => Shape::Empty,
             _ => Shape::Complex,
-        }
-    }
-
-    /// An expression that is a `&impl Lexical` for the value `r` refers to, of simple type
-    /// `st` held as `ty`.
-    fn lexical(&self, ty: &Ty, st: SimpleTypeId, r: &str) -> String {
-        match ty {
-            Ty::Prim(Prim::Bytes) => format!("&{W}::{}({r})", self.bytes(st)),
-            Ty::List(inner) => match **inner {
-                Ty::Prim(Prim::Bytes) => {
-                    let item = match &self.schema.simple_type(st).variety {
-                        Variety::List(item) => *item,
-                        _ => st,
-                    };
-                    format!(
-                        "&{W}::List(&{r}.iter().map(|b| {W}::{}(b)).collect::<Vec<_>>())",
-                        self.bytes(item)
-                    )
-                }
-                _ => format!("&{W}::List({r})"),
-            },
-            _ => r.to_string(),
-        }
-    }
-
-    /// `Hex` or `Base64`: how bytes of `st` are written.
-    fn bytes(&self, st: SimpleTypeId) -> &'static str {
-        let mut t = st;
-        loop {
-            match &self.schema.simple_type(t).variety {
-                Variety::Atomic(b) if b.primitive() == Builtin::HexBinary => return "Hex",
-                Variety::List(item) => t = *item,
-                _ => return "Base64",
-            }
         }
     }
 
@@ -427,7 +393,7 @@ impl Emitter<'_> {
         let mut body = String::from("        match self {\n");
         for (i, (variant, ty)) in members.iter().enumerate() {
             let mst = member_types.get(i).copied().unwrap_or(st);
-            let expr = self.lexical(ty, mst, "v");
+            let expr = value_ref(self.schema, ty, mst, "v");
             let pattern = format!("{}::{variant}(v)", item.name);
             let value = format!("{W}::Lexical::lexical({expr}, out)");
             arm(&mut body, "            ", &pattern, &value);
@@ -482,19 +448,61 @@ impl Emitter<'_> {
     }
 }
 
+/// An expression that is a reference to the value `r` refers to, of simple type `st` held as
+/// `ty`, as something that implements `Lexical` and `identity::Key`: bytes wrapped in `Hex`
+/// or `Base64` by their type, lists in `List`.
+pub(crate) fn value_ref(schema: &Schema, ty: &Ty, st: SimpleTypeId, r: &str) -> String {
+    match ty {
+        Ty::Prim(Prim::Bytes) => format!("&{W}::{}({r})", bytes(schema, st)),
+        Ty::List(inner) => match **inner {
+            Ty::Prim(Prim::Bytes) => {
+                let item = match &schema.simple_type(st).variety {
+                    Variety::List(item) => *item,
+                    _ => st,
+                };
+                format!(
+                    "&{W}::List(&{r}.iter().map(|b| {W}::{}(b)).collect::<Vec<_>>())",
+                    bytes(schema, item)
+                )
+            }
+            _ => format!("&{W}::List({r})"),
+        },
+        _ => r.to_string(),
+    }
+}
+
+/// `Hex` or `Base64`: how bytes of `st` are written.
+fn bytes(schema: &Schema, st: SimpleTypeId) -> &'static str {
+    let mut t = st;
+    loop {
+        match &schema.simple_type(t).variety {
+            Variety::Atomic(b) if b.primitive() == Builtin::HexBinary => return "Hex",
+            Variety::List(item) => t = *item,
+            _ => return "Base64",
+        }
+    }
+}
+
 /// A call statement (`callee(args)?;`), broken one argument a line where rustfmt would.
-fn call_line(o: &mut String, pad: &str, call: &str) {
-    if pad.len() + call.len() <= 100 {
-        let _ = writeln!(o, "{pad}{call}");
+pub(crate) fn call_line(o: &mut String, pad: &str, call: &str) {
+    let call = call.strip_suffix("?;").expect("a call statement");
+    call_then(o, pad, call, "?;");
+}
+
+/// The call `callee(args)` followed by `tail`, broken one argument a line where rustfmt
+/// would.
+pub(crate) fn call_then(o: &mut String, pad: &str, call: &str, tail: &str) {
+    if pad.len() + call.len() + tail.len() <= 100 {
+        let _ = writeln!(o, "{pad}{call}{tail}");
         return;
     }
     let open = call.find('(').expect("a call");
-    let args = &call[open + 1..call.len() - ")?;".len()];
+    let args = &call[open + 1..call.len() - 1];
     let _ = writeln!(o, "{pad}{}(", &call[..open]);
     for a in split_args(args) {
         let _ = writeln!(o, "{pad}    {a},");
     }
-    let _ = writeln!(o, "{pad})?;");
+    let _ = writeln!(o, "{pad}){tail}");
 }
 
 /// The top-level arguments of a call, split at commas outside brackets and closures' bars.

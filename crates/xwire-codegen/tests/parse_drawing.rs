@@ -18,6 +18,16 @@ use xwire::bind::{Any, AnyNode, Nillable};
 const VALID: &str = include_str!("data/drawing.xml");
 
 const BROKEN: &[common::Break] = &[
+    (
+        "two layers of one name (key)",
+        "<d:layer>top</d:layer>",
+        "<d:layer>base</d:layer>",
+    ),
+    (
+        "two circles of one radius, 2.5 and 2.50 (unique)",
+        "<d:polygon><d:points>a b c</d:points><d:closed>true</d:closed><d:kind> polygon </d:kind></d:polygon>",
+        "<d:circle><d:r>2.50</d:r></d:circle>",
+    ),
     ("a list of three", r#"origin=" 10  -20 ""#, r#"origin="1 2 3""#),
     ("a list of non-integers", r#"origin=" 10  -20 ""#, r#"origin="a b""#),
     ("a value of no member type", "<d:size> auto </d:size>", "<d:size>0</d:size>"),

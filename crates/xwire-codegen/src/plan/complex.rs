@@ -289,6 +289,7 @@ impl Planner<'_> {
             local: local.clone(),
             nillable: decl.nillable,
             block: decl.block,
+            element: el,
         };
         (local, source)
     }

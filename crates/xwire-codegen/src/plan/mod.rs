@@ -195,6 +195,8 @@ pub enum Source {
         nillable: bool,
         /// The declaration's `block`: derivations `xsi:type` may not name.
         block: DerivationSet,
+        /// The declaration (whose identity constraints open scopes at the element).
+        element: ElementId,
     },
     /// The element's own character data: simple content, or text in mixed content.
     Text,

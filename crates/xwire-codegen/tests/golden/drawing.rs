@@ -270,7 +270,7 @@ impl xwire::bind::Globals for Document {
 
     fn element<Src: xwire::bind::Source>(c: &mut Src) -> Result<Option<Document>, Src::Error> {
         let doc = if c.at("urn:drawing", "drawing") {
-            Document::Drawing(Drawing::read(c)?)
+            Document::Drawing(scope_0(c, Drawing::read)?)
         } else if c.at("urn:drawing", "polygon") {
             Document::Polygon(Polygon::read(c)?)
         } else if c.at("urn:drawing", "circle") {
@@ -333,6 +333,16 @@ impl Drawing {
             let m = "attribute 'version' is required";
             return Err(c.fail(xwire::bind::Fault::new("cvc-complex-type.4", m)));
         };
+        if c.identity_attributes_wanted() {
+            if let Some(v) = &origin {
+                let key = xwire::bind::identity::Key::key(&xwire::bind::write::List(v));
+                c.identity_attribute("", "origin", key)?;
+            }
+            let key = xwire::bind::identity::Key::key(&units);
+            c.identity_attribute("", "units", key)?;
+            let key = xwire::bind::identity::Key::key(&version);
+            c.identity_attribute("", "version", key)?;
+        }
         let more = &mut c.child()?;
         let title = if *more && c.at("urn:drawing", "title") {
             let v = Title::read(c)?;
@@ -401,6 +411,7 @@ impl Drawing {
         if *more {
             return Err(c.unexpected("the end of the content of Drawing"));
         }
+        c.identity_value(None, false)?;
         Ok(Drawing {
             origin,
             units,
@@ -432,8 +443,18 @@ impl Title {
             Ok(())
         })?;
         let lang = attr_lang;
+        if c.identity_attributes_wanted() {
+            if let Some(v) = &lang {
+                let key = xwire::bind::identity::Key::key(v);
+                c.identity_attribute("", "lang", key)?;
+            }
+        }
         let at = c.offset();
         let value = value_1(c.text()?).map_err(|f| c.fail_at(at, f))?;
+        if c.identity_value_wanted() {
+            let key = xwire::bind::identity::Key::key(&value);
+            c.identity_value(Some(key), true)?;
+        }
         Ok(Title { lang, value })
     }
 
@@ -449,6 +470,12 @@ impl Title {
             Ok(())
         })?;
         let lang = attr_lang;
+        if c.identity_attributes_wanted() {
+            if let Some(v) = &lang {
+                let key = xwire::bind::identity::Key::key(v);
+                c.identity_attribute("", "lang", key)?;
+            }
+        }
         let _ = lang;
         xwire::bind::nil_content(c)
     }
@@ -477,6 +504,7 @@ impl Empty {
         c.check_xsi_type("urn:drawing", "Empty")?;
         c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "Empty"))?;
         c.empty()?;
+        c.identity_value(None, false)?;
         Ok(Empty)
     }
 }
@@ -531,6 +559,12 @@ impl Circle {
         })?;
         let id = attr_id;
         c.id_attribute(xwire::bind::IdKind::Id, "", "id")?;
+        if c.identity_attributes_wanted() {
+            if let Some(v) = &id {
+                let key = xwire::bind::identity::Key::key(v);
+                c.identity_attribute("", "id", key)?;
+            }
+        }
         let more = &mut c.child()?;
         if !(*more && c.at("urn:drawing", "r")) {
             return Err(c.unexpected("<{urn:drawing}r>"));
@@ -547,6 +581,7 @@ impl Circle {
         if *more {
             return Err(c.unexpected("the end of the content of Circle"));
         }
+        c.identity_value(None, false)?;
         Ok(Circle { id, r, stroke })
     }
 }
@@ -565,6 +600,12 @@ impl Polygon {
         })?;
         let id = attr_id;
         c.id_attribute(xwire::bind::IdKind::Id, "", "id")?;
+        if c.identity_attributes_wanted() {
+            if let Some(v) = &id {
+                let key = xwire::bind::identity::Key::key(v);
+                c.identity_attribute("", "id", key)?;
+            }
+        }
         let more = &mut c.child()?;
         if !(*more && c.at("urn:drawing", "points")) {
             return Err(c.unexpected("<{urn:drawing}points>"));
@@ -588,6 +629,7 @@ impl Polygon {
         if *more {
             return Err(c.unexpected("the end of the content of Polygon"));
         }
+        c.identity_value(None, false)?;
         Ok(Polygon {
             id,
             points,
@@ -611,6 +653,12 @@ impl Group {
         })?;
         let uses = attr_uses;
         c.id_attribute(xwire::bind::IdKind::IdRefs, "", "uses")?;
+        if c.identity_attributes_wanted() {
+            if let Some(v) = &uses {
+                let key = xwire::bind::identity::Key::key(&xwire::bind::write::List(v));
+                c.identity_attribute("", "uses", key)?;
+            }
+        }
         let more = &mut c.child()?;
         let mut shape = Vec::new();
         while *more && (c.at("urn:drawing", "circle") || c.at("urn:drawing", "polygon")) {
@@ -626,6 +674,7 @@ impl Group {
         if *more {
             return Err(c.unexpected("the end of the content of Group"));
         }
+        c.identity_value(None, false)?;
         Ok(Group { uses, shape, group })
     }
 }
@@ -649,6 +698,7 @@ impl Meta {
         let Some(date) = date else {
             return Err(c.unexpected("<{urn:drawing}date>"));
         };
+        c.identity_value(None, false)?;
         Ok(Meta { author, date })
     }
 }
@@ -661,6 +711,12 @@ impl Extras {
         c.attributes(|ns, local, value| {
             WILDCARD_0.attribute::<Document>(ns, local, value, "Extras", &mut other_attributes)
         })?;
+        if c.identity_attributes_wanted() {
+            for a in &other_attributes {
+                let key = (0, a.value.to_string());
+                c.identity_attribute(&a.ns, &a.local, key)?;
+            }
+        }
         let more = &mut c.child()?;
         let mut any = Vec::new();
         while *more && WILDCARD_1.matches(c) {
@@ -680,6 +736,7 @@ impl Extras {
         if *more {
             return Err(c.unexpected("the end of the content of Extras"));
         }
+        c.identity_value(None, false)?;
         Ok(Extras {
             other_attributes,
             any,
@@ -702,7 +759,14 @@ impl Shape {
         })?;
         let id = attr_id;
         c.id_attribute(xwire::bind::IdKind::Id, "", "id")?;
+        if c.identity_attributes_wanted() {
+            if let Some(v) = &id {
+                let key = xwire::bind::identity::Key::key(v);
+                c.identity_attribute("", "id", key)?;
+            }
+        }
         c.empty()?;
+        c.identity_value(None, false)?;
         Ok(Shape { id })
     }
 }
@@ -941,17 +1005,32 @@ fn xsi_type_51(ns: &str, l: &str, _s: &str) -> Result<bool, xwire::bind::Fault> 
 
 fn element_1<Src: xwire::bind::Source>(c: &mut Src) -> Result<xwire::bind::Text, Src::Error> {
     let k = xwire::bind::ValueConstraint::None;
-    xwire::bind::simple_element(c, k, xsi_type_1, value_1)
+    let v = xwire::bind::simple_element(c, k, xsi_type_1, value_1)?;
+    if c.identity_value_wanted() {
+        let key = xwire::bind::identity::Key::key(&v);
+        c.identity_value(Some(key), true)?;
+    }
+    Ok(v)
 }
 
 fn element_2<Src: xwire::bind::Source>(c: &mut Src) -> Result<bool, Src::Error> {
     let k = xwire::bind::ValueConstraint::None;
-    xwire::bind::simple_element(c, k, xsi_type_2, value_2)
+    let v = xwire::bind::simple_element(c, k, xsi_type_2, value_2)?;
+    if c.identity_value_wanted() {
+        let key = xwire::bind::identity::Key::key(&v);
+        c.identity_value(Some(key), true)?;
+    }
+    Ok(v)
 }
 
 fn element_3<Src: xwire::bind::Source>(c: &mut Src) -> Result<xwire::bind::Decimal, Src::Error> {
     let k = xwire::bind::ValueConstraint::None;
-    xwire::bind::simple_element(c, k, xsi_type_3, value_3)
+    let v = xwire::bind::simple_element(c, k, xsi_type_3, value_3)?;
+    if c.identity_value_wanted() {
+        let key = xwire::bind::identity::Key::key(&v);
+        c.identity_value(Some(key), true)?;
+    }
+    Ok(v)
 }
 
 /// An element with a default value: empty, it has the default.
@@ -960,12 +1039,22 @@ fn element_3_or_default<Src: xwire::bind::Source>(
     default: &str,
 ) -> Result<xwire::bind::Decimal, Src::Error> {
     let k = xwire::bind::ValueConstraint::Default(default);
-    xwire::bind::simple_element(c, k, xsi_type_3, value_3)
+    let v = xwire::bind::simple_element(c, k, xsi_type_3, value_3)?;
+    if c.identity_value_wanted() {
+        let key = xwire::bind::identity::Key::key(&v);
+        c.identity_value(Some(key), true)?;
+    }
+    Ok(v)
 }
 
 fn element_9<Src: xwire::bind::Source>(c: &mut Src) -> Result<xwire::bind::Date, Src::Error> {
     let k = xwire::bind::ValueConstraint::None;
-    xwire::bind::simple_element(c, k, xsi_type_9, value_9)
+    let v = xwire::bind::simple_element(c, k, xsi_type_9, value_9)?;
+    if c.identity_value_wanted() {
+        let key = xwire::bind::identity::Key::key(&v);
+        c.identity_value(Some(key), true)?;
+    }
+    Ok(v)
 }
 
 /// An element with a fixed value: empty, it has it; otherwise it must be it.
@@ -974,32 +1063,70 @@ fn element_21_fixed<Src: xwire::bind::Source>(
     fixed: &str,
 ) -> Result<xwire::bind::Text, Src::Error> {
     let k = xwire::bind::ValueConstraint::Fixed(fixed);
-    xwire::bind::simple_element(c, k, xsi_type_21, value_21)
+    let v = xwire::bind::simple_element(c, k, xsi_type_21, value_21)?;
+    if c.identity_value_wanted() {
+        let key = xwire::bind::identity::Key::key(&v);
+        c.identity_value(Some(key), true)?;
+    }
+    Ok(v)
 }
 
 fn element_24<Src: xwire::bind::Source>(c: &mut Src) -> Result<Vec<xwire::bind::Text>, Src::Error> {
     let k = xwire::bind::ValueConstraint::None;
-    xwire::bind::simple_element(c, k, xsi_type_24, value_24)
+    let v = xwire::bind::simple_element(c, k, xsi_type_24, value_24)?;
+    if c.identity_value_wanted() {
+        let key = xwire::bind::identity::Key::key(&xwire::bind::write::List(&v));
+        c.identity_value(Some(key), true)?;
+    }
+    Ok(v)
 }
 
 fn element_26<Src: xwire::bind::Source>(c: &mut Src) -> Result<xwire::bind::Text, Src::Error> {
     let k = xwire::bind::ValueConstraint::None;
-    xwire::bind::simple_element(c, k, xsi_type_26, value_26)
+    let v = xwire::bind::simple_element(c, k, xsi_type_26, value_26)?;
+    if c.identity_value_wanted() {
+        let key = xwire::bind::identity::Key::key(&v);
+        c.identity_value(Some(key), true)?;
+    }
+    Ok(v)
 }
 
 fn element_49<Src: xwire::bind::Source>(c: &mut Src) -> Result<SizeOrAuto, Src::Error> {
     let k = xwire::bind::ValueConstraint::None;
-    xwire::bind::simple_element(c, k, xsi_type_49, value_49)
+    let v = xwire::bind::simple_element(c, k, xsi_type_49, value_49)?;
+    if c.identity_value_wanted() {
+        let key = xwire::bind::identity::Key::key(&v);
+        c.identity_value(Some(key), true)?;
+    }
+    Ok(v)
 }
 
 fn element_50<Src: xwire::bind::Source>(c: &mut Src) -> Result<f64, Src::Error> {
     let k = xwire::bind::ValueConstraint::None;
-    xwire::bind::simple_element(c, k, xsi_type_50, value_50)
+    let v = xwire::bind::simple_element(c, k, xsi_type_50, value_50)?;
+    if c.identity_value_wanted() {
+        let key = xwire::bind::identity::Key::key(&v);
+        c.identity_value(Some(key), true)?;
+    }
+    Ok(v)
 }
 
 fn element_51<Src: xwire::bind::Source>(c: &mut Src) -> Result<u8, Src::Error> {
     let k = xwire::bind::ValueConstraint::None;
-    xwire::bind::simple_element(c, k, xsi_type_51, value_51)
+    let v = xwire::bind::simple_element(c, k, xsi_type_51, value_51)?;
+    if c.identity_value_wanted() {
+        let key = xwire::bind::identity::Key::key(&v);
+        c.identity_value(Some(key), true)?;
+    }
+    Ok(v)
+}
+
+/// Reads element `{urn:drawing}drawing` with `read`, the scopes of its identity constraints open.
+fn scope_0<Src: xwire::bind::Source, T>(
+    c: &mut Src,
+    read: impl FnOnce(&mut Src) -> Result<T, Src::Error>,
+) -> Result<T, Src::Error> {
+    xwire::bind::identity::scope(c, IDENTITY, &[0, 1], read)
 }
 
 /// any(##any, lax)
@@ -1524,5 +1651,42 @@ impl xwire::bind::write::Content for Shape {
             xwire::bind::write::attribute(s, NAME_27, v)?;
         }
         Ok(())
+    }
+}
+
+/// The schema's identity constraints, by the index elements open them with.
+static IDENTITY: &[xwire::bind::identity::Constraint] = &[
+    xwire::bind::identity::Constraint {
+        name: "{urn:drawing}layers",
+        kind: xwire::bind::identity::Kind::Key,
+        selector: "{urn:drawing}layer",
+        fields: ".",
+    },
+    xwire::bind::identity::Constraint {
+        name: "{urn:drawing}radii",
+        kind: xwire::bind::identity::Kind::Unique,
+        selector: "{urn:drawing}circle",
+        fields: "{urn:drawing}r",
+    },
+];
+
+impl xwire::bind::identity::Key for Units {
+    fn key(&self) -> xwire::bind::identity::KeyPart {
+        xwire::bind::identity::lexical_key(xwire::datatypes::Builtin::String, self.as_str())
+    }
+}
+
+impl xwire::bind::identity::Key for SizeOrAuto {
+    fn key(&self) -> xwire::bind::identity::KeyPart {
+        match self {
+            SizeOrAuto::PositiveInteger(v) => xwire::bind::identity::Key::key(v),
+            SizeOrAuto::Member2(v) => xwire::bind::identity::Key::key(v),
+        }
+    }
+}
+
+impl xwire::bind::identity::Key for SizeOrAutoMember2 {
+    fn key(&self) -> xwire::bind::identity::KeyPart {
+        xwire::bind::identity::lexical_key(xwire::datatypes::Builtin::String, self.as_str())
     }
 }

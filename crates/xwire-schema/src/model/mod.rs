@@ -888,6 +888,16 @@ impl Schema {
         &self.identity_constraints[id.index()]
     }
 
+    /// Every identity constraint of the schema, in the order of their ids.
+    pub fn identity_constraints(
+        &self,
+    ) -> impl Iterator<Item = (IdentityConstraintId, &IdentityConstraint)> {
+        self.identity_constraints
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (IdentityConstraintId::from_index(i), c))
+    }
+
     /// A notation.
     pub fn notation(&self, id: NotationId) -> &Notation {
         &self.notations[id.index()]
