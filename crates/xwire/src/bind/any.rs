@@ -240,23 +240,33 @@ impl<D: Globals> Any<D> {
                 }
             }
         }
-        Any::lax(c)
+        let simple = Any::<D>::simple_xsi_type(c)?;
+        let any = Any::lax(c)?;
+        // Of a complex type unless `xsi:type` named a simple one: what a field may select.
+        c.identity_value(None, simple)?;
+        Ok(any)
+    }
+
+    /// Whether the current start tag's `xsi:type` names a simple type.
+    fn simple_xsi_type<S: Source>(c: &mut S) -> Result<bool, S::Error> {
+        Ok(match c.xsi_type()? {
+            Some((ns, local)) if ns == XS => local != "anyType",
+            Some((ns, local)) => matches!(D::named_type(&ns, &local, ""), NamedType::Simple(_)),
+            None => false,
+        })
     }
 
     /// A nil element of type `xs:anyType`: its attributes checked laxly (none allowed when
     /// its `xsi:type` names a simple type), no content.
     pub fn read_nil<S: Source>(c: &mut S) -> Result<(), S::Error> {
-        let simple = match c.xsi_type()? {
-            Some((ns, local)) if ns == XS => local != "anyType",
-            Some((ns, local)) => matches!(D::named_type(&ns, &local, ""), NamedType::Simple(_)),
-            None => false,
-        };
+        let simple = Any::<D>::simple_xsi_type(c)?;
         c.attributes(|ns, local, value| match (ns == XSI, simple) {
             (true, _) => Ok(()),
             (false, true) => super::source::simple_type_attribute(ns, local),
             (false, false) => D::attribute(ns, local, value).unwrap_or(Ok(())),
         })?;
-        super::nil_content(c)
+        super::nil_content(c)?;
+        c.identity_value(None, simple)
     }
 
     /// The current element assessed laxly, without looking for a global declaration.
