@@ -17,8 +17,9 @@ pub struct Cursor<'a> {
     /// tag is its next step.
     pending: Option<Pending>,
     ids: Ids,
-    /// The identity constraints: every start and end tag goes through it.
-    track: Tracker,
+    /// The identity constraints, from the first scope on (every start and end tag goes
+    /// through it while one is open).
+    track: Option<Box<Tracker>>,
     /// The offset of the start tag whose `xsi:nil` is allowed ([`Source::allow_nil`]).
     nil_at: Option<u64>,
 }
@@ -38,7 +39,7 @@ impl<'a> Cursor<'a> {
             text: String::new(),
             pending: None,
             ids: Ids::default(),
-            track: Tracker::default(),
+            track: None,
             nil_at: None,
         }
     }
@@ -51,7 +52,7 @@ impl<'a> Cursor<'a> {
             text: String::new(),
             pending: None,
             ids: Ids::default(),
-            track: Tracker::default(),
+            track: None,
             nil_at: None,
         }
     }
@@ -65,25 +66,29 @@ enum SkippedIn {
 }
 
 impl Cursor<'_> {
-    /// The reader is at a start tag: the identity constraints see it.
+    /// The reader is at a start tag: the identity constraints see it, where a scope is open.
     #[inline]
     fn started(&mut self) -> Result<(), Error> {
-        let at = self.reader.offset();
-        let reader = &self.reader;
-        self.track.start(
-            || match reader.current() {
-                Event::Start(t) => (Text::from(t.namespace_uri()), Text::from(t.local_name())),
-                _ => (Text::default(), Text::default()),
-            },
-            at,
-        );
+        let Some(t) = self.track.as_mut().filter(|t| t.active()) else {
+            return Ok(());
+        };
+        let name = match self.reader.current() {
+            Event::Start(s) => (Text::from(s.namespace_uri()), Text::from(s.local_name())),
+            _ => (Text::default(), Text::default()),
+        };
+        let depth = self.reader.depth().saturating_sub(1);
+        t.start(depth, name, self.reader.offset());
         self.identity_check()
     }
 
-    /// The reader is past an end tag: the identity constraints see it.
+    /// The reader is past an end tag: the identity constraints see it, where a scope is
+    /// open.
     #[inline]
     fn ended(&mut self) -> Result<(), Error> {
-        self.track.end(self.reader.offset());
+        let Some(t) = self.track.as_mut().filter(|t| t.active()) else {
+            return Ok(());
+        };
+        t.end(self.reader.depth(), self.reader.offset());
         self.identity_check()
     }
 
@@ -280,8 +285,10 @@ impl Source for Cursor<'_> {
     }
 
     fn finish(&mut self) -> Result<(), Error> {
-        self.track.settle();
-        self.identity_check()?;
+        if let Some(t) = &mut self.track {
+            t.settle();
+            self.identity_check()?;
+        }
         while !matches!(self.reader.next()?, Event::Eof) {}
         let dangling = self
             .ids
@@ -299,7 +306,12 @@ impl Source for Cursor<'_> {
     }
 
     fn tracker(&mut self) -> Option<&mut Tracker> {
-        Some(&mut self.track)
+        Some(self.track.get_or_insert_with(Box::default))
+    }
+
+    #[inline]
+    fn depth(&self) -> usize {
+        self.reader.depth()
     }
 
     fn allow_nil(&mut self) {

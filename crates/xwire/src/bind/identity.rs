@@ -817,62 +817,53 @@ pub fn scope<S: Source, T>(
     read(c)
 }
 
-/// The identity engine as a [`Source`](super::Source) drives it: the depth of the open
-/// elements, and the end tag whose value is still to come.
+/// The identity engine as a [`Source`](super::Source) drives it: the end tag whose value is
+/// still to come.
 ///
-/// A source reports every start tag ([`Tracker::start`]) and end tag ([`Tracker::end`]);
-/// generated code opens the scopes of a declaration's constraints ([`Tracker::open`]), gives
-/// the keys of attributes and the typed value of the element that just ended
-/// ([`Tracker::value`]). An end whose value nobody gives counts as an element without one
-/// (not assessed) when the source moves on.
+/// Where a scope is open, a source reports every start tag ([`Tracker::start`]) and end tag
+/// ([`Tracker::end`]); generated code opens the scopes of a declaration's constraints
+/// ([`Tracker::open`]), gives the keys of attributes and the typed value of the element that
+/// just ended ([`Tracker::value`]). An end whose value nobody gives counts as an element
+/// without one (not assessed) when the source moves on. Depths count from 0 at the root.
 #[derive(Debug, Default)]
 pub struct Tracker {
     engine: Identity<(Text, Text)>,
     /// The table generated code gave, and its paths read.
     table: &'static [Constraint],
     constraints: Vec<Compiled>,
-    /// Elements open.
-    depth: usize,
-    /// An element that ended (at this depth, its start tag at this offset) and whose value
+    /// An element that ended (at this depth, its end tag at this offset) and whose value
     /// is still to come.
     ended: Option<(usize, u64)>,
     errors: Vec<IdError>,
 }
 
 impl Tracker {
-    /// Whether a scope is open: only then do values need keys.
+    /// Whether a scope is open: only then do tags and values need reporting.
     #[inline]
     pub fn active(&self) -> bool {
         self.engine.active()
     }
 
-    /// A start tag, at byte `offset`, of the element `name` gives.
-    #[inline]
-    pub fn start(&mut self, name: impl FnOnce() -> (Text, Text), offset: u64) {
-        if self.engine.active() {
-            self.settle();
-            self.engine
-                .start(&self.constraints[..], self.depth, &name(), offset);
-        }
-        self.depth += 1;
+    /// The start tag, at byte `offset`, of the element at `depth` that `name` gives.
+    pub fn start(&mut self, depth: usize, name: (Text, Text), offset: u64) {
+        self.settle();
+        self.engine
+            .start(&self.constraints[..], depth, &name, offset);
     }
 
-    /// An end tag, of the element whose start tag is at byte `offset`.
-    #[inline]
-    pub fn end(&mut self, offset: u64) {
-        self.depth = self.depth.saturating_sub(1);
-        if self.engine.active() {
-            self.settle();
-            self.ended = Some((self.depth, offset));
-        }
+    /// The end tag, at byte `offset`, of the element at `depth`.
+    pub fn end(&mut self, depth: usize, offset: u64) {
+        self.settle();
+        self.ended = Some((depth, offset));
     }
 
-    /// The element that started last, `name`, opens the scopes of constraints `ics` of
-    /// `constraints` (the document's whole table).
+    /// The element at `depth` that started last, `name`, opens the scopes of constraints
+    /// `ics` of `constraints` (the document's whole table).
     pub fn open(
         &mut self,
         constraints: &'static [Constraint],
         ics: &[usize],
+        depth: usize,
         name: (Text, Text),
         offset: u64,
     ) {
@@ -880,7 +871,6 @@ impl Tracker {
             self.table = constraints;
             self.constraints = compile(constraints);
         }
-        let depth = self.depth.saturating_sub(1);
         self.engine
             .open(&self.constraints[..], depth, &name, ics, offset);
     }
@@ -944,9 +934,15 @@ mod tests {
         let p = paths(".//{urn:a}b/{}c|{urn:a}*/*|.");
         assert_eq!(p.len(), 3);
         assert!(p[0].descendants);
-        assert!(matches!(p[0].steps[..], [Test::Name("urn:a", "b"), Test::Name("", "c")]));
+        assert!(matches!(
+            p[0].steps[..],
+            [Test::Name("urn:a", "b"), Test::Name("", "c")]
+        ));
         assert!(!p[1].descendants);
-        assert!(matches!(p[1].steps[..], [Test::Namespace("urn:a"), Test::Any]));
+        assert!(matches!(
+            p[1].steps[..],
+            [Test::Namespace("urn:a"), Test::Any]
+        ));
         assert!(p[2].steps.is_empty() && p[2].attribute.is_none());
         let f = paths("{}x/@{urn:a}id|@*");
         assert!(matches!(f[0].steps[..], [Test::Name("", "x")]));

@@ -21,8 +21,8 @@ use crate::chars::{self, CLASS};
 use crate::scan::{any_char, find_class, reference, skip_ws, str_of, Ref};
 use crate::{XMLNS_NS, XML_NS};
 
-use super::source::simple_type_attribute;
 use super::identity::Tracker;
+use super::source::simple_type_attribute;
 use super::{Content, Fault, Ids, Source, Text, XSI};
 
 /// What a [`Scanner`] gives when it stops: the document holds something it leaves to the
@@ -119,8 +119,9 @@ pub struct Scanner<'a> {
     /// the default namespace.
     bindings: Vec<(&'a [u8], &'a str)>,
     ids: Ids,
-    /// The identity constraints: every start and end tag goes through it.
-    track: Tracker,
+    /// The identity constraints, from the first scope on (every start and end tag goes
+    /// through it while one is open).
+    track: Option<Box<Tracker>>,
     /// The current start tag's `xsi:nil` is allowed ([`Source::allow_nil`]).
     nil_ok: bool,
 }
@@ -143,7 +144,7 @@ impl<'a> Scanner<'a> {
             open: Vec::new(),
             bindings: Vec::new(),
             ids: Ids::default(),
-            track: Tracker::default(),
+            track: None,
             nil_ok: false,
         }
     }
@@ -383,16 +384,10 @@ impl<'a> Scanner<'a> {
             (true, true) => "",
             _ => self.element_ns()?,
         };
-        let (ns, local) = (
-            self.ns,
-            self.str(Span {
-                start: self.local,
-                end: self.name.end,
-            }),
-        );
-        self.track
-            .start(|| (Text::from(ns), Text::from(local)), tag as u64);
-        self.identity_check()
+        match self.track.is_some() {
+            true => self.identity_start(tag),
+            false => Ok(()),
+        }
     }
 
     /// Reads the current start tag's attributes from `p` (the end of its name) to its end.
@@ -560,8 +555,7 @@ impl<'a> Scanner<'a> {
         }
         self.pos = p + 1;
         self.bindings.truncate(open.bindings);
-        self.track.end(s as u64);
-        self.identity_check()
+        self.identity_end(s)
     }
 
     /// Ends the current element read as `<x/>`.
@@ -571,7 +565,41 @@ impl<'a> Scanner<'a> {
         if let Some(open) = self.open.pop() {
             self.bindings.truncate(open.bindings);
         }
-        self.track.end(self.tag as u64);
+        self.identity_end(self.tag)
+    }
+
+    /// The current start tag, at byte `at`, to the open scopes of identity constraints (out
+    /// of line: most documents have none).
+    #[inline(never)]
+    fn identity_start(&mut self, at: usize) -> Result<(), Fallback> {
+        if !self.track.as_ref().is_some_and(|t| t.active()) {
+            return Ok(());
+        }
+        let (ns, local) = self.name();
+        let name = (Text::from(ns), Text::from(local));
+        let depth = self.open.len() - 1;
+        if let Some(t) = &mut self.track {
+            t.start(depth, name, at as u64);
+        }
+        self.identity_check()
+    }
+
+    /// The end tag just read, at byte `at`, to the open scopes of identity constraints.
+    #[inline]
+    fn identity_end(&mut self, at: usize) -> Result<(), Fallback> {
+        match self.track.is_some() {
+            true => self.identity_ended(at),
+            false => Ok(()),
+        }
+    }
+
+    #[inline(never)]
+    fn identity_ended(&mut self, at: usize) -> Result<(), Fallback> {
+        let depth = self.open.len();
+        match &mut self.track {
+            Some(t) if t.active() => t.end(depth, at as u64),
+            _ => return Ok(()),
+        }
         self.identity_check()
     }
 
@@ -801,8 +829,10 @@ impl Source for Scanner<'_> {
         if !self.open.is_empty() || self.self_closing {
             return Err(Fallback);
         }
-        self.track.settle();
-        self.identity_check()?;
+        if let Some(t) = &mut self.track {
+            t.settle();
+            self.identity_check()?;
+        }
         // A dangling IDREF is the cursor's to report.
         match skip_ws(self.bytes, self.pos) == self.bytes.len()
             && self.ids.unresolved().next().is_none()
@@ -817,7 +847,12 @@ impl Source for Scanner<'_> {
     }
 
     fn tracker(&mut self) -> Option<&mut Tracker> {
-        Some(&mut self.track)
+        Some(self.track.get_or_insert_with(Box::default))
+    }
+
+    #[inline]
+    fn depth(&self) -> usize {
+        self.open.len()
     }
 
     fn allow_nil(&mut self) {

@@ -174,6 +174,9 @@ pub trait Source {
         recorded.map_err(|f| self.fail_at(at, f))
     }
 
+    /// The elements open: 1 at the root's start tag, 0 past its end tag.
+    fn depth(&self) -> usize;
+
     /// The state of the document's identity constraints, which the source shows every start
     /// and end tag; `None` for a source that does not check them.
     fn tracker(&mut self) -> Option<&mut Tracker> {
@@ -190,8 +193,9 @@ pub trait Source {
         let (ns, local) = self.name();
         let name = (Text::from(ns), Text::from(local));
         let at = self.offset();
+        let depth = self.depth().saturating_sub(1);
         match self.tracker() {
-            Some(t) => t.open(constraints, ics, name, at),
+            Some(t) => t.open(constraints, ics, depth, name, at),
             None => {
                 let m = "identity constraints are checked by the general path";
                 return Err(self.fail(Fault::new("identity", m)));
