@@ -174,7 +174,10 @@ pub(crate) fn scope_fn(schema: &Schema, element: ElementId, n: usize) -> String 
     );
     let _ = writeln!(o, "fn scope_{n}<Src: xwire::bind::Source, T>(");
     let _ = writeln!(o, "    c: &mut Src,");
-    let _ = writeln!(o, "    read: impl FnOnce(&mut Src) -> Result<T, Src::Error>,");
+    let _ = writeln!(
+        o,
+        "    read: impl FnOnce(&mut Src) -> Result<T, Src::Error>,"
+    );
     let _ = writeln!(o, ") -> Result<T, Src::Error> {{");
     let call = format!("{I}::scope(c, IDENTITY, &[{}], read)", ics.join(", "));
     call_then(&mut o, "    ", &call, "");

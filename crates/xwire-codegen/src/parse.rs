@@ -1130,7 +1130,11 @@ impl Emitter<'_> {
             }
             let ics: Vec<String> = ics.iter().map(|i| i.index().to_string()).collect();
             let _ = writeln!(body, "    if {} {{", element_test(&r.ns, &r.local));
-            let _ = writeln!(body, "        c.identity_open(IDENTITY, &[{}])?;", ics.join(", "));
+            let _ = writeln!(
+                body,
+                "        c.identity_open(IDENTITY, &[{}])?;",
+                ics.join(", ")
+            );
             let _ = writeln!(body, "    }}");
         }
         body.push_str(attribute_code);

@@ -332,7 +332,10 @@ impl Emitter<'_> {
         let pad = " ".repeat(indent);
         let call = match (shape, nillable) {
             (Shape::Simple(st), false) => {
-                format!("{W}::simple(s, {name}, {})?;", value_ref(self.schema, ty, *st, v))
+                format!(
+                    "{W}::simple(s, {name}, {})?;",
+                    value_ref(self.schema, ty, *st, v)
+                )
             }
             (Shape::Complex, false) => format!("{W}::element(s, {name}, {v})?;"),
             (Shape::Empty, false) => format!("{W}::empty(s, {name})?;"),
