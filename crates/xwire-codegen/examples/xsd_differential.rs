@@ -57,6 +57,14 @@ fn main() {
     for (k, n) in &kinds {
         println!("  {n:>5}  {k}");
     }
+    println!(
+        "round trip: {} documents read, written back, validated and read again; {} failed",
+        r.round_trips,
+        r.round_trip_failures.len()
+    );
+    for (id, why) in &r.round_trip_failures {
+        println!("  {id}  {why}");
+    }
     if let Some(out) = flag("--out") {
         let lines: String = r
             .disagreements

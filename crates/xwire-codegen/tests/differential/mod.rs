@@ -39,6 +39,10 @@ pub struct Report {
     pub paths_differ: Vec<String>,
     /// Instances they disagree on: (SET/GROUP/TEST, what each said).
     pub disagreements: Vec<(String, String)>,
+    /// Instances the generated parser read, then wrote back, validated and read again.
+    pub round_trips: usize,
+    /// Those that failed on the way: (SET/GROUP/TEST, what went wrong).
+    pub round_trip_failures: Vec<(String, String)>,
 }
 
 /// Runs the differential over the suite in `dir` (`xsdtests`), on the first `limit` schemas
@@ -97,29 +101,48 @@ pub fn run(dir: &Path, work: &Path, limit: usize) -> Report {
         let _ = writeln!(
             main,
             "mod m{n} {{\n    include!(\"m{n}.rs\");\n\
-             \x20   pub fn check(b: &[u8]) -> (Result<(), String>, bool) {{\n\
+             \x20   pub fn check(b: &[u8], out: &str) -> (Result<(), String>, bool, String) {{\n\
              \x20       let general = Document::read(&mut xwire::bind::Cursor::new(b));\n\
              \x20       let fast = Document::read(&mut xwire::bind::Scanner::new(b));\n\
              \x20       // Compared as printed: a NaN is not equal to itself.\n\
              \x20       let same = match &fast {{ Ok(v) => format!(\"{{general:?}}\") == format!(\"{{:?}}\", Ok::<_, xwire::bind::Error>(v)), Err(_) => true }};\n\
-             \x20       (general.map(|_| ()).map_err(|e| e.to_string()), same)\n\
+             \x20       // Written back and read again, a document must give the same value.\n\
+             \x20       let trip = match &general {{\n\
+             \x20           Err(_) => String::new(),\n\
+             \x20           Ok(doc) => match doc.to_xml() {{\n\
+             \x20               Err(e) => format!(\"write: {{e}}\"),\n\
+             \x20               Ok(xml) => {{\n\
+             \x20                   std::fs::write(out, &xml).unwrap();\n\
+             \x20                   match Document::from_slice(xml.as_bytes()) {{\n\
+             \x20                       Err(e) => format!(\"read back: {{e}}\"),\n\
+             \x20                       Ok(again) if format!(\"{{again:?}}\") != format!(\"{{doc:?}}\") => \"read back to a different value\".to_string(),\n\
+             \x20                       Ok(_) => String::new(),\n\
+             \x20                   }}\n\
+             \x20               }}\n\
+             \x20           }},\n\
+             \x20       }};\n\
+             \x20       (general.map(|_| ()).map_err(|e| e.to_string()), same, trip)\n\
              \x20   }}\n}}"
         );
     }
-    main.push_str("\nconst CHECKS: &[fn(&[u8]) -> (Result<(), String>, bool)] = &[\n");
+    main.push_str(
+        "\nconst CHECKS: &[fn(&[u8], &str) -> (Result<(), String>, bool, String)] = &[\n",
+    );
     for n in 0..modules.len() {
         let _ = writeln!(main, "    m{n}::check,");
     }
     main.push_str(
         "];\n\nfn main() {\n\
-         \x20   // Lines of `module TAB path`; out: `ok|err TAB same TAB message`.\n\
+         \x20   // Lines of `module TAB path TAB rewritten`; out: `ok|err TAB same TAB trip TAB message`.\n\
          \x20   for line in std::io::stdin().lock().lines() {\n\
          \x20       let line = line.unwrap();\n\
-         \x20       let (m, path) = line.split_once('\\t').unwrap();\n\
+         \x20       let mut f = line.split('\\t');\n\
+         \x20       let (m, path, out) = (f.next().unwrap(), f.next().unwrap(), f.next().unwrap());\n\
          \x20       let bytes = std::fs::read(path).unwrap_or_default();\n\
-         \x20       let (verdict, same) = CHECKS[m.parse::<usize>().unwrap()](&bytes);\n\
+         \x20       let (verdict, same, trip) = CHECKS[m.parse::<usize>().unwrap()](&bytes, out);\n\
          \x20       let (v, msg) = match verdict { Ok(()) => (\"ok\", String::new()), Err(e) => (\"err\", e) };\n\
-         \x20       println!(\"{v}\\t{same}\\t{}\", msg.replace(['\\n', '\\t'], \" \"));\n\
+         \x20       let clean = |s: &str| s.replace(['\\n', '\\t'], \" \");\n\
+         \x20       println!(\"{v}\\t{same}\\t{}\\t{}\", clean(&trip), clean(&msg));\n\
          \x20   }\n}\n",
     );
     std::fs::write(src.join("main.rs"), main).expect("write main.rs");
@@ -153,10 +176,14 @@ pub fn run(dir: &Path, work: &Path, limit: usize) -> Report {
     // Run the generated parsers over every instance, then the validator.
     let mut list = String::new();
     let mut rows = Vec::new();
+    let rewritten = work.join("rewritten");
+    let _ = std::fs::remove_dir_all(&rewritten);
+    std::fs::create_dir_all(&rewritten).expect("create the folder of rewritten documents");
     for (n, m) in modules.iter().enumerate() {
         for (id, path) in &m.instances {
-            let _ = writeln!(list, "{n}\t{}", path.display());
-            rows.push((n, id.clone(), path.clone()));
+            let out = rewritten.join(format!("{}.xml", rows.len()));
+            let _ = writeln!(list, "{n}\t{}\t{}", path.display(), out.display());
+            rows.push((n, id.clone(), path.clone(), out));
         }
     }
     // The list goes through a file: a pipe both ways would deadlock once both fill.
@@ -179,10 +206,12 @@ pub fn run(dir: &Path, work: &Path, limit: usize) -> Report {
     let mut agree = 0;
     let mut paths_differ = Vec::new();
     let mut disagreements = Vec::new();
-    for ((n, id, path), line) in rows.iter().zip(&lines) {
-        let mut fields = line.splitn(3, '\t');
+    let (mut round_trips, mut round_trip_failures) = (0, Vec::new());
+    for ((n, id, path, out), line) in rows.iter().zip(&lines) {
+        let mut fields = line.splitn(4, '\t');
         let parsed = fields.next() == Some("ok");
         let same = fields.next() == Some("true");
+        let trip = fields.next().unwrap_or("");
         let message = fields.next().unwrap_or("");
         let schema = schemas.entry(*n).or_insert_with(|| {
             let docs = plan
@@ -193,6 +222,21 @@ pub fn run(dir: &Path, work: &Path, limit: usize) -> Report {
             processor.load(&docs).ok().flatten()
         });
         let verdict = processor.validate(schema, path);
+        if parsed && verdict.is_ok() {
+            // What the serializer wrote must be valid too, and read back the same.
+            round_trips += 1;
+            let why = match (trip, processor.validate(schema, out)) {
+                ("", Ok(())) => None,
+                ("", Err(e)) => Some(format!(
+                    "written back, the validator rejects it: {}",
+                    e.lines().next().unwrap_or("")
+                )),
+                (trip, _) => Some(trip.to_string()),
+            };
+            if let Some(why) = why {
+                round_trip_failures.push((id.clone(), why));
+            }
+        }
         if !same {
             paths_differ.push(id.clone());
         }
@@ -216,6 +260,8 @@ pub fn run(dir: &Path, work: &Path, limit: usize) -> Report {
         agree,
         paths_differ,
         disagreements,
+        round_trips,
+        round_trip_failures,
     }
 }
 
