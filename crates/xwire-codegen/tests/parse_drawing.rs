@@ -165,8 +165,17 @@ fn the_generated_parser_agrees_with_the_validator() {
 
 #[test]
 fn the_types_hold_the_drawings_values() {
-    let drawing::Document::Drawing(d) = drawing::Document::from_slice(VALID.as_bytes()).unwrap()
-    else {
+    let doc = drawing::Document::from_slice(VALID.as_bytes()).unwrap();
+    // Both sources read it (identity constraints included) to the same value.
+    let general = drawing::Document::read(&mut xwire::bind::Cursor::new(VALID.as_bytes()));
+    assert_eq!(general.as_ref(), Ok(&doc));
+    let fast = drawing::Document::read(&mut xwire::bind::Scanner::new(VALID.as_bytes()));
+    assert_eq!(
+        fast.ok().as_ref(),
+        Some(&doc),
+        "the scanner reads it without falling back"
+    );
+    let drawing::Document::Drawing(d) = doc else {
         panic!("a drawing");
     };
     assert_eq!(d.version, 2u8);
