@@ -280,7 +280,7 @@ fn reader_name(item: &Item) -> String {
 }
 
 /// The name of a simple type's conversion.
-fn conversion_name(st: SimpleTypeId) -> String {
+pub(crate) fn conversion_name(st: SimpleTypeId) -> String {
     format!("value_{}", st.index())
 }
 

@@ -13,7 +13,7 @@ use std::fmt::Write;
 use xwire_schema::datatypes::Builtin;
 use xwire_schema::model::{Schema, SimpleTypeId, Variety};
 
-use crate::parse::arm;
+use crate::parse::{arm, conversion_name};
 use crate::plan::{Field, Item, ItemKind, Occurs, Origin, Plan, Prim, Source, Ty, Variant};
 
 const W: &str = "xwire::bind::write";
@@ -199,7 +199,11 @@ impl Emitter<'_> {
             }
             (Origin::SimpleType(st), ItemKind::Newtype { inner }) => {
                 let expr = value_ref(self.schema, inner, *st, "&self.0");
-                let body = format!("        {W}::Lexical::lexical({expr}, out);\n");
+                let mut body = format!("        {W}::Lexical::lexical({expr}, out);\n");
+                if matches!(inner, Ty::Prim(Prim::Bool | Prim::F32 | Prim::F64)) {
+                    // A pattern facet may ask for the other form (`1`, `1.0E-2`).
+                    body = other_form(&conversion_name(*st), &expr);
+                }
                 self.lexical_impl(item, &body);
             }
             (Origin::SimpleType(st), ItemKind::Union { members }) => self.union(item, *st, members),
@@ -484,6 +488,26 @@ fn bytes(schema: &Schema, st: SimpleTypeId) -> &'static str {
             _ => return "Base64",
         }
     }
+}
+
+/// The body of a newtype's `lexical` that writes its value's other form when the type's own
+/// conversion (`conv`, its facets) rejects the first.
+fn other_form(conv: &str, expr: &str) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "        let start = out.len();");
+    let _ = writeln!(o, "        {W}::Lexical::lexical({expr}, out);");
+    let _ = writeln!(o, "        if {conv}(&out[start..]).is_err() {{");
+    let _ = writeln!(o, "            let mut other = String::new();");
+    let _ = writeln!(
+        o,
+        "            let some = {W}::Lexical::other_form({expr}, &mut other);"
+    );
+    let _ = writeln!(o, "            if some && {conv}(&other).is_ok() {{");
+    let _ = writeln!(o, "                out.truncate(start);");
+    let _ = writeln!(o, "                out.push_str(&other);");
+    let _ = writeln!(o, "            }}");
+    let _ = writeln!(o, "        }}");
+    o
 }
 
 /// A call statement (`callee(args)?;`), broken one argument a line where rustfmt would.

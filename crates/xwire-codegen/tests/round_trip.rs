@@ -23,6 +23,11 @@ mod drawing {
     include!("golden/drawing.rs");
 }
 
+#[allow(dead_code)]
+mod soap_encoding {
+    include!("golden/soap_encoding.rs");
+}
+
 fn schema(path: &str) -> xwire_schema::model::Schema {
     xwire_schema::model::Schema::load(path).expect("the schema loads")
 }
@@ -311,4 +316,21 @@ fn a_drawing_with_wildcards_and_nil_reads_back_from_what_is_written() {
         "{xml}"
     );
     assert_eq!(drawing::Document::from_slice(decoded.as_bytes()), Ok(doc));
+}
+
+/// SOAP encoding's `root` attribute is a boolean restricted by the pattern `0|1`: written as
+/// `true` it would be invalid, so its serializer writes the other form, which its own
+/// conversion accepts.
+#[test]
+fn a_pattern_on_a_booleans_form_is_written_as_it_asks() {
+    use xwire::bind::write::Lexical;
+    for (v, want) in [(true, "1"), (false, "0")] {
+        let mut out = String::from("x");
+        soap_encoding::Root(v).lexical(&mut out);
+        assert_eq!(out, format!("x{want}"));
+    }
+    // Without a pattern the first form stands.
+    let mut out = String::new();
+    true.lexical(&mut out);
+    assert_eq!(out, "true");
 }

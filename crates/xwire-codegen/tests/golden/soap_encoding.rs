@@ -347,6 +347,15 @@ impl xwire::bind::write::Content for ArrayGroup {
 
 impl xwire::bind::write::Lexical for Root {
     fn lexical(&self, out: &mut String) {
+        let start = out.len();
         xwire::bind::write::Lexical::lexical(&self.0, out);
+        if value_47(&out[start..]).is_err() {
+            let mut other = String::new();
+            let some = xwire::bind::write::Lexical::other_form(&self.0, &mut other);
+            if some && value_47(&other).is_ok() {
+                out.truncate(start);
+                out.push_str(&other);
+            }
+        }
     }
 }

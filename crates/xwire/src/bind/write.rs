@@ -11,8 +11,9 @@
 //!
 //! What the values do not hold cannot be written back:
 //! - the lexical form of a value that is not a string: a pattern facet that asks for one
-//!   form (`1|0` on a boolean, an exponent on a float, three fraction digits on a time) may
-//!   reject the form written;
+//!   form may reject the form written. Booleans and floats have a second form
+//!   ([`Lexical::other_form`]: `1`, `1.0E-2`) that generated newtypes fall back on; three
+//!   fraction digits on a time or months on a duration are not met;
 //! - an `xsi:type` that named a simple type derived from an element's declared simple type;
 //! - the attributes of a nil element ([`Nillable::Nil`](super::Nillable));
 //! - the prefixes of kept XML ([`AnyElement`]): a QName in its text may not resolve as it
@@ -67,6 +68,13 @@ pub trait Lexical {
         let mut t = String::new();
         self.lexical(&mut t);
         s.text(&t)
+    }
+
+    /// Appends another lexical form of the value, for a type whose pattern facet rejects the
+    /// first (`1` for `true`, `1.0E-2` for `0.01`); `false` when there is none.
+    fn other_form(&self, out: &mut String) -> bool {
+        let _ = out;
+        false
     }
 
     /// Writes the items of a list type, separated by spaces (a packed array for numbers).
@@ -153,6 +161,10 @@ impl<T: Lexical + ?Sized> Lexical for &T {
         (**self).lexical(out);
     }
 
+    fn other_form(&self, out: &mut String) -> bool {
+        (**self).other_form(out)
+    }
+
     fn write_text<S: XmlSink + ?Sized>(&self, s: &mut S) -> Result<(), WriteError> {
         (**self).write_text(s)
     }
@@ -161,6 +173,10 @@ impl<T: Lexical + ?Sized> Lexical for &T {
 impl<T: Lexical + ?Sized> Lexical for Box<T> {
     fn lexical(&self, out: &mut String) {
         (**self).lexical(out);
+    }
+
+    fn other_form(&self, out: &mut String) -> bool {
+        (**self).other_form(out)
     }
 
     fn write_text<S: XmlSink + ?Sized>(&self, s: &mut S) -> Result<(), WriteError> {
@@ -185,6 +201,10 @@ macro_rules! typed {
                 fn write_list<S: XmlSink + ?Sized>(items: &[$ty], s: &mut S) -> Result<(), WriteError> {
                     s.array(&Array::$variant(Cow::Borrowed(items)))
                 }
+
+                fn other_form(&self, out: &mut String) -> bool {
+                    other_form(TypedValue::$variant(*self), out)
+                }
             }
         )*
     };
@@ -194,6 +214,19 @@ typed! {
     i8 => I8, i16 => I16, i32 => I32, i64 => I64,
     u8 => U8, u16 => U16, u32 => U32, u64 => U64,
     f32 => F32, f64 => F64, bool => Bool,
+}
+
+/// The second form of a number or boolean: digits for a boolean, XML Schema's canonical
+/// form (mantissa and exponent) for a float.
+fn other_form(v: TypedValue<'_>, out: &mut String) -> bool {
+    use crate::datatypes::Value;
+    match v {
+        TypedValue::Bool(b) => out.push_str(if b { "1" } else { "0" }),
+        TypedValue::F32(f) => out.push_str(&Value::Float(f).canonical()),
+        TypedValue::F64(f) => out.push_str(&Value::Double(f).canonical()),
+        _ => return false,
+    }
+    true
 }
 
 impl Lexical for Decimal {
