@@ -1,10 +1,11 @@
 //! The parser generated for po.xsd (tests/golden/po.rs) beside xwire's generic parse (no
 //! validation, nothing built) and xwire-schema's validator, on one document, in one run: the
-//! ratio issue 29 asks about (typed objects against the generic non-validating parse).
+//! ratios issue 29 asks about (typed objects, and the validate-only API, against the generic
+//! non-validating parse).
 //!
 //! `xwire gen po-8k -o po.xml && cargo run --release -p xwire-codegen --example po_speed -- po.xml`
 //!
-//! With `--profile objects|cursor|parse [N]` after the file it runs only the generated parser
+//! With `--profile objects|check|cursor|parse [N]` after the file it runs only the generated parser
 //! (or the generated parser on its general path, or only the generic parse), N times (20,000 by default), for a profiler to watch
 //! (`perf record`) or count (callgrind: instructions with N rounds minus instructions with
 //! 0, over N, is the cost of one document).
@@ -77,13 +78,14 @@ fn main() {
     if std::env::args().nth(2).as_deref() == Some("--profile") {
         let what = std::env::args()
             .nth(3)
-            .expect("--profile objects|cursor|parse [N]");
+            .expect("--profile objects|check|cursor|parse [N]");
         let rounds = std::env::args()
             .nth(4)
             .map_or(20_000, |n| n.parse().expect("a count"));
         for _ in 0..rounds {
             match what.as_str() {
                 "objects" => black_box(po::Document::from_slice(black_box(&doc)).is_ok()),
+                "check" => black_box(po::Document::validate(black_box(&doc)).is_ok()),
                 // The general path alone: the reader's events through the cursor.
                 "cursor" => black_box(
                     po::Document::read(&mut xwire::bind::Cursor::new(black_box(&doc))).is_ok(),
@@ -104,11 +106,15 @@ fn main() {
     let objects = time(|| {
         black_box(po::Document::from_slice(black_box(&doc)).is_ok());
     });
+    let check = time(|| {
+        black_box(po::Document::validate(black_box(&doc)).is_ok());
+    });
     println!("{path}: {} bytes, medians of 9 batches", doc.len());
     for (what, t) in [
         ("generic parse (no validation, nothing built)", parse),
         ("runtime validator (Validator::validate)", validate),
         ("generated parser, typed objects", objects),
+        ("generated parser, validate only", check),
     ] {
         println!(
             "  {what:<46} {:>8.1} MB/s  {:>6.2}x the generic parse",

@@ -72,6 +72,22 @@ fn same_paths<T: PartialEq + std::fmt::Debug>(
     }
 }
 
+/// The validate-only API gives the object API's verdict and first error, on both paths.
+macro_rules! same_verdict {
+    ($module:ident, $data:expr) => {{
+        let objects = $module::Document::from_slice($data).map(drop);
+        assert_eq!(
+            $module::Document::validate($data),
+            objects,
+            "validate and from_slice differ on {:?}",
+            String::from_utf8_lossy($data)
+        );
+        let fast = $module::Document::read(&mut xwire::bind::Scanner::new($data)).map(drop);
+        let check = $module::Document::check(&mut xwire::bind::Scanner::new($data));
+        assert_eq!(check, fast, "check and read differ on the scanner");
+    }};
+}
+
 macro_rules! both_paths {
     ($module:ident, $data:expr) => {
         same_paths(
@@ -87,6 +103,7 @@ pub fn generated_po(data: &[u8]) {
     static SCHEMA: OnceLock<Schema> = OnceLock::new();
     let s = schema(&SCHEMA, include_str!("../../xwire-bench/schemas/po.xsd"));
     both_paths!(po, data);
+    same_verdict!(po, data);
     agree(s, data, po::Document::from_slice(data));
 }
 
@@ -95,6 +112,7 @@ pub fn generated_drawing(data: &[u8]) {
     static SCHEMA: OnceLock<Schema> = OnceLock::new();
     let s = schema(&SCHEMA, include_str!("../tests/schemas/drawing.xsd"));
     both_paths!(drawing, data);
+    same_verdict!(drawing, data);
     agree(s, data, drawing::Document::from_slice(data));
 }
 
@@ -106,5 +124,6 @@ pub fn generated_ipo(data: &[u8]) {
     static SCHEMA: OnceLock<Schema> = OnceLock::new();
     let s = schema(&SCHEMA, include_str!("../../xwire-bench/schemas/ipo.xsd"));
     both_paths!(ipo, data);
+    same_verdict!(ipo, data);
     agree(s, data, ipo::Document::from_slice(data));
 }

@@ -56,8 +56,13 @@
 //! read every construct yet (mixed content, QNames, patterns and enumerations on lists):
 //! for such a schema, [`Error::Unsupported`] names the construct and
 //! [`Config::parsers`]`(false)` generates the types alone. Identity constraints (`unique`,
-//! `key`, `keyref`) are checked by the validator's own engine (`xwire::bind::identity`); the
-//! validate-only and event APIs come next (issue 29).
+//! `key`, `keyref`) are checked by the validator's own engine (`xwire::bind::identity`).
+//!
+//! Beside them, the validate-only API ([`Api::Validate`]): `Document::validate(bytes)` and
+//! `Type::check(source)` check everything `from_slice` checks and give the same first error,
+//! but build no objects (values are converted, as their facets need, and dropped; only
+//! wildcard and `xs:anyType` content is still read into a tree). [`Config::apis`] chooses
+//! which APIs are generated; the event API comes next (issue 29).
 //!
 //! And their serializers: `Document::write` writes a value back through any
 //! `xwire::bind::write::XmlSink` (XML text, or binary XML where numbers stay typed and
@@ -84,7 +89,33 @@ pub struct Config {
     catalog: Option<PathBuf>,
     derives: Vec<String>,
     renames: Vec<(String, String)>,
-    parsers: bool,
+    apis: Vec<Api>,
+}
+
+/// An API generated beside the types (XML Screamer's four, as far as they are built).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Api {
+    /// Typed objects: `Document::from_slice` and `Type::read` (the document as the generated
+    /// types, checked as it is read), `Document::write` and `Document::to_xml` (the types
+    /// back to XML), and `Type::records` for record streams.
+    Objects,
+    /// Validate only: `Document::validate` and `Type::check`, which check what
+    /// `from_slice` checks, give the same first error, and build nothing but the content of
+    /// wildcards and `xs:anyType` elements (read as the object readers read them, which it
+    /// brings along).
+    Validate,
+}
+
+impl Api {
+    /// The API named `name` (`objects`, `validate`), as the command line spells it.
+    pub fn from_name(name: &str) -> Option<Api> {
+        match name {
+            "objects" => Some(Api::Objects),
+            "validate" => Some(Api::Validate),
+            _ => None,
+        }
+    }
 }
 
 impl Default for Config {
@@ -111,15 +142,24 @@ impl Config {
             catalog: None,
             derives: ["Clone", "Debug", "PartialEq"].map(String::from).to_vec(),
             renames: Vec::new(),
-            parsers: true,
+            apis: vec![Api::Objects, Api::Validate],
         }
     }
 
-    /// Whether to generate the parsers (`Document::from_slice` and a reader per type) beside
-    /// the types: on by default. Off, for schemas whose constructs the parsers do not read
-    /// yet (see [`Error::Unsupported`]), the types alone are generated.
-    pub fn parsers(mut self, on: bool) -> Config {
-        self.parsers = on;
+    /// Whether to generate the parsers and serializers beside the types (every [`Api`]): on
+    /// by default. Off, for schemas whose constructs the parsers do not read yet (see
+    /// [`Error::Unsupported`]), the types alone are generated.
+    pub fn parsers(self, on: bool) -> Config {
+        match on {
+            true => self.apis(&[Api::Objects, Api::Validate]),
+            false => self.apis(&[]),
+        }
+    }
+
+    /// The APIs to generate beside the types: all of them by default, none for the types
+    /// alone.
+    pub fn apis(mut self, apis: &[Api]) -> Config {
+        self.apis = apis.to_vec();
         self
     }
 
@@ -178,10 +218,16 @@ impl Config {
                 derives: &self.derives,
             },
         );
-        if self.parsers {
-            let parsers = parse::parsers(&plan, &schema).map_err(|u| Error::Unsupported(u.0))?;
+        let objects = self.apis.contains(&Api::Objects);
+        let validate = self.apis.contains(&Api::Validate);
+        if objects || validate {
+            // The validate-only readers read wildcard content through the object readers.
+            let parsers =
+                parse::parsers(&plan, &schema, validate).map_err(|u| Error::Unsupported(u.0))?;
             code.push_str(&parsers);
-            code.push_str(&serialize::serializers(&plan, &schema));
+            if objects {
+                code.push_str(&serialize::serializers(&plan, &schema));
+            }
             code.push_str(&identity::tables(&plan, &schema));
         }
         let files = schema.files().map(|(_, p)| p.to_path_buf()).collect();

@@ -47,11 +47,21 @@ const XS: &str = "http://www.w3.org/2001/XMLSchema";
 const XSI: &str = "http://www.w3.org/2001/XMLSchema-instance";
 
 /// The parsers of `plan` (whose types `emit::types` wrote).
-pub(crate) fn parsers(plan: &Plan, schema: &Schema) -> R<String> {
+/// With `validate`, the validate-only readers too (`Document::validate`, `Type::check`),
+/// which share the object readers' conversions and element readers.
+pub(crate) fn parsers(plan: &Plan, schema: &Schema, validate: bool) -> R<String> {
     let mut e = Emitter::new(plan, schema);
     e.document()?;
     for (i, item) in plan.items.iter().enumerate() {
         e.item(ItemId(i), item)?;
+    }
+    if validate {
+        e.check = true;
+        e.check_document()?;
+        for (i, item) in plan.items.iter().enumerate() {
+            e.item(ItemId(i), item)?;
+        }
+        e.check = false;
     }
     let mut out = std::mem::take(&mut e.out);
     // The element readers first: they name the conversions of the types `xsi:type` may name.
@@ -207,6 +217,9 @@ struct Emitter<'p> {
     nil_items: HashSet<ItemId>,
     /// The element declarations with identity constraints read: each gets a `scope_N`.
     scopes: BTreeSet<ElementId>,
+    /// Writing the validate-only readers (`check`: nothing built) rather than the object
+    /// readers (`read`).
+    check: bool,
 }
 
 impl<'p> Emitter<'p> {
@@ -221,7 +234,49 @@ impl<'p> Emitter<'p> {
             wildcards: Vec::new(),
             nil_items: nil_items(plan, schema),
             scopes: BTreeSet::new(),
+            check: false,
         }
+    }
+
+    /// The name of a complex type's reader: `read`, or `check` in validate-only code.
+    fn read_fn(&self) -> &'static str {
+        if self.check {
+            "check"
+        } else {
+            "read"
+        }
+    }
+
+    /// The name of a group's, choice's or family's reader (`read_x` or `check_x`).
+    fn reader_name(&self, item: &Item) -> String {
+        let name = names::field_name(&item.name);
+        format!("{}_{}", self.read_fn(), name.trim_start_matches("r#"))
+    }
+
+    /// What a reader of `item` returns: the item, or nothing in validate-only code.
+    fn returns<'a>(&self, item: &'a Item) -> &'a str {
+        if self.check {
+            "()"
+        } else {
+            &item.name
+        }
+    }
+
+    /// The signature of the reader of a group, choice or family `item` (after a blank
+    /// line): `read_x(c)`, or `read_x(c, more)` for one that starts at the current child.
+    fn reader_signature(&self, o: &mut String, item: &Item, more: bool) {
+        let params = if more {
+            "c: &mut Src, more: &mut bool"
+        } else {
+            "c: &mut Src"
+        };
+        let _ = writeln!(o);
+        signature(
+            o,
+            &generic(&self.reader_name(item)),
+            params,
+            &format!("Result<{}, Src::Error>", self.returns(item)),
+        );
     }
 }
 
@@ -249,34 +304,9 @@ fn no_list_patterns(display: &str, f: &Facets) -> R<()> {
     Ok(())
 }
 
-/// The signature of the reader of a group, choice or family `item` (after a blank line):
-/// `read_x(c)`, or `read_x(c, more)` for one that starts at the current child.
-fn reader_signature(o: &mut String, item: &Item, more: bool) {
-    let params = if more {
-        "c: &mut Src, more: &mut bool"
-    } else {
-        "c: &mut Src"
-    };
-    let _ = writeln!(o);
-    signature(
-        o,
-        &generic(&reader_name(item)),
-        params,
-        &format!("Result<{}, Src::Error>", item.name),
-    );
-}
-
 /// `name` generic over the source a reader reads from.
 fn generic(name: &str) -> String {
     format!("{name}<Src: {B}::Source>")
-}
-
-/// The name of an item's reader.
-fn reader_name(item: &Item) -> String {
-    format!(
-        "read_{}",
-        names::field_name(&item.name).trim_start_matches("r#")
-    )
 }
 
 /// The name of a simple type's conversion.
@@ -355,6 +385,101 @@ impl Emitter<'_> {
         Ok(())
     }
 
+    /// `Document::validate` and `Document::check`: the document checked, nothing built.
+    fn check_document(&mut self) -> R<()> {
+        let o = &mut String::new();
+        let _ = writeln!(o);
+        let _ = writeln!(o, "impl Document {{");
+        let lines = [
+            "    /// Checks a document against the schema, building nothing: the first problem (not",
+            "    /// well-formed, or not valid) is the error, as `from_slice` gives it.",
+            "    pub fn validate(bytes: &[u8]) -> Result<(), xwire::bind::Error> {",
+            "        match Document::check(&mut xwire::bind::Scanner::new(bytes)) {",
+            "            Ok(()) => Ok(()),",
+            "            Err(xwire::bind::Fallback) => Document::check(&mut xwire::bind::Cursor::new(bytes)),",
+            "        }",
+            "    }",
+            "",
+            "    /// Checks a document from `c`, at its start, to its end.",
+            "    pub fn check<Src: xwire::bind::Source>(c: &mut Src) -> Result<(), Src::Error> {",
+            "        c.root()?;",
+            "        if !Document::check_element(c)? {",
+        ];
+        for line in lines {
+            let _ = writeln!(o, "{line}");
+        }
+        let expected: Vec<String> = self
+            .plan
+            .roots
+            .iter()
+            .map(|r| display(&r.ns, &r.local))
+            .collect();
+        let expected = match expected.is_empty() {
+            true => "a global element (the schema declares none)".to_string(),
+            false => expected.join(" or "),
+        };
+        unexpected(o, "            ", "return Err(", &expected, ");");
+        let _ = writeln!(o, "        }}");
+        let _ = writeln!(o, "        c.finish()");
+        let _ = writeln!(o, "    }}");
+        let _ = writeln!(o);
+        let body = &mut String::new();
+        let _ = writeln!(
+            body,
+            "/// Checks a global element, if the source is at one."
+        );
+        let params = match self.plan.roots.is_empty() {
+            true => "_c: &mut Src",
+            false => "c: &mut Src",
+        };
+        signature_in(
+            body,
+            "",
+            4,
+            &format!("check_element<Src: {B}::Source>"),
+            params,
+            "Result<bool, Src::Error>",
+        );
+        let mut first = true;
+        for root in &self.plan.roots {
+            let value = self.root_value(root)?;
+            let kw = if first { "if" } else { "} else if" };
+            first = false;
+            let _ = writeln!(body, "    {kw} {} {{", element_test(&root.ns, &root.local));
+            let _ = writeln!(body, "        {value};");
+        }
+        if first {
+            let _ = writeln!(body, "    Ok(false)");
+        } else {
+            let _ = writeln!(body, "    }} else {{");
+            let _ = writeln!(body, "        return Ok(false);");
+            let _ = writeln!(body, "    }}");
+            let _ = writeln!(body, "    Ok(true)");
+        }
+        let _ = writeln!(body, "}}");
+        o.push_str(&indented(body));
+        let _ = writeln!(o, "}}");
+        self.out.push_str(o);
+        Ok(())
+    }
+
+    /// The expression reading a global element's value, the source at it.
+    fn root_value(&mut self, root: &crate::plan::Root) -> R<String> {
+        let decl = self.schema.element(root.element);
+        let constraint = decl.value_constraint.as_ref();
+        let constraint = constraint.map(|v| (v.fixed, v.lexical.clone()));
+        self.value(
+            &root.ty,
+            root.simple,
+            false,
+            &root.local,
+            constraint.as_ref(),
+            decl.block,
+            decl.nillable,
+            root.element,
+        )
+    }
+
     /// `Globals::typed`: the readers of the named complex types.
     fn globals_typed(&mut self, o: &mut String) {
         let plan = self.plan;
@@ -402,18 +527,7 @@ impl Emitter<'_> {
         );
         let mut first = true;
         for root in &self.plan.roots {
-            let constraint = self.schema.element(root.element).value_constraint.as_ref();
-            let constraint = constraint.map(|v| (v.fixed, v.lexical.clone()));
-            let value = self.value(
-                &root.ty,
-                root.simple,
-                false,
-                &root.local,
-                constraint.as_ref(),
-                self.schema.element(root.element).block,
-                self.schema.element(root.element).nillable,
-                root.element,
-            )?;
+            let value = self.root_value(root)?;
             let kw = if first { "let doc = if" } else { "} else if" };
             first = false;
             let _ = writeln!(o, "    {kw} {} {{", element_test(&root.ns, &root.local));
@@ -654,10 +768,12 @@ impl Emitter<'_> {
                 let item = self.plan.item(*id);
                 match (&item.origin, &item.kind) {
                     (Origin::ComplexType(_), ItemKind::Struct { .. }) => (
-                        format!("{}::read", item.name),
+                        format!("{}::{}", item.name, self.read_fn()),
                         format!("{}::read_nil", item.name),
                     ),
-                    (Origin::TypeFamily(_), _) if !nillable => (reader_name(item), String::new()),
+                    (Origin::TypeFamily(_), _) if !nillable => {
+                        (self.reader_name(item), String::new())
+                    }
                     (Origin::TypeFamily(_), _) => {
                         return unsupported(format!(
                             "element <{local}>: nillable, of a type with derived types"
@@ -667,9 +783,13 @@ impl Emitter<'_> {
                 }
             }
             (None, Ty::Prim(Prim::AnyElement)) if constraint.is_none() => {
+                let any = match self.check {
+                    true => format!("{B}::Any::<Document>"),
+                    false => format!("{B}::Any"),
+                };
                 let read = match restriction_blocked(block) {
-                    true => format!("{B}::Any::read_own_type"),
-                    false => format!("{B}::Any::read_any_type"),
+                    true => format!("{any}::read_own_type"),
+                    false => format!("{any}::read_any_type"),
                 };
                 (read, format!("{B}::Any::<Document>::read_nil"))
             }
@@ -690,7 +810,11 @@ impl Emitter<'_> {
             (false, Some(call)) => format!("{call}?"),
             (false, None) => format!("{read}(c)?"),
         };
-        Ok(if boxed { format!("Box::new({v})") } else { v })
+        Ok(if boxed && !self.check {
+            format!("Box::new({v})")
+        } else {
+            v
+        })
     }
 
     fn item(&mut self, id: ItemId, item: &Item) -> R<()> {
@@ -731,9 +855,9 @@ impl Emitter<'_> {
             &mut o,
             "pub ",
             4,
-            &generic("read"),
+            &generic(self.read_fn()),
             "c: &mut Src",
-            &format!("Result<{name}, Src::Error>"),
+            &format!("Result<{}, Src::Error>", self.returns(item)),
         );
         let body_start = o.len();
         let (tns, tlocal) = self.type_name(item);
@@ -896,8 +1020,9 @@ impl Emitter<'_> {
             self.attribute_keys(&mut o, fields);
         }
         let attribute_code = o[body_start..].to_string();
-        // A nil element of this type: the same attributes, no content.
-        let nil = self.nil_items.contains(&id).then(|| {
+        // A nil element of this type: the same attributes, no content (one reader for
+        // both APIs).
+        let nil = (self.nil_items.contains(&id) && !self.check).then(|| {
             let mut n = String::new();
             let _ = writeln!(n);
             let _ = writeln!(
@@ -968,13 +1093,15 @@ impl Emitter<'_> {
                 let _ = writeln!(o, "    c.identity_value(None, false)?;");
             }
         }
-        construct(&mut o, name, fields);
+        self.construct(&mut o, name, fields);
         let _ = writeln!(o, "}}");
         if let Some(nil) = nil {
             o.push_str(&nil);
         }
         self.finish_read(name, &o);
-        self.records(id, item, fields, &content, &attribute_code)?;
+        if !self.check {
+            self.records(id, item, fields, &content, &attribute_code)?;
+        }
         Ok(())
     }
 
@@ -1216,7 +1343,8 @@ impl Emitter<'_> {
                 return unsupported("an xs:all group with a repeated element");
             }
             names.push(display(ns, local));
-            let _ = writeln!(o, "    let mut {} = None;", local_name(f));
+            let empty = if self.check { "false" } else { "None" };
+            let _ = writeln!(o, "    let mut {} = {empty};", local_name(f));
         }
         let expected = names.join(" or ");
         let _ = writeln!(o, "    while c.child()? {{");
@@ -1230,12 +1358,18 @@ impl Emitter<'_> {
             let kw = if first { "if" } else { "} else if" };
             first = false;
             // A second occurrence is not allowed here, as any other element.
-            let _ = writeln!(
-                o,
-                "        {kw} {} && {l}.is_none() {{",
-                element_test(ns, local)
-            );
-            let _ = writeln!(o, "            {l} = Some({read});");
+            let test = element_test(ns, local);
+            match self.check {
+                true => {
+                    let _ = writeln!(o, "        {kw} {test} && !{l} {{");
+                    let _ = writeln!(o, "            {read};");
+                    let _ = writeln!(o, "            {l} = true;");
+                }
+                false => {
+                    let _ = writeln!(o, "        {kw} {test} && {l}.is_none() {{");
+                    let _ = writeln!(o, "            {l} = Some({read});");
+                }
+            }
         }
         let _ = writeln!(o, "        }} else {{");
         unexpected(o, "            ", "return Err(", &expected, ");");
@@ -1243,11 +1377,19 @@ impl Emitter<'_> {
         let _ = writeln!(o, "    }}");
         // Past the end tag: a missing element is "the content ends too early".
         for (f, name) in content.iter().zip(&names) {
-            if f.occurs == Occurs::One {
-                let l = local_name(f);
-                let _ = writeln!(o, "    let Some({l}) = {l} else {{");
-                unexpected(o, "        ", "return Err(", name, ");");
-                let _ = writeln!(o, "    }};");
+            let l = local_name(f);
+            match (f.occurs, self.check) {
+                (Occurs::One, true) => {
+                    let _ = writeln!(o, "    if !{l} {{");
+                    unexpected(o, "        ", "return Err(", name, ");");
+                    let _ = writeln!(o, "    }}");
+                }
+                (Occurs::One, false) => {
+                    let _ = writeln!(o, "    let Some({l}) = {l} else {{");
+                    unexpected(o, "        ", "return Err(", name, ");");
+                    let _ = writeln!(o, "    }};");
+                }
+                _ => {}
             }
         }
         Ok(())
@@ -1257,10 +1399,11 @@ impl Emitter<'_> {
     fn finish_read(&mut self, name: &str, read: &str) {
         let _ = writeln!(self.out);
         let _ = writeln!(self.out, "impl {name} {{");
-        let _ = writeln!(
-            self.out,
-            "    /// Reads an element of this type: the source at its start tag, to its end tag."
-        );
+        let doc = match self.check {
+            true => "    /// Checks an element of this type, building nothing: the source at its start tag, to\n    /// its end tag.",
+            false => "    /// Reads an element of this type: the source at its start tag, to its end tag.",
+        };
+        let _ = writeln!(self.out, "{doc}");
         self.out.push_str(&indented(read));
         let _ = writeln!(self.out, "}}");
     }
@@ -1270,11 +1413,11 @@ impl Emitter<'_> {
     fn sequence(&mut self, item: &Item, fields: &[Field]) -> R<()> {
         let name = &item.name;
         let mut o = String::new();
-        reader_signature(&mut o, item, true);
+        self.reader_signature(&mut o, item, true);
         for f in fields {
             self.field(&mut o, f)?;
         }
-        construct(&mut o, name, fields);
+        self.construct(&mut o, name, fields);
         let _ = writeln!(o, "}}");
         self.out.push_str(&o);
         Ok(())
@@ -1284,7 +1427,7 @@ impl Emitter<'_> {
     fn choice(&mut self, item: &Item, variants: &[Variant]) -> R<()> {
         let name = &item.name;
         let mut o = String::new();
-        reader_signature(&mut o, item, true);
+        self.reader_signature(&mut o, item, true);
         let mut expected = Vec::new();
         for v in variants {
             let first = self.first_set(&v.source, &v.ty)?;
@@ -1300,6 +1443,17 @@ impl Emitter<'_> {
                 v.value_constraint.as_ref(),
             )?;
             match v.occurs {
+                Occurs::One | Occurs::Optional if self.check => {
+                    let _ = writeln!(o, "        {read};");
+                    if !matches!(v.source, Source::Group) {
+                        let _ = writeln!(o, "        *more = c.child()?;");
+                    }
+                    let _ = writeln!(o, "        return Ok(());");
+                }
+                Occurs::Many { min, max } if self.check => {
+                    self.repeat(&mut o, "v", &v.source, &read, &start, min, max, 2);
+                    let _ = writeln!(o, "        return Ok(());");
+                }
                 Occurs::One | Occurs::Optional => {
                     let _ = writeln!(o, "        let v = {read};");
                     if !matches!(v.source, Source::Group) {
@@ -1323,6 +1477,22 @@ impl Emitter<'_> {
         let empty = variants
             .iter()
             .find(|v| self.emptiable(&v.source, &v.ty, v.occurs));
+        if let (Some(v), true) = (empty, self.check) {
+            if v.occurs == Occurs::One {
+                let read = self.read_one(
+                    &v.source,
+                    &v.ty,
+                    v.simple,
+                    v.boxed,
+                    v.value_constraint.as_ref(),
+                )?;
+                let _ = writeln!(o, "    {read};");
+            }
+            let _ = writeln!(o, "    Ok(())");
+            let _ = writeln!(o, "}}");
+            self.out.push_str(&o);
+            return Ok(());
+        }
         if let Some(v) = empty {
             let value = match v.occurs {
                 Occurs::Optional => "None".to_string(),
@@ -1433,10 +1603,16 @@ impl Emitter<'_> {
     fn family(&mut self, item: &Item, variants: &[Variant]) -> R<()> {
         let name = &item.name;
         let mut o = String::new();
-        reader_signature(&mut o, item, false);
+        self.reader_signature(&mut o, item, false);
+        let read_fn = self.read_fn();
         let read = |v: &Variant, plan: &Plan| match &v.ty {
-            Ty::Item(id) => format!("{}::read(c)?", plan.item(*id).name),
+            Ty::Item(id) => format!("{}::{read_fn}(c)", plan.item(*id).name),
             _ => unreachable!("a family's variants are complex types"),
+        };
+        // The object reader wraps the variant's value; validate-only code returns it.
+        let wrap = |v: &Variant, read: String| match self.check {
+            true => read,
+            false => format!("Ok({name}::{}({read}?))", v.name),
         };
         let _ = writeln!(o, "    let Some((ns, local)) = c.xsi_type()? else {{");
         match variants
@@ -1444,12 +1620,7 @@ impl Emitter<'_> {
             .find(|v| matches!(v.source, Source::XsiType { declared: true, .. }))
         {
             Some(v) => {
-                let _ = writeln!(
-                    o,
-                    "        return Ok({name}::{}({}));",
-                    v.name,
-                    read(v, self.plan)
-                );
+                let _ = writeln!(o, "        return {};", wrap(v, read(v, self.plan)));
             }
             None => {
                 let _ = writeln!(o, "        let m = \"the element's type is abstract: xsi:type must name a type derived from it\";");
@@ -1466,8 +1637,7 @@ impl Emitter<'_> {
                 return unsupported(format!("{name}: a family variant without a type name"));
             };
             let pattern = format!("({ns:?}, {local:?})");
-            let value = format!("Ok({name}::{}({}))", v.name, read(v, self.plan));
-            arm(&mut o, "        ", &pattern, &value);
+            arm(&mut o, "        ", &pattern, &wrap(v, read(v, self.plan)));
         }
         let _ = writeln!(o, "        _ => Err(c.not_derived(&ns, &local)),");
         let _ = writeln!(o, "    }}");
@@ -1567,13 +1737,22 @@ impl Emitter<'_> {
             } => self.value(
                 ty, simple, boxed, local, constraint, *block, *nillable, *element,
             ),
+            // Validate-only code names the globals the content is read with (the object
+            // readers' field types say it).
+            Source::AnyElement(w) if self.check => {
+                Ok(format!("{}.read::<Document, _>(c)?", self.wildcard(w)))
+            }
             Source::AnyElement(w) => Ok(format!("{}.read(c)?", self.wildcard(w))),
             Source::Group => {
                 let Ty::Item(id) = ty else {
                     return unsupported("a group without an item");
                 };
-                let r = format!("{}(c, more)?", reader_name(self.plan.item(*id)));
-                Ok(if boxed { format!("Box::new({r})") } else { r })
+                let r = format!("{}(c, more)?", self.reader_name(self.plan.item(*id)));
+                Ok(if boxed && !self.check {
+                    format!("Box::new({r})")
+                } else {
+                    r
+                })
             }
             s => unsupported(format!("content from {s:?}")),
         }
@@ -1595,23 +1774,48 @@ impl Emitter<'_> {
     ) {
         let test = &start.test;
         let pad = "    ".repeat(depth);
-        let _ = writeln!(o, "{pad}let mut {var} = Vec::new();");
+        // Validate-only code counts the occurrences, when a bound needs the count.
+        let counted = !self.check || min > 0 || max.is_some();
+        let len = match self.check {
+            true => var.to_string(),
+            false => format!("{var}.len()"),
+        };
+        match (self.check, counted) {
+            (false, _) => {
+                let _ = writeln!(o, "{pad}let mut {var} = Vec::new();");
+            }
+            (true, true) => {
+                let _ = writeln!(o, "{pad}let mut {var} = 0usize;");
+            }
+            (true, false) => {}
+        }
         let cond = match max {
-            Some(m) => format!("*more && {var}.len() < {m} && {test}"),
+            Some(m) => format!("*more && {len} < {m} && {test}"),
             None => format!("*more && {test}"),
         };
         let _ = writeln!(o, "{pad}while {cond} {{");
-        let _ = writeln!(o, "{pad}    {var}.push({read});");
+        match (self.check, counted) {
+            (false, _) => {
+                let _ = writeln!(o, "{pad}    {var}.push({read});");
+            }
+            (true, true) => {
+                let _ = writeln!(o, "{pad}    {read};");
+                let _ = writeln!(o, "{pad}    {var} += 1;");
+            }
+            (true, false) => {
+                let _ = writeln!(o, "{pad}    {read};");
+            }
+        }
         if !matches!(source, Source::Group) {
             let _ = writeln!(o, "{pad}    *more = c.child()?;");
         }
         let _ = writeln!(o, "{pad}}}");
         if min > 0 {
             // `is_empty` where clippy would ask for it in the user's crate.
-            let short = if min == 1 {
-                format!("{var}.is_empty()")
-            } else {
-                format!("{var}.len() < {min}")
+            let short = match (self.check, min) {
+                (false, 1) => format!("{var}.is_empty()"),
+                (true, 1) => format!("{var} == 0"),
+                _ => format!("{len} < {min}"),
             };
             let _ = writeln!(o, "{pad}if {short} {{");
             // A wildcard's names start "an element": "another element".
@@ -1636,10 +1840,25 @@ impl Emitter<'_> {
                     unexpected(o, "        ", "return Err(", &start.names, ");");
                     let _ = writeln!(o, "    }}");
                 }
-                let _ = writeln!(o, "    let {} = {read};", local_name(f));
+                match self.check {
+                    true => {
+                        let _ = writeln!(o, "    {read};");
+                    }
+                    false => {
+                        let _ = writeln!(o, "    let {} = {read};", local_name(f));
+                    }
+                }
                 if advance {
                     let _ = writeln!(o, "    *more = c.child()?;");
                 }
+            }
+            Occurs::Optional if self.check => {
+                let _ = writeln!(o, "    if *more && {test} {{");
+                let _ = writeln!(o, "        {read};");
+                if advance {
+                    let _ = writeln!(o, "        *more = c.child()?;");
+                }
+                let _ = writeln!(o, "    }}");
             }
             Occurs::Optional => {
                 let _ = writeln!(o, "    let {} = if *more && {test} {{", local_name(f));
@@ -2122,11 +2341,12 @@ fn is_attribute(f: &Field) -> bool {
 /// `let _ = (a, b);` of the attribute locals a reader checked but does not keep (a nil
 /// element's, a stream's root's), so the user's crate has no unused-variable warning.
 fn discard_attributes(o: &mut String, fields: &[Field]) {
-    let kept: Vec<String> = fields
-        .iter()
-        .filter(|f| is_attribute(f))
-        .map(local_name)
-        .collect();
+    discard(o, fields.iter().filter(|f| is_attribute(f)));
+}
+
+/// `let _ = (a, b);` of the locals of `fields`.
+fn discard<'f>(o: &mut String, fields: impl Iterator<Item = &'f Field>) {
+    let kept: Vec<String> = fields.map(local_name).collect();
     match kept.as_slice() {
         [] => {}
         [one] => {
@@ -2289,6 +2509,23 @@ fn construct(o: &mut String, name: &str, fields: &[Field]) {
         let _ = writeln!(o, "        {},", init(f));
     }
     let _ = writeln!(o, "    }})");
+}
+
+impl Emitter<'_> {
+    /// The end of a reader: the item built from the fields' locals, or in validate-only
+    /// code the locals it checked dropped (attributes, simple content) and nothing built.
+    fn construct(&self, o: &mut String, name: &str, fields: &[Field]) {
+        if !self.check {
+            construct(o, name, fields);
+            return;
+        }
+        let kept: Vec<&Field> = fields
+            .iter()
+            .filter(|f| is_attribute(f) || f.source == Source::Text)
+            .collect();
+        discard(o, kept.into_iter());
+        let _ = writeln!(o, "    Ok(())");
+    }
 }
 
 /// The integer range a conversion checks: the type's own and its facets', within `it`.

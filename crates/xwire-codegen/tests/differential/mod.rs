@@ -2,9 +2,10 @@
 //! shared by `tests/xsd_differential.rs` (which holds the disagreements to a checked-in list)
 //! and `examples/xsd_differential.rs` (which prints them). For every XSD 1.0 schema test whose
 //! schema is valid and compiles to parsers, every instance test of its group is read by the
-//! generated parser and validated by the runtime validator, and the verdicts compared. The
-//! parsers' two paths are compared too: whenever the scanner reads an instance, the cursor
-//! reads the same value.
+//! generated validate-only parser (`Document::validate`) and validated by the runtime
+//! validator, and the verdicts compared. The parsers' two paths and two APIs are compared too:
+//! whenever the scanner reads an instance, the cursor reads the same value, and
+//! `Document::validate` gives `Document::from_slice`'s verdict and first error.
 //!
 //! The parsers are Rust code, so they are compiled: a crate with one module per schema is
 //! written to `work`, built (debug, no optimisation: the build is most of the time) and run
@@ -35,7 +36,8 @@ pub struct Report {
     pub instances: usize,
     /// Instances on which the generated parser and the validator agree.
     pub agree: usize,
-    /// Instances the scanner reads differently from the cursor (must be none).
+    /// Instances the scanner reads differently from the cursor, or `validate` judges
+    /// differently from `from_slice` (must be none).
     pub paths_differ: Vec<String>,
     /// Instances they disagree on: (SET/GROUP/TEST, what each said).
     pub disagreements: Vec<(String, String)>,
@@ -106,6 +108,9 @@ pub fn run(dir: &Path, work: &Path, limit: usize) -> Report {
              \x20       let fast = Document::read(&mut xwire::bind::Scanner::new(b));\n\
              \x20       // Compared as printed: a NaN is not equal to itself.\n\
              \x20       let same = match &fast {{ Ok(v) => format!(\"{{general:?}}\") == format!(\"{{:?}}\", Ok::<_, xwire::bind::Error>(v)), Err(_) => true }};\n\
+             \x20       // The validate-only API gives the object API's verdict and first error.\n\
+             \x20       let checked = Document::validate(b);\n\
+             \x20       let same = same && checked == general.as_ref().map(|_| ()).map_err(|e| e.clone());\n\
              \x20       // Written back and read again, a document must give the same value.\n\
              \x20       let trip = match &general {{\n\
              \x20           Err(_) => String::new(),\n\
@@ -121,7 +126,7 @@ pub fn run(dir: &Path, work: &Path, limit: usize) -> Report {
              \x20               }}\n\
              \x20           }},\n\
              \x20       }};\n\
-             \x20       (general.map(|_| ()).map_err(|e| e.to_string()), same, trip)\n\
+             \x20       (checked.map_err(|e| e.to_string()), same, trip)\n\
              \x20   }}\n}}"
         );
     }

@@ -771,6 +771,439 @@ impl Shape {
     }
 }
 
+impl Document {
+    /// Checks a document against the schema, building nothing: the first problem (not
+    /// well-formed, or not valid) is the error, as `from_slice` gives it.
+    pub fn validate(bytes: &[u8]) -> Result<(), xwire::bind::Error> {
+        match Document::check(&mut xwire::bind::Scanner::new(bytes)) {
+            Ok(()) => Ok(()),
+            Err(xwire::bind::Fallback) => Document::check(&mut xwire::bind::Cursor::new(bytes)),
+        }
+    }
+
+    /// Checks a document from `c`, at its start, to its end.
+    pub fn check<Src: xwire::bind::Source>(c: &mut Src) -> Result<(), Src::Error> {
+        c.root()?;
+        if !Document::check_element(c)? {
+            return Err(c.unexpected(
+                "<{urn:drawing}drawing> or <{urn:drawing}polygon> or <{urn:drawing}circle>",
+            ));
+        }
+        c.finish()
+    }
+
+    /// Checks a global element, if the source is at one.
+    fn check_element<Src: xwire::bind::Source>(c: &mut Src) -> Result<bool, Src::Error> {
+        if c.at("urn:drawing", "drawing") {
+            scope_0(c, Drawing::check)?;
+        } else if c.at("urn:drawing", "polygon") {
+            Polygon::check(c)?;
+        } else if c.at("urn:drawing", "circle") {
+            Circle::check(c)?;
+        } else {
+            return Ok(false);
+        }
+        Ok(true)
+    }
+}
+
+impl Drawing {
+    /// Checks an element of this type, building nothing: the source at its start tag, to
+    /// its end tag.
+    pub fn check<Src: xwire::bind::Source>(c: &mut Src) -> Result<(), Src::Error> {
+        c.check_xsi_type("urn:drawing", "Drawing")?;
+        let mut attr_origin = None;
+        let mut attr_units = None;
+        let mut attr_version = None;
+        c.attributes(|ns, local, value| {
+            match (ns, local) {
+                ("", "origin") => attr_origin = Some(value_48(value)?),
+                ("", "units") => attr_units = Some(value_46(value)?),
+                ("", "version") => attr_version = Some(value_43(value)?),
+                _ => xwire::bind::other_attribute(ns, local, "Drawing")?,
+            }
+            Ok(())
+        })?;
+        let origin = attr_origin;
+        let units = value_46("mm").map_err(|f| c.fail(f))?;
+        let units = attr_units.unwrap_or(units);
+        let Some(version) = attr_version else {
+            let m = "attribute 'version' is required";
+            return Err(c.fail(xwire::bind::Fault::new("cvc-complex-type.4", m)));
+        };
+        if c.identity_attributes_wanted() {
+            if let Some(v) = &origin {
+                let key = xwire::bind::identity::Key::key(&xwire::bind::write::List(v));
+                c.identity_attribute("", "origin", key)?;
+            }
+            let key = xwire::bind::identity::Key::key(&units);
+            c.identity_attribute("", "units", key)?;
+            let key = xwire::bind::identity::Key::key(&version);
+            c.identity_attribute("", "version", key)?;
+        }
+        let more = &mut c.child()?;
+        if *more && c.at("urn:drawing", "title") {
+            Title::check(c)?;
+            *more = c.child()?;
+        }
+        if !(*more && (c.at("urn:drawing", "portrait") || c.at("urn:drawing", "landscape"))) {
+            return Err(c.unexpected("<{urn:drawing}portrait> or <{urn:drawing}landscape>"));
+        }
+        check_drawing_choice(c, more)?;
+        let mut sequence = 0usize;
+        while *more && sequence < 3 && c.at("urn:drawing", "layer") {
+            check_drawing_sequence(c, more)?;
+            sequence += 1;
+        }
+        let mut shape = 0usize;
+        while *more && (c.at("urn:drawing", "circle") || c.at("urn:drawing", "polygon")) {
+            check_shape_group(c, more)?;
+            shape += 1;
+        }
+        if shape == 0 {
+            return Err(c.unexpected("another <{urn:drawing}circle> or <{urn:drawing}polygon>"));
+        }
+        if *more && c.at("urn:drawing", "group") {
+            Group::check(c)?;
+            *more = c.child()?;
+        }
+        if *more && c.at("urn:drawing", "size") {
+            element_49(c)?;
+            *more = c.child()?;
+        }
+        if *more && c.at("urn:drawing", "scale") {
+            xwire::bind::nillable(c, xwire::bind::nil_simple, element_3)?;
+            *more = c.child()?;
+        }
+        if *more && c.at("urn:drawing", "caption") {
+            xwire::bind::nillable(c, Title::read_nil, Title::check)?;
+            *more = c.child()?;
+        }
+        if *more && c.at("urn:drawing", "meta") {
+            Meta::check(c)?;
+            *more = c.child()?;
+        }
+        if *more && c.at("urn:drawing", "extras") {
+            Extras::check(c)?;
+            *more = c.child()?;
+        }
+        if *more {
+            return Err(c.unexpected("the end of the content of Drawing"));
+        }
+        c.identity_value(None, false)?;
+        let _ = (origin, units, version);
+        Ok(())
+    }
+}
+
+impl Title {
+    /// Checks an element of this type, building nothing: the source at its start tag, to
+    /// its end tag.
+    pub fn check<Src: xwire::bind::Source>(c: &mut Src) -> Result<(), Src::Error> {
+        c.check_xsi_type("urn:drawing", "Title")?;
+        let mut attr_lang = None;
+        c.attributes(|ns, local, value| {
+            match (ns, local) {
+                ("", "lang") => attr_lang = Some(value_22(value)?),
+                _ => xwire::bind::other_attribute(ns, local, "Title")?,
+            }
+            Ok(())
+        })?;
+        let lang = attr_lang;
+        if c.identity_attributes_wanted() {
+            if let Some(v) = &lang {
+                let key = xwire::bind::identity::Key::key(v);
+                c.identity_attribute("", "lang", key)?;
+            }
+        }
+        let at = c.offset();
+        let value = value_1(c.text()?).map_err(|f| c.fail_at(at, f))?;
+        if c.identity_value_wanted() {
+            let key = xwire::bind::identity::Key::key(&value);
+            c.identity_value(Some(key), true)?;
+        }
+        let _ = (lang, value);
+        Ok(())
+    }
+}
+
+fn check_drawing_choice<Src: xwire::bind::Source>(
+    c: &mut Src,
+    more: &mut bool,
+) -> Result<(), Src::Error> {
+    if *more && c.at("urn:drawing", "portrait") {
+        Empty::check(c)?;
+        *more = c.child()?;
+        return Ok(());
+    }
+    if *more && c.at("urn:drawing", "landscape") {
+        Empty::check(c)?;
+        *more = c.child()?;
+        return Ok(());
+    }
+    Err(c.unexpected("<{urn:drawing}portrait> or <{urn:drawing}landscape>"))
+}
+
+impl Empty {
+    /// Checks an element of this type, building nothing: the source at its start tag, to
+    /// its end tag.
+    pub fn check<Src: xwire::bind::Source>(c: &mut Src) -> Result<(), Src::Error> {
+        c.check_xsi_type("urn:drawing", "Empty")?;
+        c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "Empty"))?;
+        c.empty()?;
+        c.identity_value(None, false)?;
+        Ok(())
+    }
+}
+
+fn check_drawing_sequence<Src: xwire::bind::Source>(
+    c: &mut Src,
+    more: &mut bool,
+) -> Result<(), Src::Error> {
+    if !(*more && c.at("urn:drawing", "layer")) {
+        return Err(c.unexpected("<{urn:drawing}layer>"));
+    }
+    element_26(c)?;
+    *more = c.child()?;
+    if *more && c.at("urn:drawing", "opacity") {
+        element_51(c)?;
+        *more = c.child()?;
+    }
+    Ok(())
+}
+
+fn check_shape_group<Src: xwire::bind::Source>(
+    c: &mut Src,
+    more: &mut bool,
+) -> Result<(), Src::Error> {
+    if *more && c.at("urn:drawing", "circle") {
+        Circle::check(c)?;
+        *more = c.child()?;
+        return Ok(());
+    }
+    if *more && c.at("urn:drawing", "polygon") {
+        Polygon::check(c)?;
+        *more = c.child()?;
+        return Ok(());
+    }
+    Err(c.unexpected("<{urn:drawing}circle> or <{urn:drawing}polygon>"))
+}
+
+impl Circle {
+    /// Checks an element of this type, building nothing: the source at its start tag, to
+    /// its end tag.
+    pub fn check<Src: xwire::bind::Source>(c: &mut Src) -> Result<(), Src::Error> {
+        c.check_xsi_type("urn:drawing", "Circle")?;
+        let mut attr_id = None;
+        c.attributes(|ns, local, value| {
+            match (ns, local) {
+                ("", "id") => attr_id = Some(value_27(value)?),
+                _ => xwire::bind::other_attribute(ns, local, "Circle")?,
+            }
+            Ok(())
+        })?;
+        let id = attr_id;
+        c.id_attribute(xwire::bind::IdKind::Id, "", "id")?;
+        if c.identity_attributes_wanted() {
+            if let Some(v) = &id {
+                let key = xwire::bind::identity::Key::key(v);
+                c.identity_attribute("", "id", key)?;
+            }
+        }
+        let more = &mut c.child()?;
+        if !(*more && c.at("urn:drawing", "r")) {
+            return Err(c.unexpected("<{urn:drawing}r>"));
+        }
+        element_50(c)?;
+        *more = c.child()?;
+        if *more && c.at("urn:drawing", "stroke") {
+            element_3_or_default(c, "0.5")?;
+            *more = c.child()?;
+        }
+        if *more {
+            return Err(c.unexpected("the end of the content of Circle"));
+        }
+        c.identity_value(None, false)?;
+        let _ = id;
+        Ok(())
+    }
+}
+
+impl Polygon {
+    /// Checks an element of this type, building nothing: the source at its start tag, to
+    /// its end tag.
+    pub fn check<Src: xwire::bind::Source>(c: &mut Src) -> Result<(), Src::Error> {
+        c.check_xsi_type("urn:drawing", "Polygon")?;
+        let mut attr_id = None;
+        c.attributes(|ns, local, value| {
+            match (ns, local) {
+                ("", "id") => attr_id = Some(value_27(value)?),
+                _ => xwire::bind::other_attribute(ns, local, "Polygon")?,
+            }
+            Ok(())
+        })?;
+        let id = attr_id;
+        c.id_attribute(xwire::bind::IdKind::Id, "", "id")?;
+        if c.identity_attributes_wanted() {
+            if let Some(v) = &id {
+                let key = xwire::bind::identity::Key::key(v);
+                c.identity_attribute("", "id", key)?;
+            }
+        }
+        let more = &mut c.child()?;
+        if !(*more && c.at("urn:drawing", "points")) {
+            return Err(c.unexpected("<{urn:drawing}points>"));
+        }
+        element_24(c)?;
+        *more = c.child()?;
+        if *more && c.at("urn:drawing", "closed") {
+            element_2(c)?;
+            *more = c.child()?;
+        }
+        if *more && c.at("urn:drawing", "kind") {
+            element_21_fixed(c, "polygon")?;
+            *more = c.child()?;
+        }
+        if *more {
+            return Err(c.unexpected("the end of the content of Polygon"));
+        }
+        c.identity_value(None, false)?;
+        let _ = id;
+        Ok(())
+    }
+}
+
+impl Group {
+    /// Checks an element of this type, building nothing: the source at its start tag, to
+    /// its end tag.
+    pub fn check<Src: xwire::bind::Source>(c: &mut Src) -> Result<(), Src::Error> {
+        c.check_xsi_type("urn:drawing", "Group")?;
+        let mut attr_uses = None;
+        c.attributes(|ns, local, value| {
+            match (ns, local) {
+                ("", "uses") => attr_uses = Some(value_29(value)?),
+                _ => xwire::bind::other_attribute(ns, local, "Group")?,
+            }
+            Ok(())
+        })?;
+        let uses = attr_uses;
+        c.id_attribute(xwire::bind::IdKind::IdRefs, "", "uses")?;
+        if c.identity_attributes_wanted() {
+            if let Some(v) = &uses {
+                let key = xwire::bind::identity::Key::key(&xwire::bind::write::List(v));
+                c.identity_attribute("", "uses", key)?;
+            }
+        }
+        let more = &mut c.child()?;
+        while *more && (c.at("urn:drawing", "circle") || c.at("urn:drawing", "polygon")) {
+            check_shape_group(c, more)?;
+        }
+        if *more && c.at("urn:drawing", "group") {
+            Group::check(c)?;
+            *more = c.child()?;
+        }
+        if *more {
+            return Err(c.unexpected("the end of the content of Group"));
+        }
+        c.identity_value(None, false)?;
+        let _ = uses;
+        Ok(())
+    }
+}
+
+impl Meta {
+    /// Checks an element of this type, building nothing: the source at its start tag, to
+    /// its end tag.
+    pub fn check<Src: xwire::bind::Source>(c: &mut Src) -> Result<(), Src::Error> {
+        c.check_xsi_type("urn:drawing", "Meta")?;
+        c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "Meta"))?;
+        let mut author = false;
+        let mut date = false;
+        while c.child()? {
+            if c.at("urn:drawing", "author") && !author {
+                element_1(c)?;
+                author = true;
+            } else if c.at("urn:drawing", "date") && !date {
+                element_9(c)?;
+                date = true;
+            } else {
+                return Err(c.unexpected("<{urn:drawing}author> or <{urn:drawing}date>"));
+            }
+        }
+        if !date {
+            return Err(c.unexpected("<{urn:drawing}date>"));
+        }
+        c.identity_value(None, false)?;
+        Ok(())
+    }
+}
+
+impl Extras {
+    /// Checks an element of this type, building nothing: the source at its start tag, to
+    /// its end tag.
+    pub fn check<Src: xwire::bind::Source>(c: &mut Src) -> Result<(), Src::Error> {
+        c.check_xsi_type("urn:drawing", "Extras")?;
+        let mut other_attributes = Vec::new();
+        c.attributes(|ns, local, value| {
+            WILDCARD_0.attribute::<Document>(ns, local, value, "Extras", &mut other_attributes)
+        })?;
+        if c.identity_attributes_wanted() {
+            for a in &other_attributes {
+                let key = (0, a.value.to_string());
+                c.identity_attribute(&a.ns, &a.local, key)?;
+            }
+        }
+        let more = &mut c.child()?;
+        let mut any = 0usize;
+        while *more && WILDCARD_1.matches(c) {
+            WILDCARD_1.read::<Document, _>(c)?;
+            any += 1;
+            *more = c.child()?;
+        }
+        if any == 0 {
+            return Err(c.unexpected("another element in a namespace other than 'urn:drawing'"));
+        }
+        if *more && c.at("urn:drawing", "note") {
+            xwire::bind::Any::<Document>::read_any_type(c)?;
+            *more = c.child()?;
+        }
+        if *more {
+            return Err(c.unexpected("the end of the content of Extras"));
+        }
+        c.identity_value(None, false)?;
+        let _ = other_attributes;
+        Ok(())
+    }
+}
+
+impl Shape {
+    /// Checks an element of this type, building nothing: the source at its start tag, to
+    /// its end tag.
+    pub fn check<Src: xwire::bind::Source>(c: &mut Src) -> Result<(), Src::Error> {
+        c.check_xsi_type("urn:drawing", "Shape")?;
+        let mut attr_id = None;
+        c.attributes(|ns, local, value| {
+            match (ns, local) {
+                ("", "id") => attr_id = Some(value_27(value)?),
+                _ => xwire::bind::other_attribute(ns, local, "Shape")?,
+            }
+            Ok(())
+        })?;
+        let id = attr_id;
+        c.id_attribute(xwire::bind::IdKind::Id, "", "id")?;
+        if c.identity_attributes_wanted() {
+            if let Some(v) = &id {
+                let key = xwire::bind::identity::Key::key(v);
+                c.identity_attribute("", "id", key)?;
+            }
+        }
+        c.empty()?;
+        c.identity_value(None, false)?;
+        let _ = id;
+        Ok(())
+    }
+}
+
 /// The value of simple type {http://www.w3.org/2001/XMLSchema}string.
 fn value_1(s: &str) -> Result<xwire::bind::Text, xwire::bind::Fault> {
     let v = xwire::bind::value::string(s, xwire::datatypes::Builtin::String)?;

@@ -516,6 +516,276 @@ impl Item {
     }
 }
 
+impl Document {
+    /// Checks a document against the schema, building nothing: the first problem (not
+    /// well-formed, or not valid) is the error, as `from_slice` gives it.
+    pub fn validate(bytes: &[u8]) -> Result<(), xwire::bind::Error> {
+        match Document::check(&mut xwire::bind::Scanner::new(bytes)) {
+            Ok(()) => Ok(()),
+            Err(xwire::bind::Fallback) => Document::check(&mut xwire::bind::Cursor::new(bytes)),
+        }
+    }
+
+    /// Checks a document from `c`, at its start, to its end.
+    pub fn check<Src: xwire::bind::Source>(c: &mut Src) -> Result<(), Src::Error> {
+        c.root()?;
+        if !Document::check_element(c)? {
+            return Err(c.unexpected(
+                "<{http://www.example.com/IPO}purchaseOrder> or <{http://www.example.com/IPO}comment>",
+            ));
+        }
+        c.finish()
+    }
+
+    /// Checks a global element, if the source is at one.
+    fn check_element<Src: xwire::bind::Source>(c: &mut Src) -> Result<bool, Src::Error> {
+        if c.at("http://www.example.com/IPO", "purchaseOrder") {
+            PurchaseOrderType::check(c)?;
+        } else if c.at("http://www.example.com/IPO", "comment") {
+            element_1(c)?;
+        } else {
+            return Ok(false);
+        }
+        Ok(true)
+    }
+}
+
+impl PurchaseOrderType {
+    /// Checks an element of this type, building nothing: the source at its start tag, to
+    /// its end tag.
+    pub fn check<Src: xwire::bind::Source>(c: &mut Src) -> Result<(), Src::Error> {
+        c.check_xsi_type("http://www.example.com/IPO", "PurchaseOrderType")?;
+        let mut attr_order_date = None;
+        c.attributes(|ns, local, value| {
+            match (ns, local) {
+                ("", "orderDate") => attr_order_date = Some(value_9(value)?),
+                _ => xwire::bind::other_attribute(ns, local, "PurchaseOrderType")?,
+            }
+            Ok(())
+        })?;
+        let order_date = attr_order_date;
+        let more = &mut c.child()?;
+        if !(*more && c.at("", "shipTo")) {
+            return Err(c.unexpected("<shipTo>"));
+        }
+        check_address_family(c)?;
+        *more = c.child()?;
+        if *more && c.at("", "billTo") {
+            check_address_family(c)?;
+            *more = c.child()?;
+        }
+        if *more && c.at("http://www.example.com/IPO", "comment") {
+            element_1(c)?;
+            *more = c.child()?;
+        }
+        if *more && c.at("", "items") {
+            Items::check(c)?;
+            *more = c.child()?;
+        }
+        if *more {
+            return Err(c.unexpected("the end of the content of PurchaseOrderType"));
+        }
+        let _ = order_date;
+        Ok(())
+    }
+}
+
+impl Address {
+    /// Checks an element of this type, building nothing: the source at its start tag, to
+    /// its end tag.
+    pub fn check<Src: xwire::bind::Source>(c: &mut Src) -> Result<(), Src::Error> {
+        c.check_xsi_type("http://www.example.com/IPO", "Address")?;
+        c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "Address"))?;
+        let more = &mut c.child()?;
+        if !(*more && c.at("", "name")) {
+            return Err(c.unexpected("<name>"));
+        }
+        element_1(c)?;
+        *more = c.child()?;
+        if !(*more && c.at("", "street")) {
+            return Err(c.unexpected("<street>"));
+        }
+        element_1(c)?;
+        *more = c.child()?;
+        if !(*more && c.at("", "city")) {
+            return Err(c.unexpected("<city>"));
+        }
+        element_1(c)?;
+        *more = c.child()?;
+        if *more {
+            return Err(c.unexpected("the end of the content of Address"));
+        }
+        Ok(())
+    }
+}
+
+fn check_address_family<Src: xwire::bind::Source>(c: &mut Src) -> Result<(), Src::Error> {
+    let Some((ns, local)) = c.xsi_type()? else {
+        return Address::check(c);
+    };
+    match (ns.as_str(), local.as_str()) {
+        ("http://www.example.com/IPO", "Address") => Address::check(c),
+        ("http://www.example.com/IPO", "USAddress") => UsAddress::check(c),
+        ("http://www.example.com/IPO", "UKAddress") => UkAddress::check(c),
+        _ => Err(c.not_derived(&ns, &local)),
+    }
+}
+
+impl UsAddress {
+    /// Checks an element of this type, building nothing: the source at its start tag, to
+    /// its end tag.
+    pub fn check<Src: xwire::bind::Source>(c: &mut Src) -> Result<(), Src::Error> {
+        c.check_xsi_type("http://www.example.com/IPO", "USAddress")?;
+        c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "UsAddress"))?;
+        let more = &mut c.child()?;
+        if !(*more && c.at("", "name")) {
+            return Err(c.unexpected("<name>"));
+        }
+        element_1(c)?;
+        *more = c.child()?;
+        if !(*more && c.at("", "street")) {
+            return Err(c.unexpected("<street>"));
+        }
+        element_1(c)?;
+        *more = c.child()?;
+        if !(*more && c.at("", "city")) {
+            return Err(c.unexpected("<city>"));
+        }
+        element_1(c)?;
+        *more = c.child()?;
+        if !(*more && c.at("", "state")) {
+            return Err(c.unexpected("<state>"));
+        }
+        element_47(c)?;
+        *more = c.child()?;
+        if !(*more && c.at("", "zip")) {
+            return Err(c.unexpected("<zip>"));
+        }
+        element_44(c)?;
+        *more = c.child()?;
+        if *more {
+            return Err(c.unexpected("the end of the content of UsAddress"));
+        }
+        Ok(())
+    }
+}
+
+impl UkAddress {
+    /// Checks an element of this type, building nothing: the source at its start tag, to
+    /// its end tag.
+    pub fn check<Src: xwire::bind::Source>(c: &mut Src) -> Result<(), Src::Error> {
+        c.check_xsi_type("http://www.example.com/IPO", "UKAddress")?;
+        let mut attr_export_code = None;
+        c.attributes(|ns, local, value| {
+            match (ns, local) {
+                ("", "exportCode") => attr_export_code = Some(value_44(value)?),
+                _ => xwire::bind::other_attribute(ns, local, "UkAddress")?,
+            }
+            Ok(())
+        })?;
+        let export_code = value_44("1").map_err(|f| c.fail(f))?;
+        if let Some(v) = attr_export_code {
+            if v != export_code {
+                let m = "attribute 'exportCode' must be '1'";
+                return Err(c.fail(xwire::bind::Fault::new("cvc-attribute.4", m)));
+            }
+        }
+        let more = &mut c.child()?;
+        if !(*more && c.at("", "name")) {
+            return Err(c.unexpected("<name>"));
+        }
+        element_1(c)?;
+        *more = c.child()?;
+        if !(*more && c.at("", "street")) {
+            return Err(c.unexpected("<street>"));
+        }
+        element_1(c)?;
+        *more = c.child()?;
+        if !(*more && c.at("", "city")) {
+            return Err(c.unexpected("<city>"));
+        }
+        element_1(c)?;
+        *more = c.child()?;
+        if !(*more && c.at("", "postcode")) {
+            return Err(c.unexpected("<postcode>"));
+        }
+        element_49(c)?;
+        *more = c.child()?;
+        if *more {
+            return Err(c.unexpected("the end of the content of UkAddress"));
+        }
+        let _ = export_code;
+        Ok(())
+    }
+}
+
+impl Items {
+    /// Checks an element of this type, building nothing: the source at its start tag, to
+    /// its end tag.
+    pub fn check<Src: xwire::bind::Source>(c: &mut Src) -> Result<(), Src::Error> {
+        c.check_xsi_type("http://www.example.com/IPO", "Items")?;
+        c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "Items"))?;
+        let more = &mut c.child()?;
+        while *more && c.at("", "item") {
+            Item::check(c)?;
+            *more = c.child()?;
+        }
+        if *more {
+            return Err(c.unexpected("the end of the content of Items"));
+        }
+        Ok(())
+    }
+}
+
+impl Item {
+    /// Checks an element of this type, building nothing: the source at its start tag, to
+    /// its end tag.
+    pub fn check<Src: xwire::bind::Source>(c: &mut Src) -> Result<(), Src::Error> {
+        c.check_xsi_type("", "")?;
+        let mut attr_part_num = None;
+        c.attributes(|ns, local, value| {
+            match (ns, local) {
+                ("", "partNum") => attr_part_num = Some(value_46(value)?),
+                _ => xwire::bind::other_attribute(ns, local, "Item")?,
+            }
+            Ok(())
+        })?;
+        let Some(part_num) = attr_part_num else {
+            let m = "attribute 'partNum' is required";
+            return Err(c.fail(xwire::bind::Fault::new("cvc-complex-type.4", m)));
+        };
+        let more = &mut c.child()?;
+        if !(*more && c.at("", "productName")) {
+            return Err(c.unexpected("<productName>"));
+        }
+        element_1(c)?;
+        *more = c.child()?;
+        if !(*more && c.at("", "quantity")) {
+            return Err(c.unexpected("<quantity>"));
+        }
+        element_50(c)?;
+        *more = c.child()?;
+        if !(*more && c.at("", "USPrice")) {
+            return Err(c.unexpected("<USPrice>"));
+        }
+        element_3(c)?;
+        *more = c.child()?;
+        if *more && c.at("http://www.example.com/IPO", "comment") {
+            element_1(c)?;
+            *more = c.child()?;
+        }
+        if *more && c.at("", "shipDate") {
+            element_9(c)?;
+            *more = c.child()?;
+        }
+        if *more {
+            return Err(c.unexpected("the end of the content of Item"));
+        }
+        let _ = part_num;
+        Ok(())
+    }
+}
+
 /// The value of simple type {http://www.w3.org/2001/XMLSchema}string.
 fn value_1(s: &str) -> Result<xwire::bind::Text, xwire::bind::Fault> {
     let v = xwire::bind::value::string(s, xwire::datatypes::Builtin::String)?;

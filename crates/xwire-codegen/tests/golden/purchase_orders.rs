@@ -419,6 +419,225 @@ impl xwire::bind::RecordStream for PurchaseOrders {
     }
 }
 
+impl Document {
+    /// Checks a document against the schema, building nothing: the first problem (not
+    /// well-formed, or not valid) is the error, as `from_slice` gives it.
+    pub fn validate(bytes: &[u8]) -> Result<(), xwire::bind::Error> {
+        match Document::check(&mut xwire::bind::Scanner::new(bytes)) {
+            Ok(()) => Ok(()),
+            Err(xwire::bind::Fallback) => Document::check(&mut xwire::bind::Cursor::new(bytes)),
+        }
+    }
+
+    /// Checks a document from `c`, at its start, to its end.
+    pub fn check<Src: xwire::bind::Source>(c: &mut Src) -> Result<(), Src::Error> {
+        c.root()?;
+        if !Document::check_element(c)? {
+            return Err(c.unexpected(
+                "<{http://www.example.com/PO1}purchaseOrders> or <{http://www.example.com/PO1}purchaseOrder>",
+            ));
+        }
+        c.finish()
+    }
+
+    /// Checks a global element, if the source is at one.
+    fn check_element<Src: xwire::bind::Source>(c: &mut Src) -> Result<bool, Src::Error> {
+        if c.at("http://www.example.com/PO1", "purchaseOrders") {
+            PurchaseOrders::check(c)?;
+        } else if c.at("http://www.example.com/PO1", "purchaseOrder") {
+            PurchaseOrderType::check(c)?;
+        } else {
+            return Ok(false);
+        }
+        Ok(true)
+    }
+}
+
+impl PurchaseOrderType {
+    /// Checks an element of this type, building nothing: the source at its start tag, to
+    /// its end tag.
+    pub fn check<Src: xwire::bind::Source>(c: &mut Src) -> Result<(), Src::Error> {
+        c.check_xsi_type("http://www.example.com/PO1", "PurchaseOrderType")?;
+        let mut attr_order_date = None;
+        let mut attr_id = None;
+        c.attributes(|ns, local, value| {
+            match (ns, local) {
+                ("", "orderDate") => attr_order_date = Some(value_9(value)?),
+                ("", "id") => attr_id = Some(value_27(value)?),
+                _ => xwire::bind::other_attribute(ns, local, "PurchaseOrderType")?,
+            }
+            Ok(())
+        })?;
+        let order_date = attr_order_date;
+        let id = attr_id;
+        c.id_attribute(xwire::bind::IdKind::Id, "", "id")?;
+        let more = &mut c.child()?;
+        if !(*more && c.at("", "shipTo")) {
+            return Err(c.unexpected("<shipTo>"));
+        }
+        UsAddress::check(c)?;
+        *more = c.child()?;
+        if !(*more && c.at("", "billTo")) {
+            return Err(c.unexpected("<billTo>"));
+        }
+        UsAddress::check(c)?;
+        *more = c.child()?;
+        if *more && c.at("", "comment") {
+            element_1(c)?;
+            *more = c.child()?;
+        }
+        if !(*more && c.at("", "items")) {
+            return Err(c.unexpected("<items>"));
+        }
+        Items::check(c)?;
+        *more = c.child()?;
+        if *more {
+            return Err(c.unexpected("the end of the content of PurchaseOrderType"));
+        }
+        let _ = (order_date, id);
+        Ok(())
+    }
+}
+
+impl UsAddress {
+    /// Checks an element of this type, building nothing: the source at its start tag, to
+    /// its end tag.
+    pub fn check<Src: xwire::bind::Source>(c: &mut Src) -> Result<(), Src::Error> {
+        c.check_xsi_type("http://www.example.com/PO1", "USAddress")?;
+        let mut attr_country = None;
+        c.attributes(|ns, local, value| {
+            match (ns, local) {
+                ("", "country") => attr_country = Some(value_23(value)?),
+                _ => xwire::bind::other_attribute(ns, local, "UsAddress")?,
+            }
+            Ok(())
+        })?;
+        let country = value_23("US").map_err(|f| c.fail(f))?;
+        if let Some(v) = attr_country {
+            if v != country {
+                let m = "attribute 'country' must be 'US'";
+                return Err(c.fail(xwire::bind::Fault::new("cvc-attribute.4", m)));
+            }
+        }
+        let more = &mut c.child()?;
+        if !(*more && c.at("", "name")) {
+            return Err(c.unexpected("<name>"));
+        }
+        element_1(c)?;
+        *more = c.child()?;
+        if !(*more && c.at("", "street")) {
+            return Err(c.unexpected("<street>"));
+        }
+        element_1(c)?;
+        *more = c.child()?;
+        if !(*more && c.at("", "city")) {
+            return Err(c.unexpected("<city>"));
+        }
+        element_1(c)?;
+        *more = c.child()?;
+        if !(*more && c.at("", "state")) {
+            return Err(c.unexpected("<state>"));
+        }
+        element_1(c)?;
+        *more = c.child()?;
+        if !(*more && c.at("", "zip")) {
+            return Err(c.unexpected("<zip>"));
+        }
+        element_3(c)?;
+        *more = c.child()?;
+        if *more {
+            return Err(c.unexpected("the end of the content of UsAddress"));
+        }
+        let _ = country;
+        Ok(())
+    }
+}
+
+impl Items {
+    /// Checks an element of this type, building nothing: the source at its start tag, to
+    /// its end tag.
+    pub fn check<Src: xwire::bind::Source>(c: &mut Src) -> Result<(), Src::Error> {
+        c.check_xsi_type("http://www.example.com/PO1", "Items")?;
+        c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "Items"))?;
+        let more = &mut c.child()?;
+        while *more && c.at("", "item") {
+            Item::check(c)?;
+            *more = c.child()?;
+        }
+        if *more {
+            return Err(c.unexpected("the end of the content of Items"));
+        }
+        Ok(())
+    }
+}
+
+impl Item {
+    /// Checks an element of this type, building nothing: the source at its start tag, to
+    /// its end tag.
+    pub fn check<Src: xwire::bind::Source>(c: &mut Src) -> Result<(), Src::Error> {
+        c.check_xsi_type("", "")?;
+        let mut attr_part_num = None;
+        c.attributes(|ns, local, value| {
+            match (ns, local) {
+                ("", "partNum") => attr_part_num = Some(value_46(value)?),
+                _ => xwire::bind::other_attribute(ns, local, "Item")?,
+            }
+            Ok(())
+        })?;
+        let Some(part_num) = attr_part_num else {
+            let m = "attribute 'partNum' is required";
+            return Err(c.fail(xwire::bind::Fault::new("cvc-complex-type.4", m)));
+        };
+        let more = &mut c.child()?;
+        if !(*more && c.at("", "productName")) {
+            return Err(c.unexpected("<productName>"));
+        }
+        element_1(c)?;
+        *more = c.child()?;
+        if !(*more && c.at("", "quantity")) {
+            return Err(c.unexpected("<quantity>"));
+        }
+        element_47(c)?;
+        *more = c.child()?;
+        if !(*more && c.at("", "USPrice")) {
+            return Err(c.unexpected("<USPrice>"));
+        }
+        element_3(c)?;
+        *more = c.child()?;
+        if *more && c.at("", "comment") {
+            element_1(c)?;
+            *more = c.child()?;
+        }
+        if *more && c.at("", "shipDate") {
+            element_9(c)?;
+            *more = c.child()?;
+        }
+        if *more {
+            return Err(c.unexpected("the end of the content of Item"));
+        }
+        let _ = part_num;
+        Ok(())
+    }
+}
+
+impl PurchaseOrders {
+    /// Checks an element of this type, building nothing: the source at its start tag, to
+    /// its end tag.
+    pub fn check<Src: xwire::bind::Source>(c: &mut Src) -> Result<(), Src::Error> {
+        c.check_xsi_type("", "")?;
+        c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "PurchaseOrders"))?;
+        let more = &mut c.child()?;
+        while *more && c.at("http://www.example.com/PO1", "purchaseOrder") {
+            PurchaseOrderType::check(c)?;
+            *more = c.child()?;
+        }
+        if *more {
+            return Err(c.unexpected("the end of the content of PurchaseOrders"));
+        }
+        Ok(())
+    }
+}
+
 /// The value of simple type {http://www.w3.org/2001/XMLSchema}string.
 fn value_1(s: &str) -> Result<xwire::bind::Text, xwire::bind::Fault> {
     let v = xwire::bind::value::string(s, xwire::datatypes::Builtin::String)?;

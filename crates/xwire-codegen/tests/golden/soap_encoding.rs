@@ -187,6 +187,94 @@ fn read_array_group<Src: xwire::bind::Source>(
     Ok(ArrayGroup { any })
 }
 
+impl Document {
+    /// Checks a document against the schema, building nothing: the first problem (not
+    /// well-formed, or not valid) is the error, as `from_slice` gives it.
+    pub fn validate(bytes: &[u8]) -> Result<(), xwire::bind::Error> {
+        match Document::check(&mut xwire::bind::Scanner::new(bytes)) {
+            Ok(()) => Ok(()),
+            Err(xwire::bind::Fallback) => Document::check(&mut xwire::bind::Cursor::new(bytes)),
+        }
+    }
+
+    /// Checks a document from `c`, at its start, to its end.
+    pub fn check<Src: xwire::bind::Source>(c: &mut Src) -> Result<(), Src::Error> {
+        c.root()?;
+        if !Document::check_element(c)? {
+            return Err(c.unexpected("<{http://schemas.xmlsoap.org/soap/encoding/}Array>"));
+        }
+        c.finish()
+    }
+
+    /// Checks a global element, if the source is at one.
+    fn check_element<Src: xwire::bind::Source>(c: &mut Src) -> Result<bool, Src::Error> {
+        if c.at("http://schemas.xmlsoap.org/soap/encoding/", "Array") {
+            Array::check(c)?;
+        } else {
+            return Ok(false);
+        }
+        Ok(true)
+    }
+}
+
+impl Array {
+    /// Checks an element of this type, building nothing: the source at its start tag, to
+    /// its end tag.
+    pub fn check<Src: xwire::bind::Source>(c: &mut Src) -> Result<(), Src::Error> {
+        c.check_xsi_type("http://schemas.xmlsoap.org/soap/encoding/", "Array")?;
+        let mut attr_array_type = None;
+        let mut attr_offset = None;
+        let mut attr_id = None;
+        let mut attr_href = None;
+        let mut other_attributes = Vec::new();
+        c.attributes(|ns, local, value| {
+            match (ns, local) {
+                ("http://schemas.xmlsoap.org/soap/encoding/", "arrayType") => {
+                    attr_array_type = Some(value_1(value)?)
+                }
+                ("http://schemas.xmlsoap.org/soap/encoding/", "offset") => {
+                    attr_offset = Some(value_46(value)?)
+                }
+                ("", "id") => attr_id = Some(value_27(value)?),
+                ("", "href") => attr_href = Some(value_17(value)?),
+                _ => WILDCARD_0.attribute::<Document>(
+                    ns,
+                    local,
+                    value,
+                    "Array",
+                    &mut other_attributes,
+                )?,
+            }
+            Ok(())
+        })?;
+        let array_type = attr_array_type;
+        let offset = attr_offset;
+        let id = attr_id;
+        let href = attr_href;
+        c.id_attribute(xwire::bind::IdKind::Id, "", "id")?;
+        let more = &mut c.child()?;
+        if *more && WILDCARD_1.matches(c) {
+            check_array_group(c, more)?;
+        }
+        if *more {
+            return Err(c.unexpected("the end of the content of Array"));
+        }
+        let _ = (array_type, offset, id, href, other_attributes);
+        Ok(())
+    }
+}
+
+fn check_array_group<Src: xwire::bind::Source>(
+    c: &mut Src,
+    more: &mut bool,
+) -> Result<(), Src::Error> {
+    while *more && WILDCARD_1.matches(c) {
+        WILDCARD_1.read::<Document, _>(c)?;
+        *more = c.child()?;
+    }
+    Ok(())
+}
+
 /// The value of simple type {http://www.w3.org/2001/XMLSchema}string.
 fn value_1(s: &str) -> Result<xwire::bind::Text, xwire::bind::Fault> {
     let v = xwire::bind::value::string(s, xwire::datatypes::Builtin::String)?;
