@@ -1,5 +1,5 @@
-//! `xwire compile`: the Rust types of a schema and their parsers (crate xwire-codegen), to a
-//! file or stdout.
+//! `xwire compile`: the Rust types of a schema and their parsers, serializers and
+//! validate-only checkers (crate xwire-codegen), to a file or stdout.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -25,14 +25,26 @@ pub(crate) struct CompileArgs {
     /// Give an item another name: `FROM=TO` (repeatable).
     #[arg(long, value_name = "FROM=TO")]
     rename: Vec<String>,
+    /// The APIs to generate beside the types, comma-separated: `objects` (parse into the
+    /// types, write them back), `validate` (check only, nothing built). All by default.
+    #[arg(long, value_delimiter = ',', value_name = "API,...", value_parser = parse_api)]
+    api: Vec<xwire_codegen::Api>,
     /// The types alone, without their parsers (for schemas whose constructs the parsers do
     /// not read yet).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "api")]
     types_only: bool,
+}
+
+fn parse_api(name: &str) -> Result<xwire_codegen::Api, String> {
+    xwire_codegen::Api::from_name(name)
+        .ok_or_else(|| format!("unknown API '{name}' (expected objects or validate)"))
 }
 
 pub(crate) fn run(args: &CompileArgs) -> Result<(), Failure> {
     let mut config = xwire_codegen::Config::new().parsers(!args.types_only);
+    if !args.api.is_empty() {
+        config = config.apis(&args.api);
+    }
     for s in &args.schemas {
         config = config.schema(s);
     }

@@ -91,3 +91,25 @@ fn a_schema_that_does_not_load_exits_1_and_a_bad_rename_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("expected FROM=TO"));
 }
+
+#[test]
+fn api_chooses_what_is_generated() {
+    let validate = "    pub fn validate(bytes: &[u8]) -> Result<(), xwire::bind::Error> {";
+    let to_xml = "    pub fn to_xml(&self)";
+    let all = String::from_utf8(xwire(&["compile", &po()]).stdout).unwrap();
+    assert!(all.contains(validate) && all.contains(to_xml));
+
+    let out = xwire(&["compile", &po(), "--api", "validate"]);
+    assert!(out.status.success());
+    let code = String::from_utf8(out.stdout).unwrap();
+    assert!(code.contains(validate));
+    assert!(!code.contains(to_xml), "no serializers without objects");
+
+    let out = xwire(&["compile", &po(), "--api", "objects"]);
+    let code = String::from_utf8(out.stdout).unwrap();
+    assert!(code.contains(to_xml) && !code.contains(validate));
+
+    let out = xwire(&["compile", &po(), "--api", "objects,sax"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown API 'sax'"));
+}
