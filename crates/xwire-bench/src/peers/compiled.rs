@@ -1,7 +1,8 @@
 //! [`Op::Bind`]: documents read into typed objects. `xwire-compiled` runs the parsers
 //! xwire-codegen generates from the workloads' schemas (the build script writes them to
 //! `OUT_DIR`, as a user's would): parse, validate, deserialize in one pass (XML Screamer's
-//! "business objects"). `quick-xml-serde` is what Rust users write today: structs with
+//! "business objects"), and for [`Op::Check`] the same code's validate-only API (nothing
+//! built). `quick-xml-serde` is what Rust users write today: structs with
 //! `#[derive(Deserialize)]` for po.xml, read by quick-xml's serde deserializer, which checks
 //! no schema (quantities are `u8`, prices `f64`, dates strings).
 
@@ -30,8 +31,11 @@ pub(super) fn peers() -> Vec<Peer> {
             lang: Lang::Rust,
             checks: "everything the validator checks for these schemas (generated from po.xsd, \
                      ipo.xsd and purchase-orders.xsd by xwire-codegen), and every check of the \
-                     reader; builds the typed objects",
-            engine: Engine::InProcess(vec![(Op::Bind, Box::new(prepare))]),
+                     reader; builds the typed objects (bind) or nothing (check)",
+            engine: Engine::InProcess(vec![
+                (Op::Bind, Box::new(prepare)),
+                (Op::Check, Box::new(prepare_check)),
+            ]),
         },
         Peer {
             name: "quick-xml-serde",
@@ -132,6 +136,23 @@ fn prepare(setup: &Setup<'_>) -> Result<super::Runner, String> {
         _ => return Err(super::NOT_HERE.to_string()),
     };
     Ok(Box::new(run))
+}
+
+/// The generated validate-only parser of the workload's schema: the document's length when
+/// it is valid.
+fn prepare_check(setup: &Setup<'_>) -> Result<super::Runner, String> {
+    let schema = setup.schema.ok_or("this workload has no schema")?;
+    let file = schema.file_name().and_then(|f| f.to_str()).unwrap_or("");
+    let check: fn(&[u8]) -> Result<(), xwire::bind::Error> = match file {
+        "po.xsd" => po::Document::validate,
+        "ipo.xsd" => ipo::Document::validate,
+        "purchase-orders.xsd" => purchase_orders::Document::validate,
+        _ => return Err(super::NOT_HERE.to_string()),
+    };
+    Ok(Box::new(move |doc: &[u8]| {
+        check(doc).map_err(|e| e.to_string())?;
+        Ok(doc.len() as u64)
+    }))
 }
 
 /// The checksum of `bind`: items + quantities + bytes of product names, over every order.
@@ -240,6 +261,28 @@ mod tests {
                 .unwrap()
                 .replacen("<quantity>", "<quantity>x", 1);
             assert!(run(bad.as_bytes()).is_err(), "{name}");
+        }
+    }
+
+    #[test]
+    fn check_gives_the_length_of_valid_documents_only() {
+        for name in ["po-8k", "ipo-8k", "po"] {
+            let w = crate::workloads::named(name).unwrap();
+            let doc = w.load(if name == "po" { 200_000 } else { 0 }, 7).unwrap();
+            let setup = Setup {
+                schema: w.schema.as_deref(),
+                document: None,
+            };
+            let mut run = prepare_check(&setup).unwrap();
+            assert_eq!(run(&doc), Ok(doc.len() as u64), "{name}");
+            let bad = String::from_utf8(doc)
+                .unwrap()
+                .replacen("<quantity>", "<quantity>x", 1);
+            let err = run(bad.as_bytes()).unwrap_err();
+            assert!(
+                err.contains("quantity") || err.contains("integer"),
+                "{name}: {err}"
+            );
         }
     }
 }

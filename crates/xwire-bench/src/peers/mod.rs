@@ -20,6 +20,10 @@
 //!   from the workload's schema (XML Screamer's typed objects; an invalid document is an
 //!   error); the checksum is not the parse's but the peers' own sum over the objects (items,
 //!   quantities, name lengths), compared between the peers of `bind` only;
+//! - [`Op::Check`]: parse and validate with code generated from the workload's schema,
+//!   building nothing and counting nothing (XML Screamer's validate-only API); the checksum
+//!   is the document's length, given only when the document is valid (there is nothing else
+//!   to count without doing the work the operation leaves out);
 //! - [`Op::Index`]: build a non-extractive index (VTD-style) and walk it like a tree;
 //! - [`Op::Pipeline`]: the XPath-and-edit pipeline of the VTD-XML article (issue 4), with one
 //!   of the five [`PipelineExpr`]essions: parse the document from memory, evaluate the
@@ -148,6 +152,9 @@ pub enum Op {
     Validate,
     /// Parse, validate and build the objects of types generated from the workload's schema.
     Bind,
+    /// Parse and validate with code generated from the workload's schema, building and
+    /// counting nothing: the verdict alone (XML Screamer's validate-only API).
+    Check,
     /// Build a non-extractive token index (VTD-style) and walk it.
     Index,
     /// Parse, evaluate a precompiled XPath expression, delete what it selects, write the
@@ -168,6 +175,7 @@ impl Op {
         Op::Reserialize,
         Op::Validate,
         Op::Bind,
+        Op::Check,
         Op::Index,
         Op::Pipeline(PipelineExpr::EvenGrandchildren),
         Op::Pipeline(PipelineExpr::CheapItems),
@@ -192,6 +200,7 @@ impl Op {
             Op::Reserialize => "reserialize",
             Op::Validate => "validate",
             Op::Bind => "bind",
+            Op::Check => "check",
             Op::Index => "index",
             Op::Pipeline(PipelineExpr::EvenGrandchildren) => "pipeline1",
             Op::Pipeline(PipelineExpr::CheapItems) => "pipeline2",
@@ -227,11 +236,11 @@ impl Op {
 
     /// The names `--ops` accepts, for messages.
     pub const NAMES: &'static str =
-        "parse, push, tree, reserialize, validate, bind, index, pipeline (= pipeline1..pipeline5), encode, decode";
+        "parse, push, tree, reserialize, validate, bind, check, index, pipeline (= pipeline1..pipeline5), encode, decode";
 
     /// Whether the operation needs a schema from the workload.
     pub fn needs_schema(self) -> bool {
-        matches!(self, Op::Validate | Op::Bind)
+        matches!(self, Op::Validate | Op::Bind | Op::Check)
     }
 
     /// Whether it is one of the XPath-and-edit pipelines.
@@ -240,9 +249,10 @@ impl Op {
     }
 
     /// Whether its checksum is the parse's (xwire's pull parse is its reference); the
-    /// pipelines' is [`pipeline_checksum`], `bind`'s a sum over the objects built.
+    /// pipelines' is [`pipeline_checksum`], `bind`'s a sum over the objects built, `check`'s
+    /// the document's length.
     pub fn has_parse_checksum(self) -> bool {
-        !self.is_pipeline() && self != Op::Bind
+        !self.is_pipeline() && !matches!(self, Op::Bind | Op::Check)
     }
 }
 
