@@ -109,6 +109,12 @@ fn api_chooses_what_is_generated() {
     let code = String::from_utf8(out.stdout).unwrap();
     assert!(code.contains(to_xml) && !code.contains(validate));
 
+    let events = "    pub fn events<H: xwire::bind::events::Handler>(";
+    assert!(!all.contains(events), "events on demand");
+    let out = xwire(&["compile", &po(), "--api", "validate,events"]);
+    let code = String::from_utf8(out.stdout).unwrap();
+    assert!(code.contains(events) && code.contains(validate));
+
     let out = xwire(&["compile", &po(), "--api", "objects,sax"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown API 'sax'"));

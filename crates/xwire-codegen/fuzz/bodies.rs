@@ -88,6 +88,74 @@ macro_rules! same_verdict {
     }};
 }
 
+/// A document's events as lines: each element's start with its attributes sorted, the text
+/// of each element joined (white space alone dropped: between elements, only the `xs:anyType`
+/// events have it), its end.
+#[derive(Default)]
+struct Log {
+    lines: Vec<String>,
+    attributes: Vec<String>,
+    text: String,
+}
+
+impl Log {
+    fn flush(&mut self) {
+        self.attributes.sort();
+        let attributes = std::mem::take(&mut self.attributes);
+        self.lines.extend(attributes);
+        let text = std::mem::take(&mut self.text);
+        if !text.trim().is_empty() {
+            self.lines.push(format!("'{text}'"));
+        }
+    }
+}
+
+impl xwire::bind::events::Handler for Log {
+    fn start(&mut self, ns: &str, local: &str) {
+        self.flush();
+        self.lines.push(format!("<{{{ns}}}{local}"));
+    }
+    fn attribute(&mut self, ns: &str, local: &str, value: &str) {
+        self.attributes.push(format!("@{{{ns}}}{local}={value}"));
+    }
+    fn text(&mut self, text: &str) {
+        self.text.push_str(text);
+    }
+    fn end(&mut self) {
+        self.flush();
+        self.lines.push(">".to_string());
+    }
+}
+
+/// The event API gives `validate`'s verdict and first error; on a valid document of a schema
+/// without wildcards or defaults (`same_as_any_type`), the events are those of the document
+/// read as `xs:anyType`, but for the white space between elements.
+macro_rules! same_events {
+    ($module:ident, $data:expr, $same_as_any_type:expr) => {{
+        let mut log = Log::default();
+        let events = $module::Document::events($data, &mut log);
+        assert_eq!(
+            events,
+            $module::Document::validate($data),
+            "events and validate differ on {:?}",
+            String::from_utf8_lossy($data)
+        );
+        let mut any = Log::default();
+        let any_type = $module::Document::events_any_type($data, &mut any);
+        if events.is_ok() {
+            assert!(any_type.is_ok(), "a valid document is well-formed");
+            if $same_as_any_type {
+                assert_eq!(
+                    log.lines,
+                    any.lines,
+                    "the events differ from the anyType events on {:?}",
+                    String::from_utf8_lossy($data)
+                );
+            }
+        }
+    }};
+}
+
 macro_rules! both_paths {
     ($module:ident, $data:expr) => {
         same_paths(
@@ -104,6 +172,7 @@ pub fn generated_po(data: &[u8]) {
     let s = schema(&SCHEMA, include_str!("../../xwire-bench/schemas/po.xsd"));
     both_paths!(po, data);
     same_verdict!(po, data);
+    same_events!(po, data, true);
     agree(s, data, po::Document::from_slice(data));
 }
 
@@ -113,6 +182,7 @@ pub fn generated_drawing(data: &[u8]) {
     let s = schema(&SCHEMA, include_str!("../tests/schemas/drawing.xsd"));
     both_paths!(drawing, data);
     same_verdict!(drawing, data);
+    same_events!(drawing, data, false);
     agree(s, data, drawing::Document::from_slice(data));
 }
 
@@ -125,5 +195,6 @@ pub fn generated_ipo(data: &[u8]) {
     let s = schema(&SCHEMA, include_str!("../../xwire-bench/schemas/ipo.xsd"));
     both_paths!(ipo, data);
     same_verdict!(ipo, data);
+    same_events!(ipo, data, true);
     agree(s, data, ipo::Document::from_slice(data));
 }

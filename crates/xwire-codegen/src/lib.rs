@@ -62,7 +62,12 @@
 //! `Type::check(source)` check everything `from_slice` checks and give the same first error,
 //! but build no objects (values are converted, as their facets need, and dropped; only
 //! wildcard and `xs:anyType` content is still read into a tree). [`Config::apis`] chooses
-//! which APIs are generated; the event API comes next (issue 29).
+//! which APIs are generated. The event API ([`Api::Events`], on demand):
+//! `Document::events(bytes, handler)` checks the same and gives the content to an
+//! `xwire::bind::events::Handler`, the names of declared elements and attributes as
+//! constants of the generated code; `Document::events_any_type` gives the same events with
+//! the root as `xs:anyType`, every name from the document, the baseline that shows what the
+//! schema buys.
 //!
 //! And their serializers: `Document::write` writes a value back through any
 //! `xwire::bind::write::XmlSink` (XML text, or binary XML where numbers stay typed and
@@ -105,14 +110,23 @@ pub enum Api {
     /// wildcards and `xs:anyType` elements (read as the object readers read them, which it
     /// brings along).
     Validate,
+    /// Events: `Document::events(bytes, handler)` checks what `validate` checks and gives
+    /// the content to an `xwire::bind::events::Handler` as it goes, the names of declared
+    /// elements and attributes as constants of the generated code; and
+    /// `Document::events_any_type`, the same events with the root as `xs:anyType` (skipped),
+    /// the baseline that shows what the schema buys. Wildcard and `xs:anyType` content is
+    /// read as the object readers read it and given from what was read, through the
+    /// serializers (which it brings along).
+    Events,
 }
 
 impl Api {
-    /// The API named `name` (`objects`, `validate`), as the command line spells it.
+    /// The API named `name` (`objects`, `validate`, `events`), as the command line spells it.
     pub fn from_name(name: &str) -> Option<Api> {
         match name {
             "objects" => Some(Api::Objects),
             "validate" => Some(Api::Validate),
+            "events" => Some(Api::Events),
             _ => None,
         }
     }
@@ -146,9 +160,9 @@ impl Config {
         }
     }
 
-    /// Whether to generate the parsers and serializers beside the types (every [`Api`]): on
-    /// by default. Off, for schemas whose constructs the parsers do not read yet (see
-    /// [`Error::Unsupported`]), the types alone are generated.
+    /// Whether to generate the parsers and serializers beside the types (the objects and
+    /// validate-only APIs): on by default. Off, for schemas whose constructs the parsers do
+    /// not read yet (see [`Error::Unsupported`]), the types alone are generated.
     pub fn parsers(self, on: bool) -> Config {
         match on {
             true => self.apis(&[Api::Objects, Api::Validate]),
@@ -156,8 +170,8 @@ impl Config {
         }
     }
 
-    /// The APIs to generate beside the types: all of them by default, none for the types
-    /// alone.
+    /// The APIs to generate beside the types: objects and validate-only by default (events
+    /// on demand), none for the types alone.
     pub fn apis(mut self, apis: &[Api]) -> Config {
         self.apis = apis.to_vec();
         self
@@ -220,12 +234,14 @@ impl Config {
         );
         let objects = self.apis.contains(&Api::Objects);
         let validate = self.apis.contains(&Api::Validate);
-        if objects || validate {
-            // The validate-only readers read wildcard content through the object readers.
-            let parsers =
-                parse::parsers(&plan, &schema, validate).map_err(|u| Error::Unsupported(u.0))?;
+        let events = self.apis.contains(&Api::Events);
+        if objects || validate || events {
+            // The validate-only and event readers read wildcard content through the object
+            // readers; the event readers give it through the serializers.
+            let parsers = parse::parsers(&plan, &schema, validate, events)
+                .map_err(|u| Error::Unsupported(u.0))?;
             code.push_str(&parsers);
-            if objects {
+            if objects || events {
                 code.push_str(&serialize::serializers(&plan, &schema));
             }
             code.push_str(&identity::tables(&plan, &schema));

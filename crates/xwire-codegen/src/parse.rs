@@ -48,8 +48,9 @@ const XSI: &str = "http://www.w3.org/2001/XMLSchema-instance";
 
 /// The parsers of `plan` (whose types `emit::types` wrote).
 /// With `validate`, the validate-only readers too (`Document::validate`, `Type::check`),
-/// which share the object readers' conversions and element readers.
-pub(crate) fn parsers(plan: &Plan, schema: &Schema, validate: bool) -> R<String> {
+/// and with `events` the event readers (`Document::events`, `Type::events`), which share
+/// the object readers' conversions and element readers.
+pub(crate) fn parsers(plan: &Plan, schema: &Schema, validate: bool, events: bool) -> R<String> {
     let mut e = Emitter::new(plan, schema);
     e.document()?;
     for (i, item) in plan.items.iter().enumerate() {
@@ -63,6 +64,14 @@ pub(crate) fn parsers(plan: &Plan, schema: &Schema, validate: bool) -> R<String>
         }
         e.check = false;
     }
+    if events {
+        (e.check, e.events) = (true, true);
+        e.events_document()?;
+        for (i, item) in plan.items.iter().enumerate() {
+            e.item(ItemId(i), item)?;
+        }
+        (e.check, e.events) = (false, false);
+    }
     let mut out = std::mem::take(&mut e.out);
     // The element readers first: they name the conversions of the types `xsi:type` may name.
     let mut elems = String::new();
@@ -71,80 +80,13 @@ pub(crate) fn parsers(plan: &Plan, schema: &Schema, validate: bool) -> R<String>
     for &(st, blocked) in &typed {
         e.xsi_types(&mut elems, st, blocked)?;
     }
-    for &(st, constraint, blocked) in &e.elements {
-        let (rust, _) = e.rust_simple(st)?;
-        let _ = writeln!(elems);
-        let conv = conversion_name(st);
-        let (params, doc) = match constraint {
-            Constraint::None => ("c: &mut Src", None),
-            Constraint::Default => (
-                "c: &mut Src, default: &str",
-                Some("/// An element with a default value: empty, it has the default."),
-            ),
-            Constraint::Fixed => (
-                "c: &mut Src, fixed: &str",
-                Some(
-                    "/// An element with a fixed value: empty, it has it; otherwise it must be it.",
-                ),
-            ),
-        };
-        if let Some(doc) = doc {
-            let _ = writeln!(elems, "{doc}");
-        }
-        signature(
-            &mut elems,
-            &format!(
-                "{}<Src: {B}::Source>",
-                element_reader(st, constraint, blocked)
-            ),
-            params,
-            &format!("Result<{rust}, Src::Error>"),
-        );
-        let (k, arg) = match constraint {
-            Constraint::None => ("None", ""),
-            Constraint::Default => ("Default", "(default)"),
-            Constraint::Fixed => ("Fixed", "(fixed)"),
-        };
-        let _ = writeln!(elems, "    let k = {B}::ValueConstraint::{k}{arg};");
-        if identity::any(schema) {
-            // The value, then its key for a field that waits for it.
-            let call = match id_kind(schema, st) {
-                Some(kind) => format!("{B}::simple_id_element(c, {kind}, k, "),
-                None => format!("{B}::simple_element(c, k, "),
-            };
-            let xsi = xsi_type_fn(st, blocked);
-            let _ = writeln!(elems, "    let v = {call}{xsi}, {conv})?;");
-            let ty = &plan.simple_types[&st];
-            elems.push_str(&identity::element_value(schema, ty, st, "&v", "    "));
-            let _ = writeln!(elems, "    Ok(v)");
-            let _ = writeln!(elems, "}}");
-            continue;
-        }
-        match id_kind(schema, st) {
-            Some(kind) => {
-                let xsi = xsi_type_fn(st, blocked);
-                let call = format!("{B}::simple_id_element(c, {kind}, k, {xsi}, {conv})");
-                match call.len() + 4 <= 100 {
-                    true => {
-                        let _ = writeln!(elems, "    {call}");
-                    }
-                    false => {
-                        let args = [kind.as_str(), "k", &xsi, &conv];
-                        let args: Vec<&str> = std::iter::once("c").chain(args).collect();
-                        let callee = format!("{B}::simple_id_element");
-                        call_fn(&mut elems, "    ", 0, "", &callee, &args, "");
-                    }
-                }
-            }
-            None => {
-                let _ = writeln!(
-                    elems,
-                    "    {B}::simple_element(c, k, {}, {conv})",
-                    xsi_type_fn(st, blocked)
-                );
-            }
-        }
-        let _ = writeln!(elems, "}}");
+    let elements: Vec<_> = e.elements.iter().copied().collect();
+    for (st, constraint, blocked) in elements {
+        e.element_reader_fn(&mut elems, st, constraint, blocked, false)?;
+    }
+    let elements: Vec<_> = e.event_elements.iter().copied().collect();
+    for (st, constraint, blocked) in elements {
+        e.element_reader_fn(&mut elems, st, constraint, blocked, true)?;
     }
     let mut done = BTreeSet::new();
     let mut queue: Vec<SimpleTypeId> = e.conversions.iter().rev().copied().collect();
@@ -220,6 +162,13 @@ struct Emitter<'p> {
     /// Writing the validate-only readers (`check`: nothing built) rather than the object
     /// readers (`read`).
     check: bool,
+    /// Writing the event readers (`events`: nothing built, the content given to a handler);
+    /// `check` is set too.
+    events: bool,
+    /// The element readers of the event readers, as `elements`.
+    event_elements: BTreeSet<(SimpleTypeId, Constraint, bool)>,
+    /// How far the code being written will be indented (4 inside an `impl`).
+    indent: usize,
 }
 
 impl<'p> Emitter<'p> {
@@ -235,15 +184,42 @@ impl<'p> Emitter<'p> {
             nil_items: nil_items(plan, schema),
             scopes: BTreeSet::new(),
             check: false,
+            events: false,
+            event_elements: BTreeSet::new(),
+            indent: 0,
         }
     }
 
-    /// The name of a complex type's reader: `read`, or `check` in validate-only code.
+    /// [`stmt_in`] at the indentation of the code being written.
+    fn stmt(&self, o: &mut String, pad: &str, read: &str) {
+        stmt_in(o, pad, self.indent, read);
+    }
+
+    /// The name of a complex type's reader: `read`, `check` in validate-only code, `events`
+    /// in event code.
     fn read_fn(&self) -> &'static str {
-        if self.check {
-            "check"
+        match (self.check, self.events) {
+            (_, true) => "events",
+            (true, false) => "check",
+            (false, false) => "read",
+        }
+    }
+
+    /// A reader's name with its generic parameters: the source, and the handler of event
+    /// readers.
+    fn generic(&self, name: &str) -> String {
+        match self.events {
+            true => format!("{name}<Src: {B}::Source, H: {B}::events::Handler>"),
+            false => generic(name),
+        }
+    }
+
+    /// The arguments after `c` of a reader's call (`, h` for event readers).
+    fn handler_arg(&self) -> &'static str {
+        if self.events {
+            ", h"
         } else {
-            "read"
+            ""
         }
     }
 
@@ -265,15 +241,16 @@ impl<'p> Emitter<'p> {
     /// The signature of the reader of a group, choice or family `item` (after a blank
     /// line): `read_x(c)`, or `read_x(c, more)` for one that starts at the current child.
     fn reader_signature(&self, o: &mut String, item: &Item, more: bool) {
-        let params = if more {
-            "c: &mut Src, more: &mut bool"
-        } else {
-            "c: &mut Src"
+        let params = match (more, self.events) {
+            (true, false) => "c: &mut Src, more: &mut bool",
+            (true, true) => "c: &mut Src, more: &mut bool, h: &mut H",
+            (false, false) => "c: &mut Src",
+            (false, true) => "c: &mut Src, h: &mut H",
         };
         let _ = writeln!(o);
         signature(
             o,
-            &generic(&self.reader_name(item)),
+            &self.generic(&self.reader_name(item)),
             params,
             &format!("Result<{}, Src::Error>", self.returns(item)),
         );
@@ -441,13 +418,115 @@ impl Emitter<'_> {
             "Result<bool, Src::Error>",
         );
         let mut first = true;
+        self.indent = 4;
         for root in &self.plan.roots {
             let value = self.root_value(root)?;
             let kw = if first { "if" } else { "} else if" };
             first = false;
             let _ = writeln!(body, "    {kw} {} {{", element_test(&root.ns, &root.local));
-            let _ = writeln!(body, "        {value};");
+            self.stmt(body, "        ", &value);
         }
+        self.indent = 0;
+        if first {
+            let _ = writeln!(body, "    Ok(false)");
+        } else {
+            let _ = writeln!(body, "    }} else {{");
+            let _ = writeln!(body, "        return Ok(false);");
+            let _ = writeln!(body, "    }}");
+            let _ = writeln!(body, "    Ok(true)");
+        }
+        let _ = writeln!(body, "}}");
+        o.push_str(&indented(body));
+        let _ = writeln!(o, "}}");
+        self.out.push_str(o);
+        Ok(())
+    }
+
+    /// `Document::events`, `Document::events_from` and `Document::events_any_type`: the
+    /// document's events given to a handler, nothing built.
+    fn events_document(&mut self) -> R<()> {
+        let o = &mut String::new();
+        let _ = writeln!(o);
+        let _ = writeln!(o, "impl Document {{");
+        let lines = [
+            "    /// Reads a document, checking it as `validate` does, and gives its content to `h` as",
+            "    /// events, the names of declared elements and attributes as the schema has them: the",
+            "    /// first problem is the error, after the events that came before it.",
+            "    pub fn events<H: xwire::bind::events::Handler>(",
+            "        bytes: &[u8],",
+            "        h: &mut H,",
+            "    ) -> Result<(), xwire::bind::Error> {",
+            "        xwire::bind::events::document(",
+            "            bytes,",
+            "            h,",
+            "            |c, h| Document::events_from(c, h),",
+            "            |c, h| Document::events_from(c, h),",
+            "        )",
+            "    }",
+            "",
+            "    /// The same events with the root taken as `xs:anyType` and its content skipped, every",
+            "    /// name from the document: the baseline that shows what the schema buys.",
+            "    pub fn events_any_type<H: xwire::bind::events::Handler>(",
+            "        bytes: &[u8],",
+            "        h: &mut H,",
+            "    ) -> Result<(), xwire::bind::Error> {",
+            "        xwire::bind::events::any_document(bytes, h)",
+            "    }",
+            "",
+            "    /// Gives the events of a document from `c`, at its start, to its end.",
+            "    pub fn events_from<Src, H>(c: &mut Src, h: &mut H) -> Result<(), Src::Error>",
+            "    where",
+            "        Src: xwire::bind::Source,",
+            "        H: xwire::bind::events::Handler,",
+            "    {",
+            "        c.root()?;",
+            "        if !Document::events_element(c, h)? {",
+        ];
+        for line in lines {
+            let _ = writeln!(o, "{line}");
+        }
+        let expected: Vec<String> = self
+            .plan
+            .roots
+            .iter()
+            .map(|r| display(&r.ns, &r.local))
+            .collect();
+        let expected = match expected.is_empty() {
+            true => "a global element (the schema declares none)".to_string(),
+            false => expected.join(" or "),
+        };
+        unexpected(o, "            ", "return Err(", &expected, ");");
+        let _ = writeln!(o, "        }}");
+        let _ = writeln!(o, "        c.finish()");
+        let _ = writeln!(o, "    }}");
+        let _ = writeln!(o);
+        let body = &mut String::new();
+        let _ = writeln!(
+            body,
+            "/// Gives the events of a global element, if the source is at one."
+        );
+        let params = match self.plan.roots.is_empty() {
+            true => "_c: &mut Src, _h: &mut H",
+            false => "c: &mut Src, h: &mut H",
+        };
+        signature_in(
+            body,
+            "",
+            4,
+            &self.generic("events_element"),
+            params,
+            "Result<bool, Src::Error>",
+        );
+        let mut first = true;
+        self.indent = 4;
+        for root in &self.plan.roots {
+            let value = self.root_value(root)?;
+            let kw = if first { "if" } else { "} else if" };
+            first = false;
+            let _ = writeln!(body, "    {kw} {} {{", element_test(&root.ns, &root.local));
+            self.stmt(body, "        ", &value);
+        }
+        self.indent = 0;
         if first {
             let _ = writeln!(body, "    Ok(false)");
         } else {
@@ -728,6 +807,120 @@ impl Emitter<'_> {
         }
     }
 
+    /// The reader of an element of simple type `st` (`events`: the event readers', which
+    /// also give its text to the handler).
+    fn element_reader_fn(
+        &mut self,
+        elems: &mut String,
+        st: SimpleTypeId,
+        constraint: Constraint,
+        blocked: bool,
+        events: bool,
+    ) -> R<()> {
+        let (rust, _) = self.rust_simple(st)?;
+        let _ = writeln!(elems);
+        let conv = conversion_name(st);
+        let (params, doc) = match constraint {
+            Constraint::None => ("", None),
+            Constraint::Default => (
+                ", default: &str",
+                Some("/// An element with a default value: empty, it has the default."),
+            ),
+            Constraint::Fixed => (
+                ", fixed: &str",
+                Some(
+                    "/// An element with a fixed value: empty, it has it; otherwise it must be it.",
+                ),
+            ),
+        };
+        if let Some(doc) = doc {
+            let _ = writeln!(elems, "{doc}");
+        }
+        let name = element_reader(st, constraint, blocked);
+        let (name, params) = match events {
+            true => (
+                format!("events_{name}<Src: {B}::Source, H: {B}::events::Handler>"),
+                format!("c: &mut Src, h: &mut H{params}"),
+            ),
+            false => (
+                format!("{name}<Src: {B}::Source>"),
+                format!("c: &mut Src{params}"),
+            ),
+        };
+        signature(
+            elems,
+            &name,
+            &params,
+            &format!("Result<{rust}, Src::Error>"),
+        );
+        // The event readers' values come with their text, given to the handler.
+        let (suffix, text) = match events {
+            true => ("_text", ", |s| h.text(s)"),
+            false => ("", ""),
+        };
+        let (k, arg) = match constraint {
+            Constraint::None => ("None", ""),
+            Constraint::Default => ("Default", "(default)"),
+            Constraint::Fixed => ("Fixed", "(fixed)"),
+        };
+        let _ = writeln!(elems, "    let k = {B}::ValueConstraint::{k}{arg};");
+        if identity::any(self.schema) {
+            // The value, then its key for a field that waits for it.
+            let call = match id_kind(self.schema, st) {
+                Some(kind) => format!("{B}::simple_id_element{suffix}(c, {kind}, k, "),
+                None => format!("{B}::simple_element{suffix}(c, k, "),
+            };
+            let xsi = xsi_type_fn(st, blocked);
+            let _ = writeln!(elems, "    let v = {call}{xsi}, {conv}{text})?;");
+            let ty = &self.plan.simple_types[&st];
+            elems.push_str(&identity::element_value(self.schema, ty, st, "&v", "    "));
+            let _ = writeln!(elems, "    Ok(v)");
+            let _ = writeln!(elems, "}}");
+            return Ok(());
+        }
+        match id_kind(self.schema, st) {
+            Some(kind) => {
+                let xsi = xsi_type_fn(st, blocked);
+                let call =
+                    format!("{B}::simple_id_element{suffix}(c, {kind}, k, {xsi}, {conv}{text})");
+                match call.len() + 4 <= 100 {
+                    true => {
+                        let _ = writeln!(elems, "    {call}");
+                    }
+                    false => {
+                        let hook = text.trim_start_matches(", ");
+                        let mut args = vec![kind.as_str(), "k", &xsi, &conv];
+                        if events {
+                            args.push(hook);
+                        }
+                        let args: Vec<&str> = std::iter::once("c").chain(args).collect();
+                        let callee = format!("{B}::simple_id_element{suffix}");
+                        call_fn(elems, "    ", 0, "", &callee, &args, "");
+                    }
+                }
+            }
+            None => {
+                let xsi = xsi_type_fn(st, blocked);
+                let call = format!("{B}::simple_element{suffix}(c, k, {xsi}, {conv}{text})");
+                match call.len() + 4 <= 100 {
+                    true => {
+                        let _ = writeln!(elems, "    {call}");
+                    }
+                    false => {
+                        let mut args = vec!["c", "k", &xsi, &conv];
+                        if events {
+                            args.push(text.trim_start_matches(", "));
+                        }
+                        let callee = format!("{B}::simple_element{suffix}");
+                        call_fn(elems, "    ", 0, "", &callee, &args, "");
+                    }
+                }
+            }
+        }
+        let _ = writeln!(elems, "}}");
+        Ok(())
+    }
+
     /// The expression that reads the current element's value (the cursor at its start tag,
     /// left past its end tag).
     #[allow(clippy::too_many_arguments)]
@@ -753,23 +946,37 @@ impl Emitter<'_> {
                     Some((true, lexical)) => (Constraint::Fixed, format!(", {lexical:?}")),
                 };
                 let blocked = restriction_blocked(block);
-                self.elements.insert((st, k, blocked));
-                let f = element_reader(st, k, blocked);
                 let nil = match k {
                     Constraint::Fixed => format!("{B}::nil_fixed"),
                     _ => format!("{B}::nil_simple"),
                 };
-                match arg.is_empty() {
-                    true => (f, nil),
-                    false => (format!("|c| {f}(c{arg})"), nil),
+                if self.events {
+                    self.event_elements.insert((st, k, blocked));
+                    let f = format!("events_{}", element_reader(st, k, blocked));
+                    (format!("|c| {f}(c, h{arg})"), nil)
+                } else {
+                    self.elements.insert((st, k, blocked));
+                    let f = element_reader(st, k, blocked);
+                    match arg.is_empty() {
+                        true => (f, nil),
+                        false => (format!("|c| {f}(c{arg})"), nil),
+                    }
                 }
             }
             (None, Ty::Item(id)) => {
                 let item = self.plan.item(*id);
                 match (&item.origin, &item.kind) {
+                    (Origin::ComplexType(_), ItemKind::Struct { .. }) if self.events => (
+                        format!("|c| {}::events(c, h)", item.name),
+                        format!("{}::read_nil", item.name),
+                    ),
                     (Origin::ComplexType(_), ItemKind::Struct { .. }) => (
                         format!("{}::{}", item.name, self.read_fn()),
                         format!("{}::read_nil", item.name),
+                    ),
+                    (Origin::TypeFamily(_), _) if !nillable && self.events => (
+                        format!("|c| {}(c, h)", self.reader_name(item)),
+                        String::new(),
                     ),
                     (Origin::TypeFamily(_), _) if !nillable => {
                         (self.reader_name(item), String::new())
@@ -781,6 +988,13 @@ impl Emitter<'_> {
                     }
                     _ => return unsupported(format!("element <{local}> of {}", item.name)),
                 }
+            }
+            (None, Ty::Prim(Prim::AnyElement)) if constraint.is_none() && self.events => {
+                let own = restriction_blocked(block);
+                (
+                    format!("|c| {B}::events::any_type::<Document, _, _>(c, h, {own})"),
+                    format!("{B}::Any::<Document>::read_nil"),
+                )
             }
             (None, Ty::Prim(Prim::AnyElement)) if constraint.is_none() => {
                 let any = match self.check {
@@ -810,6 +1024,13 @@ impl Emitter<'_> {
             (false, Some(call)) => format!("{call}?"),
             (false, None) => format!("{read}(c)?"),
         };
+        if self.events {
+            // Between its start and end events, named by its declaration: three statements
+            // (the caller writes them a line each, `stmt`).
+            let decl = self.schema.element(element);
+            let (ns, local) = self.expanded(Some(decl.name));
+            return Ok(format!("h.start({ns:?}, {local:?});\n{v};\nh.end()"));
+        }
         Ok(if boxed && !self.check {
             format!("Box::new({v})")
         } else {
@@ -838,6 +1059,14 @@ impl Emitter<'_> {
 
     /// The reader of a complex type: attributes, then content, to the end tag.
     fn complex(&mut self, id: ItemId, item: &Item, fields: &[Field]) -> R<()> {
+        // Inside `impl {name}`.
+        self.indent = 4;
+        let r = self.complex_in(id, item, fields);
+        self.indent = 0;
+        r
+    }
+
+    fn complex_in(&mut self, id: ItemId, item: &Item, fields: &[Field]) -> R<()> {
         let name = &item.name;
         // An `all` group that is the whole content (once) is read in any order; one
         // anywhere else is refused (greedy reading in order would be wrong).
@@ -855,8 +1084,11 @@ impl Emitter<'_> {
             &mut o,
             "pub ",
             4,
-            &generic(self.read_fn()),
-            "c: &mut Src",
+            &self.generic(self.read_fn()),
+            match self.events {
+                true => "c: &mut Src, h: &mut H",
+                false => "c: &mut Src",
+            },
             &format!("Result<{}, Src::Error>", self.returns(item)),
         );
         let body_start = o.len();
@@ -940,12 +1172,31 @@ impl Emitter<'_> {
                     bare(&f.name),
                     conversion_name(st)
                 );
+                if self.events {
+                    // Converted, then given.
+                    let _ = writeln!(o, "            {pattern} => {{");
+                    let _ = writeln!(o, "                {value};");
+                    let (ns, local) = (format!("{ns:?}"), format!("{local:?}"));
+                    let args = [ns.as_str(), &local, "value"];
+                    call_fn(&mut o, "                ", 4, "", "h.attribute", &args, ";");
+                    let _ = writeln!(o, "            }}");
+                    continue;
+                }
                 arm_in(&mut o, "            ", 4, &pattern, &value);
             }
             call_fn(&mut o, "            ", 4, "_ => ", &callee, &args, "?,");
             let _ = writeln!(o, "        }}");
             let _ = writeln!(o, "        Ok(())");
             let _ = writeln!(o, "    }})?;");
+        }
+        let kept = fields
+            .iter()
+            .find(|f| matches!(f.source, Source::AnyAttributes(_)));
+        if let (Some(kept), true) = (kept.map(local_name), self.events) {
+            // What the attribute wildcard admitted, after the declared ones.
+            let _ = writeln!(o, "    for a in &{kept} {{");
+            let _ = writeln!(o, "        h.attribute(&a.ns, &a.local, &a.value);");
+            let _ = writeln!(o, "    }}");
         }
         for f in &attrs {
             let Source::Attribute {
@@ -1052,6 +1303,9 @@ impl Emitter<'_> {
                 // The text is kept for the ID table past the conversion.
                 Some(kind) => {
                     let _ = writeln!(o, "    let text = c.text()?.to_owned();");
+                    if self.events {
+                        let _ = writeln!(o, "    h.text(&text);");
+                    }
                     let _ = writeln!(
                         o,
                         "    let {} = {}(&text).map_err(|f| c.fail_at(at, f))?;",
@@ -1059,6 +1313,16 @@ impl Emitter<'_> {
                         conversion_name(st)
                     );
                     let _ = writeln!(o, "    c.id_value({kind}, &text, at)?;");
+                }
+                None if self.events => {
+                    let _ = writeln!(o, "    let text = c.text()?;");
+                    let _ = writeln!(o, "    h.text(text);");
+                    let _ = writeln!(
+                        o,
+                        "    let {} = {}(text).map_err(|f| c.fail_at(at, f))?;",
+                        local_name(f),
+                        conversion_name(st)
+                    );
                 }
                 None => {
                     let _ = writeln!(
@@ -1362,7 +1626,7 @@ impl Emitter<'_> {
             match self.check {
                 true => {
                     let _ = writeln!(o, "        {kw} {test} && !{l} {{");
-                    let _ = writeln!(o, "            {read};");
+                    self.stmt(o, "            ", &read);
                     let _ = writeln!(o, "            {l} = true;");
                 }
                 false => {
@@ -1399,9 +1663,10 @@ impl Emitter<'_> {
     fn finish_read(&mut self, name: &str, read: &str) {
         let _ = writeln!(self.out);
         let _ = writeln!(self.out, "impl {name} {{");
-        let doc = match self.check {
-            true => "    /// Checks an element of this type, building nothing: the source at its start tag, to\n    /// its end tag.",
-            false => "    /// Reads an element of this type: the source at its start tag, to its end tag.",
+        let doc = match (self.check, self.events) {
+            (_, true) => "    /// Checks an element of this type and gives its attributes and content to `h`, building\n    /// nothing: the source at its start tag, to its end tag.",
+            (true, false) => "    /// Checks an element of this type, building nothing: the source at its start tag, to\n    /// its end tag.",
+            (false, false) => "    /// Reads an element of this type: the source at its start tag, to its end tag.",
         };
         let _ = writeln!(self.out, "{doc}");
         self.out.push_str(&indented(read));
@@ -1444,7 +1709,7 @@ impl Emitter<'_> {
             )?;
             match v.occurs {
                 Occurs::One | Occurs::Optional if self.check => {
-                    let _ = writeln!(o, "        {read};");
+                    self.stmt(&mut o, "        ", &read);
                     if !matches!(v.source, Source::Group) {
                         let _ = writeln!(o, "        *more = c.child()?;");
                     }
@@ -1486,7 +1751,7 @@ impl Emitter<'_> {
                     v.boxed,
                     v.value_constraint.as_ref(),
                 )?;
-                let _ = writeln!(o, "    {read};");
+                self.stmt(&mut o, "    ", &read);
             }
             let _ = writeln!(o, "    Ok(())");
             let _ = writeln!(o, "}}");
@@ -1605,8 +1870,9 @@ impl Emitter<'_> {
         let mut o = String::new();
         self.reader_signature(&mut o, item, false);
         let read_fn = self.read_fn();
+        let h = self.handler_arg();
         let read = |v: &Variant, plan: &Plan| match &v.ty {
-            Ty::Item(id) => format!("{}::{read_fn}(c)", plan.item(*id).name),
+            Ty::Item(id) => format!("{}::{read_fn}(c{h})", plan.item(*id).name),
             _ => unreachable!("a family's variants are complex types"),
         };
         // The object reader wraps the variant's value; validate-only code returns it.
@@ -1739,6 +2005,10 @@ impl Emitter<'_> {
             ),
             // Validate-only code names the globals the content is read with (the object
             // readers' field types say it).
+            Source::AnyElement(w) if self.events => Ok(format!(
+                "{B}::events::wildcard::<Document, _, _>(&{}, c, h)?",
+                self.wildcard(w)
+            )),
             Source::AnyElement(w) if self.check => {
                 Ok(format!("{}.read::<Document, _>(c)?", self.wildcard(w)))
             }
@@ -1747,7 +2017,11 @@ impl Emitter<'_> {
                 let Ty::Item(id) = ty else {
                     return unsupported("a group without an item");
                 };
-                let r = format!("{}(c, more)?", self.reader_name(self.plan.item(*id)));
+                let r = format!(
+                    "{}(c, more{})?",
+                    self.reader_name(self.plan.item(*id)),
+                    self.handler_arg()
+                );
                 Ok(if boxed && !self.check {
                     format!("Box::new({r})")
                 } else {
@@ -1799,12 +2073,10 @@ impl Emitter<'_> {
                 let _ = writeln!(o, "{pad}    {var}.push({read});");
             }
             (true, true) => {
-                let _ = writeln!(o, "{pad}    {read};");
+                self.stmt(o, &format!("{pad}    "), read);
                 let _ = writeln!(o, "{pad}    {var} += 1;");
             }
-            (true, false) => {
-                let _ = writeln!(o, "{pad}    {read};");
-            }
+            (true, false) => self.stmt(o, &format!("{pad}    "), read),
         }
         if !matches!(source, Source::Group) {
             let _ = writeln!(o, "{pad}    *more = c.child()?;");
@@ -1841,9 +2113,7 @@ impl Emitter<'_> {
                     let _ = writeln!(o, "    }}");
                 }
                 match self.check {
-                    true => {
-                        let _ = writeln!(o, "    {read};");
-                    }
+                    true => self.stmt(o, "    ", &read),
                     false => {
                         let _ = writeln!(o, "    let {} = {read};", local_name(f));
                     }
@@ -1854,7 +2124,7 @@ impl Emitter<'_> {
             }
             Occurs::Optional if self.check => {
                 let _ = writeln!(o, "    if *more && {test} {{");
-                let _ = writeln!(o, "        {read};");
+                self.stmt(o, "        ", &read);
                 if advance {
                     let _ = writeln!(o, "        *more = c.child()?;");
                 }
@@ -2238,6 +2508,36 @@ fn signature_in(o: &mut String, vis: &str, indent: usize, name: &str, params: &s
     }
 }
 
+/// Whether code uses the handler `h` (other than declaring it).
+fn uses_handler(code: &str) -> bool {
+    let b = code.as_bytes();
+    code.match_indices('h').any(|(i, _)| {
+        let before = i.checked_sub(1).map(|j| b[j]);
+        let word_start = !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_');
+        word_start && matches!(b.get(i + 1), Some(b'.' | b')' | b','))
+    })
+}
+
+/// `read` (an expression, or statements a line each) as statements at `pad`, in code that
+/// will be indented by `indent` more columns: an event's call broken as rustfmt breaks it.
+fn stmt_in(o: &mut String, pad: &str, indent: usize, read: &str) {
+    for line in read.lines() {
+        let line = line.trim_end_matches(';');
+        match line
+            .strip_prefix("h.start(")
+            .and_then(|a| a.strip_suffix(')'))
+        {
+            Some(args) => {
+                let args: Vec<&str> = args.split(", ").collect();
+                call_fn(o, pad, indent, "", "h.start", &args, ";");
+            }
+            None => {
+                let _ = writeln!(o, "{pad}{line};");
+            }
+        }
+    }
+}
+
 /// `text` with every line that is not empty indented by four spaces.
 fn indented(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + text.len() / 8);
@@ -2381,8 +2681,10 @@ fn call_fn(
     args: &[&str],
     tail: &str,
 ) {
-    let line = format!("{pad}{head}{callee}({}){tail}", args.join(", "));
-    if line.len() + indent <= 100 {
+    let joined = args.join(", ");
+    let line = format!("{pad}{head}{callee}({joined}){tail}");
+    // rustfmt's limits: 100 columns, and 60 for a call's arguments (`fn_call_width`).
+    if line.len() + indent <= 100 && joined.len() <= 60 {
         let _ = writeln!(o, "{line}");
         return;
     }
@@ -2524,6 +2826,10 @@ impl Emitter<'_> {
             .filter(|f| is_attribute(f) || f.source == Source::Text)
             .collect();
         discard(o, kept.into_iter());
+        if self.events && !uses_handler(o) {
+            // A type with nothing to give (no attributes, no content).
+            let _ = writeln!(o, "    let _ = h;");
+        }
         let _ = writeln!(o, "    Ok(())");
     }
 }

@@ -1,7 +1,9 @@
-//! The validate-only API (`Document::validate`, `Type::check`) against the object API
-//! (`Document::from_slice`, `Type::read`) of the same generated code: on every document,
-//! valid or broken, both give the same verdict and the same first error (constraint, message,
-//! line and column), on both of the parser's paths. The documents are the fuzz seeds, each
+//! The validate-only API (`Document::validate`, `Type::check`) and the event API
+//! (`Document::events`) against the object API (`Document::from_slice`, `Type::read`) of the
+//! same generated code: on every document, valid or broken, all give the same verdict and the
+//! same first error (constraint, message, line and column), on both of the parser's paths;
+//! and on valid po and ipo documents the events are those of the document read as
+//! `xs:anyType` (`Document::events_any_type`). The documents are the fuzz seeds, each
 //! broken once at every byte (deleted, or replaced by a byte that matters to XML), through the
 //! fuzz targets' own bodies, which also hold both APIs to the schema validator.
 

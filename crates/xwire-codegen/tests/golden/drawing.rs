@@ -1204,6 +1204,571 @@ impl Shape {
     }
 }
 
+impl Document {
+    /// Reads a document, checking it as `validate` does, and gives its content to `h` as
+    /// events, the names of declared elements and attributes as the schema has them: the
+    /// first problem is the error, after the events that came before it.
+    pub fn events<H: xwire::bind::events::Handler>(
+        bytes: &[u8],
+        h: &mut H,
+    ) -> Result<(), xwire::bind::Error> {
+        xwire::bind::events::document(
+            bytes,
+            h,
+            |c, h| Document::events_from(c, h),
+            |c, h| Document::events_from(c, h),
+        )
+    }
+
+    /// The same events with the root taken as `xs:anyType` and its content skipped, every
+    /// name from the document: the baseline that shows what the schema buys.
+    pub fn events_any_type<H: xwire::bind::events::Handler>(
+        bytes: &[u8],
+        h: &mut H,
+    ) -> Result<(), xwire::bind::Error> {
+        xwire::bind::events::any_document(bytes, h)
+    }
+
+    /// Gives the events of a document from `c`, at its start, to its end.
+    pub fn events_from<Src, H>(c: &mut Src, h: &mut H) -> Result<(), Src::Error>
+    where
+        Src: xwire::bind::Source,
+        H: xwire::bind::events::Handler,
+    {
+        c.root()?;
+        if !Document::events_element(c, h)? {
+            return Err(c.unexpected(
+                "<{urn:drawing}drawing> or <{urn:drawing}polygon> or <{urn:drawing}circle>",
+            ));
+        }
+        c.finish()
+    }
+
+    /// Gives the events of a global element, if the source is at one.
+    fn events_element<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+        c: &mut Src,
+        h: &mut H,
+    ) -> Result<bool, Src::Error> {
+        if c.at("urn:drawing", "drawing") {
+            h.start("urn:drawing", "drawing");
+            scope_0(c, |c| Drawing::events(c, h))?;
+            h.end();
+        } else if c.at("urn:drawing", "polygon") {
+            h.start("urn:drawing", "polygon");
+            Polygon::events(c, h)?;
+            h.end();
+        } else if c.at("urn:drawing", "circle") {
+            h.start("urn:drawing", "circle");
+            Circle::events(c, h)?;
+            h.end();
+        } else {
+            return Ok(false);
+        }
+        Ok(true)
+    }
+}
+
+impl Drawing {
+    /// Checks an element of this type and gives its attributes and content to `h`, building
+    /// nothing: the source at its start tag, to its end tag.
+    pub fn events<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+        c: &mut Src,
+        h: &mut H,
+    ) -> Result<(), Src::Error> {
+        c.check_xsi_type("urn:drawing", "Drawing")?;
+        let mut attr_origin = None;
+        let mut attr_units = None;
+        let mut attr_version = None;
+        c.attributes(|ns, local, value| {
+            match (ns, local) {
+                ("", "origin") => {
+                    attr_origin = Some(value_48(value)?);
+                    h.attribute("", "origin", value);
+                }
+                ("", "units") => {
+                    attr_units = Some(value_46(value)?);
+                    h.attribute("", "units", value);
+                }
+                ("", "version") => {
+                    attr_version = Some(value_43(value)?);
+                    h.attribute("", "version", value);
+                }
+                _ => xwire::bind::other_attribute(ns, local, "Drawing")?,
+            }
+            Ok(())
+        })?;
+        let origin = attr_origin;
+        let units = value_46("mm").map_err(|f| c.fail(f))?;
+        let units = attr_units.unwrap_or(units);
+        let Some(version) = attr_version else {
+            let m = "attribute 'version' is required";
+            return Err(c.fail(xwire::bind::Fault::new("cvc-complex-type.4", m)));
+        };
+        if c.identity_attributes_wanted() {
+            if let Some(v) = &origin {
+                let key = xwire::bind::identity::Key::key(&xwire::bind::write::List(v));
+                c.identity_attribute("", "origin", key)?;
+            }
+            let key = xwire::bind::identity::Key::key(&units);
+            c.identity_attribute("", "units", key)?;
+            let key = xwire::bind::identity::Key::key(&version);
+            c.identity_attribute("", "version", key)?;
+        }
+        let more = &mut c.child()?;
+        if *more && c.at("urn:drawing", "title") {
+            h.start("urn:drawing", "title");
+            Title::events(c, h)?;
+            h.end();
+            *more = c.child()?;
+        }
+        if !(*more && (c.at("urn:drawing", "portrait") || c.at("urn:drawing", "landscape"))) {
+            return Err(c.unexpected("<{urn:drawing}portrait> or <{urn:drawing}landscape>"));
+        }
+        events_drawing_choice(c, more, h)?;
+        let mut sequence = 0usize;
+        while *more && sequence < 3 && c.at("urn:drawing", "layer") {
+            events_drawing_sequence(c, more, h)?;
+            sequence += 1;
+        }
+        let mut shape = 0usize;
+        while *more && (c.at("urn:drawing", "circle") || c.at("urn:drawing", "polygon")) {
+            events_shape_group(c, more, h)?;
+            shape += 1;
+        }
+        if shape == 0 {
+            return Err(c.unexpected("another <{urn:drawing}circle> or <{urn:drawing}polygon>"));
+        }
+        if *more && c.at("urn:drawing", "group") {
+            h.start("urn:drawing", "group");
+            Group::events(c, h)?;
+            h.end();
+            *more = c.child()?;
+        }
+        if *more && c.at("urn:drawing", "size") {
+            h.start("urn:drawing", "size");
+            events_element_49(c, h)?;
+            h.end();
+            *more = c.child()?;
+        }
+        if *more && c.at("urn:drawing", "scale") {
+            h.start("urn:drawing", "scale");
+            xwire::bind::nillable(c, xwire::bind::nil_simple, |c| events_element_3(c, h))?;
+            h.end();
+            *more = c.child()?;
+        }
+        if *more && c.at("urn:drawing", "caption") {
+            h.start("urn:drawing", "caption");
+            xwire::bind::nillable(c, Title::read_nil, |c| Title::events(c, h))?;
+            h.end();
+            *more = c.child()?;
+        }
+        if *more && c.at("urn:drawing", "meta") {
+            h.start("urn:drawing", "meta");
+            Meta::events(c, h)?;
+            h.end();
+            *more = c.child()?;
+        }
+        if *more && c.at("urn:drawing", "extras") {
+            h.start("urn:drawing", "extras");
+            Extras::events(c, h)?;
+            h.end();
+            *more = c.child()?;
+        }
+        if *more {
+            return Err(c.unexpected("the end of the content of Drawing"));
+        }
+        c.identity_value(None, false)?;
+        let _ = (origin, units, version);
+        Ok(())
+    }
+}
+
+impl Title {
+    /// Checks an element of this type and gives its attributes and content to `h`, building
+    /// nothing: the source at its start tag, to its end tag.
+    pub fn events<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+        c: &mut Src,
+        h: &mut H,
+    ) -> Result<(), Src::Error> {
+        c.check_xsi_type("urn:drawing", "Title")?;
+        let mut attr_lang = None;
+        c.attributes(|ns, local, value| {
+            match (ns, local) {
+                ("", "lang") => {
+                    attr_lang = Some(value_22(value)?);
+                    h.attribute("", "lang", value);
+                }
+                _ => xwire::bind::other_attribute(ns, local, "Title")?,
+            }
+            Ok(())
+        })?;
+        let lang = attr_lang;
+        if c.identity_attributes_wanted() {
+            if let Some(v) = &lang {
+                let key = xwire::bind::identity::Key::key(v);
+                c.identity_attribute("", "lang", key)?;
+            }
+        }
+        let at = c.offset();
+        let text = c.text()?;
+        h.text(text);
+        let value = value_1(text).map_err(|f| c.fail_at(at, f))?;
+        if c.identity_value_wanted() {
+            let key = xwire::bind::identity::Key::key(&value);
+            c.identity_value(Some(key), true)?;
+        }
+        let _ = (lang, value);
+        Ok(())
+    }
+}
+
+fn events_drawing_choice<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+    c: &mut Src,
+    more: &mut bool,
+    h: &mut H,
+) -> Result<(), Src::Error> {
+    if *more && c.at("urn:drawing", "portrait") {
+        h.start("urn:drawing", "portrait");
+        Empty::events(c, h)?;
+        h.end();
+        *more = c.child()?;
+        return Ok(());
+    }
+    if *more && c.at("urn:drawing", "landscape") {
+        h.start("urn:drawing", "landscape");
+        Empty::events(c, h)?;
+        h.end();
+        *more = c.child()?;
+        return Ok(());
+    }
+    Err(c.unexpected("<{urn:drawing}portrait> or <{urn:drawing}landscape>"))
+}
+
+impl Empty {
+    /// Checks an element of this type and gives its attributes and content to `h`, building
+    /// nothing: the source at its start tag, to its end tag.
+    pub fn events<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+        c: &mut Src,
+        h: &mut H,
+    ) -> Result<(), Src::Error> {
+        c.check_xsi_type("urn:drawing", "Empty")?;
+        c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "Empty"))?;
+        c.empty()?;
+        c.identity_value(None, false)?;
+        let _ = h;
+        Ok(())
+    }
+}
+
+fn events_drawing_sequence<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+    c: &mut Src,
+    more: &mut bool,
+    h: &mut H,
+) -> Result<(), Src::Error> {
+    if !(*more && c.at("urn:drawing", "layer")) {
+        return Err(c.unexpected("<{urn:drawing}layer>"));
+    }
+    h.start("urn:drawing", "layer");
+    events_element_26(c, h)?;
+    h.end();
+    *more = c.child()?;
+    if *more && c.at("urn:drawing", "opacity") {
+        h.start("urn:drawing", "opacity");
+        events_element_51(c, h)?;
+        h.end();
+        *more = c.child()?;
+    }
+    Ok(())
+}
+
+fn events_shape_group<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+    c: &mut Src,
+    more: &mut bool,
+    h: &mut H,
+) -> Result<(), Src::Error> {
+    if *more && c.at("urn:drawing", "circle") {
+        h.start("urn:drawing", "circle");
+        Circle::events(c, h)?;
+        h.end();
+        *more = c.child()?;
+        return Ok(());
+    }
+    if *more && c.at("urn:drawing", "polygon") {
+        h.start("urn:drawing", "polygon");
+        Polygon::events(c, h)?;
+        h.end();
+        *more = c.child()?;
+        return Ok(());
+    }
+    Err(c.unexpected("<{urn:drawing}circle> or <{urn:drawing}polygon>"))
+}
+
+impl Circle {
+    /// Checks an element of this type and gives its attributes and content to `h`, building
+    /// nothing: the source at its start tag, to its end tag.
+    pub fn events<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+        c: &mut Src,
+        h: &mut H,
+    ) -> Result<(), Src::Error> {
+        c.check_xsi_type("urn:drawing", "Circle")?;
+        let mut attr_id = None;
+        c.attributes(|ns, local, value| {
+            match (ns, local) {
+                ("", "id") => {
+                    attr_id = Some(value_27(value)?);
+                    h.attribute("", "id", value);
+                }
+                _ => xwire::bind::other_attribute(ns, local, "Circle")?,
+            }
+            Ok(())
+        })?;
+        let id = attr_id;
+        c.id_attribute(xwire::bind::IdKind::Id, "", "id")?;
+        if c.identity_attributes_wanted() {
+            if let Some(v) = &id {
+                let key = xwire::bind::identity::Key::key(v);
+                c.identity_attribute("", "id", key)?;
+            }
+        }
+        let more = &mut c.child()?;
+        if !(*more && c.at("urn:drawing", "r")) {
+            return Err(c.unexpected("<{urn:drawing}r>"));
+        }
+        h.start("urn:drawing", "r");
+        events_element_50(c, h)?;
+        h.end();
+        *more = c.child()?;
+        if *more && c.at("urn:drawing", "stroke") {
+            h.start("urn:drawing", "stroke");
+            events_element_3_or_default(c, h, "0.5")?;
+            h.end();
+            *more = c.child()?;
+        }
+        if *more {
+            return Err(c.unexpected("the end of the content of Circle"));
+        }
+        c.identity_value(None, false)?;
+        let _ = id;
+        Ok(())
+    }
+}
+
+impl Polygon {
+    /// Checks an element of this type and gives its attributes and content to `h`, building
+    /// nothing: the source at its start tag, to its end tag.
+    pub fn events<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+        c: &mut Src,
+        h: &mut H,
+    ) -> Result<(), Src::Error> {
+        c.check_xsi_type("urn:drawing", "Polygon")?;
+        let mut attr_id = None;
+        c.attributes(|ns, local, value| {
+            match (ns, local) {
+                ("", "id") => {
+                    attr_id = Some(value_27(value)?);
+                    h.attribute("", "id", value);
+                }
+                _ => xwire::bind::other_attribute(ns, local, "Polygon")?,
+            }
+            Ok(())
+        })?;
+        let id = attr_id;
+        c.id_attribute(xwire::bind::IdKind::Id, "", "id")?;
+        if c.identity_attributes_wanted() {
+            if let Some(v) = &id {
+                let key = xwire::bind::identity::Key::key(v);
+                c.identity_attribute("", "id", key)?;
+            }
+        }
+        let more = &mut c.child()?;
+        if !(*more && c.at("urn:drawing", "points")) {
+            return Err(c.unexpected("<{urn:drawing}points>"));
+        }
+        h.start("urn:drawing", "points");
+        events_element_24(c, h)?;
+        h.end();
+        *more = c.child()?;
+        if *more && c.at("urn:drawing", "closed") {
+            h.start("urn:drawing", "closed");
+            events_element_2(c, h)?;
+            h.end();
+            *more = c.child()?;
+        }
+        if *more && c.at("urn:drawing", "kind") {
+            h.start("urn:drawing", "kind");
+            events_element_21_fixed(c, h, "polygon")?;
+            h.end();
+            *more = c.child()?;
+        }
+        if *more {
+            return Err(c.unexpected("the end of the content of Polygon"));
+        }
+        c.identity_value(None, false)?;
+        let _ = id;
+        Ok(())
+    }
+}
+
+impl Group {
+    /// Checks an element of this type and gives its attributes and content to `h`, building
+    /// nothing: the source at its start tag, to its end tag.
+    pub fn events<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+        c: &mut Src,
+        h: &mut H,
+    ) -> Result<(), Src::Error> {
+        c.check_xsi_type("urn:drawing", "Group")?;
+        let mut attr_uses = None;
+        c.attributes(|ns, local, value| {
+            match (ns, local) {
+                ("", "uses") => {
+                    attr_uses = Some(value_29(value)?);
+                    h.attribute("", "uses", value);
+                }
+                _ => xwire::bind::other_attribute(ns, local, "Group")?,
+            }
+            Ok(())
+        })?;
+        let uses = attr_uses;
+        c.id_attribute(xwire::bind::IdKind::IdRefs, "", "uses")?;
+        if c.identity_attributes_wanted() {
+            if let Some(v) = &uses {
+                let key = xwire::bind::identity::Key::key(&xwire::bind::write::List(v));
+                c.identity_attribute("", "uses", key)?;
+            }
+        }
+        let more = &mut c.child()?;
+        while *more && (c.at("urn:drawing", "circle") || c.at("urn:drawing", "polygon")) {
+            events_shape_group(c, more, h)?;
+        }
+        if *more && c.at("urn:drawing", "group") {
+            h.start("urn:drawing", "group");
+            Group::events(c, h)?;
+            h.end();
+            *more = c.child()?;
+        }
+        if *more {
+            return Err(c.unexpected("the end of the content of Group"));
+        }
+        c.identity_value(None, false)?;
+        let _ = uses;
+        Ok(())
+    }
+}
+
+impl Meta {
+    /// Checks an element of this type and gives its attributes and content to `h`, building
+    /// nothing: the source at its start tag, to its end tag.
+    pub fn events<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+        c: &mut Src,
+        h: &mut H,
+    ) -> Result<(), Src::Error> {
+        c.check_xsi_type("urn:drawing", "Meta")?;
+        c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "Meta"))?;
+        let mut author = false;
+        let mut date = false;
+        while c.child()? {
+            if c.at("urn:drawing", "author") && !author {
+                h.start("urn:drawing", "author");
+                events_element_1(c, h)?;
+                h.end();
+                author = true;
+            } else if c.at("urn:drawing", "date") && !date {
+                h.start("urn:drawing", "date");
+                events_element_9(c, h)?;
+                h.end();
+                date = true;
+            } else {
+                return Err(c.unexpected("<{urn:drawing}author> or <{urn:drawing}date>"));
+            }
+        }
+        if !date {
+            return Err(c.unexpected("<{urn:drawing}date>"));
+        }
+        c.identity_value(None, false)?;
+        Ok(())
+    }
+}
+
+impl Extras {
+    /// Checks an element of this type and gives its attributes and content to `h`, building
+    /// nothing: the source at its start tag, to its end tag.
+    pub fn events<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+        c: &mut Src,
+        h: &mut H,
+    ) -> Result<(), Src::Error> {
+        c.check_xsi_type("urn:drawing", "Extras")?;
+        let mut other_attributes = Vec::new();
+        c.attributes(|ns, local, value| {
+            WILDCARD_0.attribute::<Document>(ns, local, value, "Extras", &mut other_attributes)
+        })?;
+        for a in &other_attributes {
+            h.attribute(&a.ns, &a.local, &a.value);
+        }
+        if c.identity_attributes_wanted() {
+            for a in &other_attributes {
+                let key = (0, a.value.to_string());
+                c.identity_attribute(&a.ns, &a.local, key)?;
+            }
+        }
+        let more = &mut c.child()?;
+        let mut any = 0usize;
+        while *more && WILDCARD_1.matches(c) {
+            xwire::bind::events::wildcard::<Document, _, _>(&WILDCARD_1, c, h)?;
+            any += 1;
+            *more = c.child()?;
+        }
+        if any == 0 {
+            return Err(c.unexpected("another element in a namespace other than 'urn:drawing'"));
+        }
+        if *more && c.at("urn:drawing", "note") {
+            h.start("urn:drawing", "note");
+            xwire::bind::events::any_type::<Document, _, _>(c, h, false)?;
+            h.end();
+            *more = c.child()?;
+        }
+        if *more {
+            return Err(c.unexpected("the end of the content of Extras"));
+        }
+        c.identity_value(None, false)?;
+        let _ = other_attributes;
+        Ok(())
+    }
+}
+
+impl Shape {
+    /// Checks an element of this type and gives its attributes and content to `h`, building
+    /// nothing: the source at its start tag, to its end tag.
+    pub fn events<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+        c: &mut Src,
+        h: &mut H,
+    ) -> Result<(), Src::Error> {
+        c.check_xsi_type("urn:drawing", "Shape")?;
+        let mut attr_id = None;
+        c.attributes(|ns, local, value| {
+            match (ns, local) {
+                ("", "id") => {
+                    attr_id = Some(value_27(value)?);
+                    h.attribute("", "id", value);
+                }
+                _ => xwire::bind::other_attribute(ns, local, "Shape")?,
+            }
+            Ok(())
+        })?;
+        let id = attr_id;
+        c.id_attribute(xwire::bind::IdKind::Id, "", "id")?;
+        if c.identity_attributes_wanted() {
+            if let Some(v) = &id {
+                let key = xwire::bind::identity::Key::key(v);
+                c.identity_attribute("", "id", key)?;
+            }
+        }
+        c.empty()?;
+        c.identity_value(None, false)?;
+        let _ = id;
+        Ok(())
+    }
+}
+
 /// The value of simple type {http://www.w3.org/2001/XMLSchema}string.
 fn value_1(s: &str) -> Result<xwire::bind::Text, xwire::bind::Fault> {
     let v = xwire::bind::value::string(s, xwire::datatypes::Builtin::String)?;
@@ -1547,6 +2112,153 @@ fn element_50<Src: xwire::bind::Source>(c: &mut Src) -> Result<f64, Src::Error> 
 fn element_51<Src: xwire::bind::Source>(c: &mut Src) -> Result<u8, Src::Error> {
     let k = xwire::bind::ValueConstraint::None;
     let v = xwire::bind::simple_element(c, k, xsi_type_51, value_51)?;
+    if c.identity_value_wanted() {
+        let key = xwire::bind::identity::Key::key(&v);
+        c.identity_value(Some(key), true)?;
+    }
+    Ok(v)
+}
+
+fn events_element_1<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+    c: &mut Src,
+    h: &mut H,
+) -> Result<xwire::bind::Text, Src::Error> {
+    let k = xwire::bind::ValueConstraint::None;
+    let v = xwire::bind::simple_element_text(c, k, xsi_type_1, value_1, |s| h.text(s))?;
+    if c.identity_value_wanted() {
+        let key = xwire::bind::identity::Key::key(&v);
+        c.identity_value(Some(key), true)?;
+    }
+    Ok(v)
+}
+
+fn events_element_2<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+    c: &mut Src,
+    h: &mut H,
+) -> Result<bool, Src::Error> {
+    let k = xwire::bind::ValueConstraint::None;
+    let v = xwire::bind::simple_element_text(c, k, xsi_type_2, value_2, |s| h.text(s))?;
+    if c.identity_value_wanted() {
+        let key = xwire::bind::identity::Key::key(&v);
+        c.identity_value(Some(key), true)?;
+    }
+    Ok(v)
+}
+
+fn events_element_3<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+    c: &mut Src,
+    h: &mut H,
+) -> Result<xwire::bind::Decimal, Src::Error> {
+    let k = xwire::bind::ValueConstraint::None;
+    let v = xwire::bind::simple_element_text(c, k, xsi_type_3, value_3, |s| h.text(s))?;
+    if c.identity_value_wanted() {
+        let key = xwire::bind::identity::Key::key(&v);
+        c.identity_value(Some(key), true)?;
+    }
+    Ok(v)
+}
+
+/// An element with a default value: empty, it has the default.
+fn events_element_3_or_default<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+    c: &mut Src,
+    h: &mut H,
+    default: &str,
+) -> Result<xwire::bind::Decimal, Src::Error> {
+    let k = xwire::bind::ValueConstraint::Default(default);
+    let v = xwire::bind::simple_element_text(c, k, xsi_type_3, value_3, |s| h.text(s))?;
+    if c.identity_value_wanted() {
+        let key = xwire::bind::identity::Key::key(&v);
+        c.identity_value(Some(key), true)?;
+    }
+    Ok(v)
+}
+
+fn events_element_9<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+    c: &mut Src,
+    h: &mut H,
+) -> Result<xwire::bind::Date, Src::Error> {
+    let k = xwire::bind::ValueConstraint::None;
+    let v = xwire::bind::simple_element_text(c, k, xsi_type_9, value_9, |s| h.text(s))?;
+    if c.identity_value_wanted() {
+        let key = xwire::bind::identity::Key::key(&v);
+        c.identity_value(Some(key), true)?;
+    }
+    Ok(v)
+}
+
+/// An element with a fixed value: empty, it has it; otherwise it must be it.
+fn events_element_21_fixed<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+    c: &mut Src,
+    h: &mut H,
+    fixed: &str,
+) -> Result<xwire::bind::Text, Src::Error> {
+    let k = xwire::bind::ValueConstraint::Fixed(fixed);
+    let v = xwire::bind::simple_element_text(c, k, xsi_type_21, value_21, |s| h.text(s))?;
+    if c.identity_value_wanted() {
+        let key = xwire::bind::identity::Key::key(&v);
+        c.identity_value(Some(key), true)?;
+    }
+    Ok(v)
+}
+
+fn events_element_24<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+    c: &mut Src,
+    h: &mut H,
+) -> Result<Vec<xwire::bind::Text>, Src::Error> {
+    let k = xwire::bind::ValueConstraint::None;
+    let v = xwire::bind::simple_element_text(c, k, xsi_type_24, value_24, |s| h.text(s))?;
+    if c.identity_value_wanted() {
+        let key = xwire::bind::identity::Key::key(&xwire::bind::write::List(&v));
+        c.identity_value(Some(key), true)?;
+    }
+    Ok(v)
+}
+
+fn events_element_26<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+    c: &mut Src,
+    h: &mut H,
+) -> Result<xwire::bind::Text, Src::Error> {
+    let k = xwire::bind::ValueConstraint::None;
+    let v = xwire::bind::simple_element_text(c, k, xsi_type_26, value_26, |s| h.text(s))?;
+    if c.identity_value_wanted() {
+        let key = xwire::bind::identity::Key::key(&v);
+        c.identity_value(Some(key), true)?;
+    }
+    Ok(v)
+}
+
+fn events_element_49<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+    c: &mut Src,
+    h: &mut H,
+) -> Result<SizeOrAuto, Src::Error> {
+    let k = xwire::bind::ValueConstraint::None;
+    let v = xwire::bind::simple_element_text(c, k, xsi_type_49, value_49, |s| h.text(s))?;
+    if c.identity_value_wanted() {
+        let key = xwire::bind::identity::Key::key(&v);
+        c.identity_value(Some(key), true)?;
+    }
+    Ok(v)
+}
+
+fn events_element_50<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+    c: &mut Src,
+    h: &mut H,
+) -> Result<f64, Src::Error> {
+    let k = xwire::bind::ValueConstraint::None;
+    let v = xwire::bind::simple_element_text(c, k, xsi_type_50, value_50, |s| h.text(s))?;
+    if c.identity_value_wanted() {
+        let key = xwire::bind::identity::Key::key(&v);
+        c.identity_value(Some(key), true)?;
+    }
+    Ok(v)
+}
+
+fn events_element_51<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+    c: &mut Src,
+    h: &mut H,
+) -> Result<u8, Src::Error> {
+    let k = xwire::bind::ValueConstraint::None;
+    let v = xwire::bind::simple_element_text(c, k, xsi_type_51, value_51, |s| h.text(s))?;
     if c.identity_value_wanted() {
         let key = xwire::bind::identity::Key::key(&v);
         c.identity_value(Some(key), true)?;

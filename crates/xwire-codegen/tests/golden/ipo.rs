@@ -786,6 +786,376 @@ impl Item {
     }
 }
 
+impl Document {
+    /// Reads a document, checking it as `validate` does, and gives its content to `h` as
+    /// events, the names of declared elements and attributes as the schema has them: the
+    /// first problem is the error, after the events that came before it.
+    pub fn events<H: xwire::bind::events::Handler>(
+        bytes: &[u8],
+        h: &mut H,
+    ) -> Result<(), xwire::bind::Error> {
+        xwire::bind::events::document(
+            bytes,
+            h,
+            |c, h| Document::events_from(c, h),
+            |c, h| Document::events_from(c, h),
+        )
+    }
+
+    /// The same events with the root taken as `xs:anyType` and its content skipped, every
+    /// name from the document: the baseline that shows what the schema buys.
+    pub fn events_any_type<H: xwire::bind::events::Handler>(
+        bytes: &[u8],
+        h: &mut H,
+    ) -> Result<(), xwire::bind::Error> {
+        xwire::bind::events::any_document(bytes, h)
+    }
+
+    /// Gives the events of a document from `c`, at its start, to its end.
+    pub fn events_from<Src, H>(c: &mut Src, h: &mut H) -> Result<(), Src::Error>
+    where
+        Src: xwire::bind::Source,
+        H: xwire::bind::events::Handler,
+    {
+        c.root()?;
+        if !Document::events_element(c, h)? {
+            return Err(c.unexpected(
+                "<{http://www.example.com/IPO}purchaseOrder> or <{http://www.example.com/IPO}comment>",
+            ));
+        }
+        c.finish()
+    }
+
+    /// Gives the events of a global element, if the source is at one.
+    fn events_element<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+        c: &mut Src,
+        h: &mut H,
+    ) -> Result<bool, Src::Error> {
+        if c.at("http://www.example.com/IPO", "purchaseOrder") {
+            h.start("http://www.example.com/IPO", "purchaseOrder");
+            PurchaseOrderType::events(c, h)?;
+            h.end();
+        } else if c.at("http://www.example.com/IPO", "comment") {
+            h.start("http://www.example.com/IPO", "comment");
+            events_element_1(c, h)?;
+            h.end();
+        } else {
+            return Ok(false);
+        }
+        Ok(true)
+    }
+}
+
+impl PurchaseOrderType {
+    /// Checks an element of this type and gives its attributes and content to `h`, building
+    /// nothing: the source at its start tag, to its end tag.
+    pub fn events<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+        c: &mut Src,
+        h: &mut H,
+    ) -> Result<(), Src::Error> {
+        c.check_xsi_type("http://www.example.com/IPO", "PurchaseOrderType")?;
+        let mut attr_order_date = None;
+        c.attributes(|ns, local, value| {
+            match (ns, local) {
+                ("", "orderDate") => {
+                    attr_order_date = Some(value_9(value)?);
+                    h.attribute("", "orderDate", value);
+                }
+                _ => xwire::bind::other_attribute(ns, local, "PurchaseOrderType")?,
+            }
+            Ok(())
+        })?;
+        let order_date = attr_order_date;
+        let more = &mut c.child()?;
+        if !(*more && c.at("", "shipTo")) {
+            return Err(c.unexpected("<shipTo>"));
+        }
+        h.start("", "shipTo");
+        events_address_family(c, h)?;
+        h.end();
+        *more = c.child()?;
+        if *more && c.at("", "billTo") {
+            h.start("", "billTo");
+            events_address_family(c, h)?;
+            h.end();
+            *more = c.child()?;
+        }
+        if *more && c.at("http://www.example.com/IPO", "comment") {
+            h.start("http://www.example.com/IPO", "comment");
+            events_element_1(c, h)?;
+            h.end();
+            *more = c.child()?;
+        }
+        if *more && c.at("", "items") {
+            h.start("", "items");
+            Items::events(c, h)?;
+            h.end();
+            *more = c.child()?;
+        }
+        if *more {
+            return Err(c.unexpected("the end of the content of PurchaseOrderType"));
+        }
+        let _ = order_date;
+        Ok(())
+    }
+}
+
+impl Address {
+    /// Checks an element of this type and gives its attributes and content to `h`, building
+    /// nothing: the source at its start tag, to its end tag.
+    pub fn events<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+        c: &mut Src,
+        h: &mut H,
+    ) -> Result<(), Src::Error> {
+        c.check_xsi_type("http://www.example.com/IPO", "Address")?;
+        c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "Address"))?;
+        let more = &mut c.child()?;
+        if !(*more && c.at("", "name")) {
+            return Err(c.unexpected("<name>"));
+        }
+        h.start("", "name");
+        events_element_1(c, h)?;
+        h.end();
+        *more = c.child()?;
+        if !(*more && c.at("", "street")) {
+            return Err(c.unexpected("<street>"));
+        }
+        h.start("", "street");
+        events_element_1(c, h)?;
+        h.end();
+        *more = c.child()?;
+        if !(*more && c.at("", "city")) {
+            return Err(c.unexpected("<city>"));
+        }
+        h.start("", "city");
+        events_element_1(c, h)?;
+        h.end();
+        *more = c.child()?;
+        if *more {
+            return Err(c.unexpected("the end of the content of Address"));
+        }
+        Ok(())
+    }
+}
+
+fn events_address_family<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+    c: &mut Src,
+    h: &mut H,
+) -> Result<(), Src::Error> {
+    let Some((ns, local)) = c.xsi_type()? else {
+        return Address::events(c, h);
+    };
+    match (ns.as_str(), local.as_str()) {
+        ("http://www.example.com/IPO", "Address") => Address::events(c, h),
+        ("http://www.example.com/IPO", "USAddress") => UsAddress::events(c, h),
+        ("http://www.example.com/IPO", "UKAddress") => UkAddress::events(c, h),
+        _ => Err(c.not_derived(&ns, &local)),
+    }
+}
+
+impl UsAddress {
+    /// Checks an element of this type and gives its attributes and content to `h`, building
+    /// nothing: the source at its start tag, to its end tag.
+    pub fn events<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+        c: &mut Src,
+        h: &mut H,
+    ) -> Result<(), Src::Error> {
+        c.check_xsi_type("http://www.example.com/IPO", "USAddress")?;
+        c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "UsAddress"))?;
+        let more = &mut c.child()?;
+        if !(*more && c.at("", "name")) {
+            return Err(c.unexpected("<name>"));
+        }
+        h.start("", "name");
+        events_element_1(c, h)?;
+        h.end();
+        *more = c.child()?;
+        if !(*more && c.at("", "street")) {
+            return Err(c.unexpected("<street>"));
+        }
+        h.start("", "street");
+        events_element_1(c, h)?;
+        h.end();
+        *more = c.child()?;
+        if !(*more && c.at("", "city")) {
+            return Err(c.unexpected("<city>"));
+        }
+        h.start("", "city");
+        events_element_1(c, h)?;
+        h.end();
+        *more = c.child()?;
+        if !(*more && c.at("", "state")) {
+            return Err(c.unexpected("<state>"));
+        }
+        h.start("", "state");
+        events_element_47(c, h)?;
+        h.end();
+        *more = c.child()?;
+        if !(*more && c.at("", "zip")) {
+            return Err(c.unexpected("<zip>"));
+        }
+        h.start("", "zip");
+        events_element_44(c, h)?;
+        h.end();
+        *more = c.child()?;
+        if *more {
+            return Err(c.unexpected("the end of the content of UsAddress"));
+        }
+        Ok(())
+    }
+}
+
+impl UkAddress {
+    /// Checks an element of this type and gives its attributes and content to `h`, building
+    /// nothing: the source at its start tag, to its end tag.
+    pub fn events<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+        c: &mut Src,
+        h: &mut H,
+    ) -> Result<(), Src::Error> {
+        c.check_xsi_type("http://www.example.com/IPO", "UKAddress")?;
+        let mut attr_export_code = None;
+        c.attributes(|ns, local, value| {
+            match (ns, local) {
+                ("", "exportCode") => {
+                    attr_export_code = Some(value_44(value)?);
+                    h.attribute("", "exportCode", value);
+                }
+                _ => xwire::bind::other_attribute(ns, local, "UkAddress")?,
+            }
+            Ok(())
+        })?;
+        let export_code = value_44("1").map_err(|f| c.fail(f))?;
+        if let Some(v) = attr_export_code {
+            if v != export_code {
+                let m = "attribute 'exportCode' must be '1'";
+                return Err(c.fail(xwire::bind::Fault::new("cvc-attribute.4", m)));
+            }
+        }
+        let more = &mut c.child()?;
+        if !(*more && c.at("", "name")) {
+            return Err(c.unexpected("<name>"));
+        }
+        h.start("", "name");
+        events_element_1(c, h)?;
+        h.end();
+        *more = c.child()?;
+        if !(*more && c.at("", "street")) {
+            return Err(c.unexpected("<street>"));
+        }
+        h.start("", "street");
+        events_element_1(c, h)?;
+        h.end();
+        *more = c.child()?;
+        if !(*more && c.at("", "city")) {
+            return Err(c.unexpected("<city>"));
+        }
+        h.start("", "city");
+        events_element_1(c, h)?;
+        h.end();
+        *more = c.child()?;
+        if !(*more && c.at("", "postcode")) {
+            return Err(c.unexpected("<postcode>"));
+        }
+        h.start("", "postcode");
+        events_element_49(c, h)?;
+        h.end();
+        *more = c.child()?;
+        if *more {
+            return Err(c.unexpected("the end of the content of UkAddress"));
+        }
+        let _ = export_code;
+        Ok(())
+    }
+}
+
+impl Items {
+    /// Checks an element of this type and gives its attributes and content to `h`, building
+    /// nothing: the source at its start tag, to its end tag.
+    pub fn events<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+        c: &mut Src,
+        h: &mut H,
+    ) -> Result<(), Src::Error> {
+        c.check_xsi_type("http://www.example.com/IPO", "Items")?;
+        c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "Items"))?;
+        let more = &mut c.child()?;
+        while *more && c.at("", "item") {
+            h.start("", "item");
+            Item::events(c, h)?;
+            h.end();
+            *more = c.child()?;
+        }
+        if *more {
+            return Err(c.unexpected("the end of the content of Items"));
+        }
+        Ok(())
+    }
+}
+
+impl Item {
+    /// Checks an element of this type and gives its attributes and content to `h`, building
+    /// nothing: the source at its start tag, to its end tag.
+    pub fn events<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+        c: &mut Src,
+        h: &mut H,
+    ) -> Result<(), Src::Error> {
+        c.check_xsi_type("", "")?;
+        let mut attr_part_num = None;
+        c.attributes(|ns, local, value| {
+            match (ns, local) {
+                ("", "partNum") => {
+                    attr_part_num = Some(value_46(value)?);
+                    h.attribute("", "partNum", value);
+                }
+                _ => xwire::bind::other_attribute(ns, local, "Item")?,
+            }
+            Ok(())
+        })?;
+        let Some(part_num) = attr_part_num else {
+            let m = "attribute 'partNum' is required";
+            return Err(c.fail(xwire::bind::Fault::new("cvc-complex-type.4", m)));
+        };
+        let more = &mut c.child()?;
+        if !(*more && c.at("", "productName")) {
+            return Err(c.unexpected("<productName>"));
+        }
+        h.start("", "productName");
+        events_element_1(c, h)?;
+        h.end();
+        *more = c.child()?;
+        if !(*more && c.at("", "quantity")) {
+            return Err(c.unexpected("<quantity>"));
+        }
+        h.start("", "quantity");
+        events_element_50(c, h)?;
+        h.end();
+        *more = c.child()?;
+        if !(*more && c.at("", "USPrice")) {
+            return Err(c.unexpected("<USPrice>"));
+        }
+        h.start("", "USPrice");
+        events_element_3(c, h)?;
+        h.end();
+        *more = c.child()?;
+        if *more && c.at("http://www.example.com/IPO", "comment") {
+            h.start("http://www.example.com/IPO", "comment");
+            events_element_1(c, h)?;
+            h.end();
+            *more = c.child()?;
+        }
+        if *more && c.at("", "shipDate") {
+            h.start("", "shipDate");
+            events_element_9(c, h)?;
+            h.end();
+            *more = c.child()?;
+        }
+        if *more {
+            return Err(c.unexpected("the end of the content of Item"));
+        }
+        let _ = part_num;
+        Ok(())
+    }
+}
+
 /// The value of simple type {http://www.w3.org/2001/XMLSchema}string.
 fn value_1(s: &str) -> Result<xwire::bind::Text, xwire::bind::Fault> {
     let v = xwire::bind::value::string(s, xwire::datatypes::Builtin::String)?;
@@ -942,6 +1312,62 @@ fn element_49<Src: xwire::bind::Source>(c: &mut Src) -> Result<UkPostcode, Src::
 fn element_50<Src: xwire::bind::Source>(c: &mut Src) -> Result<u8, Src::Error> {
     let k = xwire::bind::ValueConstraint::None;
     xwire::bind::simple_element(c, k, xsi_type_50, value_50)
+}
+
+fn events_element_1<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+    c: &mut Src,
+    h: &mut H,
+) -> Result<xwire::bind::Text, Src::Error> {
+    let k = xwire::bind::ValueConstraint::None;
+    xwire::bind::simple_element_text(c, k, xsi_type_1, value_1, |s| h.text(s))
+}
+
+fn events_element_3<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+    c: &mut Src,
+    h: &mut H,
+) -> Result<xwire::bind::Decimal, Src::Error> {
+    let k = xwire::bind::ValueConstraint::None;
+    xwire::bind::simple_element_text(c, k, xsi_type_3, value_3, |s| h.text(s))
+}
+
+fn events_element_9<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+    c: &mut Src,
+    h: &mut H,
+) -> Result<xwire::bind::Date, Src::Error> {
+    let k = xwire::bind::ValueConstraint::None;
+    xwire::bind::simple_element_text(c, k, xsi_type_9, value_9, |s| h.text(s))
+}
+
+fn events_element_44<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+    c: &mut Src,
+    h: &mut H,
+) -> Result<xwire::bind::Integer, Src::Error> {
+    let k = xwire::bind::ValueConstraint::None;
+    xwire::bind::simple_element_text(c, k, xsi_type_44, value_44, |s| h.text(s))
+}
+
+fn events_element_47<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+    c: &mut Src,
+    h: &mut H,
+) -> Result<UsState, Src::Error> {
+    let k = xwire::bind::ValueConstraint::None;
+    xwire::bind::simple_element_text(c, k, xsi_type_47, value_47, |s| h.text(s))
+}
+
+fn events_element_49<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+    c: &mut Src,
+    h: &mut H,
+) -> Result<UkPostcode, Src::Error> {
+    let k = xwire::bind::ValueConstraint::None;
+    xwire::bind::simple_element_text(c, k, xsi_type_49, value_49, |s| h.text(s))
+}
+
+fn events_element_50<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+    c: &mut Src,
+    h: &mut H,
+) -> Result<u8, Src::Error> {
+    let k = xwire::bind::ValueConstraint::None;
+    xwire::bind::simple_element_text(c, k, xsi_type_50, value_50, |s| h.text(s))
 }
 
 static PATTERN_46_0_0: xwire::bind::Dfa = xwire::bind::Dfa {

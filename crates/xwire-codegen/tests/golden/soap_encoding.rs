@@ -275,6 +275,137 @@ fn check_array_group<Src: xwire::bind::Source>(
     Ok(())
 }
 
+impl Document {
+    /// Reads a document, checking it as `validate` does, and gives its content to `h` as
+    /// events, the names of declared elements and attributes as the schema has them: the
+    /// first problem is the error, after the events that came before it.
+    pub fn events<H: xwire::bind::events::Handler>(
+        bytes: &[u8],
+        h: &mut H,
+    ) -> Result<(), xwire::bind::Error> {
+        xwire::bind::events::document(
+            bytes,
+            h,
+            |c, h| Document::events_from(c, h),
+            |c, h| Document::events_from(c, h),
+        )
+    }
+
+    /// The same events with the root taken as `xs:anyType` and its content skipped, every
+    /// name from the document: the baseline that shows what the schema buys.
+    pub fn events_any_type<H: xwire::bind::events::Handler>(
+        bytes: &[u8],
+        h: &mut H,
+    ) -> Result<(), xwire::bind::Error> {
+        xwire::bind::events::any_document(bytes, h)
+    }
+
+    /// Gives the events of a document from `c`, at its start, to its end.
+    pub fn events_from<Src, H>(c: &mut Src, h: &mut H) -> Result<(), Src::Error>
+    where
+        Src: xwire::bind::Source,
+        H: xwire::bind::events::Handler,
+    {
+        c.root()?;
+        if !Document::events_element(c, h)? {
+            return Err(c.unexpected("<{http://schemas.xmlsoap.org/soap/encoding/}Array>"));
+        }
+        c.finish()
+    }
+
+    /// Gives the events of a global element, if the source is at one.
+    fn events_element<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+        c: &mut Src,
+        h: &mut H,
+    ) -> Result<bool, Src::Error> {
+        if c.at("http://schemas.xmlsoap.org/soap/encoding/", "Array") {
+            h.start("http://schemas.xmlsoap.org/soap/encoding/", "Array");
+            Array::events(c, h)?;
+            h.end();
+        } else {
+            return Ok(false);
+        }
+        Ok(true)
+    }
+}
+
+impl Array {
+    /// Checks an element of this type and gives its attributes and content to `h`, building
+    /// nothing: the source at its start tag, to its end tag.
+    pub fn events<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+        c: &mut Src,
+        h: &mut H,
+    ) -> Result<(), Src::Error> {
+        c.check_xsi_type("http://schemas.xmlsoap.org/soap/encoding/", "Array")?;
+        let mut attr_array_type = None;
+        let mut attr_offset = None;
+        let mut attr_id = None;
+        let mut attr_href = None;
+        let mut other_attributes = Vec::new();
+        c.attributes(|ns, local, value| {
+            match (ns, local) {
+                ("http://schemas.xmlsoap.org/soap/encoding/", "arrayType") => {
+                    attr_array_type = Some(value_1(value)?);
+                    h.attribute(
+                        "http://schemas.xmlsoap.org/soap/encoding/",
+                        "arrayType",
+                        value,
+                    );
+                }
+                ("http://schemas.xmlsoap.org/soap/encoding/", "offset") => {
+                    attr_offset = Some(value_46(value)?);
+                    h.attribute("http://schemas.xmlsoap.org/soap/encoding/", "offset", value);
+                }
+                ("", "id") => {
+                    attr_id = Some(value_27(value)?);
+                    h.attribute("", "id", value);
+                }
+                ("", "href") => {
+                    attr_href = Some(value_17(value)?);
+                    h.attribute("", "href", value);
+                }
+                _ => WILDCARD_0.attribute::<Document>(
+                    ns,
+                    local,
+                    value,
+                    "Array",
+                    &mut other_attributes,
+                )?,
+            }
+            Ok(())
+        })?;
+        for a in &other_attributes {
+            h.attribute(&a.ns, &a.local, &a.value);
+        }
+        let array_type = attr_array_type;
+        let offset = attr_offset;
+        let id = attr_id;
+        let href = attr_href;
+        c.id_attribute(xwire::bind::IdKind::Id, "", "id")?;
+        let more = &mut c.child()?;
+        if *more && WILDCARD_1.matches(c) {
+            events_array_group(c, more, h)?;
+        }
+        if *more {
+            return Err(c.unexpected("the end of the content of Array"));
+        }
+        let _ = (array_type, offset, id, href, other_attributes);
+        Ok(())
+    }
+}
+
+fn events_array_group<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+    c: &mut Src,
+    more: &mut bool,
+    h: &mut H,
+) -> Result<(), Src::Error> {
+    while *more && WILDCARD_1.matches(c) {
+        xwire::bind::events::wildcard::<Document, _, _>(&WILDCARD_1, c, h)?;
+        *more = c.child()?;
+    }
+    Ok(())
+}
+
 /// The value of simple type {http://www.w3.org/2001/XMLSchema}string.
 fn value_1(s: &str) -> Result<xwire::bind::Text, xwire::bind::Fault> {
     let v = xwire::bind::value::string(s, xwire::datatypes::Builtin::String)?;

@@ -36,6 +36,7 @@
 mod any;
 mod cursor;
 mod dfa;
+pub mod events;
 mod facets;
 pub mod identity;
 mod ids;
@@ -58,7 +59,8 @@ pub use records::{RecordStream, Records};
 pub use scanner::{Fallback, Scanner};
 pub use source::{
     nil_content, nil_fixed, nil_simple, nillable, other_attribute, simple_element,
-    simple_id_element, Content, Source, ValueConstraint,
+    simple_element_text, simple_id_element, simple_id_element_text, Content, Source,
+    ValueConstraint,
 };
 pub use text::Text;
 pub use value::{Date, DateTime, GDay, GMonth, GMonthDay, GYear, GYearMonth, Integer, Time};

@@ -351,7 +351,27 @@ where
     X: FnOnce(&str, &str, &str) -> Result<bool, Fault>,
     F: Fn(&str) -> Result<T, Fault>,
 {
-    element_value(c, constraint, xsi_type, convert, None)
+    element_value(c, constraint, xsi_type, convert, None, |_| {})
+}
+
+/// [`simple_element`] that also hands the element's text (its default when empty and it has
+/// one) to `text` before the checks that may fail it: the event API's simple values.
+#[inline(always)]
+pub fn simple_element_text<S, T, X, F, E>(
+    c: &mut S,
+    constraint: ValueConstraint<'_>,
+    xsi_type: X,
+    convert: F,
+    text: E,
+) -> Result<T, S::Error>
+where
+    S: Source,
+    T: PartialEq,
+    X: FnOnce(&str, &str, &str) -> Result<bool, Fault>,
+    F: Fn(&str) -> Result<T, Fault>,
+    E: FnOnce(&str),
+{
+    element_value(c, constraint, xsi_type, convert, None, text)
 }
 
 /// [`simple_element`] for an element whose type is (derived from) `xs:ID`, `xs:IDREF` or a
@@ -370,22 +390,44 @@ where
     X: FnOnce(&str, &str, &str) -> Result<bool, Fault>,
     F: Fn(&str) -> Result<T, Fault>,
 {
-    element_value(c, constraint, xsi_type, convert, Some(kind))
+    element_value(c, constraint, xsi_type, convert, Some(kind), |_| {})
 }
 
+/// [`simple_id_element`] that hands the text to `text`, as [`simple_element_text`] does.
 #[inline(always)]
-fn element_value<S, T, X, F>(
+pub fn simple_id_element_text<S, T, X, F, E>(
     c: &mut S,
+    kind: IdKind,
     constraint: ValueConstraint<'_>,
     xsi_type: X,
     convert: F,
-    id: Option<IdKind>,
+    text: E,
 ) -> Result<T, S::Error>
 where
     S: Source,
     T: PartialEq,
     X: FnOnce(&str, &str, &str) -> Result<bool, Fault>,
     F: Fn(&str) -> Result<T, Fault>,
+    E: FnOnce(&str),
+{
+    element_value(c, constraint, xsi_type, convert, Some(kind), text)
+}
+
+#[inline(always)]
+fn element_value<S, T, X, F, E>(
+    c: &mut S,
+    constraint: ValueConstraint<'_>,
+    xsi_type: X,
+    convert: F,
+    id: Option<IdKind>,
+    on_text: E,
+) -> Result<T, S::Error>
+where
+    S: Source,
+    T: PartialEq,
+    X: FnOnce(&str, &str, &str) -> Result<bool, Fault>,
+    F: Fn(&str) -> Result<T, Fault>,
+    E: FnOnce(&str),
 {
     let at = c.offset();
     let xsi = c.xsi_type()?;
@@ -395,6 +437,7 @@ where
         ValueConstraint::Default(d) | ValueConstraint::Fixed(d) if text.is_empty() => d,
         _ => text,
     };
+    on_text(s);
     let named = xsi.as_ref().map(|(ns, l)| xsi_type(ns, l, s));
     let v = convert(s);
     // Kept for the ID table only once the value converted (the source's text is borrowed).

@@ -1,0 +1,415 @@
+//! The event API of generated code (XML Screamer's SAX with precomputed events): a document
+//! checked against the schema as it is read, its content handed to a [`Handler`] as it goes,
+//! nothing built.
+//!
+//! The generated `Document::events(bytes, handler)` gives every element of the schema with
+//! the names its declaration has, string constants of the generated code: no name is
+//! resolved, hashed or copied to make an event. Text comes as the document has it (after
+//! references are replaced), once its element's type accepted it. `Document::events_any_type`
+//! is the baseline that shows what the schema buys: the same events from the same sources,
+//! the root taken as `xs:anyType` with its content skipped (well-formed and namespace-correct,
+//! nothing else checked), every name taken from the document ([`any`]).
+//!
+//! Events come in document order: [`Handler::start`], the element's attributes
+//! ([`Handler::attribute`]: the ones its type declares as they come, then those an attribute
+//! wildcard admitted), its text and child elements, [`Handler::end`]. Attributes the
+//! schema-instance namespace defines (`xsi:type`, `xsi:nil`, ...) and namespace declarations
+//! are not events; defaults are not filled in. When the document is not valid, the events
+//! before the first error have been given, and the error follows: a handler that must not act
+//! on an invalid document keeps what it gathers until `events` returns `Ok`.
+//!
+//! ```
+//! use xwire::bind::events::{any, Handler};
+//! use xwire::bind::{Cursor, Source};
+//!
+//! #[derive(Default)]
+//! struct Names(Vec<String>);
+//!
+//! impl Handler for Names {
+//!     fn start(&mut self, _ns: &str, local: &str) {
+//!         self.0.push(local.to_string());
+//!     }
+//! }
+//!
+//! let mut c = Cursor::new(b"<order><item n='1'/><item n='2'>x</item></order>");
+//! let mut names = Names::default();
+//! c.root()?;
+//! any(&mut c, &mut names)?;
+//! c.finish()?;
+//! assert_eq!(names.0, ["order", "item", "item"]);
+//! # Ok::<(), xwire::bind::Error>(())
+//! ```
+
+use super::any::{Any, Globals, Wildcard};
+use super::scanner::{Fallback, Scanner};
+use super::source::{Content, Source};
+use super::write::{self, WriteError, XmlSink};
+use super::{Cursor, Error};
+use crate::binary::{Array, TypedValue};
+
+/// What a document's events go to. Every method does nothing by default: a handler writes the
+/// ones it needs.
+pub trait Handler {
+    /// An element starts: its namespace URI (empty for none) and local name.
+    fn start(&mut self, ns: &str, local: &str) {
+        let _ = (ns, local);
+    }
+
+    /// An attribute of the element that started last: namespace URI, local name and its
+    /// normalised value.
+    fn attribute(&mut self, ns: &str, local: &str, value: &str) {
+        let _ = (ns, local, value);
+    }
+
+    /// Character data of the current element (a simple value whole; in wildcard and
+    /// `xs:anyType` content, each run between tags).
+    fn text(&mut self, text: &str) {
+        let _ = text;
+    }
+
+    /// The current element ends.
+    fn end(&mut self) {}
+}
+
+impl<H: Handler + ?Sized> Handler for &mut H {
+    fn start(&mut self, ns: &str, local: &str) {
+        (**self).start(ns, local);
+    }
+
+    fn attribute(&mut self, ns: &str, local: &str, value: &str) {
+        (**self).attribute(ns, local, value);
+    }
+
+    fn text(&mut self, text: &str) {
+        (**self).text(text);
+    }
+
+    fn end(&mut self) {
+        (**self).end();
+    }
+}
+
+/// The current element and its content as events, names from the document, nothing checked
+/// but what the source checks (well-formedness, namespaces): an element of `xs:anyType` whose
+/// content is skipped. Iterative: deep nesting costs no stack.
+pub fn any<S: Source, H: Handler>(c: &mut S, h: &mut H) -> Result<(), S::Error> {
+    let mut depth = 0usize;
+    open(c, h)?;
+    loop {
+        match c.content()? {
+            Content::Text(t) => h.text(t),
+            Content::Start => {
+                open(c, h)?;
+                depth += 1;
+            }
+            Content::End => {
+                h.end();
+                match depth {
+                    0 => return Ok(()),
+                    _ => depth -= 1,
+                }
+            }
+        }
+    }
+}
+
+/// The current start tag's events: the element, then its attributes.
+fn open<S: Source, H: Handler>(c: &mut S, h: &mut H) -> Result<(), S::Error> {
+    let (ns, local) = c.name();
+    h.start(ns, local);
+    c.attributes(|ns, local, value| {
+        if ns != super::XSI {
+            h.attribute(ns, local, value);
+        }
+        Ok(())
+    })
+}
+
+/// A document's events through the scanner, and when it gives up, through the cursor from the
+/// start again, the events the scanner gave not given twice: `read` is the generated reader of
+/// the document's events.
+pub fn document<H, F, G>(bytes: &[u8], h: &mut H, scan: F, general: G) -> Result<(), Error>
+where
+    H: Handler,
+    F: FnOnce(&mut Scanner<'_>, &mut Resume<'_, H>) -> Result<(), Fallback>,
+    G: FnOnce(&mut Cursor<'_>, &mut Resume<'_, H>) -> Result<(), Error>,
+{
+    let mut fast = Resume {
+        inner: h,
+        skip: 0,
+        seen: 0,
+    };
+    match scan(&mut Scanner::new(bytes), &mut fast) {
+        Ok(()) => Ok(()),
+        Err(Fallback) => {
+            // The cursor reads what the scanner read the same way (the bind sources' tests
+            // hold them to it), so its first `seen` events are the ones already given.
+            let mut again = Resume {
+                skip: fast.seen,
+                seen: 0,
+                inner: fast.inner,
+            };
+            general(&mut Cursor::new(bytes), &mut again)
+        }
+    }
+}
+
+/// A whole document's events with its root taken as `xs:anyType`, content skipped ([`any`]):
+/// the generated `Document::events_any_type`, which depends on no schema.
+pub fn any_document<H: Handler>(bytes: &[u8], h: &mut H) -> Result<(), Error> {
+    document(
+        bytes,
+        h,
+        |c, h| {
+            c.root()?;
+            any(c, h)?;
+            c.finish()
+        },
+        |c, h| {
+            c.root()?;
+            any(c, h)?;
+            c.finish()
+        },
+    )
+}
+
+/// The handler of [`document`]'s passes: counts the events, and passes on those past the
+/// first `skip`.
+pub struct Resume<'h, H> {
+    inner: &'h mut H,
+    skip: u64,
+    seen: u64,
+}
+
+impl<H> Resume<'_, H> {
+    #[inline(always)]
+    fn fresh(&mut self) -> bool {
+        self.seen += 1;
+        self.seen > self.skip
+    }
+}
+
+impl<H: Handler> Handler for Resume<'_, H> {
+    #[inline]
+    fn start(&mut self, ns: &str, local: &str) {
+        if self.fresh() {
+            self.inner.start(ns, local);
+        }
+    }
+
+    #[inline]
+    fn attribute(&mut self, ns: &str, local: &str, value: &str) {
+        if self.fresh() {
+            self.inner.attribute(ns, local, value);
+        }
+    }
+
+    #[inline]
+    fn text(&mut self, text: &str) {
+        if self.fresh() {
+            self.inner.text(text);
+        }
+    }
+
+    #[inline]
+    fn end(&mut self) {
+        if self.fresh() {
+            self.inner.end();
+        }
+    }
+}
+
+/// Content a wildcard admits, as events: read and checked as the object readers read it
+/// (`Wildcard::read`), then its events given from what was read.
+pub fn wildcard<D, S, H>(w: &Wildcard, c: &mut S, h: &mut H) -> Result<(), S::Error>
+where
+    D: Globals + write::Globals,
+    S: Source,
+    H: Handler,
+{
+    let any = w.read::<D, S>(c)?;
+    give(&any, c, h)
+}
+
+/// An element of type `xs:anyType` (a complex type's content of that type), as events: read
+/// as the object readers read it (`own_type`: its declaration blocks `xsi:type`
+/// substitution), then given.
+pub fn any_type<D, S, H>(c: &mut S, h: &mut H, own_type: bool) -> Result<(), S::Error>
+where
+    D: Globals + write::Globals,
+    S: Source,
+    H: Handler,
+{
+    let any = match own_type {
+        true => Any::<D>::read_own_type(c)?,
+        false => Any::<D>::read_any_type(c)?,
+    };
+    give(&any, c, h)
+}
+
+/// The events of content read into an [`Any`]: through its serializer, into a sink that
+/// turns what it is given back into events.
+fn give<D, S, H>(any: &Any<D>, c: &mut S, h: &mut H) -> Result<(), S::Error>
+where
+    D: Globals + write::Globals,
+    S: Source,
+    H: Handler,
+{
+    let mut sink = Events { h };
+    any.write(&mut sink).map_err(|e| {
+        // The sink fails on nothing; a value the serializer cannot write is a fault of the
+        // document read (it cannot be: it was read from text).
+        c.fail(super::Fault::new("events", e.to_string()))
+    })
+}
+
+/// An [`XmlSink`] that gives what is written to a [`Handler`] as events: element and
+/// attribute names by their namespace URIs, typed values and arrays as their text.
+struct Events<'a, H> {
+    h: &'a mut H,
+}
+
+impl<H: Handler> XmlSink for Events<'_, H> {
+    fn start_element(&mut self, qname: &str) -> Result<(), WriteError> {
+        self.h.start("", qname);
+        Ok(())
+    }
+
+    fn start_element_ns(
+        &mut self,
+        uri: &str,
+        local: &str,
+        _prefix: Option<&str>,
+    ) -> Result<(), WriteError> {
+        self.h.start(uri, local);
+        Ok(())
+    }
+
+    fn attribute(&mut self, qname: &str, value: &str) -> Result<(), WriteError> {
+        self.h.attribute("", qname, value);
+        Ok(())
+    }
+
+    fn attribute_ns(
+        &mut self,
+        uri: &str,
+        local: &str,
+        _prefix: Option<&str>,
+        value: &str,
+    ) -> Result<(), WriteError> {
+        // `xsi:type` and `xsi:nil` are written back, but are not events.
+        if uri != super::XSI {
+            self.h.attribute(uri, local, value);
+        }
+        Ok(())
+    }
+
+    fn namespace(&mut self, _prefix: Option<&str>, _uri: &str) -> Result<(), WriteError> {
+        Ok(())
+    }
+
+    fn text(&mut self, text: &str) -> Result<(), WriteError> {
+        self.h.text(text);
+        Ok(())
+    }
+
+    fn cdata(&mut self, text: &str) -> Result<(), WriteError> {
+        self.h.text(text);
+        Ok(())
+    }
+
+    fn comment(&mut self, _text: &str) -> Result<(), WriteError> {
+        Ok(())
+    }
+
+    fn processing_instruction(&mut self, _target: &str, _data: &str) -> Result<(), WriteError> {
+        Ok(())
+    }
+
+    fn end_element(&mut self) -> Result<(), WriteError> {
+        self.h.end();
+        Ok(())
+    }
+
+    fn write_event(&mut self, _event: &crate::Event<'_>) -> Result<(), WriteError> {
+        Ok(())
+    }
+
+    fn value(&mut self, value: TypedValue<'_>) -> Result<(), WriteError> {
+        let mut text = String::new();
+        value.write_text(&mut text);
+        self.h.text(&text);
+        Ok(())
+    }
+
+    fn array(&mut self, array: &Array<'_>) -> Result<(), WriteError> {
+        let mut text = String::new();
+        array.write_text(&mut text);
+        self.h.text(&text);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Default)]
+    struct Log(Vec<String>);
+
+    impl Handler for Log {
+        fn start(&mut self, ns: &str, local: &str) {
+            self.0.push(format!("<{{{ns}}}{local}"));
+        }
+        fn attribute(&mut self, ns: &str, local: &str, value: &str) {
+            self.0.push(format!("@{{{ns}}}{local}={value}"));
+        }
+        fn text(&mut self, text: &str) {
+            self.0.push(text.to_string());
+        }
+        fn end(&mut self) {
+            self.0.push(">".to_string());
+        }
+    }
+
+    fn any_events(doc: &[u8]) -> Result<Vec<String>, Error> {
+        let mut log = Log::default();
+        any_document(doc, &mut log)?;
+        Ok(log.0)
+    }
+
+    #[test]
+    fn any_gives_names_attributes_and_text_in_order() {
+        let doc = br#"<p:a xmlns:p="urn:p" x="1"><b p:y="2">t&amp;u</b><c/></p:a>"#;
+        assert_eq!(
+            any_events(doc).unwrap(),
+            [
+                "<{urn:p}a",
+                "@{}x=1",
+                "<{}b",
+                "@{urn:p}y=2",
+                "t&u",
+                ">",
+                "<{}c",
+                ">",
+                ">"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_fallback_halfway_gives_no_event_twice() {
+        // The comment sends the scanner to the cursor after `a`, `b` and its text.
+        let doc = b"<a><b>x</b><!-- c --><c>y</c></a>";
+        assert_eq!(
+            any_events(doc).unwrap(),
+            ["<{}a", "<{}b", "x", ">", "<{}c", "y", ">", ">"]
+        );
+    }
+
+    #[test]
+    fn an_error_ends_the_events() {
+        let err = any_events(b"<a><b></a>").unwrap_err();
+        assert_eq!(err.constraint, "well-formedness");
+    }
+}
