@@ -22,6 +22,11 @@ fn main() {
     ] {
         if let Err(e) = xwire_codegen::Config::new()
             .schema(schema)
+            .apis(&[
+                xwire_codegen::Api::Objects,
+                xwire_codegen::Api::Validate,
+                xwire_codegen::Api::Events,
+            ])
             .compile_to_out_dir(out)
         {
             panic!("{schema}: {e}");

@@ -35,7 +35,8 @@ pub struct BenchArgs {
     peers: Option<String>,
     /// Only these operations (comma-separated: parse, push, tree, reserialize, validate, bind
     /// (typed objects from parsers generated from the schema), check (the same generated
-    /// code's validate-only API), index, pipeline (the five
+    /// code's validate-only API), events (its event API, and the anyType baseline), index,
+    /// pipeline (the five
     /// XPath-and-edit pipelines; or pipeline1 to pipeline5), encode, decode).
     /// With validate, each validating peer's own non-validating parse (libxml2-sax for
     /// libxml2-xsd, xerces-sax2 for xerces-sax2-validating, ...) runs too, for the validation

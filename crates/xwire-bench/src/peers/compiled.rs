@@ -35,7 +35,16 @@ pub(super) fn peers() -> Vec<Peer> {
             engine: Engine::InProcess(vec![
                 (Op::Bind, Box::new(prepare)),
                 (Op::Check, Box::new(prepare_check)),
+                (Op::Events, Box::new(prepare_events)),
             ]),
+        },
+        Peer {
+            name: "xwire-compiled-anytype",
+            lang: Lang::Rust,
+            checks: "the generated event API's baseline (Document::events_any_type): the same \
+                     sources, the root taken as xs:anyType with its content skipped, every name \
+                     from the document; well-formedness and namespaces only",
+            engine: Engine::InProcess(vec![(Op::Events, Box::new(prepare_events_any_type))]),
         },
         Peer {
             name: "quick-xml-serde",
@@ -155,6 +164,54 @@ fn prepare_check(setup: &Setup<'_>) -> Result<super::Runner, String> {
     }))
 }
 
+/// The checksum of `events`: elements + attributes + bytes of the text events that are not
+/// white space alone.
+#[derive(Default)]
+struct Count(u64);
+
+impl xwire::bind::events::Handler for Count {
+    fn start(&mut self, _ns: &str, _local: &str) {
+        self.0 += 1;
+    }
+    fn attribute(&mut self, _ns: &str, _local: &str, _value: &str) {
+        self.0 += 1;
+    }
+    fn text(&mut self, text: &str) {
+        if !text.bytes().all(|b| b.is_ascii_whitespace()) {
+            self.0 += text.len() as u64;
+        }
+    }
+}
+
+type EventsFn = fn(&[u8], &mut Count) -> Result<(), xwire::bind::Error>;
+
+/// A runner of one of the generated event functions.
+fn events_runner(events: EventsFn) -> super::Runner {
+    Box::new(move |doc: &[u8]| {
+        let mut count = Count::default();
+        events(doc, &mut count).map_err(|e| e.to_string())?;
+        Ok(count.0)
+    })
+}
+
+/// The generated event API of the workload's schema.
+fn prepare_events(setup: &Setup<'_>) -> Result<super::Runner, String> {
+    let schema = setup.schema.ok_or("this workload has no schema")?;
+    let events: EventsFn = match schema.file_name().and_then(|f| f.to_str()) {
+        Some("po.xsd") => po::Document::events,
+        Some("ipo.xsd") => ipo::Document::events,
+        Some("purchase-orders.xsd") => purchase_orders::Document::events,
+        _ => return Err(super::NOT_HERE.to_string()),
+    };
+    Ok(events_runner(events))
+}
+
+/// The same events with the root as `xs:anyType`: on the workloads `prepare_events` runs.
+fn prepare_events_any_type(setup: &Setup<'_>) -> Result<super::Runner, String> {
+    drop(prepare_events(setup)?);
+    Ok(events_runner(po::Document::events_any_type))
+}
+
 /// The checksum of `bind`: items + quantities + bytes of product names, over every order.
 fn items_sum<'a>(items: impl Iterator<Item = (u8, &'a str)>) -> u64 {
     items
@@ -261,6 +318,29 @@ mod tests {
                 .unwrap()
                 .replacen("<quantity>", "<quantity>x", 1);
             assert!(run(bad.as_bytes()).is_err(), "{name}");
+        }
+    }
+
+    #[test]
+    fn events_with_and_without_the_schema_count_the_same() {
+        for name in ["po-8k", "ipo-8k", "po"] {
+            let w = crate::workloads::named(name).unwrap();
+            let doc = w.load(if name == "po" { 200_000 } else { 0 }, 7).unwrap();
+            let setup = Setup {
+                schema: w.schema.as_deref(),
+                document: None,
+            };
+            let mut events = prepare_events(&setup).unwrap();
+            let mut any_type = prepare_events_any_type(&setup).unwrap();
+            let sum = events(&doc).unwrap();
+            assert!(sum > doc.len() as u64 / 8, "{name}: {sum}");
+            assert_eq!(any_type(&doc), Ok(sum), "{name}");
+            // The schema's events check it; the baseline's only well-formedness.
+            let bad = String::from_utf8(doc)
+                .unwrap()
+                .replacen("<quantity>", "<quantity>x", 1);
+            assert!(events(bad.as_bytes()).is_err(), "{name}");
+            assert!(any_type(bad.as_bytes()).is_ok(), "{name}");
         }
     }
 

@@ -24,6 +24,11 @@
 //!   building nothing and counting nothing (XML Screamer's validate-only API); the checksum
 //!   is the document's length, given only when the document is valid (there is nothing else
 //!   to count without doing the work the operation leaves out);
+//! - [`Op::Events`]: parse with code generated from the workload's schema, its events given to
+//!   a handler (the schema's names as constants), or the same events with the root as
+//!   `xs:anyType` (names from the document); the checksum is elements + attributes + bytes of
+//!   the text events that are not white space alone (the schema's events have no white space
+//!   between elements), compared between the peers of `events` only;
 //! - [`Op::Index`]: build a non-extractive index (VTD-style) and walk it like a tree;
 //! - [`Op::Pipeline`]: the XPath-and-edit pipeline of the VTD-XML article (issue 4), with one
 //!   of the five [`PipelineExpr`]essions: parse the document from memory, evaluate the
@@ -155,6 +160,9 @@ pub enum Op {
     /// Parse and validate with code generated from the workload's schema, building and
     /// counting nothing: the verdict alone (XML Screamer's validate-only API).
     Check,
+    /// Parse with code generated from the workload's schema, its events given to a handler
+    /// (XML Screamer's SAX with precomputed events; with and without the schema).
+    Events,
     /// Build a non-extractive token index (VTD-style) and walk it.
     Index,
     /// Parse, evaluate a precompiled XPath expression, delete what it selects, write the
@@ -176,6 +184,7 @@ impl Op {
         Op::Validate,
         Op::Bind,
         Op::Check,
+        Op::Events,
         Op::Index,
         Op::Pipeline(PipelineExpr::EvenGrandchildren),
         Op::Pipeline(PipelineExpr::CheapItems),
@@ -201,6 +210,7 @@ impl Op {
             Op::Validate => "validate",
             Op::Bind => "bind",
             Op::Check => "check",
+            Op::Events => "events",
             Op::Index => "index",
             Op::Pipeline(PipelineExpr::EvenGrandchildren) => "pipeline1",
             Op::Pipeline(PipelineExpr::CheapItems) => "pipeline2",
@@ -236,11 +246,11 @@ impl Op {
 
     /// The names `--ops` accepts, for messages.
     pub const NAMES: &'static str =
-        "parse, push, tree, reserialize, validate, bind, check, index, pipeline (= pipeline1..pipeline5), encode, decode";
+        "parse, push, tree, reserialize, validate, bind, check, events, index, pipeline (= pipeline1..pipeline5), encode, decode";
 
     /// Whether the operation needs a schema from the workload.
     pub fn needs_schema(self) -> bool {
-        matches!(self, Op::Validate | Op::Bind | Op::Check)
+        matches!(self, Op::Validate | Op::Bind | Op::Check | Op::Events)
     }
 
     /// Whether it is one of the XPath-and-edit pipelines.
@@ -250,9 +260,9 @@ impl Op {
 
     /// Whether its checksum is the parse's (xwire's pull parse is its reference); the
     /// pipelines' is [`pipeline_checksum`], `bind`'s a sum over the objects built, `check`'s
-    /// the document's length.
+    /// the document's length, `events`' its own count of the events.
     pub fn has_parse_checksum(self) -> bool {
-        !self.is_pipeline() && !matches!(self, Op::Bind | Op::Check)
+        !self.is_pipeline() && !matches!(self, Op::Bind | Op::Check | Op::Events)
     }
 }
 
