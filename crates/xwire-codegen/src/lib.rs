@@ -66,7 +66,7 @@
 //! `Document::events(bytes, handler)` checks the same and gives the content to an
 //! `xwire::bind::events::Handler`, the names of declared elements and attributes as
 //! constants of the generated code; `Document::events_any_type` gives the same events with
-//! the root as `xs:anyType`, every name from the document, the baseline that shows what the
+//! the root as `xs:anyType` (its content assessed laxly), the baseline that shows what the
 //! schema buys.
 //!
 //! And their serializers: `Document::write` writes a value back through any
@@ -113,10 +113,10 @@ pub enum Api {
     /// Events: `Document::events(bytes, handler)` checks what `validate` checks and gives
     /// the content to an `xwire::bind::events::Handler` as it goes, the names of declared
     /// elements and attributes as constants of the generated code; and
-    /// `Document::events_any_type`, the same events with the root as `xs:anyType` (skipped),
-    /// the baseline that shows what the schema buys. Wildcard and `xs:anyType` content is
-    /// read as the object readers read it and given from what was read, through the
-    /// serializers (which it brings along).
+    /// `Document::events_any_type`, the same events with the root as `xs:anyType` (its
+    /// content lax), the baseline that shows what the schema buys. Wildcard and `xs:anyType`
+    /// content is read as the object readers read it and given from what was read, through
+    /// the serializers (which it brings along).
     Events,
 }
 

@@ -464,13 +464,15 @@ impl Emitter<'_> {
             "        )",
             "    }",
             "",
-            "    /// The same events with the root taken as `xs:anyType` and its content skipped, every",
-            "    /// name from the document: the baseline that shows what the schema buys.",
+            "    /// The same events with the root taken as `xs:anyType`, its content assessed laxly",
+            "    /// (elements with global declarations, and `xsi:type`s naming complex types,",
+            "    /// checked; every other name from the document): the baseline that shows what the",
+            "    /// schema buys.",
             "    pub fn events_any_type<H: xwire::bind::events::Handler>(",
             "        bytes: &[u8],",
             "        h: &mut H,",
             "    ) -> Result<(), xwire::bind::Error> {",
-            "        xwire::bind::events::any_document(bytes, h)",
+            "        xwire::bind::events::any_type_document::<Document, H>(bytes, h)",
             "    }",
             "",
             "    /// Gives the events of a document from `c`, at its start, to its end.",
@@ -538,8 +540,61 @@ impl Emitter<'_> {
         let _ = writeln!(body, "}}");
         o.push_str(&indented(body));
         let _ = writeln!(o, "}}");
+        if self.events {
+            self.event_globals(o);
+        }
         self.out.push_str(o);
         Ok(())
+    }
+
+    /// `impl bind::events::EventGlobals for Document`: the global elements' and named complex
+    /// types' event readers, for lax content.
+    fn event_globals(&self, o: &mut String) {
+        let _ = writeln!(o);
+        let _ = writeln!(o, "impl xwire::bind::events::EventGlobals for Document {{");
+        let body = &mut String::new();
+        let _ = writeln!(
+            body,
+            "fn events_element<Src, H>(c: &mut Src, h: &mut H) -> Result<bool, Src::Error>"
+        );
+        let _ = writeln!(body, "where");
+        let _ = writeln!(body, "    Src: xwire::bind::Source,");
+        let _ = writeln!(body, "    H: xwire::bind::events::Handler,");
+        let _ = writeln!(body, "{{");
+        let _ = writeln!(body, "    Document::events_element(c, h)");
+        let _ = writeln!(body, "}}");
+        let _ = writeln!(body);
+        let plan = self.plan;
+        let (c, h, ns, local) = match plan.typed.is_empty() {
+            true => ("_c", "_h", "_ns", "_local"),
+            false => ("c", "h", "ns", "local"),
+        };
+        let _ = writeln!(body, "fn events_typed<Src, H>(");
+        let _ = writeln!(body, "    {c}: &mut Src,");
+        let _ = writeln!(body, "    {h}: &mut H,");
+        let _ = writeln!(body, "    {ns}: &str,");
+        let _ = writeln!(body, "    {local}: &str,");
+        let _ = writeln!(body, ") -> Result<bool, Src::Error>");
+        let _ = writeln!(body, "where");
+        let _ = writeln!(body, "    Src: xwire::bind::Source,");
+        let _ = writeln!(body, "    H: xwire::bind::events::Handler,");
+        let _ = writeln!(body, "{{");
+        if plan.typed.is_empty() {
+            let _ = writeln!(body, "    Ok(false)");
+        } else {
+            let _ = writeln!(body, "    match (ns, local) {{");
+            for (ns, local, item) in &plan.typed {
+                let name = &plan.item(*item).name;
+                let value = format!("{name}::events(c, h)?");
+                arm_in(body, "        ", 4, &format!("({ns:?}, {local:?})"), &value);
+            }
+            let _ = writeln!(body, "        _ => return Ok(false),");
+            let _ = writeln!(body, "    }}");
+            let _ = writeln!(body, "    Ok(true)");
+        }
+        let _ = writeln!(body, "}}");
+        o.push_str(&indented(body));
+        let _ = writeln!(o, "}}");
     }
 
     /// The expression reading a global element's value, the source at it.

@@ -65,3 +65,25 @@ fn the_first_error_is_the_same() {
     assert_eq!(validate.constraint, "cvc-datatype-valid.1.2.1");
     assert_eq!((validate.line, validate.column), (1, 122));
 }
+
+/// The `xs:anyType` baseline assesses the root's content laxly: an element whose `xsi:type`
+/// names a complex type of the schema is checked as it (the address's zip), an element with
+/// neither a global declaration nor an `xsi:type` is not (the item's quantity).
+#[test]
+fn the_any_type_baseline_is_lax() {
+    let seed =
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds/ipo/ipo8k.xml"))
+            .unwrap();
+    let seed = String::from_utf8(seed).unwrap();
+    let mut none = ();
+    assert!(bodies::ipo::Document::events_any_type(seed.as_bytes(), &mut none).is_ok());
+    let zip = seed.replacen("<zip>41283</zip>", "<zip>x</zip>", 1);
+    let err = bodies::ipo::Document::events_any_type(zip.as_bytes(), &mut none).unwrap_err();
+    assert_eq!(
+        err,
+        bodies::ipo::Document::validate(zip.as_bytes()).unwrap_err()
+    );
+    let quantity = seed.replacen("<quantity>35</quantity>", "<quantity>x</quantity>", 1);
+    assert!(bodies::ipo::Document::validate(quantity.as_bytes()).is_err());
+    assert!(bodies::ipo::Document::events_any_type(quantity.as_bytes(), &mut none).is_ok());
+}

@@ -291,13 +291,15 @@ impl Document {
         )
     }
 
-    /// The same events with the root taken as `xs:anyType` and its content skipped, every
-    /// name from the document: the baseline that shows what the schema buys.
+    /// The same events with the root taken as `xs:anyType`, its content assessed laxly
+    /// (elements with global declarations, and `xsi:type`s naming complex types,
+    /// checked; every other name from the document): the baseline that shows what the
+    /// schema buys.
     pub fn events_any_type<H: xwire::bind::events::Handler>(
         bytes: &[u8],
         h: &mut H,
     ) -> Result<(), xwire::bind::Error> {
-        xwire::bind::events::any_document(bytes, h)
+        xwire::bind::events::any_type_document::<Document, H>(bytes, h)
     }
 
     /// Gives the events of a document from `c`, at its start, to its end.
@@ -324,6 +326,33 @@ impl Document {
             h.end();
         } else {
             return Ok(false);
+        }
+        Ok(true)
+    }
+}
+
+impl xwire::bind::events::EventGlobals for Document {
+    fn events_element<Src, H>(c: &mut Src, h: &mut H) -> Result<bool, Src::Error>
+    where
+        Src: xwire::bind::Source,
+        H: xwire::bind::events::Handler,
+    {
+        Document::events_element(c, h)
+    }
+
+    fn events_typed<Src, H>(
+        c: &mut Src,
+        h: &mut H,
+        ns: &str,
+        local: &str,
+    ) -> Result<bool, Src::Error>
+    where
+        Src: xwire::bind::Source,
+        H: xwire::bind::events::Handler,
+    {
+        match (ns, local) {
+            ("http://schemas.xmlsoap.org/soap/encoding/", "Array") => Array::events(c, h)?,
+            _ => return Ok(false),
         }
         Ok(true)
     }

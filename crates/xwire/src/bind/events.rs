@@ -7,8 +7,11 @@
 //! resolved, hashed or copied to make an event. Text comes as the document has it (after
 //! references are replaced), once its element's type accepted it. `Document::events_any_type`
 //! is the baseline that shows what the schema buys: the same events from the same sources,
-//! the root taken as `xs:anyType` with its content skipped (well-formed and namespace-correct,
-//! nothing else checked), every name taken from the document ([`any`]).
+//! the root taken as `xs:anyType` ([`any_type_document`]): its content assessed laxly, as
+//! `xs:anyType`'s wildcard says (an element with a global declaration, or whose `xsi:type`
+//! names a complex type of the schema, is checked against it; every other name is taken
+//! from the document and looked up). [`any`] gives the events of an element with no schema
+//! at all.
 //!
 //! Events come in document order: [`Handler::start`], the element's attributes
 //! ([`Handler::attribute`]: the ones its type declares as they come, then those an attribute
@@ -71,6 +74,9 @@ pub trait Handler {
     fn end(&mut self) {}
 }
 
+/// The handler that ignores every event.
+impl Handler for () {}
+
 impl<H: Handler + ?Sized> Handler for &mut H {
     fn start(&mut self, ns: &str, local: &str) {
         (**self).start(ns, local);
@@ -87,6 +93,107 @@ impl<H: Handler + ?Sized> Handler for &mut H {
     fn end(&mut self) {
         (**self).end();
     }
+}
+
+/// What the schema's global declarations and named types make of lax content, for its
+/// events: implemented by the generated `Document` of the event API.
+pub trait EventGlobals: Globals {
+    /// If the source is at an element with a global declaration: checks it and gives its
+    /// events (start to end), and returns `true`.
+    fn events_element<S: Source, H: Handler>(c: &mut S, h: &mut H) -> Result<bool, S::Error>;
+
+    /// If `{ns}local` is a named complex type of the schema: checks the current element as
+    /// that type and gives its attributes and content (its start and end are the caller's),
+    /// and returns `true`.
+    fn events_typed<S: Source, H: Handler>(
+        c: &mut S,
+        h: &mut H,
+        ns: &str,
+        local: &str,
+    ) -> Result<bool, S::Error>;
+}
+
+/// The current element as `xs:anyType`, as events: its attributes and content assessed
+/// laxly against `D`'s declarations ([`EventGlobals`]), every other name from the document.
+/// An `xsi:type` naming a simple type is not checked here. Iterative.
+pub fn lax<D, S, H>(c: &mut S, h: &mut H) -> Result<(), S::Error>
+where
+    D: EventGlobals,
+    S: Source,
+    H: Handler,
+{
+    let mut depth = 0usize;
+    if !lax_open::<D, S, H>(c, h)? {
+        return Ok(());
+    }
+    loop {
+        match c.content()? {
+            Content::Text(t) => h.text(t),
+            Content::Start => {
+                if !D::events_element(c, h)? && lax_open::<D, S, H>(c, h)? {
+                    depth += 1;
+                }
+            }
+            Content::End => {
+                h.end();
+                match depth {
+                    0 => return Ok(()),
+                    _ => depth -= 1,
+                }
+            }
+        }
+    }
+}
+
+/// Opens the current element of lax content: its start event; then, when its `xsi:type`
+/// names a complex type of the schema, the element read whole as that type (`false`), or else
+/// its attributes, those with global declarations checked (`true`: its content follows).
+fn lax_open<D, S, H>(c: &mut S, h: &mut H) -> Result<bool, S::Error>
+where
+    D: EventGlobals,
+    S: Source,
+    H: Handler,
+{
+    let (ns, local) = c.name();
+    h.start(ns, local);
+    if let Some((tns, tlocal)) = c.xsi_type()? {
+        if D::events_typed(c, h, &tns, &tlocal)? {
+            h.end();
+            return Ok(false);
+        }
+    }
+    c.attributes(|ns, local, value| {
+        if ns != super::XSI {
+            if let Some(checked) = D::attribute(ns, local, value) {
+                checked?;
+            }
+            h.attribute(ns, local, value);
+        }
+        Ok(())
+    })?;
+    Ok(true)
+}
+
+/// A whole document's events with its root taken as `xs:anyType` ([`lax`]): the generated
+/// `Document::events_any_type`.
+pub fn any_type_document<D: EventGlobals, H: Handler>(
+    bytes: &[u8],
+    h: &mut H,
+) -> Result<(), Error> {
+    document(
+        bytes,
+        h,
+        |c, h| {
+            c.root()?;
+            lax::<D, _, _>(c, h)?;
+            c.finish()
+        },
+        |c, h| {
+            c.root()?;
+            lax::<D, _, _>(c, h)?;
+            c.finish()
+        },
+    )
 }
 
 /// The current element and its content as events, names from the document, nothing checked
@@ -154,8 +261,7 @@ where
     }
 }
 
-/// A whole document's events with its root taken as `xs:anyType`, content skipped ([`any`]):
-/// the generated `Document::events_any_type`, which depends on no schema.
+/// A whole document's events, no schema at all ([`any`]).
 pub fn any_document<H: Handler>(bytes: &[u8], h: &mut H) -> Result<(), Error> {
     document(
         bytes,
