@@ -40,6 +40,7 @@ mod decimal;
 pub mod numbers;
 mod temporal;
 mod value;
+pub(crate) use value::string_lexical;
 
 #[cfg(test)]
 mod tests;
@@ -376,6 +377,27 @@ impl Builtin {
 }
 
 impl Builtin {
+    /// Whether its values are strings checked by their lexical form alone (`string`,
+    /// `token`, `NMTOKEN`, `NCName`, `ID`, `anyURI`, ...; not the lists, `QName` or
+    /// `NOTATION`).
+    pub fn is_string_family(self) -> bool {
+        matches!(
+            self,
+            Builtin::AnySimpleType
+                | Builtin::String
+                | Builtin::NormalizedString
+                | Builtin::Token
+                | Builtin::AnyUri
+                | Builtin::Language
+                | Builtin::NmToken
+                | Builtin::Name
+                | Builtin::NcName
+                | Builtin::Id
+                | Builtin::IdRef
+                | Builtin::Entity
+        )
+    }
+
     /// [`Builtin::parse_with`] after whitespace `ws` (the type's, at least as strong as the
     /// built-in's), building a string value in `spare`'s allocation when there is one (taken
     /// only then): no allocation for strings, even when the whitespace changes them.
