@@ -6,8 +6,7 @@
 //!
 //! What the parsers do not handle yet is refused when the code is generated, naming the
 //! construct ([`Unsupported`]): mixed content, an `xs:all` that is not the whole content,
-//! QNames, patterns and enumerations on lists, and nillable elements of types with derived
-//! types. Wildcards and
+//! QNames, and nillable elements of types with derived types. Wildcards and
 //! `xs:anyType` content are read by the runtime (`xwire::bind::Wildcard`, `AnyElement`),
 //! which reaches the schema's global declarations through the generated
 //! `impl xwire::bind::Globals for Document`.
@@ -269,16 +268,6 @@ fn length_bounds(f: &Facets) -> (usize, String) {
         min,
         max.map_or("None".to_string(), |m| format!("Some({m})")),
     )
-}
-
-/// Lists take no pattern or enumeration facets yet.
-fn no_list_patterns(display: &str, f: &Facets) -> R<()> {
-    if !f.patterns.is_empty() || f.enumeration.is_some() {
-        return unsupported(format!(
-            "{display}: a pattern or enumeration on a list type"
-        ));
-    }
-    Ok(())
 }
 
 /// `name` generic over the source a reader reads from.
@@ -2223,25 +2212,27 @@ impl Emitter<'_> {
         );
         let b = match &t.variety {
             // NMTOKENS, IDREFS and ENTITIES: atomic in the model, lists of strings here.
-            Variety::Atomic(b) if b.is_list() => {
-                no_list_patterns(&display, &t.facets)?;
+            // With an enumeration, an enum of the allowed lists: read below as strings, their
+            // canonical form (the items joined by a space) matched.
+            Variety::Atomic(b) if b.is_list() && t.facets.enumeration.is_none() => {
                 let items = b.item_type().expect("a built-in list has items");
                 let _ = writeln!(
                     o,
                     "    let v = {B}::value::string_list(s, xwire::datatypes::Builtin::{items:?})?;"
                 );
+                self.list_facets(&mut o, st, &display, &t.facets, None)?;
                 self.list_end(&mut o, &t.facets, item);
                 return Ok(o);
             }
             Variety::Atomic(b) => *b,
             Variety::List(items) => {
-                no_list_patterns(&display, &t.facets)?;
                 self.conversions.insert(*items);
                 let _ = writeln!(o, "    let v = s");
                 let _ = writeln!(o, "        .split([' ', '\\t', '\\n', '\\r'])");
                 let _ = writeln!(o, "        .filter(|t| !t.is_empty())");
                 let _ = writeln!(o, "        .map({})", conversion_name(*items));
                 let _ = writeln!(o, "        .collect::<Result<Vec<_>, _>>()?;");
+                self.list_facets(&mut o, st, &display, &t.facets, Some(*items))?;
                 self.list_end(&mut o, &t.facets, item);
                 return Ok(o);
             }
@@ -2348,45 +2339,7 @@ impl Emitter<'_> {
             let (min, max) = length_bounds(f);
             let _ = writeln!(o, "    {B}::value::length(&v, {min}, {max})?;");
         }
-        for (step, patterns) in f.patterns.iter().enumerate() {
-            let mut names = Vec::new();
-            for (k, p) in patterns.iter().enumerate() {
-                let Some(table) = p.table() else {
-                    return unsupported(format!(
-                        "{display}: the pattern '{}' is too large for a table",
-                        p.as_str()
-                    ));
-                };
-                let sname = format!("PATTERN_{}_{step}_{k}", st.index());
-                self.pattern_static(&sname, &table);
-                names.push((sname, p.as_str().to_string()));
-            }
-            if names.len() == 1 {
-                let _ = writeln!(
-                    o,
-                    "    {B}::value::pattern({lexical}, &{}, {:?})?;",
-                    names[0].0, names[0].1
-                );
-            } else {
-                let any = names
-                    .iter()
-                    .map(|(n, _)| format!("{n}.matches({lexical})"))
-                    .collect::<Vec<_>>()
-                    .join(" || ");
-                let all = names
-                    .iter()
-                    .map(|(_, p)| p.as_str())
-                    .collect::<Vec<_>>()
-                    .join("' or '");
-                let _ = writeln!(o, "    if !({any}) {{");
-                let _ = writeln!(o, "        let m = format!(\"'{{}}' does not match the pattern '{}'\", {lexical});", all.replace('"', "\\\"").replace('{', "{{").replace('}', "}}"));
-                let _ = writeln!(
-                    o,
-                    "        return Err({B}::Fault::new(\"cvc-pattern-valid\", m));"
-                );
-                let _ = writeln!(o, "    }}");
-            }
-        }
+        self.patterns(&mut o, st, &display, f, lexical)?;
         match (item, &f.enumeration) {
             (Some(id), Some(values)) => {
                 let it = self.plan.item(id);
@@ -2452,6 +2405,101 @@ impl Emitter<'_> {
         }
         let _ = writeln!(o, "}}");
         Ok(o)
+    }
+
+    /// The checks of `st`'s pattern facets on `lexical` (an expression of the value's lexical
+    /// form): each derivation step's patterns, any of which may match.
+    fn patterns(
+        &mut self,
+        o: &mut String,
+        st: SimpleTypeId,
+        display: &str,
+        f: &Facets,
+        lexical: &str,
+    ) -> R<()> {
+        for (step, patterns) in f.patterns.iter().enumerate() {
+            let mut names = Vec::new();
+            for (k, p) in patterns.iter().enumerate() {
+                let Some(table) = p.table() else {
+                    return unsupported(format!(
+                        "{display}: the pattern '{}' is too large for a table",
+                        p.as_str()
+                    ));
+                };
+                let sname = format!("PATTERN_{}_{step}_{k}", st.index());
+                self.pattern_static(&sname, &table);
+                names.push((sname, p.as_str().to_string()));
+            }
+            if names.len() == 1 {
+                let _ = writeln!(
+                    o,
+                    "    {B}::value::pattern({lexical}, &{}, {:?})?;",
+                    names[0].0, names[0].1
+                );
+            } else {
+                let any = names
+                    .iter()
+                    .map(|(n, _)| format!("{n}.matches({lexical})"))
+                    .collect::<Vec<_>>()
+                    .join(" || ");
+                let all = names
+                    .iter()
+                    .map(|(_, p)| p.as_str())
+                    .collect::<Vec<_>>()
+                    .join("' or '");
+                let _ = writeln!(o, "    if !({any}) {{");
+                let _ = writeln!(o, "        let m = format!(\"'{{}}' does not match the pattern '{}'\", {lexical});", all.replace('"', "\\\"").replace('{', "{{").replace('}', "}}"));
+                let _ = writeln!(
+                    o,
+                    "        return Err({B}::Fault::new(\"cvc-pattern-valid\", m));"
+                );
+                let _ = writeln!(o, "    }}");
+            }
+        }
+        Ok(())
+    }
+
+    /// A list's pattern facets, on its lexical form with white space collapsed, and its
+    /// enumeration, in the value space: each allowed list converted by the item type's
+    /// conversion (`items`) and compared item by item.
+    fn list_facets(
+        &mut self,
+        o: &mut String,
+        st: SimpleTypeId,
+        display: &str,
+        f: &Facets,
+        items: Option<SimpleTypeId>,
+    ) -> R<()> {
+        if f.patterns.is_empty() && f.enumeration.is_none() {
+            return Ok(());
+        }
+        let _ = writeln!(o, "    let lexical = {B}::value::list_lexical(s);");
+        self.patterns(o, st, display, f, "&lexical")?;
+        let Some(values) = &f.enumeration else {
+            return Ok(());
+        };
+        let Some(items) = items else {
+            return unsupported(format!("{display}: an enumeration on a built-in list"));
+        };
+        let allowed: Vec<String> = values.iter().map(|(_, l)| format!("{l:?}")).collect();
+        let all = values
+            .iter()
+            .map(|(_, l)| l.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let conv = conversion_name(items);
+        let _ = writeln!(o, "    let allowed = [{}];", allowed.join(", "));
+        let _ = writeln!(
+            o,
+            "    if !{B}::value::list_enumerated(&v, &allowed, {conv}) {{"
+        );
+        let _ = writeln!(o, "        let all = {all:?};");
+        let _ = writeln!(
+            o,
+            "        return Err({B}::value::not_enumerated(&lexical, all));"
+        );
+        let _ = writeln!(o, "    }}");
+        Ok(())
     }
 
     /// The end of a list type's conversion, its items in `v`: their number checked against the

@@ -216,6 +216,50 @@ pub fn enumeration(value: &str, allowed: &[&str]) -> Result<usize, Fault> {
     })
 }
 
+/// The lexical form of a list value as its facets see it: white space collapsed (what a
+/// list type's `pattern` facet is matched against).
+///
+/// ```
+/// assert_eq!(xwire::bind::value::list_lexical(" 1\t 2\n3 "), "1 2 3");
+/// ```
+pub fn list_lexical(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for item in s.split([' ', '\t', '\n', '\r']).filter(|t| !t.is_empty()) {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(item);
+    }
+    out
+}
+
+/// Whether the list value `v` is one of the enumerated lists `allowed` (their lexical
+/// forms), compared in the value space: each converted item by item with `item`, the
+/// conversion of the list's item type.
+///
+/// ```
+/// use xwire::bind::value::{int, list_enumerated};
+///
+/// let item = |s: &str| int::<u8>(s, 0, 255);
+/// assert!(list_enumerated(&[1u8, 2], &["3", "01 2"], item));
+/// assert!(!list_enumerated(&[1u8], &["1 2"], item));
+/// ```
+pub fn list_enumerated<T, F>(v: &[T], allowed: &[&str], item: F) -> bool
+where
+    T: PartialEq,
+    F: Fn(&str) -> Result<T, Fault>,
+{
+    allowed.iter().any(|e| {
+        let mut items = e.split([' ', '\t', '\n', '\r']).filter(|t| !t.is_empty());
+        let mut n = 0;
+        let same = items.by_ref().all(|t| {
+            n += 1;
+            v.get(n - 1).is_some_and(|x| item(t).is_ok_and(|y| *x == y))
+        });
+        same && n == v.len()
+    })
+}
+
 /// The fault of a value that is none of an enumeration's (`allowed`: the values, listed for
 /// the message).
 #[cold]
