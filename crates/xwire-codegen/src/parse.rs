@@ -1307,8 +1307,28 @@ impl Emitter<'_> {
                 unreachable!()
             };
             let st = f.simple.expect("attributes are of simple types");
-            if let Some(kind) = id_kind(self.schema, st) {
-                let _ = writeln!(o, "    c.id_attribute({kind}, {ns:?}, {local:?})?;");
+            let Some(kind) = id_kind(self.schema, st) else {
+                continue;
+            };
+            // An ID or IDREF read as text and not defaulted: its converted value (normalised
+            // as the validator records it), without reading the attributes again.
+            let plain = f.ty == Ty::Prim(Prim::String)
+                && f.value_constraint.is_none()
+                && !kind.ends_with("IdRefs");
+            match (plain, f.occurs) {
+                (true, Occurs::One) => {
+                    let _ = writeln!(o, "    let at = c.offset();");
+                    let _ = writeln!(o, "    c.id_value({kind}, &{}, at)?;", local_name(f));
+                }
+                (true, _) => {
+                    let _ = writeln!(o, "    if let Some(v) = &{} {{", local_name(f));
+                    let _ = writeln!(o, "        let at = c.offset();");
+                    let _ = writeln!(o, "        c.id_value({kind}, v, at)?;");
+                    let _ = writeln!(o, "    }}");
+                }
+                (false, _) => {
+                    let _ = writeln!(o, "    c.id_attribute({kind}, {ns:?}, {local:?})?;");
+                }
             }
         }
         if identity::any(self.schema) {

@@ -558,7 +558,10 @@ impl Circle {
             Ok(())
         })?;
         let id = attr_id;
-        c.id_attribute(xwire::bind::IdKind::Id, "", "id")?;
+        if let Some(v) = &id {
+            let at = c.offset();
+            c.id_value(xwire::bind::IdKind::Id, v, at)?;
+        }
         if c.identity_attributes_wanted() {
             if let Some(v) = &id {
                 let key = xwire::bind::identity::Key::key(v);
@@ -599,7 +602,10 @@ impl Polygon {
             Ok(())
         })?;
         let id = attr_id;
-        c.id_attribute(xwire::bind::IdKind::Id, "", "id")?;
+        if let Some(v) = &id {
+            let at = c.offset();
+            c.id_value(xwire::bind::IdKind::Id, v, at)?;
+        }
         if c.identity_attributes_wanted() {
             if let Some(v) = &id {
                 let key = xwire::bind::identity::Key::key(v);
@@ -758,7 +764,10 @@ impl Shape {
             Ok(())
         })?;
         let id = attr_id;
-        c.id_attribute(xwire::bind::IdKind::Id, "", "id")?;
+        if let Some(v) = &id {
+            let at = c.offset();
+            c.id_value(xwire::bind::IdKind::Id, v, at)?;
+        }
         if c.identity_attributes_wanted() {
             if let Some(v) = &id {
                 let key = xwire::bind::identity::Key::key(v);
@@ -1003,7 +1012,10 @@ impl Circle {
             Ok(())
         })?;
         let id = attr_id;
-        c.id_attribute(xwire::bind::IdKind::Id, "", "id")?;
+        if let Some(v) = &id {
+            let at = c.offset();
+            c.id_value(xwire::bind::IdKind::Id, v, at)?;
+        }
         if c.identity_attributes_wanted() {
             if let Some(v) = &id {
                 let key = xwire::bind::identity::Key::key(v);
@@ -1043,7 +1055,10 @@ impl Polygon {
             Ok(())
         })?;
         let id = attr_id;
-        c.id_attribute(xwire::bind::IdKind::Id, "", "id")?;
+        if let Some(v) = &id {
+            let at = c.offset();
+            c.id_value(xwire::bind::IdKind::Id, v, at)?;
+        }
         if c.identity_attributes_wanted() {
             if let Some(v) = &id {
                 let key = xwire::bind::identity::Key::key(v);
@@ -1190,7 +1205,10 @@ impl Shape {
             Ok(())
         })?;
         let id = attr_id;
-        c.id_attribute(xwire::bind::IdKind::Id, "", "id")?;
+        if let Some(v) = &id {
+            let at = c.offset();
+            c.id_value(xwire::bind::IdKind::Id, v, at)?;
+        }
         if c.identity_attributes_wanted() {
             if let Some(v) = &id {
                 let key = xwire::bind::identity::Key::key(v);
@@ -1560,7 +1578,10 @@ impl Circle {
             Ok(())
         })?;
         let id = attr_id;
-        c.id_attribute(xwire::bind::IdKind::Id, "", "id")?;
+        if let Some(v) = &id {
+            let at = c.offset();
+            c.id_value(xwire::bind::IdKind::Id, v, at)?;
+        }
         if c.identity_attributes_wanted() {
             if let Some(v) = &id {
                 let key = xwire::bind::identity::Key::key(v);
@@ -1610,7 +1631,10 @@ impl Polygon {
             Ok(())
         })?;
         let id = attr_id;
-        c.id_attribute(xwire::bind::IdKind::Id, "", "id")?;
+        if let Some(v) = &id {
+            let at = c.offset();
+            c.id_value(xwire::bind::IdKind::Id, v, at)?;
+        }
         if c.identity_attributes_wanted() {
             if let Some(v) = &id {
                 let key = xwire::bind::identity::Key::key(v);
@@ -1792,7 +1816,10 @@ impl Shape {
             Ok(())
         })?;
         let id = attr_id;
-        c.id_attribute(xwire::bind::IdKind::Id, "", "id")?;
+        if let Some(v) = &id {
+            let at = c.offset();
+            c.id_value(xwire::bind::IdKind::Id, v, at)?;
+        }
         if c.identity_attributes_wanted() {
             if let Some(v) = &id {
                 let key = xwire::bind::identity::Key::key(v);

@@ -180,7 +180,10 @@ impl PurchaseOrderType {
         })?;
         let order_date = attr_order_date;
         let id = attr_id;
-        c.id_attribute(xwire::bind::IdKind::Id, "", "id")?;
+        if let Some(v) = &id {
+            let at = c.offset();
+            c.id_value(xwire::bind::IdKind::Id, v, at)?;
+        }
         let more = &mut c.child()?;
         if !(*more && c.at("", "shipTo")) {
             return Err(c.unexpected("<shipTo>"));
@@ -470,7 +473,10 @@ impl PurchaseOrderType {
         })?;
         let order_date = attr_order_date;
         let id = attr_id;
-        c.id_attribute(xwire::bind::IdKind::Id, "", "id")?;
+        if let Some(v) = &id {
+            let at = c.offset();
+            c.id_value(xwire::bind::IdKind::Id, v, at)?;
+        }
         let more = &mut c.child()?;
         if !(*more && c.at("", "shipTo")) {
             return Err(c.unexpected("<shipTo>"));
@@ -755,7 +761,10 @@ impl PurchaseOrderType {
         })?;
         let order_date = attr_order_date;
         let id = attr_id;
-        c.id_attribute(xwire::bind::IdKind::Id, "", "id")?;
+        if let Some(v) = &id {
+            let at = c.offset();
+            c.id_value(xwire::bind::IdKind::Id, v, at)?;
+        }
         let more = &mut c.child()?;
         if !(*more && c.at("", "shipTo")) {
             return Err(c.unexpected("<shipTo>"));

@@ -153,7 +153,10 @@ impl Array {
         let offset = attr_offset;
         let id = attr_id;
         let href = attr_href;
-        c.id_attribute(xwire::bind::IdKind::Id, "", "id")?;
+        if let Some(v) = &id {
+            let at = c.offset();
+            c.id_value(xwire::bind::IdKind::Id, v, at)?;
+        }
         let more = &mut c.child()?;
         let array = if *more && WILDCARD_1.matches(c) {
             let v = read_array_group(c, more)?;
@@ -251,7 +254,10 @@ impl Array {
         let offset = attr_offset;
         let id = attr_id;
         let href = attr_href;
-        c.id_attribute(xwire::bind::IdKind::Id, "", "id")?;
+        if let Some(v) = &id {
+            let at = c.offset();
+            c.id_value(xwire::bind::IdKind::Id, v, at)?;
+        }
         let more = &mut c.child()?;
         if *more && WILDCARD_1.matches(c) {
             check_array_group(c, more)?;
@@ -410,7 +416,10 @@ impl Array {
         let offset = attr_offset;
         let id = attr_id;
         let href = attr_href;
-        c.id_attribute(xwire::bind::IdKind::Id, "", "id")?;
+        if let Some(v) = &id {
+            let at = c.offset();
+            c.id_value(xwire::bind::IdKind::Id, v, at)?;
+        }
         let more = &mut c.child()?;
         if *more && WILDCARD_1.matches(c) {
             events_array_group(c, more, h)?;
