@@ -5,7 +5,7 @@
 //!
 //! `xwire gen po-8k -o po.xml && cargo run --release -p xwire-codegen --example po_speed -- po.xml`
 //!
-//! With `--profile objects|check|cursor|parse [N]` after the file it runs only the generated parser
+//! With `--profile objects|check|events|anytype|cursor|parse [N]` after the file it runs only the generated parser
 //! (or the generated parser on its general path, or only the generic parse), N times (20,000 by default), for a profiler to watch
 //! (`perf record`) or count (callgrind: instructions with N rounds minus instructions with
 //! 0, over N, is the cost of one document).
@@ -36,6 +36,23 @@ fn generic(doc: &[u8]) -> u64 {
             Event::Text(t) => sum += t.unescape().len() as u64,
             Event::Eof => return sum,
             _ => {}
+        }
+    }
+}
+
+/// An event handler that counts what the benchmark's `events` counts.
+struct Count(u64);
+
+impl xwire::bind::events::Handler for Count {
+    fn start(&mut self, _ns: &str, _local: &str) {
+        self.0 += 1;
+    }
+    fn attribute(&mut self, _ns: &str, _local: &str, _value: &str) {
+        self.0 += 1;
+    }
+    fn text(&mut self, text: &str) {
+        if !text.bytes().all(|b| b.is_ascii_whitespace()) {
+            self.0 += text.len() as u64;
         }
     }
 }
@@ -78,7 +95,7 @@ fn main() {
     if std::env::args().nth(2).as_deref() == Some("--profile") {
         let what = std::env::args()
             .nth(3)
-            .expect("--profile objects|check|cursor|parse [N]");
+            .expect("--profile objects|check|events|anytype|cursor|parse [N]");
         let rounds = std::env::args()
             .nth(4)
             .map_or(20_000, |n| n.parse().expect("a count"));
@@ -86,6 +103,10 @@ fn main() {
             match what.as_str() {
                 "objects" => black_box(po::Document::from_slice(black_box(&doc)).is_ok()),
                 "check" => black_box(po::Document::validate(black_box(&doc)).is_ok()),
+                "events" => black_box(po::Document::events(black_box(&doc), &mut Count(0)).is_ok()),
+                "anytype" => {
+                    black_box(po::Document::events_any_type(black_box(&doc), &mut Count(0)).is_ok())
+                }
                 // The general path alone: the reader's events through the cursor.
                 "cursor" => black_box(
                     po::Document::read(&mut xwire::bind::Cursor::new(black_box(&doc))).is_ok(),
@@ -109,12 +130,20 @@ fn main() {
     let check = time(|| {
         black_box(po::Document::validate(black_box(&doc)).is_ok());
     });
+    let events = time(|| {
+        black_box(po::Document::events(black_box(&doc), &mut Count(0)).is_ok());
+    });
+    let any_type = time(|| {
+        black_box(po::Document::events_any_type(black_box(&doc), &mut Count(0)).is_ok());
+    });
     println!("{path}: {} bytes, medians of 9 batches", doc.len());
     for (what, t) in [
         ("generic parse (no validation, nothing built)", parse),
         ("runtime validator (Validator::validate)", validate),
         ("generated parser, typed objects", objects),
         ("generated parser, validate only", check),
+        ("generated parser, events", events),
+        ("generated parser, events of the anyType root", any_type),
     ] {
         println!(
             "  {what:<46} {:>8.1} MB/s  {:>6.2}x the generic parse",
