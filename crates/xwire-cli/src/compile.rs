@@ -27,7 +27,8 @@ pub(crate) struct CompileArgs {
     rename: Vec<String>,
     /// The APIs to generate beside the types, comma-separated: `objects` (parse into the
     /// types, write them back), `validate` (check only, nothing built), `events` (check and
-    /// give the content to a handler). Objects and validate by default.
+    /// give the content to a handler), `any` (the objects' baseline: the root as
+    /// `xs:anyType`). Objects and validate by default.
     #[arg(long, value_delimiter = ',', value_name = "API,...", value_parser = parse_api)]
     api: Vec<xwire_codegen::Api>,
     /// The types alone, without their parsers (for schemas whose constructs the parsers do
@@ -38,7 +39,7 @@ pub(crate) struct CompileArgs {
 
 fn parse_api(name: &str) -> Result<xwire_codegen::Api, String> {
     xwire_codegen::Api::from_name(name)
-        .ok_or_else(|| format!("unknown API '{name}' (expected objects, validate or events)"))
+        .ok_or_else(|| format!("unknown API '{name}' (expected objects, validate, events or any)"))
 }
 
 pub(crate) fn run(args: &CompileArgs) -> Result<(), Failure> {

@@ -115,6 +115,10 @@ fn api_chooses_what_is_generated() {
     let code = String::from_utf8(out.stdout).unwrap();
     assert!(code.contains(events) && code.contains(validate));
 
+    let out = xwire(&["compile", &po(), "--api", "objects,any"]);
+    let code = String::from_utf8(out.stdout).unwrap();
+    assert!(code.contains("    pub fn from_slice_any_type("));
+
     let out = xwire(&["compile", &po(), "--api", "objects,sax"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown API 'sax'"));

@@ -118,15 +118,23 @@ pub enum Api {
     /// content is read as the object readers read it and given from what was read, through
     /// the serializers (which it brings along).
     Events,
+    /// The typed objects' baseline: `Document::from_slice_any_type(bytes)`, the document
+    /// with its root taken as `xs:anyType`, its content assessed laxly and kept as an
+    /// `xwire::bind::Any` tree (elements with global declarations, and `xsi:type`s naming
+    /// complex types, read as the schema's types). What the schema buys the objects, as
+    /// `events_any_type` shows it for the events.
+    AnyType,
 }
 
 impl Api {
-    /// The API named `name` (`objects`, `validate`, `events`), as the command line spells it.
+    /// The API named `name` (`objects`, `validate`, `events`, `any`), as the command line
+    /// spells it.
     pub fn from_name(name: &str) -> Option<Api> {
         match name {
             "objects" => Some(Api::Objects),
             "validate" => Some(Api::Validate),
             "events" => Some(Api::Events),
+            "any" => Some(Api::AnyType),
             _ => None,
         }
     }
@@ -235,12 +243,17 @@ impl Config {
         let objects = self.apis.contains(&Api::Objects);
         let validate = self.apis.contains(&Api::Validate);
         let events = self.apis.contains(&Api::Events);
-        if objects || validate || events {
+        let any_type = self.apis.contains(&Api::AnyType);
+        if objects || validate || events || any_type {
             // The validate-only and event readers read wildcard content through the object
-            // readers; the event readers give it through the serializers.
+            // readers; the event readers give it through the serializers; the anyType
+            // baseline reads declared content with the object readers.
             let parsers = parse::parsers(&plan, &schema, validate, events)
                 .map_err(|u| Error::Unsupported(u.0))?;
             code.push_str(&parsers);
+            if any_type {
+                code.push_str(parse::ANY_TYPE);
+            }
             if objects || events {
                 code.push_str(&serialize::serializers(&plan, &schema));
             }

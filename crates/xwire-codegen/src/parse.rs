@@ -45,6 +45,20 @@ const XS: &str = "http://www.w3.org/2001/XMLSchema";
 /// The XML Schema instance namespace, whose attributes the runtime reads itself.
 const XSI: &str = "http://www.w3.org/2001/XMLSchema-instance";
 
+/// `Document::from_slice_any_type`: the typed objects' baseline ([`crate::Api::AnyType`]).
+pub(crate) const ANY_TYPE: &str = "
+impl Document {
+    /// Reads a document with its root taken as `xs:anyType`: its content assessed laxly
+    /// (elements with global declarations, and `xsi:type`s naming complex types, read as the
+    /// schema's types), the rest kept as XML. The baseline that shows what the schema buys.
+    pub fn from_slice_any_type(
+        bytes: &[u8],
+    ) -> Result<xwire::bind::Any<Document>, xwire::bind::Error> {
+        xwire::bind::Any::from_slice_any_type(bytes)
+    }
+}
+";
+
 /// The parsers of `plan` (whose types `emit::types` wrote).
 /// With `validate`, the validate-only readers too (`Document::validate`, `Type::check`),
 /// and with `events` the event readers (`Document::events`, `Type::events`), which share

@@ -15,7 +15,7 @@ fn schemas() -> PathBuf {
 fn check(golden: &str, schemas_: &[&str], parsers: bool) {
     // Every API, so that all the generated code is seen in review and compiled by the tests.
     let apis: &[Api] = match parsers {
-        true => &[Api::Objects, Api::Validate, Api::Events],
+        true => &[Api::Objects, Api::Validate, Api::Events, Api::AnyType],
         false => &[],
     };
     let mut config = xwire_codegen::Config::new().apis(apis);

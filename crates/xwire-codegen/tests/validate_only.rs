@@ -66,7 +66,7 @@ fn the_first_error_is_the_same() {
     assert_eq!((validate.line, validate.column), (1, 122));
 }
 
-/// The `xs:anyType` baseline assesses the root's content laxly: an element whose `xsi:type`
+/// The `xs:anyType` baselines (events and objects) assess the root's content laxly: an element whose `xsi:type`
 /// names a complex type of the schema is checked as it (the address's zip), an element with
 /// neither a global declaration nor an `xsi:type` is not (the item's quantity).
 #[test]
@@ -86,4 +86,23 @@ fn the_any_type_baseline_is_lax() {
     let quantity = seed.replacen("<quantity>35</quantity>", "<quantity>x</quantity>", 1);
     assert!(bodies::ipo::Document::validate(quantity.as_bytes()).is_err());
     assert!(bodies::ipo::Document::events_any_type(quantity.as_bytes(), &mut none).is_ok());
+
+    // The objects' baseline the same way: the root kept as XML, the typed address read as
+    // the schema's type.
+    use bodies::ipo::{Document, Typed};
+    use xwire::bind::{Any, AnyNode};
+    let Any::Other(root) = Document::from_slice_any_type(seed.as_bytes()).unwrap() else {
+        panic!("the root is kept as XML");
+    };
+    assert_eq!(root.local.as_str(), "purchaseOrder");
+    let typed = root.children.iter().find_map(|n| match n {
+        AnyNode::Element(Any::Typed(t)) => Some(t),
+        _ => None,
+    });
+    let typed = typed.expect("shipTo's xsi:type names ipo:USAddress");
+    assert_eq!(typed.local.as_str(), "shipTo");
+    assert!(matches!(typed.value, Typed::UsAddress(_)));
+    let err = Document::from_slice_any_type(zip.as_bytes()).unwrap_err();
+    assert_eq!(err, Document::validate(zip.as_bytes()).unwrap_err());
+    assert!(Document::from_slice_any_type(quantity.as_bytes()).is_ok());
 }

@@ -2355,6 +2355,17 @@ static FACETS_50: xwire::bind::Facets = xwire::bind::Facets::new(
     &[("maxInclusive", "1.0E6"), ("minExclusive", "0.0E0")],
 );
 
+impl Document {
+    /// Reads a document with its root taken as `xs:anyType`: its content assessed laxly
+    /// (elements with global declarations, and `xsi:type`s naming complex types, read as the
+    /// schema's types), the rest kept as XML. The baseline that shows what the schema buys.
+    pub fn from_slice_any_type(
+        bytes: &[u8],
+    ) -> Result<xwire::bind::Any<Document>, xwire::bind::Error> {
+        xwire::bind::Any::from_slice_any_type(bytes)
+    }
+}
+
 const NAME_0: xwire::bind::write::Name = xwire::bind::write::Name {
     ns: "urn:drawing",
     prefix: "ns1",

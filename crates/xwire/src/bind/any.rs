@@ -213,6 +213,44 @@ impl<D: Globals> Any<D> {
         Any::declared(c, false)
     }
 
+    /// Reads a whole document with its root taken as `xs:anyType` (its content assessed
+    /// laxly against `D`'s declarations), through the scanner and, when it gives up, the
+    /// cursor: the generated `Document::from_slice_any_type`, the baseline that shows what
+    /// the schema buys the typed objects.
+    ///
+    /// ```
+    /// use xwire::bind::{Any, Fault, Globals, NamedType, Source};
+    ///
+    /// /// A schema that declares nothing.
+    /// #[derive(Clone, Debug, PartialEq)]
+    /// struct Nothing;
+    /// impl Globals for Nothing {
+    ///     type Typed = ();
+    ///     fn typed<S: Source>(_: &mut S, _: &str, _: &str) -> Result<Option<()>, S::Error> { Ok(None) }
+    ///     fn element<S: Source>(_: &mut S) -> Result<Option<Self>, S::Error> { Ok(None) }
+    ///     fn attribute(_: &str, _: &str, _: &str) -> Option<Result<(), Fault>> { None }
+    ///     fn named_type(_: &str, _: &str, _: &str) -> NamedType { NamedType::None }
+    /// }
+    ///
+    /// let Any::Other(root) = Any::<Nothing>::from_slice_any_type(b"<a><b>x</b></a>")? else {
+    ///     panic!("an element no declaration names is kept as XML");
+    /// };
+    /// assert_eq!((root.local.as_str(), root.children.len()), ("a", 1));
+    /// # Ok::<(), xwire::bind::Error>(())
+    /// ```
+    pub fn from_slice_any_type(bytes: &[u8]) -> Result<Any<D>, super::Error> {
+        fn read<D: Globals, S: Source>(c: &mut S) -> Result<Any<D>, S::Error> {
+            c.root()?;
+            let any = Any::read_any_type(c)?;
+            c.finish()?;
+            Ok(any)
+        }
+        match read(&mut super::Scanner::new(bytes)) {
+            Ok(any) => Ok(any),
+            Err(super::Fallback) => read(&mut super::Cursor::new(bytes)),
+        }
+    }
+
     /// [`Any::read_any_type`] for an element whose declaration blocks restriction: an
     /// `xsi:type` may name only `xs:anyType` itself (every simple type, and every complex
     /// type the parsers read this way, derives from it by restriction).
