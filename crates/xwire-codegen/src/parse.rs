@@ -5,8 +5,9 @@
 //! and fixed; values by their built-ins and facets).
 //!
 //! What the parsers do not handle yet is refused when the code is generated, naming the
-//! construct ([`Unsupported`]): mixed content, an `xs:all` that is not the whole content,
-//! QNames, and nillable elements of types with derived types. Wildcards and
+//! construct ([`Unsupported`]): mixed content, an `xs:all` that is not the whole content
+//! (or, optional, holds more than elements), QNames, and nillable elements of types with
+//! derived types. Wildcards and
 //! `xs:anyType` content are read by the runtime (`xwire::bind::Wildcard`, `AnyElement`),
 //! which reaches the schema's global declarations through the generated
 //! `impl xwire::bind::Globals for Document`.
@@ -182,6 +183,9 @@ struct Emitter<'p> {
     event_elements: BTreeSet<(SimpleTypeId, Constraint, bool)>,
     /// How far the code being written will be indented (4 inside an `impl`).
     indent: usize,
+    /// The items of optional `all` groups (a complex type's whole content, `minOccurs="0"`):
+    /// read in any order from whichever of their elements comes first.
+    all_groups: HashSet<ItemId>,
 }
 
 impl<'p> Emitter<'p> {
@@ -200,6 +204,7 @@ impl<'p> Emitter<'p> {
             events: false,
             event_elements: BTreeSet::new(),
             indent: 0,
+            all_groups: HashSet::new(),
         }
     }
 
@@ -1099,6 +1104,9 @@ impl Emitter<'_> {
     fn item(&mut self, id: ItemId, item: &Item) -> R<()> {
         match (&item.origin, &item.kind) {
             (Origin::ComplexType(_), ItemKind::Struct { fields }) => self.complex(id, item, fields),
+            (Origin::Group(_), ItemKind::Struct { fields }) if self.all_groups.contains(&id) => {
+                self.all_sequence(item, fields)
+            }
             (Origin::Group(_), ItemKind::Struct { fields }) => self.sequence(item, fields),
             // Only the enum of mixed content has a variant for text.
             (Origin::Group(_), ItemKind::Choice { variants })
@@ -1133,7 +1141,14 @@ impl Emitter<'_> {
             if let ContentType::Elements { particle, .. } = &self.schema.complex_type(id).content {
                 all = is_all_once(self.schema, particle);
                 if !all && has_all(self.schema, particle) {
-                    return unsupported(format!("{name}: an xs:all group that occurs optionally"));
+                    // An optional `all` as the whole content: the field of its item, read in
+                    // any order once one of its elements comes.
+                    match optional_all(self.schema, particle, fields) {
+                        Some(group) => {
+                            self.all_groups.insert(group);
+                        }
+                        None => return unsupported(format!("{name}: an xs:all group of groups")),
+                    }
                 }
             }
         }
@@ -1766,6 +1781,82 @@ impl Emitter<'_> {
         Ok(())
     }
 
+    /// The reader of an optional `all` group, entered at one of its elements: its elements
+    /// in any order, each at most once, from the current child on; then the ones that must
+    /// occur are checked.
+    fn all_sequence(&mut self, item: &Item, fields: &[Field]) -> R<()> {
+        let name = &item.name;
+        let mut o = String::new();
+        self.reader_signature(&mut o, item, true);
+        let mut names = Vec::new();
+        for f in fields {
+            let Source::Element { ns, local, .. } = &f.source else {
+                return unsupported(format!("{name}: an xs:all group of {:?}", f.source));
+            };
+            if !matches!(f.occurs, Occurs::One | Occurs::Optional) {
+                return unsupported("an xs:all group with a repeated element");
+            }
+            names.push(display(ns, local));
+            let empty = if self.check { "false" } else { "None" };
+            let _ = writeln!(o, "    let mut {} = {empty};", local_name(f));
+        }
+        let _ = writeln!(o, "    while *more {{");
+        for (i, f) in fields.iter().enumerate() {
+            let Source::Element { ns, local, .. } = &f.source else {
+                unreachable!("checked above")
+            };
+            let read = self.read_field(f)?;
+            let l = local_name(f);
+            let kw = if i == 0 { "if" } else { "} else if" };
+            let test = element_test(ns, local);
+            match self.check {
+                true => {
+                    let _ = writeln!(o, "        {kw} {test} && !{l} {{");
+                    self.stmt(&mut o, "            ", &read);
+                    let _ = writeln!(o, "            {l} = true;");
+                }
+                false => {
+                    let _ = writeln!(o, "        {kw} {test} && {l}.is_none() {{");
+                    let _ = writeln!(o, "            {l} = Some({read});");
+                }
+            }
+        }
+        // Anything else (a second occurrence too) ends the group; the caller's content goes on.
+        let _ = writeln!(o, "        }} else {{");
+        let _ = writeln!(o, "            break;");
+        let _ = writeln!(o, "        }}");
+        let _ = writeln!(o, "        *more = c.child()?;");
+        let _ = writeln!(o, "    }}");
+        for (f, what) in fields.iter().zip(&names) {
+            let l = local_name(f);
+            match (f.occurs, self.check) {
+                (Occurs::One, true) => {
+                    let _ = writeln!(o, "    if !{l} {{");
+                    unexpected(&mut o, "        ", "return Err(", what, ");");
+                    let _ = writeln!(o, "    }}");
+                }
+                (Occurs::One, false) => {
+                    let _ = writeln!(o, "    let Some({l}) = {l} else {{");
+                    unexpected(&mut o, "        ", "return Err(", what, ");");
+                    let _ = writeln!(o, "    }};");
+                }
+                _ => {}
+            }
+        }
+        if self.events && !uses_handler(&o) {
+            let _ = writeln!(o, "    let _ = h;");
+        }
+        match self.check {
+            true => {
+                let _ = writeln!(o, "    Ok(())");
+            }
+            false => construct(&mut o, name, fields),
+        }
+        let _ = writeln!(o, "}}");
+        self.out.push_str(&o);
+        Ok(())
+    }
+
     /// The reader of a choice: the alternative whose first element is the current child.
     fn choice(&mut self, item: &Item, variants: &[Variant]) -> R<()> {
         let name = &item.name;
@@ -2000,6 +2091,14 @@ impl Emitter<'_> {
                     return unsupported("a group without an item");
                 };
                 match &plan.item(*id).kind {
+                    // Any element of an `all` group may come first.
+                    ItemKind::Struct { fields } if self.all_groups.contains(id) => {
+                        let mut all = Vec::new();
+                        for f in fields {
+                            all.extend(self.first_set(&f.source, &f.ty)?);
+                        }
+                        Ok(all)
+                    }
                     ItemKind::Choice { variants } => {
                         let mut all = Vec::new();
                         for v in variants {
@@ -2841,6 +2940,34 @@ fn is_all_once(schema: &Schema, p: &Particle) -> bool {
                 && p.max_occurs == xwire_schema::model::MaxOccurs::Bounded(1)
         }
         _ => false,
+    }
+}
+
+/// The item of an `all` group that is the whole content, optional (`minOccurs="0"`), of
+/// elements alone: the one group field among `fields`.
+fn optional_all(schema: &Schema, p: &Particle, fields: &[Field]) -> Option<ItemId> {
+    let Term::Group(g) = &p.term else {
+        return None;
+    };
+    let group = schema.model_group(*g);
+    let elements = group
+        .particles
+        .iter()
+        .all(|q| matches!(q.term, Term::Element(_)));
+    if group.compositor != Compositor::All || p.min_occurs != 0 || !elements {
+        return None;
+    }
+    let mut groups = fields.iter().filter(|f| f.source == Source::Group);
+    match (groups.next(), groups.next()) {
+        (
+            Some(Field {
+                ty: Ty::Item(id),
+                occurs: Occurs::Optional,
+                ..
+            }),
+            None,
+        ) => Some(*id),
+        _ => None,
     }
 }
 
