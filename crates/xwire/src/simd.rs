@@ -3,9 +3,9 @@
 //!
 //! On x86_64, SSE2 is part of the baseline, so no runtime detection is needed: 16 bytes are
 //! classified per step with byte compares. Elsewhere the table-driven scalar loop of
-//! [`crate::scan::find_class`] is used. Both must agree: a property test compares them.
+//! [`find_class`] is used. Both must agree: a property test compares them.
 
-use crate::chars;
+use crate::chars::{self, CLASS};
 
 /// First position at or after `pos` holding a byte that ends a plain text run
 /// ([`chars::TEXT_STOP`]): `<`, `&`, `]`, `\r`, a forbidden control character, or any byte >= 0x80.
@@ -17,7 +17,7 @@ pub(crate) fn find_text_stop(data: &[u8], pos: usize) -> usize {
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        crate::scan::find_class(data, pos, chars::TEXT_STOP)
+        find_class(data, pos, chars::TEXT_STOP)
     }
 }
 
@@ -31,7 +31,7 @@ pub(crate) fn find_attr_stop(data: &[u8], pos: usize) -> usize {
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        crate::scan::find_class(data, pos, chars::ATTR_STOP)
+        find_class(data, pos, chars::ATTR_STOP)
     }
 }
 
@@ -52,6 +52,44 @@ pub(crate) fn find_escape_stop(
         .iter()
         .position(|&b| is_stop(b))
         .map_or(data.len(), |k| pos + k)
+}
+
+/// First position at or after `pos` that is not XML white space (space, tab, line feed,
+/// carriage return): the indentation between elements, 16 bytes a step.
+#[inline]
+pub(crate) fn skip_ws(data: &[u8], pos: usize) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    let pos = x86::skip_ws(data, pos);
+    skip_ws_scalar(data, pos)
+}
+
+/// Finds the first byte at or after `pos` whose class has any bit of `mask`; returns
+/// `data.len()` if none: the scalar scan, for the tails the vector loops leave and for other
+/// targets.
+#[inline]
+pub(crate) fn find_class(data: &[u8], mut pos: usize, mask: u8) -> usize {
+    // 8 bytes per step on the common all-plain path: one table load per byte, no bounds checks
+    // inside the (compiler-unrolled) block.
+    while pos + 8 <= data.len() {
+        let block: &[u8; 8] = data[pos..pos + 8].try_into().expect("8 bytes");
+        if let Some(k) = block.iter().position(|&b| CLASS[b as usize] & mask != 0) {
+            return pos + k;
+        }
+        pos += 8;
+    }
+    while pos < data.len() && CLASS[data[pos] as usize] & mask == 0 {
+        pos += 1;
+    }
+    pos
+}
+
+/// [`skip_ws`] a byte at a time.
+#[inline]
+fn skip_ws_scalar(data: &[u8], mut pos: usize) -> usize {
+    while pos < data.len() && CLASS[data[pos] as usize] & chars::WS != 0 {
+        pos += 1;
+    }
+    pos
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -104,7 +142,34 @@ mod x86 {
                 pos += 16;
             }
         }
-        crate::scan::find_class(data, pos, mask)
+        super::find_class(data, pos, mask)
+    }
+
+    /// Skips white space while whole 16-byte blocks are left; the position of the first
+    /// byte that is not white space, or of the tail.
+    #[inline]
+    pub(super) fn skip_ws(data: &[u8], mut pos: usize) -> usize {
+        // SAFETY: as in `find`: SSE2 is baseline on x86_64, and every unaligned 16-byte load
+        // lies inside `data` (`pos + 16 <= data.len()`).
+        unsafe {
+            let sp = _mm_set1_epi8(b' ' as i8);
+            let tab = _mm_set1_epi8(b'\t' as i8);
+            let nl = _mm_set1_epi8(b'\n' as i8);
+            let cr = _mm_set1_epi8(b'\r' as i8);
+            while pos + 16 <= data.len() {
+                let v = _mm_loadu_si128(data.as_ptr().add(pos) as *const __m128i);
+                let ws = _mm_or_si128(
+                    _mm_or_si128(_mm_cmpeq_epi8(v, sp), _mm_cmpeq_epi8(v, nl)),
+                    _mm_or_si128(_mm_cmpeq_epi8(v, tab), _mm_cmpeq_epi8(v, cr)),
+                );
+                let other = !_mm_movemask_epi8(ws) & 0xFFFF;
+                if other != 0 {
+                    return pos + other.trailing_zeros() as usize;
+                }
+                pos += 16;
+            }
+        }
+        pos
     }
 
     /// Skips whole 16-byte blocks holding no byte [`super::find_escape_stop`] stops at; the
@@ -150,7 +215,6 @@ mod x86 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scan::find_class;
 
     #[test]
     fn escape_scan_agrees_with_its_predicate() {
@@ -173,6 +237,34 @@ mod tests {
                             "byte {special:#x} at {at} from {start}, attr {attr}"
                         );
                     }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn find_class_matches_naive() {
+        let data = b"hello world, this is plain text & then <markup>";
+        for start in 0..data.len() {
+            let naive = (start..data.len())
+                .find(|&i| CLASS[data[i] as usize] & chars::TEXT_STOP != 0)
+                .unwrap_or(data.len());
+            assert_eq!(find_class(data, start, chars::TEXT_STOP), naive);
+        }
+    }
+
+    #[test]
+    fn skip_ws_agrees_with_scalar_on_every_byte_value_and_position() {
+        for special in 0u8..=255 {
+            for at in 0..40 {
+                let mut data: Vec<u8> = b" \n\t \r".iter().copied().cycle().take(40).collect();
+                data[at] = special;
+                for start in [0, 1, 5, 16, 17, 30] {
+                    assert_eq!(
+                        skip_ws(&data, start),
+                        skip_ws_scalar(&data, start),
+                        "byte {special:#x} at {at} from {start}"
+                    );
                 }
             }
         }

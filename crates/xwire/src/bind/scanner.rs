@@ -18,7 +18,8 @@
 
 use crate::bytes::same_bytes;
 use crate::chars::{self, CLASS};
-use crate::scan::{any_char, find_class, reference, skip_ws, str_of, Ref};
+use crate::scan::{any_char, reference, skip_ws, str_of, Ref};
+use crate::simd;
 use crate::{XMLNS_NS, XML_NS};
 
 use super::identity::Tracker;
@@ -160,7 +161,7 @@ impl<'a> Scanner<'a> {
     #[allow(unsafe_code)]
     fn str(&self, span: Span) -> &'a str {
         // SAFETY: every span the scanner cuts starts and ends at ASCII delimiters and holds
-        // only bytes it checked: ASCII name bytes, or text and value bytes that `find_class`
+        // only bytes it checked: ASCII name bytes, or text and value bytes that the stop scans
         // passed as plain ASCII or `any_char` decoded as whole UTF-8 characters.
         unsafe { str_of(&self.bytes[span.start..span.end]) }
     }
@@ -206,7 +207,7 @@ impl<'a> Scanner<'a> {
     fn text_run(&mut self, at: usize) -> Result<(usize, bool), Fallback> {
         let mut p = at;
         loop {
-            p = find_class(self.bytes, p, chars::TEXT_STOP);
+            p = simd::find_text_stop(self.bytes, p);
             match self.byte(p) {
                 Some(b'<') if p - at <= MAX_TOKEN => return Ok((p, true)),
                 Some(b']') if !self.bytes[p..].starts_with(b"]]>") => p += 1,
@@ -230,7 +231,7 @@ impl<'a> Scanner<'a> {
     fn value(&mut self, at: usize, quote: u8) -> Result<(usize, bool), Fallback> {
         let mut p = at;
         loop {
-            p = find_class(self.bytes, p, chars::ATTR_STOP);
+            p = simd::find_attr_stop(self.bytes, p);
             match self.byte(p) {
                 Some(b) if b == quote => {
                     return if p - at <= MAX_TOKEN {
@@ -265,10 +266,6 @@ impl<'a> Scanner<'a> {
         mut p: usize,
         quote: Option<u8>,
     ) -> Result<usize, Fallback> {
-        let stop = match quote {
-            None => chars::TEXT_STOP,
-            Some(_) => chars::ATTR_STOP,
-        };
         let space = if quote.is_some() { ' ' } else { '\n' };
         buf.push_str(self.str(Span { start: at, end: p }));
         loop {
@@ -311,7 +308,10 @@ impl<'a> Scanner<'a> {
                 }
                 _ => return Err(Fallback),
             }
-            let q = find_class(self.bytes, p, stop);
+            let q = match quote {
+                None => simd::find_text_stop(self.bytes, p),
+                Some(_) => simd::find_attr_stop(self.bytes, p),
+            };
             buf.push_str(self.str(Span { start: p, end: q }));
             p = q;
         }
