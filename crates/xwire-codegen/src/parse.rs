@@ -169,6 +169,9 @@ struct Emitter<'p> {
     statics: String,
     /// The wildcards of `statics`, by their place in it.
     wildcards: Vec<Wildcard>,
+    /// The element names of `statics` (`EXPECT_N`, for `Source::child_expecting`), by their
+    /// place in it.
+    names: Vec<(String, String)>,
     /// The struct items some nillable element has: they get a `read_nil`.
     nil_items: HashSet<ItemId>,
     /// The element declarations with identity constraints read: each gets a `scope_N`.
@@ -198,6 +201,7 @@ impl<'p> Emitter<'p> {
             elements: BTreeSet::new(),
             statics: String::new(),
             wildcards: Vec::new(),
+            names: Vec::new(),
             nil_items: nil_items(plan, schema),
             scopes: BTreeSet::new(),
             check: false,
@@ -847,6 +851,52 @@ impl Emitter<'_> {
         format!("WILDCARD_{i}")
     }
 
+    /// The name of the constant of element name `{ns}local`, added to the statics the first
+    /// time.
+    fn name_const(&mut self, ns: &str, local: &str) -> String {
+        let key = (ns.to_string(), local.to_string());
+        let i = match self.names.iter().position(|x| *x == key) {
+            Some(i) => i,
+            None => {
+                self.names.push(key);
+                let i = self.names.len() - 1;
+                let line = format!(
+                    "const EXPECT_{i}: {B}::Expected = {B}::Expected::new({ns:?}, {local:?});"
+                );
+                let o = &mut self.statics;
+                let _ = writeln!(o);
+                if line.len() <= 100 {
+                    let _ = writeln!(o, "{line}");
+                } else {
+                    let _ = writeln!(o, "const EXPECT_{i}: {B}::Expected =");
+                    let _ = writeln!(o, "    {B}::Expected::new({ns:?}, {local:?});");
+                }
+                i
+            }
+        };
+        format!("EXPECT_{i}")
+    }
+
+    /// The call that moves to the next child: `c.child_expecting(&EXPECT_N)` when the content
+    /// model most likely has element `next` there (the scanner compares its name in place),
+    /// `c.child()` otherwise.
+    fn advance(&mut self, next: Option<&First>) -> String {
+        match next {
+            Some(First::Name(ns, local)) => {
+                format!("c.child_expecting(&{})", self.name_const(ns, local))
+            }
+            _ => "c.child()".to_string(),
+        }
+    }
+
+    /// The element a field most likely starts with: the first of its first set.
+    fn likely(&mut self, f: Option<&Field>) -> R<Option<First>> {
+        match f {
+            Some(f) => Ok(self.first_set(&f.source, &f.ty)?.into_iter().next()),
+            None => Ok(None),
+        }
+    }
+
     /// How messages name what a wildcard admits.
     fn wildcard_names(&self, w: &Wildcard) -> String {
         let names = self.schema.names();
@@ -1436,9 +1486,11 @@ impl Emitter<'_> {
             } else if all {
                 self.all(&mut o, &content)?;
             } else {
-                let _ = writeln!(o, "    let more = &mut c.child()?;");
-                for f in &content {
-                    self.field(&mut o, f)?;
+                let first = self.likely(content.first().copied())?;
+                let _ = writeln!(o, "    let more = &mut {}?;", self.advance(first.as_ref()));
+                for (i, f) in content.iter().enumerate() {
+                    let next = self.likely(content.get(i + 1).copied())?;
+                    self.field(&mut o, f, next.as_ref())?;
                 }
                 let _ = writeln!(o, "    if *more {{");
                 let what = format!("the end of the content of {name}");
@@ -1772,8 +1824,9 @@ impl Emitter<'_> {
         let name = &item.name;
         let mut o = String::new();
         self.reader_signature(&mut o, item, true);
-        for f in fields {
-            self.field(&mut o, f)?;
+        for (i, f) in fields.iter().enumerate() {
+            let next = self.likely(fields.get(i + 1))?;
+            self.field(&mut o, f, next.as_ref())?;
         }
         self.construct(&mut o, name, fields);
         let _ = writeln!(o, "}}");
@@ -2213,7 +2266,7 @@ impl Emitter<'_> {
     /// least `min`.
     #[allow(clippy::too_many_arguments)]
     fn repeat(
-        &self,
+        &mut self,
         o: &mut String,
         var: &str,
         source: &Source,
@@ -2224,6 +2277,8 @@ impl Emitter<'_> {
         depth: usize,
     ) {
         let test = &start.test;
+        // One more of the same is what most likely comes next.
+        let child = self.advance(start.first.as_ref());
         let pad = "    ".repeat(depth);
         // Validate-only code counts the occurrences, when a bound needs the count.
         let counted = !self.check || min > 0 || max.is_some();
@@ -2256,7 +2311,7 @@ impl Emitter<'_> {
             (true, false) => self.stmt(o, &format!("{pad}    "), read),
         }
         if !matches!(source, Source::Group) {
-            let _ = writeln!(o, "{pad}    *more = c.child()?;");
+            let _ = writeln!(o, "{pad}    *more = {child}?;");
         }
         let _ = writeln!(o, "{pad}}}");
         if min > 0 {
@@ -2275,12 +2330,15 @@ impl Emitter<'_> {
         }
     }
 
-    fn field(&mut self, o: &mut String, f: &Field) -> R<()> {
+    /// The reader of field `f` of a sequence, the source at its first child or past its
+    /// end; `next` is the element most likely after it.
+    fn field(&mut self, o: &mut String, f: &Field, next: Option<&First>) -> R<()> {
         let first = self.first_set(&f.source, &f.ty)?;
         let start = Start::of(&first);
         let test = &start.test;
         let read = self.read_field(f)?;
         let advance = !matches!(f.source, Source::Group);
+        let child = self.advance(next);
         match f.occurs {
             Occurs::One => {
                 // A group that may be empty reads itself whatever comes next.
@@ -2296,14 +2354,14 @@ impl Emitter<'_> {
                     }
                 }
                 if advance {
-                    let _ = writeln!(o, "    *more = c.child()?;");
+                    let _ = writeln!(o, "    *more = {child}?;");
                 }
             }
             Occurs::Optional if self.check => {
                 let _ = writeln!(o, "    if *more && {test} {{");
                 self.stmt(o, "        ", &read);
                 if advance {
-                    let _ = writeln!(o, "        *more = c.child()?;");
+                    let _ = writeln!(o, "        *more = {child}?;");
                 }
                 let _ = writeln!(o, "    }}");
             }
@@ -2311,7 +2369,7 @@ impl Emitter<'_> {
                 let _ = writeln!(o, "    let {} = if *more && {test} {{", local_name(f));
                 let _ = writeln!(o, "        let v = {read};");
                 if advance {
-                    let _ = writeln!(o, "        *more = c.child()?;");
+                    let _ = writeln!(o, "        *more = {child}?;");
                 }
                 let _ = writeln!(o, "        Some(v)");
                 let _ = writeln!(o, "    }} else {{");
@@ -3032,6 +3090,8 @@ struct Start {
     test: String,
     /// `<a> or <b>`.
     names: String,
+    /// The first of the first elements.
+    first: Option<First>,
 }
 
 impl Start {
@@ -3050,7 +3110,11 @@ impl Start {
             .map(First::display)
             .collect::<Vec<_>>()
             .join(" or ");
-        Start { test, names }
+        Start {
+            test,
+            names,
+            first: first.first().cloned(),
+        }
     }
 }
 

@@ -5,7 +5,7 @@
 //! content, as wildcard and `xs:anyType` content is read), the others hold elements.
 
 use proptest::prelude::*;
-use xwire::bind::{Content, Cursor, Fallback, Scanner, Source};
+use xwire::bind::{Content, Cursor, Expected, Fallback, Scanner, Source};
 
 const NAMES: [(&str, &str); 10] = [
     ("", "a"),
@@ -18,6 +18,16 @@ const NAMES: [(&str, &str); 10] = [
     ("urn:y", "e"),
     ("", "m"),
     ("urn:x", "m"),
+];
+
+const HINTS: [Expected; 7] = [
+    Expected::new("", "t"),
+    Expected::new("", "e"),
+    Expected::new("urn:x", "a"),
+    Expected::new("", "m"),
+    Expected::new("", "é"),
+    Expected::new("", "a b"),
+    Expected::new("", ""),
 ];
 
 fn element<S: Source>(s: &mut S, out: &mut String) -> Result<(), S::Error> {
@@ -47,9 +57,13 @@ fn element<S: Source>(s: &mut S, out: &mut String) -> Result<(), S::Error> {
                 Content::End => break,
             }
         },
+        // Children through `child_expecting`, told names that come, that come prefixed,
+        // that do not come, and that the scanner does not compare: it must move as `child`.
         _ => {
-            while s.child()? {
+            let mut i = out.len();
+            while s.child_expecting(&HINTS[i % HINTS.len()])? {
                 element(s, out)?;
+                i += 1;
             }
         }
     }
@@ -106,6 +120,29 @@ fn ordinary_documents_are_the_scanners() {
     fast("<m/>");
     fast("<m></m>");
     fast("<m>  </m>");
+}
+
+#[test]
+fn an_expected_name_is_taken_only_whole() {
+    const T: Expected = Expected::new("", "t");
+    for (doc, local) in [
+        ("<a><t>x</t></a>", "t"),
+        ("<a><t\n/></a>", "t"),
+        ("<a><tt>x</tt></a>", "tt"),
+        ("<a><t-1/></a>", "t-1"),
+        ("<a><t.x/></a>", "t.x"),
+        ("<a><t:x xmlns:t='urn:t'/></a>", "x"),
+        ("<a><b/></a>", "b"),
+    ] {
+        let mut s = Scanner::new(doc.as_bytes());
+        s.root().unwrap();
+        assert_eq!(s.child_expecting(&T), Ok(true), "{doc}");
+        assert_eq!(s.name().1, local, "{doc}");
+    }
+    // A name the scanner does not compare (not an ASCII NCName) is scanned as usual.
+    let mut s = Scanner::new("<a><é/></a>".as_bytes());
+    s.root().unwrap();
+    assert_eq!(s.child_expecting(&Expected::new("", "é")), Err(Fallback));
 }
 
 #[test]
@@ -189,8 +226,12 @@ fn the_reader_limits_hold() {
 
 /// Pieces inserted into valid documents: markup, references, characters the scanner treats
 /// apart.
-const PIECES: [&str; 27] = [
+const PIECES: [&str; 30] = [
     "<",
+    // Name characters, after an expected name making it another.
+    "x",
+    "-",
+    ":",
     ">",
     "/",
     "'",

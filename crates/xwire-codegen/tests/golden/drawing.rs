@@ -343,10 +343,10 @@ impl Drawing {
             let key = xwire::bind::identity::Key::key(&version);
             c.identity_attribute("", "version", key)?;
         }
-        let more = &mut c.child()?;
+        let more = &mut c.child_expecting(&EXPECT_0)?;
         let title = if *more && c.at("urn:drawing", "title") {
             let v = Title::read(c)?;
-            *more = c.child()?;
+            *more = c.child_expecting(&EXPECT_1)?;
             Some(v)
         } else {
             None
@@ -368,35 +368,35 @@ impl Drawing {
         }
         let group = if *more && c.at("urn:drawing", "group") {
             let v = Group::read(c)?;
-            *more = c.child()?;
+            *more = c.child_expecting(&EXPECT_5)?;
             Some(v)
         } else {
             None
         };
         let size = if *more && c.at("urn:drawing", "size") {
             let v = element_49(c)?;
-            *more = c.child()?;
+            *more = c.child_expecting(&EXPECT_6)?;
             Some(v)
         } else {
             None
         };
         let scale = if *more && c.at("urn:drawing", "scale") {
             let v = xwire::bind::nillable(c, xwire::bind::nil_simple, element_3)?;
-            *more = c.child()?;
+            *more = c.child_expecting(&EXPECT_7)?;
             Some(v)
         } else {
             None
         };
         let caption = if *more && c.at("urn:drawing", "caption") {
             let v = xwire::bind::nillable(c, Title::read_nil, Title::read)?;
-            *more = c.child()?;
+            *more = c.child_expecting(&EXPECT_8)?;
             Some(v)
         } else {
             None
         };
         let meta = if *more && c.at("urn:drawing", "meta") {
             let v = Meta::read(c)?;
-            *more = c.child()?;
+            *more = c.child_expecting(&EXPECT_9)?;
             Some(v)
         } else {
             None
@@ -517,7 +517,7 @@ fn read_drawing_sequence<Src: xwire::bind::Source>(
         return Err(c.unexpected("<{urn:drawing}layer>"));
     }
     let layer = element_26(c)?;
-    *more = c.child()?;
+    *more = c.child_expecting(&EXPECT_10)?;
     let opacity = if *more && c.at("urn:drawing", "opacity") {
         let v = element_51(c)?;
         *more = c.child()?;
@@ -568,12 +568,12 @@ impl Circle {
                 c.identity_attribute("", "id", key)?;
             }
         }
-        let more = &mut c.child()?;
+        let more = &mut c.child_expecting(&EXPECT_11)?;
         if !(*more && c.at("urn:drawing", "r")) {
             return Err(c.unexpected("<{urn:drawing}r>"));
         }
         let r = element_50(c)?;
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_12)?;
         let stroke = if *more && c.at("urn:drawing", "stroke") {
             let v = element_3_or_default(c, "0.5")?;
             *more = c.child()?;
@@ -612,15 +612,15 @@ impl Polygon {
                 c.identity_attribute("", "id", key)?;
             }
         }
-        let more = &mut c.child()?;
+        let more = &mut c.child_expecting(&EXPECT_13)?;
         if !(*more && c.at("urn:drawing", "points")) {
             return Err(c.unexpected("<{urn:drawing}points>"));
         }
         let points = element_24(c)?;
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_14)?;
         let closed = if *more && c.at("urn:drawing", "closed") {
             let v = element_2(c)?;
-            *more = c.child()?;
+            *more = c.child_expecting(&EXPECT_15)?;
             Some(v)
         } else {
             None
@@ -665,7 +665,7 @@ impl Group {
                 c.identity_attribute("", "uses", key)?;
             }
         }
-        let more = &mut c.child()?;
+        let more = &mut c.child_expecting(&EXPECT_3)?;
         let mut shape = Vec::new();
         while *more && (c.at("urn:drawing", "circle") || c.at("urn:drawing", "polygon")) {
             shape.push(read_shape_group(c, more)?);
@@ -850,10 +850,10 @@ impl Drawing {
             let key = xwire::bind::identity::Key::key(&version);
             c.identity_attribute("", "version", key)?;
         }
-        let more = &mut c.child()?;
+        let more = &mut c.child_expecting(&EXPECT_0)?;
         if *more && c.at("urn:drawing", "title") {
             Title::check(c)?;
-            *more = c.child()?;
+            *more = c.child_expecting(&EXPECT_1)?;
         }
         if !(*more && (c.at("urn:drawing", "portrait") || c.at("urn:drawing", "landscape"))) {
             return Err(c.unexpected("<{urn:drawing}portrait> or <{urn:drawing}landscape>"));
@@ -874,23 +874,23 @@ impl Drawing {
         }
         if *more && c.at("urn:drawing", "group") {
             Group::check(c)?;
-            *more = c.child()?;
+            *more = c.child_expecting(&EXPECT_5)?;
         }
         if *more && c.at("urn:drawing", "size") {
             element_49(c)?;
-            *more = c.child()?;
+            *more = c.child_expecting(&EXPECT_6)?;
         }
         if *more && c.at("urn:drawing", "scale") {
             xwire::bind::nillable(c, xwire::bind::nil_simple, element_3)?;
-            *more = c.child()?;
+            *more = c.child_expecting(&EXPECT_7)?;
         }
         if *more && c.at("urn:drawing", "caption") {
             xwire::bind::nillable(c, Title::read_nil, Title::check)?;
-            *more = c.child()?;
+            *more = c.child_expecting(&EXPECT_8)?;
         }
         if *more && c.at("urn:drawing", "meta") {
             Meta::check(c)?;
-            *more = c.child()?;
+            *more = c.child_expecting(&EXPECT_9)?;
         }
         if *more && c.at("urn:drawing", "extras") {
             Extras::check(c)?;
@@ -973,7 +973,7 @@ fn check_drawing_sequence<Src: xwire::bind::Source>(
         return Err(c.unexpected("<{urn:drawing}layer>"));
     }
     element_26(c)?;
-    *more = c.child()?;
+    *more = c.child_expecting(&EXPECT_10)?;
     if *more && c.at("urn:drawing", "opacity") {
         element_51(c)?;
         *more = c.child()?;
@@ -1022,12 +1022,12 @@ impl Circle {
                 c.identity_attribute("", "id", key)?;
             }
         }
-        let more = &mut c.child()?;
+        let more = &mut c.child_expecting(&EXPECT_11)?;
         if !(*more && c.at("urn:drawing", "r")) {
             return Err(c.unexpected("<{urn:drawing}r>"));
         }
         element_50(c)?;
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_12)?;
         if *more && c.at("urn:drawing", "stroke") {
             element_3_or_default(c, "0.5")?;
             *more = c.child()?;
@@ -1065,15 +1065,15 @@ impl Polygon {
                 c.identity_attribute("", "id", key)?;
             }
         }
-        let more = &mut c.child()?;
+        let more = &mut c.child_expecting(&EXPECT_13)?;
         if !(*more && c.at("urn:drawing", "points")) {
             return Err(c.unexpected("<{urn:drawing}points>"));
         }
         element_24(c)?;
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_14)?;
         if *more && c.at("urn:drawing", "closed") {
             element_2(c)?;
-            *more = c.child()?;
+            *more = c.child_expecting(&EXPECT_15)?;
         }
         if *more && c.at("urn:drawing", "kind") {
             element_21_fixed(c, "polygon")?;
@@ -1109,7 +1109,7 @@ impl Group {
                 c.identity_attribute("", "uses", key)?;
             }
         }
-        let more = &mut c.child()?;
+        let more = &mut c.child_expecting(&EXPECT_3)?;
         while *more && (c.at("urn:drawing", "circle") || c.at("urn:drawing", "polygon")) {
             check_shape_group(c, more)?;
         }
@@ -1369,12 +1369,12 @@ impl Drawing {
             let key = xwire::bind::identity::Key::key(&version);
             c.identity_attribute("", "version", key)?;
         }
-        let more = &mut c.child()?;
+        let more = &mut c.child_expecting(&EXPECT_0)?;
         if *more && c.at("urn:drawing", "title") {
             h.start("urn:drawing", "title");
             Title::events(c, h)?;
             h.end();
-            *more = c.child()?;
+            *more = c.child_expecting(&EXPECT_1)?;
         }
         if !(*more && (c.at("urn:drawing", "portrait") || c.at("urn:drawing", "landscape"))) {
             return Err(c.unexpected("<{urn:drawing}portrait> or <{urn:drawing}landscape>"));
@@ -1397,31 +1397,31 @@ impl Drawing {
             h.start("urn:drawing", "group");
             Group::events(c, h)?;
             h.end();
-            *more = c.child()?;
+            *more = c.child_expecting(&EXPECT_5)?;
         }
         if *more && c.at("urn:drawing", "size") {
             h.start("urn:drawing", "size");
             events_element_49(c, h)?;
             h.end();
-            *more = c.child()?;
+            *more = c.child_expecting(&EXPECT_6)?;
         }
         if *more && c.at("urn:drawing", "scale") {
             h.start("urn:drawing", "scale");
             xwire::bind::nillable(c, xwire::bind::nil_simple, |c| events_element_3(c, h))?;
             h.end();
-            *more = c.child()?;
+            *more = c.child_expecting(&EXPECT_7)?;
         }
         if *more && c.at("urn:drawing", "caption") {
             h.start("urn:drawing", "caption");
             xwire::bind::nillable(c, Title::read_nil, |c| Title::events(c, h))?;
             h.end();
-            *more = c.child()?;
+            *more = c.child_expecting(&EXPECT_8)?;
         }
         if *more && c.at("urn:drawing", "meta") {
             h.start("urn:drawing", "meta");
             Meta::events(c, h)?;
             h.end();
-            *more = c.child()?;
+            *more = c.child_expecting(&EXPECT_9)?;
         }
         if *more && c.at("urn:drawing", "extras") {
             h.start("urn:drawing", "extras");
@@ -1526,7 +1526,7 @@ fn events_drawing_sequence<Src: xwire::bind::Source, H: xwire::bind::events::Han
     h.start("urn:drawing", "layer");
     events_element_26(c, h)?;
     h.end();
-    *more = c.child()?;
+    *more = c.child_expecting(&EXPECT_10)?;
     if *more && c.at("urn:drawing", "opacity") {
         h.start("urn:drawing", "opacity");
         events_element_51(c, h)?;
@@ -1588,14 +1588,14 @@ impl Circle {
                 c.identity_attribute("", "id", key)?;
             }
         }
-        let more = &mut c.child()?;
+        let more = &mut c.child_expecting(&EXPECT_11)?;
         if !(*more && c.at("urn:drawing", "r")) {
             return Err(c.unexpected("<{urn:drawing}r>"));
         }
         h.start("urn:drawing", "r");
         events_element_50(c, h)?;
         h.end();
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_12)?;
         if *more && c.at("urn:drawing", "stroke") {
             h.start("urn:drawing", "stroke");
             events_element_3_or_default(c, h, "0.5")?;
@@ -1641,19 +1641,19 @@ impl Polygon {
                 c.identity_attribute("", "id", key)?;
             }
         }
-        let more = &mut c.child()?;
+        let more = &mut c.child_expecting(&EXPECT_13)?;
         if !(*more && c.at("urn:drawing", "points")) {
             return Err(c.unexpected("<{urn:drawing}points>"));
         }
         h.start("urn:drawing", "points");
         events_element_24(c, h)?;
         h.end();
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_14)?;
         if *more && c.at("urn:drawing", "closed") {
             h.start("urn:drawing", "closed");
             events_element_2(c, h)?;
             h.end();
-            *more = c.child()?;
+            *more = c.child_expecting(&EXPECT_15)?;
         }
         if *more && c.at("urn:drawing", "kind") {
             h.start("urn:drawing", "kind");
@@ -1697,7 +1697,7 @@ impl Group {
                 c.identity_attribute("", "uses", key)?;
             }
         }
-        let more = &mut c.child()?;
+        let more = &mut c.child_expecting(&EXPECT_3)?;
         while *more && (c.at("urn:drawing", "circle") || c.at("urn:drawing", "polygon")) {
             events_shape_group(c, more, h)?;
         }
@@ -2338,6 +2338,38 @@ fn scope_0<Src: xwire::bind::Source, T>(
     xwire::bind::identity::scope(c, IDENTITY, &[0, 1], read)
 }
 
+const EXPECT_0: xwire::bind::Expected = xwire::bind::Expected::new("urn:drawing", "title");
+
+const EXPECT_1: xwire::bind::Expected = xwire::bind::Expected::new("urn:drawing", "portrait");
+
+const EXPECT_2: xwire::bind::Expected = xwire::bind::Expected::new("urn:drawing", "layer");
+
+const EXPECT_3: xwire::bind::Expected = xwire::bind::Expected::new("urn:drawing", "circle");
+
+const EXPECT_4: xwire::bind::Expected = xwire::bind::Expected::new("urn:drawing", "group");
+
+const EXPECT_5: xwire::bind::Expected = xwire::bind::Expected::new("urn:drawing", "size");
+
+const EXPECT_6: xwire::bind::Expected = xwire::bind::Expected::new("urn:drawing", "scale");
+
+const EXPECT_7: xwire::bind::Expected = xwire::bind::Expected::new("urn:drawing", "caption");
+
+const EXPECT_8: xwire::bind::Expected = xwire::bind::Expected::new("urn:drawing", "meta");
+
+const EXPECT_9: xwire::bind::Expected = xwire::bind::Expected::new("urn:drawing", "extras");
+
+const EXPECT_10: xwire::bind::Expected = xwire::bind::Expected::new("urn:drawing", "opacity");
+
+const EXPECT_11: xwire::bind::Expected = xwire::bind::Expected::new("urn:drawing", "r");
+
+const EXPECT_12: xwire::bind::Expected = xwire::bind::Expected::new("urn:drawing", "stroke");
+
+const EXPECT_13: xwire::bind::Expected = xwire::bind::Expected::new("urn:drawing", "points");
+
+const EXPECT_14: xwire::bind::Expected = xwire::bind::Expected::new("urn:drawing", "closed");
+
+const EXPECT_15: xwire::bind::Expected = xwire::bind::Expected::new("urn:drawing", "kind");
+
 /// any(##any, lax)
 const WILDCARD_0: xwire::bind::Wildcard = xwire::bind::Wildcard {
     namespaces: xwire::bind::Namespaces::Any,
@@ -2349,6 +2381,8 @@ const WILDCARD_1: xwire::bind::Wildcard = xwire::bind::Wildcard {
     namespaces: xwire::bind::Namespaces::Not("urn:drawing"),
     process: xwire::bind::Process::Lax,
 };
+
+const EXPECT_16: xwire::bind::Expected = xwire::bind::Expected::new("urn:drawing", "note");
 
 static FACETS_50: xwire::bind::Facets = xwire::bind::Facets::new(
     xwire::datatypes::Builtin::Double,

@@ -257,22 +257,22 @@ impl PurchaseOrderType {
             Ok(())
         })?;
         let order_date = attr_order_date;
-        let more = &mut c.child()?;
+        let more = &mut c.child_expecting(&EXPECT_0)?;
         if !(*more && c.at("", "shipTo")) {
             return Err(c.unexpected("<shipTo>"));
         }
         let ship_to = read_address_family(c)?;
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_1)?;
         let bill_to = if *more && c.at("", "billTo") {
             let v = read_address_family(c)?;
-            *more = c.child()?;
+            *more = c.child_expecting(&EXPECT_2)?;
             Some(v)
         } else {
             None
         };
         let comment = if *more && c.at("http://www.example.com/IPO", "comment") {
             let v = element_1(c)?;
-            *more = c.child()?;
+            *more = c.child_expecting(&EXPECT_3)?;
             Some(v)
         } else {
             None
@@ -302,17 +302,17 @@ impl Address {
     pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<Address, Src::Error> {
         c.check_xsi_type("http://www.example.com/IPO", "Address")?;
         c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "Address"))?;
-        let more = &mut c.child()?;
+        let more = &mut c.child_expecting(&EXPECT_4)?;
         if !(*more && c.at("", "name")) {
             return Err(c.unexpected("<name>"));
         }
         let name = element_1(c)?;
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_5)?;
         if !(*more && c.at("", "street")) {
             return Err(c.unexpected("<street>"));
         }
         let street = element_1(c)?;
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_6)?;
         if !(*more && c.at("", "city")) {
             return Err(c.unexpected("<city>"));
         }
@@ -346,27 +346,27 @@ impl UsAddress {
     pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<UsAddress, Src::Error> {
         c.check_xsi_type("http://www.example.com/IPO", "USAddress")?;
         c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "UsAddress"))?;
-        let more = &mut c.child()?;
+        let more = &mut c.child_expecting(&EXPECT_4)?;
         if !(*more && c.at("", "name")) {
             return Err(c.unexpected("<name>"));
         }
         let name = element_1(c)?;
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_5)?;
         if !(*more && c.at("", "street")) {
             return Err(c.unexpected("<street>"));
         }
         let street = element_1(c)?;
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_6)?;
         if !(*more && c.at("", "city")) {
             return Err(c.unexpected("<city>"));
         }
         let city = element_1(c)?;
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_7)?;
         if !(*more && c.at("", "state")) {
             return Err(c.unexpected("<state>"));
         }
         let state = element_47(c)?;
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_8)?;
         if !(*more && c.at("", "zip")) {
             return Err(c.unexpected("<zip>"));
         }
@@ -404,22 +404,22 @@ impl UkAddress {
                 return Err(c.fail(xwire::bind::Fault::new("cvc-attribute.4", m)));
             }
         }
-        let more = &mut c.child()?;
+        let more = &mut c.child_expecting(&EXPECT_4)?;
         if !(*more && c.at("", "name")) {
             return Err(c.unexpected("<name>"));
         }
         let name = element_1(c)?;
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_5)?;
         if !(*more && c.at("", "street")) {
             return Err(c.unexpected("<street>"));
         }
         let street = element_1(c)?;
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_6)?;
         if !(*more && c.at("", "city")) {
             return Err(c.unexpected("<city>"));
         }
         let city = element_1(c)?;
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_9)?;
         if !(*more && c.at("", "postcode")) {
             return Err(c.unexpected("<postcode>"));
         }
@@ -443,11 +443,11 @@ impl Items {
     pub fn read<Src: xwire::bind::Source>(c: &mut Src) -> Result<Items, Src::Error> {
         c.check_xsi_type("http://www.example.com/IPO", "Items")?;
         c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "Items"))?;
-        let more = &mut c.child()?;
+        let more = &mut c.child_expecting(&EXPECT_10)?;
         let mut item = Vec::new();
         while *more && c.at("", "item") {
             item.push(Item::read(c)?);
-            *more = c.child()?;
+            *more = c.child_expecting(&EXPECT_10)?;
         }
         if *more {
             return Err(c.unexpected("the end of the content of Items"));
@@ -472,25 +472,25 @@ impl Item {
             let m = "attribute 'partNum' is required";
             return Err(c.fail(xwire::bind::Fault::new("cvc-complex-type.4", m)));
         };
-        let more = &mut c.child()?;
+        let more = &mut c.child_expecting(&EXPECT_11)?;
         if !(*more && c.at("", "productName")) {
             return Err(c.unexpected("<productName>"));
         }
         let product_name = element_1(c)?;
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_12)?;
         if !(*more && c.at("", "quantity")) {
             return Err(c.unexpected("<quantity>"));
         }
         let quantity = element_50(c)?;
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_13)?;
         if !(*more && c.at("", "USPrice")) {
             return Err(c.unexpected("<USPrice>"));
         }
         let us_price = element_3(c)?;
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_2)?;
         let comment = if *more && c.at("http://www.example.com/IPO", "comment") {
             let v = element_1(c)?;
-            *more = c.child()?;
+            *more = c.child_expecting(&EXPECT_14)?;
             Some(v)
         } else {
             None
@@ -564,19 +564,19 @@ impl PurchaseOrderType {
             Ok(())
         })?;
         let order_date = attr_order_date;
-        let more = &mut c.child()?;
+        let more = &mut c.child_expecting(&EXPECT_0)?;
         if !(*more && c.at("", "shipTo")) {
             return Err(c.unexpected("<shipTo>"));
         }
         check_address_family(c)?;
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_1)?;
         if *more && c.at("", "billTo") {
             check_address_family(c)?;
-            *more = c.child()?;
+            *more = c.child_expecting(&EXPECT_2)?;
         }
         if *more && c.at("http://www.example.com/IPO", "comment") {
             element_1(c)?;
-            *more = c.child()?;
+            *more = c.child_expecting(&EXPECT_3)?;
         }
         if *more && c.at("", "items") {
             Items::check(c)?;
@@ -596,17 +596,17 @@ impl Address {
     pub fn check<Src: xwire::bind::Source>(c: &mut Src) -> Result<(), Src::Error> {
         c.check_xsi_type("http://www.example.com/IPO", "Address")?;
         c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "Address"))?;
-        let more = &mut c.child()?;
+        let more = &mut c.child_expecting(&EXPECT_4)?;
         if !(*more && c.at("", "name")) {
             return Err(c.unexpected("<name>"));
         }
         element_1(c)?;
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_5)?;
         if !(*more && c.at("", "street")) {
             return Err(c.unexpected("<street>"));
         }
         element_1(c)?;
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_6)?;
         if !(*more && c.at("", "city")) {
             return Err(c.unexpected("<city>"));
         }
@@ -637,27 +637,27 @@ impl UsAddress {
     pub fn check<Src: xwire::bind::Source>(c: &mut Src) -> Result<(), Src::Error> {
         c.check_xsi_type("http://www.example.com/IPO", "USAddress")?;
         c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "UsAddress"))?;
-        let more = &mut c.child()?;
+        let more = &mut c.child_expecting(&EXPECT_4)?;
         if !(*more && c.at("", "name")) {
             return Err(c.unexpected("<name>"));
         }
         element_1(c)?;
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_5)?;
         if !(*more && c.at("", "street")) {
             return Err(c.unexpected("<street>"));
         }
         element_1(c)?;
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_6)?;
         if !(*more && c.at("", "city")) {
             return Err(c.unexpected("<city>"));
         }
         element_1(c)?;
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_7)?;
         if !(*more && c.at("", "state")) {
             return Err(c.unexpected("<state>"));
         }
         element_47(c)?;
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_8)?;
         if !(*more && c.at("", "zip")) {
             return Err(c.unexpected("<zip>"));
         }
@@ -690,22 +690,22 @@ impl UkAddress {
                 return Err(c.fail(xwire::bind::Fault::new("cvc-attribute.4", m)));
             }
         }
-        let more = &mut c.child()?;
+        let more = &mut c.child_expecting(&EXPECT_4)?;
         if !(*more && c.at("", "name")) {
             return Err(c.unexpected("<name>"));
         }
         element_1(c)?;
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_5)?;
         if !(*more && c.at("", "street")) {
             return Err(c.unexpected("<street>"));
         }
         element_1(c)?;
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_6)?;
         if !(*more && c.at("", "city")) {
             return Err(c.unexpected("<city>"));
         }
         element_1(c)?;
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_9)?;
         if !(*more && c.at("", "postcode")) {
             return Err(c.unexpected("<postcode>"));
         }
@@ -725,10 +725,10 @@ impl Items {
     pub fn check<Src: xwire::bind::Source>(c: &mut Src) -> Result<(), Src::Error> {
         c.check_xsi_type("http://www.example.com/IPO", "Items")?;
         c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "Items"))?;
-        let more = &mut c.child()?;
+        let more = &mut c.child_expecting(&EXPECT_10)?;
         while *more && c.at("", "item") {
             Item::check(c)?;
-            *more = c.child()?;
+            *more = c.child_expecting(&EXPECT_10)?;
         }
         if *more {
             return Err(c.unexpected("the end of the content of Items"));
@@ -754,25 +754,25 @@ impl Item {
             let m = "attribute 'partNum' is required";
             return Err(c.fail(xwire::bind::Fault::new("cvc-complex-type.4", m)));
         };
-        let more = &mut c.child()?;
+        let more = &mut c.child_expecting(&EXPECT_11)?;
         if !(*more && c.at("", "productName")) {
             return Err(c.unexpected("<productName>"));
         }
         element_1(c)?;
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_12)?;
         if !(*more && c.at("", "quantity")) {
             return Err(c.unexpected("<quantity>"));
         }
         element_50(c)?;
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_13)?;
         if !(*more && c.at("", "USPrice")) {
             return Err(c.unexpected("<USPrice>"));
         }
         element_3(c)?;
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_2)?;
         if *more && c.at("http://www.example.com/IPO", "comment") {
             element_1(c)?;
-            *more = c.child()?;
+            *more = c.child_expecting(&EXPECT_14)?;
         }
         if *more && c.at("", "shipDate") {
             element_9(c)?;
@@ -899,25 +899,25 @@ impl PurchaseOrderType {
             Ok(())
         })?;
         let order_date = attr_order_date;
-        let more = &mut c.child()?;
+        let more = &mut c.child_expecting(&EXPECT_0)?;
         if !(*more && c.at("", "shipTo")) {
             return Err(c.unexpected("<shipTo>"));
         }
         h.start("", "shipTo");
         events_address_family(c, h)?;
         h.end();
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_1)?;
         if *more && c.at("", "billTo") {
             h.start("", "billTo");
             events_address_family(c, h)?;
             h.end();
-            *more = c.child()?;
+            *more = c.child_expecting(&EXPECT_2)?;
         }
         if *more && c.at("http://www.example.com/IPO", "comment") {
             h.start("http://www.example.com/IPO", "comment");
             events_element_1(c, h)?;
             h.end();
-            *more = c.child()?;
+            *more = c.child_expecting(&EXPECT_3)?;
         }
         if *more && c.at("", "items") {
             h.start("", "items");
@@ -942,21 +942,21 @@ impl Address {
     ) -> Result<(), Src::Error> {
         c.check_xsi_type("http://www.example.com/IPO", "Address")?;
         c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "Address"))?;
-        let more = &mut c.child()?;
+        let more = &mut c.child_expecting(&EXPECT_4)?;
         if !(*more && c.at("", "name")) {
             return Err(c.unexpected("<name>"));
         }
         h.start("", "name");
         events_element_1(c, h)?;
         h.end();
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_5)?;
         if !(*more && c.at("", "street")) {
             return Err(c.unexpected("<street>"));
         }
         h.start("", "street");
         events_element_1(c, h)?;
         h.end();
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_6)?;
         if !(*more && c.at("", "city")) {
             return Err(c.unexpected("<city>"));
         }
@@ -995,35 +995,35 @@ impl UsAddress {
     ) -> Result<(), Src::Error> {
         c.check_xsi_type("http://www.example.com/IPO", "USAddress")?;
         c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "UsAddress"))?;
-        let more = &mut c.child()?;
+        let more = &mut c.child_expecting(&EXPECT_4)?;
         if !(*more && c.at("", "name")) {
             return Err(c.unexpected("<name>"));
         }
         h.start("", "name");
         events_element_1(c, h)?;
         h.end();
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_5)?;
         if !(*more && c.at("", "street")) {
             return Err(c.unexpected("<street>"));
         }
         h.start("", "street");
         events_element_1(c, h)?;
         h.end();
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_6)?;
         if !(*more && c.at("", "city")) {
             return Err(c.unexpected("<city>"));
         }
         h.start("", "city");
         events_element_1(c, h)?;
         h.end();
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_7)?;
         if !(*more && c.at("", "state")) {
             return Err(c.unexpected("<state>"));
         }
         h.start("", "state");
         events_element_47(c, h)?;
         h.end();
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_8)?;
         if !(*more && c.at("", "zip")) {
             return Err(c.unexpected("<zip>"));
         }
@@ -1064,28 +1064,28 @@ impl UkAddress {
                 return Err(c.fail(xwire::bind::Fault::new("cvc-attribute.4", m)));
             }
         }
-        let more = &mut c.child()?;
+        let more = &mut c.child_expecting(&EXPECT_4)?;
         if !(*more && c.at("", "name")) {
             return Err(c.unexpected("<name>"));
         }
         h.start("", "name");
         events_element_1(c, h)?;
         h.end();
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_5)?;
         if !(*more && c.at("", "street")) {
             return Err(c.unexpected("<street>"));
         }
         h.start("", "street");
         events_element_1(c, h)?;
         h.end();
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_6)?;
         if !(*more && c.at("", "city")) {
             return Err(c.unexpected("<city>"));
         }
         h.start("", "city");
         events_element_1(c, h)?;
         h.end();
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_9)?;
         if !(*more && c.at("", "postcode")) {
             return Err(c.unexpected("<postcode>"));
         }
@@ -1110,12 +1110,12 @@ impl Items {
     ) -> Result<(), Src::Error> {
         c.check_xsi_type("http://www.example.com/IPO", "Items")?;
         c.attributes(|ns, local, _| xwire::bind::other_attribute(ns, local, "Items"))?;
-        let more = &mut c.child()?;
+        let more = &mut c.child_expecting(&EXPECT_10)?;
         while *more && c.at("", "item") {
             h.start("", "item");
             Item::events(c, h)?;
             h.end();
-            *more = c.child()?;
+            *more = c.child_expecting(&EXPECT_10)?;
         }
         if *more {
             return Err(c.unexpected("the end of the content of Items"));
@@ -1147,33 +1147,33 @@ impl Item {
             let m = "attribute 'partNum' is required";
             return Err(c.fail(xwire::bind::Fault::new("cvc-complex-type.4", m)));
         };
-        let more = &mut c.child()?;
+        let more = &mut c.child_expecting(&EXPECT_11)?;
         if !(*more && c.at("", "productName")) {
             return Err(c.unexpected("<productName>"));
         }
         h.start("", "productName");
         events_element_1(c, h)?;
         h.end();
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_12)?;
         if !(*more && c.at("", "quantity")) {
             return Err(c.unexpected("<quantity>"));
         }
         h.start("", "quantity");
         events_element_50(c, h)?;
         h.end();
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_13)?;
         if !(*more && c.at("", "USPrice")) {
             return Err(c.unexpected("<USPrice>"));
         }
         h.start("", "USPrice");
         events_element_3(c, h)?;
         h.end();
-        *more = c.child()?;
+        *more = c.child_expecting(&EXPECT_2)?;
         if *more && c.at("http://www.example.com/IPO", "comment") {
             h.start("http://www.example.com/IPO", "comment");
             events_element_1(c, h)?;
             h.end();
-            *more = c.child()?;
+            *more = c.child_expecting(&EXPECT_14)?;
         }
         if *more && c.at("", "shipDate") {
             h.start("", "shipDate");
@@ -1402,6 +1402,37 @@ fn events_element_50<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
     let k = xwire::bind::ValueConstraint::None;
     xwire::bind::simple_element_text(c, k, xsi_type_50, value_50, |s| h.text(s))
 }
+
+const EXPECT_0: xwire::bind::Expected = xwire::bind::Expected::new("", "shipTo");
+
+const EXPECT_1: xwire::bind::Expected = xwire::bind::Expected::new("", "billTo");
+
+const EXPECT_2: xwire::bind::Expected =
+    xwire::bind::Expected::new("http://www.example.com/IPO", "comment");
+
+const EXPECT_3: xwire::bind::Expected = xwire::bind::Expected::new("", "items");
+
+const EXPECT_4: xwire::bind::Expected = xwire::bind::Expected::new("", "name");
+
+const EXPECT_5: xwire::bind::Expected = xwire::bind::Expected::new("", "street");
+
+const EXPECT_6: xwire::bind::Expected = xwire::bind::Expected::new("", "city");
+
+const EXPECT_7: xwire::bind::Expected = xwire::bind::Expected::new("", "state");
+
+const EXPECT_8: xwire::bind::Expected = xwire::bind::Expected::new("", "zip");
+
+const EXPECT_9: xwire::bind::Expected = xwire::bind::Expected::new("", "postcode");
+
+const EXPECT_10: xwire::bind::Expected = xwire::bind::Expected::new("", "item");
+
+const EXPECT_11: xwire::bind::Expected = xwire::bind::Expected::new("", "productName");
+
+const EXPECT_12: xwire::bind::Expected = xwire::bind::Expected::new("", "quantity");
+
+const EXPECT_13: xwire::bind::Expected = xwire::bind::Expected::new("", "USPrice");
+
+const EXPECT_14: xwire::bind::Expected = xwire::bind::Expected::new("", "shipDate");
 
 static PATTERN_46_0_0: xwire::bind::Dfa = xwire::bind::Dfa {
     classes: b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x00\x00\x00\x00\x00\x00\x00\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x04\x05\x06\x07\x08\x09\x0a\x0b\x0a\x0a\x0c\x0d\x0c\x0c\x0e\x0e\x0f\x10\x11\x12\x13\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x1f\x20\x21\x22\x23\x24\x23\x25\x26\x27\x28\x29\x2a\x2b\x2c\x2d\x2e\x2f\x30\x31\x32\x33\x34\x35\x36\x37\x38\x39\x3a\x3a\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x3b\x00\x3c\x00\x00\x00\x3d\x3e\x3f\x00\x00\x00\x00\x00\x00\x00\x00\x40\x00\x00\x00\x00\x41\x42\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00",

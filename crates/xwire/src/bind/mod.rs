@@ -59,7 +59,7 @@ pub use records::{RecordStream, Records};
 pub use scanner::{Fallback, Scanner};
 pub use source::{
     nil_content, nil_fixed, nil_simple, nillable, other_attribute, simple_element,
-    simple_element_text, simple_id_element, simple_id_element_text, Content, Source,
+    simple_element_text, simple_id_element, simple_id_element_text, Content, Expected, Source,
     ValueConstraint,
 };
 pub use text::Text;

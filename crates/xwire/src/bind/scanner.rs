@@ -24,7 +24,7 @@ use crate::{XMLNS_NS, XML_NS};
 
 use super::identity::Tracker;
 use super::source::simple_type_attribute;
-use super::{Content, Fault, Ids, Source, Text, XSI};
+use super::{Content, Expected, Fault, Ids, Source, Text, XSI};
 
 /// What a [`Scanner`] gives when it stops: the document holds something it leaves to the
 /// [`Cursor`](super::Cursor), or is wrong. Either way, read it again with the cursor.
@@ -355,11 +355,18 @@ impl<'a> Scanner<'a> {
     /// Reads the start tag at `self.pos` (its `<`), making it the current element.
     #[inline]
     fn start_tag(&mut self) -> Result<(), Fallback> {
+        let (name_end, local) = self.qname(self.pos + 1)?;
+        self.start_tag_named(name_end, local)
+    }
+
+    /// Reads the start tag at `self.pos` whose name, scanned or compared already, ends at
+    /// `name_end` with its local part at `local`.
+    #[inline(always)]
+    fn start_tag_named(&mut self, name_end: usize, local: usize) -> Result<(), Fallback> {
         if self.open.len() >= MAX_DEPTH {
             return Err(Fallback);
         }
         let tag = self.pos;
-        let (name_end, local) = self.qname(tag + 1)?;
         self.tag = tag;
         self.nil_ok = false;
         self.name = Span {
@@ -630,6 +637,44 @@ impl<'a> Scanner<'a> {
         self.attributes(|ns, local, _| simple_type_attribute(ns, local))
     }
 
+    /// [`Source::child`]; with `expected` (an ASCII NCName) compared in place first: when
+    /// the tag's name is that, unprefixed, no name is scanned.
+    #[inline(always)]
+    fn next_child(&mut self, expected: Option<&[u8]>) -> Result<bool, Fallback> {
+        if self.self_closing {
+            self.close_empty()?;
+            return Ok(false);
+        }
+        self.pos = skip_ws(self.bytes, self.pos);
+        if self.byte(self.pos) != Some(b'<') {
+            return Err(Fallback);
+        }
+        if self.byte(self.pos + 1) == Some(b'/') {
+            self.end_tag()?;
+            return Ok(false);
+        }
+        if let Some(name) = expected {
+            let start = self.pos + 1;
+            let end = start + name.len();
+            // The name ends where the tag's name must: at white space, `>` or `/>` (`:`
+            // would make it a prefix; anything else, a longer name).
+            if self
+                .bytes
+                .get(start..end)
+                .is_some_and(|b| same_bytes(b, name))
+                && matches!(
+                    self.byte(end),
+                    Some(b'>' | b'/' | b' ' | b'\t' | b'\n' | b'\r')
+                )
+            {
+                self.start_tag_named(end, start)?;
+                return Ok(true);
+            }
+        }
+        self.start_tag()?;
+        Ok(true)
+    }
+
     /// Reads an XML declaration at the start of the input, if there is one: version 1.0,
     /// encoding UTF-8 if any, standalone yes or no if any.
     fn declaration(&mut self) -> Result<(), Fallback> {
@@ -754,20 +799,11 @@ impl Source for Scanner<'_> {
     }
 
     fn child(&mut self) -> Result<bool, Fallback> {
-        if self.self_closing {
-            self.close_empty()?;
-            return Ok(false);
-        }
-        self.pos = skip_ws(self.bytes, self.pos);
-        if self.byte(self.pos) != Some(b'<') {
-            return Err(Fallback);
-        }
-        if self.byte(self.pos + 1) == Some(b'/') {
-            self.end_tag()?;
-            return Ok(false);
-        }
-        self.start_tag()?;
-        Ok(true)
+        self.next_child(None)
+    }
+
+    fn child_expecting(&mut self, next: &Expected) -> Result<bool, Fallback> {
+        self.next_child(next.plain())
     }
 
     fn text(&mut self) -> Result<&str, Fallback> {

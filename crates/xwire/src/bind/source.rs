@@ -17,6 +17,67 @@ pub enum Content<'s> {
     End,
 }
 
+/// An element name a content model expects next: what [`Source::child_expecting`] may
+/// compare in place of scanning a name. Generated code keeps one `const` per name, so the
+/// check that it is an NCName of ASCII characters (the names the scanner compares; others it
+/// scans as usual) runs when the code is compiled.
+///
+/// ```
+/// use xwire::bind::{Expected, Scanner, Source};
+///
+/// const ITEM: Expected = Expected::new("", "item");
+/// let mut s = Scanner::new(b"<list><item/><note/></list>");
+/// s.root().unwrap();
+/// // The expected name, compared in place; then another, scanned.
+/// assert!(s.child_expecting(&ITEM).unwrap() && s.at("", "item"));
+/// s.empty().unwrap();
+/// assert!(s.child_expecting(&ITEM).unwrap() && s.at("", "note"));
+/// s.empty().unwrap();
+/// assert_eq!(s.child_expecting(&ITEM), Ok(false));
+/// s.finish().unwrap();
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Expected {
+    ns: &'static str,
+    local: &'static str,
+    /// `local` is an NCName of ASCII characters, not longer than a name the scanner takes.
+    plain: bool,
+}
+
+impl Expected {
+    /// The element `{ns}local` (`ns` empty for none).
+    pub const fn new(ns: &'static str, local: &'static str) -> Expected {
+        let b = local.as_bytes();
+        let mut plain = match b.first() {
+            Some(&c) => (c.is_ascii_alphabetic() || c == b'_') && b.len() <= 1000,
+            None => false,
+        };
+        let mut i = 1;
+        while i < b.len() {
+            let c = b[i];
+            plain &= c.is_ascii_alphanumeric() || c == b'_' || c == b'-' || c == b'.';
+            i += 1;
+        }
+        Expected { ns, local, plain }
+    }
+
+    /// The namespace URI (empty for none).
+    pub const fn ns(&self) -> &'static str {
+        self.ns
+    }
+
+    /// The local name.
+    pub const fn local(&self) -> &'static str {
+        self.local
+    }
+
+    /// The local name when a source may compare it in place: an NCName of ASCII characters.
+    #[inline]
+    pub(crate) fn plain(&self) -> Option<&'static [u8]> {
+        self.plain.then_some(self.local.as_bytes())
+    }
+}
+
 /// A document seen as the steps of recursive descent: the root, an element's attributes, its
 /// next child, its text. Generated readers are generic over it, so one reader serves both
 /// [`Scanner`](super::Scanner) (the fast path, which gives up on anything unusual) and
@@ -128,6 +189,15 @@ pub trait Source {
     /// instructions between children are skipped; other text is an error (element-only
     /// content).
     fn child(&mut self) -> Result<bool, Self::Error>;
+
+    /// [`Source::child`], told the element the content model expects next: a source may
+    /// compare its name in place instead of scanning one. It moves exactly as `child` does,
+    /// whatever comes, and [`Source::at`] answers after it as after `child`.
+    #[inline]
+    fn child_expecting(&mut self, next: &Expected) -> Result<bool, Self::Error> {
+        let _ = next;
+        self.child()
+    }
 
     /// The character data of the current element, to its end tag: the text of an element of
     /// simple type or simple content. A child element is an error. The text lives in the
