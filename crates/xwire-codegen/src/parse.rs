@@ -89,18 +89,29 @@ pub(crate) fn parsers(plan: &Plan, schema: &Schema, validate: bool, events: bool
     let mut out = std::mem::take(&mut e.out);
     // The element readers first: they name the conversions of the types `xsi:type` may name.
     let mut elems = String::new();
-    let typed: BTreeSet<(SimpleTypeId, bool)> =
-        e.elements.iter().map(|&(st, _, b)| (st, b)).collect();
+    let typed: BTreeSet<(SimpleTypeId, bool)> = (e.elements.iter())
+        .chain(&e.event_elements)
+        .chain(&e.light_elements)
+        .chain(&e.light_event_elements)
+        .map(|&(st, _, b)| (st, b))
+        .collect();
     for &(st, blocked) in &typed {
         e.xsi_types(&mut elems, st, blocked)?;
     }
-    let elements: Vec<_> = e.elements.iter().copied().collect();
-    for (st, constraint, blocked) in elements {
-        e.element_reader_fn(&mut elems, st, constraint, blocked, false)?;
-    }
-    let elements: Vec<_> = e.event_elements.iter().copied().collect();
-    for (st, constraint, blocked) in elements {
-        e.element_reader_fn(&mut elems, st, constraint, blocked, true)?;
+    let sets = [
+        (&e.elements, false, false),
+        (&e.event_elements, true, false),
+        (&e.light_elements, false, true),
+        (&e.light_event_elements, true, true),
+    ];
+    let readers: Vec<(Vec<_>, bool, bool)> = sets
+        .into_iter()
+        .map(|(set, events, light)| (set.iter().copied().collect(), events, light))
+        .collect();
+    for (elements, events, light) in readers {
+        for (st, constraint, blocked) in elements {
+            e.element_reader_fn(&mut elems, st, constraint, blocked, events, light)?;
+        }
     }
     let mut done = BTreeSet::new();
     let mut queue: Vec<SimpleTypeId> = e.conversions.iter().rev().copied().collect();
@@ -184,6 +195,11 @@ struct Emitter<'p> {
     events: bool,
     /// The element readers of the event readers, as `elements`.
     event_elements: BTreeSet<(SimpleTypeId, Constraint, bool)>,
+    /// The element readers of the validate-only and event readers whose values need nothing
+    /// built (`check_element_N`, `events_check_element_N`): strings and decimals without
+    /// facets, checked by `bind::value::check_string` and `check_decimal`.
+    light_elements: BTreeSet<(SimpleTypeId, Constraint, bool)>,
+    light_event_elements: BTreeSet<(SimpleTypeId, Constraint, bool)>,
     /// How far the code being written will be indented (4 inside an `impl`).
     indent: usize,
     /// The items of optional `all` groups (a complex type's whole content, `minOccurs="0"`):
@@ -207,6 +223,8 @@ impl<'p> Emitter<'p> {
             check: false,
             events: false,
             event_elements: BTreeSet::new(),
+            light_elements: BTreeSet::new(),
+            light_event_elements: BTreeSet::new(),
             indent: 0,
             all_groups: HashSet::new(),
         }
@@ -929,10 +947,14 @@ impl Emitter<'_> {
         constraint: Constraint,
         blocked: bool,
         events: bool,
+        light: bool,
     ) -> R<()> {
-        let (rust, _) = self.rust_simple(st)?;
+        let check = light.then(|| self.light_check(st)).flatten();
+        let (rust, conv) = match check {
+            Some(_) => ("()".to_string(), "check".to_string()),
+            None => (self.rust_simple(st)?.0, conversion_name(st)),
+        };
         let _ = writeln!(elems);
-        let conv = conversion_name(st);
         let (params, doc) = match constraint {
             Constraint::None => ("", None),
             Constraint::Default => (
@@ -949,7 +971,10 @@ impl Emitter<'_> {
         if let Some(doc) = doc {
             let _ = writeln!(elems, "{doc}");
         }
-        let name = element_reader(st, constraint, blocked);
+        let name = match light {
+            true => format!("check_{}", element_reader(st, constraint, blocked)),
+            false => element_reader(st, constraint, blocked),
+        };
         let (name, params) = match events {
             true => (
                 format!("events_{name}<Src: {B}::Source, H: {B}::events::Handler>"),
@@ -977,6 +1002,9 @@ impl Emitter<'_> {
             Constraint::Fixed => ("Fixed", "(fixed)"),
         };
         let _ = writeln!(elems, "    let k = {B}::ValueConstraint::{k}{arg};");
+        if let Some(check) = check {
+            let _ = writeln!(elems, "    let check = {B}::value::{check};");
+        }
         if identity::any(self.schema) {
             // The value, then its key for a field that waits for it.
             let call = match id_kind(self.schema, st) {
@@ -1063,13 +1091,28 @@ impl Emitter<'_> {
                     Constraint::Fixed => format!("{B}::nil_fixed"),
                     _ => format!("{B}::nil_simple"),
                 };
+                // Validate-only and event code check a string or decimal without facets
+                // without building it (its value is dropped), unless a fixed value, an ID
+                // table or an identity constraint needs the value.
+                let light = self.check
+                    && k != Constraint::Fixed
+                    && id_kind(self.schema, st).is_none()
+                    && !identity::any(self.schema)
+                    && self.light_check(st).is_some();
+                let prefix = if light { "check_" } else { "" };
                 if self.events {
-                    self.event_elements.insert((st, k, blocked));
-                    let f = format!("events_{}", element_reader(st, k, blocked));
+                    match light {
+                        true => self.light_event_elements.insert((st, k, blocked)),
+                        false => self.event_elements.insert((st, k, blocked)),
+                    };
+                    let f = format!("events_{prefix}{}", element_reader(st, k, blocked));
                     (format!("|c| {f}(c, h{arg})"), nil)
                 } else {
-                    self.elements.insert((st, k, blocked));
-                    let f = element_reader(st, k, blocked);
+                    match light {
+                        true => self.light_elements.insert((st, k, blocked)),
+                        false => self.elements.insert((st, k, blocked)),
+                    };
+                    let f = format!("{prefix}{}", element_reader(st, k, blocked));
                     match arg.is_empty() {
                         true => (f, nil),
                         false => (format!("|c| {f}(c{arg})"), nil),
@@ -2753,6 +2796,32 @@ impl Emitter<'_> {
 
     /// The primitive a simple type's values convert through (its base's, for a newtype or
     /// an enumeration).
+    /// The runtime check (`bind::value::check_string`, `check_decimal`) that validate-only
+    /// code may call for a value of `st` instead of its conversion: `xs:string` or
+    /// `xs:decimal` without facets, whose value would only be built to be dropped.
+    fn light_check(&self, st: SimpleTypeId) -> Option<&'static str> {
+        let t = self.schema.simple_type(st);
+        let f = &t.facets;
+        let plain = f.length.is_none()
+            && f.min_length.is_none()
+            && f.max_length.is_none()
+            && f.total_digits.is_none()
+            && f.fraction_digits.is_none()
+            && f.min_inclusive.is_none()
+            && f.max_inclusive.is_none()
+            && f.min_exclusive.is_none()
+            && f.max_exclusive.is_none()
+            && f.enumeration.is_none()
+            && f.patterns.is_empty();
+        match (&t.variety, self.prim_of(st)) {
+            (Variety::Atomic(Builtin::String), Some(Prim::String)) if plain => Some("check_string"),
+            (Variety::Atomic(Builtin::Decimal), Some(Prim::Decimal)) if plain => {
+                Some("check_decimal")
+            }
+            _ => None,
+        }
+    }
+
     fn prim_of(&self, st: SimpleTypeId) -> Option<Prim> {
         match self.plan.simple_types.get(&st)? {
             Ty::Prim(p) => Some(*p),

@@ -542,7 +542,7 @@ impl Document {
         if c.at("http://www.example.com/IPO", "purchaseOrder") {
             PurchaseOrderType::check(c)?;
         } else if c.at("http://www.example.com/IPO", "comment") {
-            element_1(c)?;
+            check_element_1(c)?;
         } else {
             return Ok(false);
         }
@@ -575,7 +575,7 @@ impl PurchaseOrderType {
             *more = c.child_expecting(&EXPECT_2)?;
         }
         if *more && c.at("http://www.example.com/IPO", "comment") {
-            element_1(c)?;
+            check_element_1(c)?;
             *more = c.child_expecting(&EXPECT_3)?;
         }
         if *more && c.at("", "items") {
@@ -600,17 +600,17 @@ impl Address {
         if !(*more && c.at("", "name")) {
             return Err(c.unexpected("<name>"));
         }
-        element_1(c)?;
+        check_element_1(c)?;
         *more = c.child_expecting(&EXPECT_5)?;
         if !(*more && c.at("", "street")) {
             return Err(c.unexpected("<street>"));
         }
-        element_1(c)?;
+        check_element_1(c)?;
         *more = c.child_expecting(&EXPECT_6)?;
         if !(*more && c.at("", "city")) {
             return Err(c.unexpected("<city>"));
         }
-        element_1(c)?;
+        check_element_1(c)?;
         *more = c.child()?;
         if *more {
             return Err(c.unexpected("the end of the content of Address"));
@@ -641,17 +641,17 @@ impl UsAddress {
         if !(*more && c.at("", "name")) {
             return Err(c.unexpected("<name>"));
         }
-        element_1(c)?;
+        check_element_1(c)?;
         *more = c.child_expecting(&EXPECT_5)?;
         if !(*more && c.at("", "street")) {
             return Err(c.unexpected("<street>"));
         }
-        element_1(c)?;
+        check_element_1(c)?;
         *more = c.child_expecting(&EXPECT_6)?;
         if !(*more && c.at("", "city")) {
             return Err(c.unexpected("<city>"));
         }
-        element_1(c)?;
+        check_element_1(c)?;
         *more = c.child_expecting(&EXPECT_7)?;
         if !(*more && c.at("", "state")) {
             return Err(c.unexpected("<state>"));
@@ -694,17 +694,17 @@ impl UkAddress {
         if !(*more && c.at("", "name")) {
             return Err(c.unexpected("<name>"));
         }
-        element_1(c)?;
+        check_element_1(c)?;
         *more = c.child_expecting(&EXPECT_5)?;
         if !(*more && c.at("", "street")) {
             return Err(c.unexpected("<street>"));
         }
-        element_1(c)?;
+        check_element_1(c)?;
         *more = c.child_expecting(&EXPECT_6)?;
         if !(*more && c.at("", "city")) {
             return Err(c.unexpected("<city>"));
         }
-        element_1(c)?;
+        check_element_1(c)?;
         *more = c.child_expecting(&EXPECT_9)?;
         if !(*more && c.at("", "postcode")) {
             return Err(c.unexpected("<postcode>"));
@@ -758,7 +758,7 @@ impl Item {
         if !(*more && c.at("", "productName")) {
             return Err(c.unexpected("<productName>"));
         }
-        element_1(c)?;
+        check_element_1(c)?;
         *more = c.child_expecting(&EXPECT_12)?;
         if !(*more && c.at("", "quantity")) {
             return Err(c.unexpected("<quantity>"));
@@ -768,10 +768,10 @@ impl Item {
         if !(*more && c.at("", "USPrice")) {
             return Err(c.unexpected("<USPrice>"));
         }
-        element_3(c)?;
+        check_element_3(c)?;
         *more = c.child_expecting(&EXPECT_2)?;
         if *more && c.at("http://www.example.com/IPO", "comment") {
-            element_1(c)?;
+            check_element_1(c)?;
             *more = c.child_expecting(&EXPECT_14)?;
         }
         if *more && c.at("", "shipDate") {
@@ -839,7 +839,7 @@ impl Document {
             h.end();
         } else if c.at("http://www.example.com/IPO", "comment") {
             h.start("http://www.example.com/IPO", "comment");
-            events_element_1(c, h)?;
+            events_check_element_1(c, h)?;
             h.end();
         } else {
             return Ok(false);
@@ -915,7 +915,7 @@ impl PurchaseOrderType {
         }
         if *more && c.at("http://www.example.com/IPO", "comment") {
             h.start("http://www.example.com/IPO", "comment");
-            events_element_1(c, h)?;
+            events_check_element_1(c, h)?;
             h.end();
             *more = c.child_expecting(&EXPECT_3)?;
         }
@@ -947,21 +947,21 @@ impl Address {
             return Err(c.unexpected("<name>"));
         }
         h.start("", "name");
-        events_element_1(c, h)?;
+        events_check_element_1(c, h)?;
         h.end();
         *more = c.child_expecting(&EXPECT_5)?;
         if !(*more && c.at("", "street")) {
             return Err(c.unexpected("<street>"));
         }
         h.start("", "street");
-        events_element_1(c, h)?;
+        events_check_element_1(c, h)?;
         h.end();
         *more = c.child_expecting(&EXPECT_6)?;
         if !(*more && c.at("", "city")) {
             return Err(c.unexpected("<city>"));
         }
         h.start("", "city");
-        events_element_1(c, h)?;
+        events_check_element_1(c, h)?;
         h.end();
         *more = c.child()?;
         if *more {
@@ -1000,21 +1000,21 @@ impl UsAddress {
             return Err(c.unexpected("<name>"));
         }
         h.start("", "name");
-        events_element_1(c, h)?;
+        events_check_element_1(c, h)?;
         h.end();
         *more = c.child_expecting(&EXPECT_5)?;
         if !(*more && c.at("", "street")) {
             return Err(c.unexpected("<street>"));
         }
         h.start("", "street");
-        events_element_1(c, h)?;
+        events_check_element_1(c, h)?;
         h.end();
         *more = c.child_expecting(&EXPECT_6)?;
         if !(*more && c.at("", "city")) {
             return Err(c.unexpected("<city>"));
         }
         h.start("", "city");
-        events_element_1(c, h)?;
+        events_check_element_1(c, h)?;
         h.end();
         *more = c.child_expecting(&EXPECT_7)?;
         if !(*more && c.at("", "state")) {
@@ -1069,21 +1069,21 @@ impl UkAddress {
             return Err(c.unexpected("<name>"));
         }
         h.start("", "name");
-        events_element_1(c, h)?;
+        events_check_element_1(c, h)?;
         h.end();
         *more = c.child_expecting(&EXPECT_5)?;
         if !(*more && c.at("", "street")) {
             return Err(c.unexpected("<street>"));
         }
         h.start("", "street");
-        events_element_1(c, h)?;
+        events_check_element_1(c, h)?;
         h.end();
         *more = c.child_expecting(&EXPECT_6)?;
         if !(*more && c.at("", "city")) {
             return Err(c.unexpected("<city>"));
         }
         h.start("", "city");
-        events_element_1(c, h)?;
+        events_check_element_1(c, h)?;
         h.end();
         *more = c.child_expecting(&EXPECT_9)?;
         if !(*more && c.at("", "postcode")) {
@@ -1152,7 +1152,7 @@ impl Item {
             return Err(c.unexpected("<productName>"));
         }
         h.start("", "productName");
-        events_element_1(c, h)?;
+        events_check_element_1(c, h)?;
         h.end();
         *more = c.child_expecting(&EXPECT_12)?;
         if !(*more && c.at("", "quantity")) {
@@ -1166,12 +1166,12 @@ impl Item {
             return Err(c.unexpected("<USPrice>"));
         }
         h.start("", "USPrice");
-        events_element_3(c, h)?;
+        events_check_element_3(c, h)?;
         h.end();
         *more = c.child_expecting(&EXPECT_2)?;
         if *more && c.at("http://www.example.com/IPO", "comment") {
             h.start("http://www.example.com/IPO", "comment");
-            events_element_1(c, h)?;
+            events_check_element_1(c, h)?;
             h.end();
             *more = c.child_expecting(&EXPECT_14)?;
         }
@@ -1347,22 +1347,6 @@ fn element_50<Src: xwire::bind::Source>(c: &mut Src) -> Result<u8, Src::Error> {
     xwire::bind::simple_element(c, k, xsi_type_50, value_50)
 }
 
-fn events_element_1<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
-    c: &mut Src,
-    h: &mut H,
-) -> Result<xwire::bind::Text, Src::Error> {
-    let k = xwire::bind::ValueConstraint::None;
-    xwire::bind::simple_element_text(c, k, xsi_type_1, value_1, |s| h.text(s))
-}
-
-fn events_element_3<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
-    c: &mut Src,
-    h: &mut H,
-) -> Result<xwire::bind::Decimal, Src::Error> {
-    let k = xwire::bind::ValueConstraint::None;
-    xwire::bind::simple_element_text(c, k, xsi_type_3, value_3, |s| h.text(s))
-}
-
 fn events_element_9<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
     c: &mut Src,
     h: &mut H,
@@ -1401,6 +1385,36 @@ fn events_element_50<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
 ) -> Result<u8, Src::Error> {
     let k = xwire::bind::ValueConstraint::None;
     xwire::bind::simple_element_text(c, k, xsi_type_50, value_50, |s| h.text(s))
+}
+
+fn check_element_1<Src: xwire::bind::Source>(c: &mut Src) -> Result<(), Src::Error> {
+    let k = xwire::bind::ValueConstraint::None;
+    let check = xwire::bind::value::check_string;
+    xwire::bind::simple_element(c, k, xsi_type_1, check)
+}
+
+fn check_element_3<Src: xwire::bind::Source>(c: &mut Src) -> Result<(), Src::Error> {
+    let k = xwire::bind::ValueConstraint::None;
+    let check = xwire::bind::value::check_decimal;
+    xwire::bind::simple_element(c, k, xsi_type_3, check)
+}
+
+fn events_check_element_1<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+    c: &mut Src,
+    h: &mut H,
+) -> Result<(), Src::Error> {
+    let k = xwire::bind::ValueConstraint::None;
+    let check = xwire::bind::value::check_string;
+    xwire::bind::simple_element_text(c, k, xsi_type_1, check, |s| h.text(s))
+}
+
+fn events_check_element_3<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+    c: &mut Src,
+    h: &mut H,
+) -> Result<(), Src::Error> {
+    let k = xwire::bind::ValueConstraint::None;
+    let check = xwire::bind::value::check_decimal;
+    xwire::bind::simple_element_text(c, k, xsi_type_3, check, |s| h.text(s))
 }
 
 const EXPECT_0: xwire::bind::Expected = xwire::bind::Expected::new("", "shipTo");

@@ -359,7 +359,7 @@ impl Document {
         if c.at("", "purchaseOrder") {
             PurchaseOrderType::check(c)?;
         } else if c.at("", "comment") {
-            element_1(c)?;
+            check_element_1(c)?;
         } else {
             return Ok(false);
         }
@@ -393,7 +393,7 @@ impl PurchaseOrderType {
         UsAddress::check(c)?;
         *more = c.child_expecting(&EXPECT_2)?;
         if *more && c.at("", "comment") {
-            element_1(c)?;
+            check_element_1(c)?;
             *more = c.child_expecting(&EXPECT_3)?;
         }
         if !(*more && c.at("", "items")) {
@@ -433,27 +433,27 @@ impl UsAddress {
         if !(*more && c.at("", "name")) {
             return Err(c.unexpected("<name>"));
         }
-        element_1(c)?;
+        check_element_1(c)?;
         *more = c.child_expecting(&EXPECT_5)?;
         if !(*more && c.at("", "street")) {
             return Err(c.unexpected("<street>"));
         }
-        element_1(c)?;
+        check_element_1(c)?;
         *more = c.child_expecting(&EXPECT_6)?;
         if !(*more && c.at("", "city")) {
             return Err(c.unexpected("<city>"));
         }
-        element_1(c)?;
+        check_element_1(c)?;
         *more = c.child_expecting(&EXPECT_7)?;
         if !(*more && c.at("", "state")) {
             return Err(c.unexpected("<state>"));
         }
-        element_1(c)?;
+        check_element_1(c)?;
         *more = c.child_expecting(&EXPECT_8)?;
         if !(*more && c.at("", "zip")) {
             return Err(c.unexpected("<zip>"));
         }
-        element_3(c)?;
+        check_element_3(c)?;
         *more = c.child()?;
         if *more {
             return Err(c.unexpected("the end of the content of UsAddress"));
@@ -502,7 +502,7 @@ impl Item {
         if !(*more && c.at("", "productName")) {
             return Err(c.unexpected("<productName>"));
         }
-        element_1(c)?;
+        check_element_1(c)?;
         *more = c.child_expecting(&EXPECT_11)?;
         if !(*more && c.at("", "quantity")) {
             return Err(c.unexpected("<quantity>"));
@@ -512,10 +512,10 @@ impl Item {
         if !(*more && c.at("", "USPrice")) {
             return Err(c.unexpected("<USPrice>"));
         }
-        element_3(c)?;
+        check_element_3(c)?;
         *more = c.child_expecting(&EXPECT_2)?;
         if *more && c.at("", "comment") {
-            element_1(c)?;
+            check_element_1(c)?;
             *more = c.child_expecting(&EXPECT_13)?;
         }
         if *more && c.at("", "shipDate") {
@@ -581,7 +581,7 @@ impl Document {
             h.end();
         } else if c.at("", "comment") {
             h.start("", "comment");
-            events_element_1(c, h)?;
+            events_check_element_1(c, h)?;
             h.end();
         } else {
             return Ok(false);
@@ -656,7 +656,7 @@ impl PurchaseOrderType {
         *more = c.child_expecting(&EXPECT_2)?;
         if *more && c.at("", "comment") {
             h.start("", "comment");
-            events_element_1(c, h)?;
+            events_check_element_1(c, h)?;
             h.end();
             *more = c.child_expecting(&EXPECT_3)?;
         }
@@ -706,35 +706,35 @@ impl UsAddress {
             return Err(c.unexpected("<name>"));
         }
         h.start("", "name");
-        events_element_1(c, h)?;
+        events_check_element_1(c, h)?;
         h.end();
         *more = c.child_expecting(&EXPECT_5)?;
         if !(*more && c.at("", "street")) {
             return Err(c.unexpected("<street>"));
         }
         h.start("", "street");
-        events_element_1(c, h)?;
+        events_check_element_1(c, h)?;
         h.end();
         *more = c.child_expecting(&EXPECT_6)?;
         if !(*more && c.at("", "city")) {
             return Err(c.unexpected("<city>"));
         }
         h.start("", "city");
-        events_element_1(c, h)?;
+        events_check_element_1(c, h)?;
         h.end();
         *more = c.child_expecting(&EXPECT_7)?;
         if !(*more && c.at("", "state")) {
             return Err(c.unexpected("<state>"));
         }
         h.start("", "state");
-        events_element_1(c, h)?;
+        events_check_element_1(c, h)?;
         h.end();
         *more = c.child_expecting(&EXPECT_8)?;
         if !(*more && c.at("", "zip")) {
             return Err(c.unexpected("<zip>"));
         }
         h.start("", "zip");
-        events_element_3(c, h)?;
+        events_check_element_3(c, h)?;
         h.end();
         *more = c.child()?;
         if *more {
@@ -796,7 +796,7 @@ impl Item {
             return Err(c.unexpected("<productName>"));
         }
         h.start("", "productName");
-        events_element_1(c, h)?;
+        events_check_element_1(c, h)?;
         h.end();
         *more = c.child_expecting(&EXPECT_11)?;
         if !(*more && c.at("", "quantity")) {
@@ -810,12 +810,12 @@ impl Item {
             return Err(c.unexpected("<USPrice>"));
         }
         h.start("", "USPrice");
-        events_element_3(c, h)?;
+        events_check_element_3(c, h)?;
         h.end();
         *more = c.child_expecting(&EXPECT_2)?;
         if *more && c.at("", "comment") {
             h.start("", "comment");
-            events_element_1(c, h)?;
+            events_check_element_1(c, h)?;
             h.end();
             *more = c.child_expecting(&EXPECT_13)?;
         }
@@ -922,22 +922,6 @@ fn element_47<Src: xwire::bind::Source>(c: &mut Src) -> Result<u8, Src::Error> {
     xwire::bind::simple_element(c, k, xsi_type_47, value_47)
 }
 
-fn events_element_1<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
-    c: &mut Src,
-    h: &mut H,
-) -> Result<xwire::bind::Text, Src::Error> {
-    let k = xwire::bind::ValueConstraint::None;
-    xwire::bind::simple_element_text(c, k, xsi_type_1, value_1, |s| h.text(s))
-}
-
-fn events_element_3<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
-    c: &mut Src,
-    h: &mut H,
-) -> Result<xwire::bind::Decimal, Src::Error> {
-    let k = xwire::bind::ValueConstraint::None;
-    xwire::bind::simple_element_text(c, k, xsi_type_3, value_3, |s| h.text(s))
-}
-
 fn events_element_9<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
     c: &mut Src,
     h: &mut H,
@@ -952,6 +936,36 @@ fn events_element_47<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
 ) -> Result<u8, Src::Error> {
     let k = xwire::bind::ValueConstraint::None;
     xwire::bind::simple_element_text(c, k, xsi_type_47, value_47, |s| h.text(s))
+}
+
+fn check_element_1<Src: xwire::bind::Source>(c: &mut Src) -> Result<(), Src::Error> {
+    let k = xwire::bind::ValueConstraint::None;
+    let check = xwire::bind::value::check_string;
+    xwire::bind::simple_element(c, k, xsi_type_1, check)
+}
+
+fn check_element_3<Src: xwire::bind::Source>(c: &mut Src) -> Result<(), Src::Error> {
+    let k = xwire::bind::ValueConstraint::None;
+    let check = xwire::bind::value::check_decimal;
+    xwire::bind::simple_element(c, k, xsi_type_3, check)
+}
+
+fn events_check_element_1<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+    c: &mut Src,
+    h: &mut H,
+) -> Result<(), Src::Error> {
+    let k = xwire::bind::ValueConstraint::None;
+    let check = xwire::bind::value::check_string;
+    xwire::bind::simple_element_text(c, k, xsi_type_1, check, |s| h.text(s))
+}
+
+fn events_check_element_3<Src: xwire::bind::Source, H: xwire::bind::events::Handler>(
+    c: &mut Src,
+    h: &mut H,
+) -> Result<(), Src::Error> {
+    let k = xwire::bind::ValueConstraint::None;
+    let check = xwire::bind::value::check_decimal;
+    xwire::bind::simple_element_text(c, k, xsi_type_3, check, |s| h.text(s))
 }
 
 const EXPECT_0: xwire::bind::Expected = xwire::bind::Expected::new("", "shipTo");

@@ -36,7 +36,7 @@
 //! line breaks.
 
 mod binary;
-mod decimal;
+pub(crate) mod decimal;
 pub mod numbers;
 mod temporal;
 mod value;
