@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs every optional peer of `xwire bench`: the C and C++ libraries (Debian packages, found
-# by the bench crate's build script through pkg-config), the Java harness (bench/java, built
-# with Maven) and the Python harness's packages (bench/python, pip). Idempotent; Debian/Ubuntu.
+# by the bench crate's build script through pkg-config; xsdcxx, CodeSynthesis XSD, on PATH), the
+# Java harness (bench/java, built with Maven) and the Python harness's packages (bench/python,
+# pip). Idempotent; Debian/Ubuntu.
 # The suite runs with whatever is present; `xwire bench --list` shows what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,7 +13,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 # --- C and C++ peers (Debian packages) ------------------------------------------------------
-debian_packages=(pkg-config libxml2-dev libexpat1-dev libxml2-utils libxerces-c-dev libpugixml-dev)
+debian_packages=(pkg-config libxml2-dev libexpat1-dev libxml2-utils libxerces-c-dev libpugixml-dev xsdcxx)
 
 install_debian() {
     local missing=()

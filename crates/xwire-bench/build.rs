@@ -1,7 +1,10 @@
 //! Compiles the C and C++ shims for the peers whose development files are installed (found
 //! through pkg-config) and sets `xwire_libxml2` / `xwire_expat` / `xwire_xerces` /
-//! `xwire_pugixml`. Without them the benchmark still builds and lists those peers as not found
-//! (`scripts/install-peers.sh` installs them); `XWIRE_NO_C_PEERS=1` leaves them all out.
+//! `xwire_pugixml`. When the CodeSynthesis XSD compiler (`xsdcxx`) is on PATH as well as
+//! Xerces-C++, it generates that compiler's C++/Parser mapping of the `bind` schemas into
+//! `OUT_DIR` and compiles it with its shim (`xwire_xsdcxx`). Without them
+//! the benchmark still builds and lists those peers as not found (`scripts/install-peers.sh`
+//! installs them); `XWIRE_NO_C_PEERS=1` leaves them all out.
 //! It also generates, with xwire-codegen, the parsers of the `bind` operation from the
 //! workloads' schemas (`po.xsd`, `ipo.xsd`, `purchase-orders.xsd`), as a user's build
 //! script would.
@@ -12,6 +15,7 @@ fn main() {
         "xwire_expat",
         "xwire_xerces",
         "xwire_pugixml",
+        "xwire_xsdcxx",
     ] {
         println!("cargo::rustc-check-cfg=cfg({cfg})");
     }
@@ -41,6 +45,127 @@ fn main() {
     shim("expat", "shim/expat_shim.c", "xwire_expat");
     shim("xerces-c", "shim/xerces_shim.cpp", "xwire_xerces");
     shim("pugixml", "shim/pugixml_shim.cpp", "xwire_pugixml");
+    xsdcxx();
+}
+
+/// The schemas of the `bind` workloads and the C++ namespaces their mappings go in (po.xsd
+/// has no target namespace; the three would otherwise clash in one library).
+const XSDCXX_SCHEMAS: [(&str, &str); 3] = [
+    ("po.xsd", "=po"),
+    ("ipo.xsd", "http://www.example.com/IPO=ipo"),
+    ("purchase-orders.xsd", "http://www.example.com/PO1=pos"),
+];
+
+/// Generates the C++/Parser mapping (with validation code and no-op implementations) of the
+/// `bind` schemas with `xsdcxx`, and builds it with `shim/xsdcxx_parser_shim.cpp` against
+/// Xerces-C++. The XML Schema built-in types are generated once (`--generate-xml-schema`) and
+/// shared (`--extern-xml-schema`). ipo.xsd's addresses are chosen by `xsi:type`, which the
+/// mapping follows only when polymorphic.
+/// `--std c++11` makes xsd 4.0 use `std::unique_ptr` (not `std::auto_ptr`, gone in C++17);
+/// the generated code compiles as C++17.
+fn xsdcxx() {
+    for (schema, _) in XSDCXX_SCHEMAS {
+        println!("cargo:rerun-if-changed=schemas/{schema}");
+    }
+    if std::process::Command::new("xsdcxx")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        println!("cargo:warning=xsdcxx not found on PATH: the xsdcxx peers are left out");
+        return;
+    }
+    let Ok(lib) = pkg_config::Config::new()
+        .cargo_metadata(false)
+        .probe("xerces-c")
+    else {
+        return;
+    };
+    let out =
+        std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR")).join("xsdcxx");
+    std::fs::create_dir_all(&out).expect("OUT_DIR/xsdcxx");
+    let schemas = std::path::Path::new("schemas")
+        .canonicalize()
+        .expect("schemas/");
+    let run = |mapping: &str, args: &[&str], what: &str| {
+        let mut cmd = std::process::Command::new("xsdcxx");
+        cmd.arg(mapping).args(["--std", "c++11", "--output-dir"]);
+        cmd.arg(&out);
+        if mapping == "cxx-parser" {
+            // The no-op implementations are not overwritten without it.
+            cmd.args([
+                "--xml-parser",
+                "xerces",
+                "--generate-validation",
+                "--force-overwrite",
+            ]);
+        }
+        let o = cmd.args(args).output().expect("xsdcxx runs");
+        assert!(
+            o.status.success(),
+            "xsdcxx {mapping} {what}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    };
+    let mut generated = Vec::new();
+    for mapping in ["cxx-parser"] {
+        run(
+            mapping,
+            &[
+                "--generate-polymorphic",
+                "--generate-xml-schema",
+                "xml-schema.xsd",
+            ],
+            "xml-schema.xsd",
+        );
+        for (schema, namespace) in XSDCXX_SCHEMAS {
+            let path = schemas.join(schema);
+            let path = path.to_str().expect("UTF-8 path");
+            let mut args = vec!["--extern-xml-schema", "xml-schema.xsd"];
+            args.extend(["--namespace-map", namespace]);
+            if schema == "ipo.xsd" {
+                args.push("--generate-polymorphic");
+            }
+            if mapping == "cxx-parser" {
+                args.push("--generate-noop-impl");
+            }
+            args.push(path);
+            run(mapping, &args, schema);
+            let stem = schema.trim_end_matches(".xsd");
+            if mapping == "cxx-parser" {
+                generated.push(out.join(format!("{stem}-pskel.cxx")));
+                generated.push(out.join(format!("{stem}-pimpl.cxx")));
+            } else {
+                generated.push(out.join(format!("{stem}.cxx")));
+            }
+        }
+    }
+    // The generated code is compiled without warnings (it is xsdcxx's: fall-throughs in its
+    // state machines, unused arguments in its no-op implementations), the shims with them,
+    // into one library.
+    let cxx = |warnings: bool| {
+        let mut build = cc::Build::new();
+        build
+            .cpp(true)
+            .std("c++17")
+            .include(&out)
+            .warnings(warnings);
+        for dir in &lib.include_paths {
+            build.include(dir);
+        }
+        build
+    };
+    let objects = cxx(false).files(&generated).compile_intermediates();
+    let mut build = cxx(true);
+    build.file("shim/xsdcxx_parser_shim.cpp").objects(&objects);
+    build.compile("xwire_xsdcxx");
+    for dir in &lib.link_paths {
+        println!("cargo:rustc-link-search=native={}", dir.display());
+    }
+    for name in &lib.libs {
+        println!("cargo:rustc-link-lib={name}");
+    }
+    println!("cargo:rustc-cfg=xwire_xsdcxx");
 }
 
 /// Builds one shim against a pkg-config package (C++ when the source ends in `.cpp`; cc then

@@ -63,6 +63,7 @@ mod cpp;
 mod models;
 pub mod probes;
 mod rust;
+mod xsdcxx;
 
 pub use rust::event_sum;
 
@@ -445,6 +446,7 @@ pub fn in_process() -> Vec<Peer> {
     v.extend(compiled::peers());
     v.extend(c::peers());
     v.extend(cpp::peers());
+    v.extend(xsdcxx::peers());
     v
 }
 
