@@ -1,8 +1,8 @@
 //! Compiles the C and C++ shims for the peers whose development files are installed (found
 //! through pkg-config) and sets `xwire_libxml2` / `xwire_expat` / `xwire_xerces` /
 //! `xwire_pugixml`. When the CodeSynthesis XSD compiler (`xsdcxx`) is on PATH as well as
-//! Xerces-C++, it generates that compiler's C++/Parser mapping of the `bind` schemas into
-//! `OUT_DIR` and compiles it with its shim (`xwire_xsdcxx`). Without them
+//! Xerces-C++, it generates that compiler's C++/Parser and C++/Tree mappings of the `bind`
+//! schemas into `OUT_DIR` and compiles them with their shims (`xwire_xsdcxx`). Without them
 //! the benchmark still builds and lists those peers as not found (`scripts/install-peers.sh`
 //! installs them); `XWIRE_NO_C_PEERS=1` leaves them all out.
 //! It also generates, with xwire-codegen, the parsers of the `bind` operation from the
@@ -56,11 +56,11 @@ const XSDCXX_SCHEMAS: [(&str, &str); 3] = [
     ("purchase-orders.xsd", "http://www.example.com/PO1=pos"),
 ];
 
-/// Generates the C++/Parser mapping (with validation code and no-op implementations) of the
-/// `bind` schemas with `xsdcxx`, and builds it with `shim/xsdcxx_parser_shim.cpp` against
-/// Xerces-C++. The XML Schema built-in types are generated once (`--generate-xml-schema`) and
-/// shared (`--extern-xml-schema`). ipo.xsd's addresses are chosen by `xsi:type`, which the
-/// mapping follows only when polymorphic.
+/// Generates the C++/Parser mapping (with validation code and no-op implementations) and the
+/// C++/Tree mapping of the `bind` schemas with `xsdcxx`, and builds them with
+/// `shim/xsdcxx_*_shim.cpp` against Xerces-C++. The XML Schema built-in types of each mapping
+/// are generated once (`--generate-xml-schema`) and shared (`--extern-xml-schema`). ipo.xsd's
+/// addresses are chosen by `xsi:type`, which both mappings follow only when polymorphic.
 /// `--std c++11` makes xsd 4.0 use `std::unique_ptr` (not `std::auto_ptr`, gone in C++17);
 /// the generated code compiles as C++17.
 fn xsdcxx() {
@@ -108,7 +108,7 @@ fn xsdcxx() {
         );
     };
     let mut generated = Vec::new();
-    for mapping in ["cxx-parser"] {
+    for mapping in ["cxx-parser", "cxx-tree"] {
         run(
             mapping,
             &[
@@ -157,7 +157,10 @@ fn xsdcxx() {
     };
     let objects = cxx(false).files(&generated).compile_intermediates();
     let mut build = cxx(true);
-    build.file("shim/xsdcxx_parser_shim.cpp").objects(&objects);
+    build
+        .file("shim/xsdcxx_parser_shim.cpp")
+        .file("shim/xsdcxx_tree_shim.cpp")
+        .objects(&objects);
     build.compile("xwire_xsdcxx");
     for dir in &lib.link_paths {
         println!("cargo:rustc-link-search=native={}", dir.display());
