@@ -63,6 +63,7 @@ mod cpp;
 mod models;
 pub mod probes;
 mod rust;
+mod xsd_parser;
 mod xsdcxx;
 
 pub use rust::event_sum;
@@ -444,6 +445,7 @@ pub fn all() -> Vec<Peer> {
 pub fn in_process() -> Vec<Peer> {
     let mut v = rust::peers();
     v.extend(compiled::peers());
+    v.extend(xsd_parser::peers());
     v.extend(c::peers());
     v.extend(cpp::peers());
     v.extend(xsdcxx::peers());
