@@ -18,6 +18,7 @@
 #include <xercesc/util/XMLString.hpp>
 #include <xercesc/util/XMLUni.hpp>
 #include <xercesc/validators/common/Grammar.hpp>
+#include "xerces_init.hpp"
 
 using namespace xercesc;
 
@@ -25,20 +26,6 @@ extern "C" volatile unsigned long long xw_xerces_touch;
 volatile unsigned long long xw_xerces_touch;
 
 namespace {
-
-// XMLPlatformUtils::Initialize exactly once per process (a function-local static is
-// initialised once, thread-safely); never terminated, as the process ends with it.
-bool initialise() {
-    static const bool ok = [] {
-        try {
-            XMLPlatformUtils::Initialize();
-            return true;
-        } catch (...) {
-            return false;
-        }
-    }();
-    return ok;
-}
 
 // UTF-8 length of a UTF-16 run, without transcoding: a surrogate pair is 4 bytes (counted on
 // its high half), other units 1, 2 or 3.
@@ -88,7 +75,7 @@ struct Sax {
 };
 
 Sax *sax_new(bool validating, const char *schema) {
-    if (!initialise()) return nullptr;
+    if (!xw_xerces_initialise()) return nullptr;
     Sax *s = new Sax;
     try {
         s->reader = XMLReaderFactory::createXMLReader();
@@ -194,7 +181,7 @@ long long xw_xerces_sax_run(void *h, const char *buf, size_t len) {
 void xw_xerces_sax_free(void *h) { delete static_cast<Sax *>(h); }
 
 void *xw_xerces_dom_new(void) {
-    if (!initialise()) return nullptr;
+    if (!xw_xerces_initialise()) return nullptr;
     Dom *d = new Dom;
     try {
         d->parser = new XercesDOMParser;

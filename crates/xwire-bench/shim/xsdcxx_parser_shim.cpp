@@ -21,22 +21,11 @@
 #include "ipo-pimpl.hxx"
 #include "po-pimpl.hxx"
 #include "purchase-orders-pimpl.hxx"
+#include "xerces_init.hpp"
 
 using namespace xercesc;
 
 namespace {
-
-bool initialise() {
-    static const bool ok = [] {
-        try {
-            XMLPlatformUtils::Initialize();
-            return true;
-        } catch (...) {
-            return false;
-        }
-    }();
-    return ok;
-}
 
 struct Sum {
     unsigned long long v = 0;
@@ -192,7 +181,7 @@ extern "C" {
 
 // `schema`: 0 po.xsd, 1 ipo.xsd, 2 purchase-orders.xsd; `bind`: 1 bind, 0 check.
 void *xw_xsdcxx_parser_new(int schema, int bind) {
-    if (!initialise()) return nullptr;
+    if (!xw_xerces_initialise()) return nullptr;
     try {
         std::unique_ptr<Handle> h(new Handle);
         h->schema = schema;

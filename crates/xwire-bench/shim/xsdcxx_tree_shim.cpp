@@ -20,22 +20,11 @@
 #include "ipo.hxx"
 #include "po.hxx"
 #include "purchase-orders.hxx"
+#include "xerces_init.hpp"
 
 using namespace xercesc;
 
 namespace {
-
-bool initialise() {
-    static const bool ok = [] {
-        try {
-            XMLPlatformUtils::Initialize();
-            return true;
-        } catch (...) {
-            return false;
-        }
-    }();
-    return ok;
-}
 
 // Every error and fatal error stops the parse (validation errors are fatal, as in the
 // xerces-sax2-validating peer).
@@ -105,7 +94,7 @@ extern "C" {
 
 // `schema`: 0 po.xsd, 1 ipo.xsd, 2 purchase-orders.xsd; `path`: that schema's file.
 void *xw_xsdcxx_tree_new(int schema, const char *path) {
-    if (!initialise() || schema < 0 || schema > 2) return nullptr;
+    if (!xw_xerces_initialise() || schema < 0 || schema > 2) return nullptr;
     try {
         std::unique_ptr<Handle> h(new Handle);
         h->schema = schema;

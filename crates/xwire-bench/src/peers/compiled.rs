@@ -214,9 +214,9 @@ fn prepare_events_any_type(setup: &Setup<'_>) -> Result<super::Runner, String> {
 }
 
 /// The checksum of `bind`: items + quantities + bytes of product names, over every order.
-fn items_sum<'a>(items: impl Iterator<Item = (u8, &'a str)>) -> u64 {
+pub(super) fn items_sum<'a, Q: Into<u64>>(items: impl Iterator<Item = (Q, &'a str)>) -> u64 {
     items
-        .map(|(qty, name)| 1 + u64::from(qty) + name.len() as u64)
+        .map(|(qty, name)| 1 + qty.into() + name.len() as u64)
         .sum()
 }
 

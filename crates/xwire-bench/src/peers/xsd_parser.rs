@@ -4,6 +4,7 @@
 //! events from a `SliceReader` straight into the types; what they check is in the peer's
 //! `checks`. Not on ipo.xsd: see `build.rs`.
 
+use super::compiled::items_sum;
 use super::{Engine, Lang, Op, Outcome, Peer, Setup};
 
 // Generated code: every item is public, not every one is used here, and its deserializers
@@ -52,20 +53,13 @@ fn read<T: xsd_parser_types::quick_xml::WithDeserializer>(doc: &[u8]) -> Result<
     T::deserialize(&mut SliceReader::from_bytes(doc)).map_err(|e| e.to_string())
 }
 
-/// The checksum of `bind` (as xwire-compiled's): items + quantities + bytes of product names.
-fn items_sum<'a>(items: impl Iterator<Item = (usize, &'a str)>) -> u64 {
-    items
-        .map(|(qty, name)| 1 + qty as u64 + name.len() as u64)
-        .sum()
-}
-
 fn bind_po(doc: &[u8]) -> Outcome {
     let o: po::PurchaseOrder = read(doc)?;
     Ok(items_sum(
         o.items
             .item
             .iter()
-            .map(|i| (i.quantity.0, i.product_name.as_str())),
+            .map(|i| (i.quantity.0 as u64, i.product_name.as_str())),
     ))
 }
 
@@ -75,7 +69,7 @@ fn bind_purchase_orders(doc: &[u8]) -> Outcome {
         all.purchase_order
             .iter()
             .flat_map(|o| &o.items.item)
-            .map(|i| (i.quantity.0, i.product_name.as_str())),
+            .map(|i| (i.quantity.0 as u64, i.product_name.as_str())),
     ))
 }
 
