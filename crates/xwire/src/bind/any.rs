@@ -63,6 +63,17 @@ pub enum NamedType {
     None,
 }
 
+impl NamedType {
+    /// The simple type `{ns}local`, whose values generated parsers do not check in wildcard
+    /// content (they hold QNames, which resolve through an element's bindings): an error
+    /// that names it.
+    #[cold]
+    pub fn unread(ns: &str, local: &str) -> NamedType {
+        let m = format!("the simple type {{{ns}}}{local} is not read by generated parsers");
+        NamedType::Simple(Err(Fault::new("cvc-elt.4.3", m)))
+    }
+}
+
 /// `processContents`: how far the content a wildcard admits is checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Process {

@@ -4,7 +4,8 @@
 use crate::{Event, Reader};
 
 use super::identity::Tracker;
-use super::{Content, Error, Fault, Ids, Source, Text, XSI};
+use super::mixed::MixedRuns;
+use super::{Bindings, Content, Error, Fault, Ids, MixedText, Source, Text, XSI};
 
 /// The general [`Source`]: the reader's tokens, so every rule of the reader holds (comments,
 /// CDATA sections, references, DTDs, any encoding), and a failed step is an [`Error`] with
@@ -22,6 +23,8 @@ pub struct Cursor<'a> {
     track: Option<Box<Tracker>>,
     /// The offset of the start tag whose `xsi:nil` is allowed ([`Source::allow_nil`]).
     nil_at: Option<u64>,
+    /// The mixed elements open ([`Source::mixed`]).
+    mixed: MixedRuns,
 }
 
 /// A tag [`Source::content`] read but did not give yet.
@@ -41,6 +44,7 @@ impl<'a> Cursor<'a> {
             ids: Ids::default(),
             track: None,
             nil_at: None,
+            mixed: MixedRuns::default(),
         }
     }
 
@@ -54,6 +58,7 @@ impl<'a> Cursor<'a> {
             ids: Ids::default(),
             track: None,
             nil_at: None,
+            mixed: MixedRuns::default(),
         }
     }
 }
@@ -173,6 +178,26 @@ impl Source for Cursor<'_> {
         outcome.map_err(|fault| self.fail(fault))
     }
 
+    fn bindings(&self) -> Bindings {
+        let mut b = Bindings::default();
+        for (prefix, uri) in self.reader.namespaces_in_scope() {
+            b.push(prefix, uri);
+        }
+        b
+    }
+
+    fn mixed(&mut self, keep: bool) {
+        self.mixed.begin(self.reader.depth(), keep);
+    }
+
+    fn mixed_text(&mut self) -> Vec<MixedText> {
+        self.mixed.take()
+    }
+
+    fn mixed_flush(&mut self, f: &mut dyn FnMut(&str)) {
+        self.mixed.flush(f);
+    }
+
     fn xsi_type(&mut self) -> Result<Option<(String, String)>, Error> {
         let Event::Start(t) = self.reader.current() else {
             return Ok(None);
@@ -202,9 +227,18 @@ impl Source for Cursor<'_> {
 
     fn child(&mut self) -> Result<bool, Error> {
         loop {
+            // The element whose children these are.
+            let mixed = self.mixed.at(self.reader.depth());
             match self.reader.next()? {
-                Event::Start(_) => return self.started().map(|()| true),
+                Event::Start(_) => {
+                    if mixed {
+                        self.mixed.child();
+                    }
+                    return self.started().map(|()| true);
+                }
                 Event::End(_) => return self.ended().map(|()| false),
+                Event::Text(t) if mixed => self.mixed.text(&t.unescape()),
+                Event::CData(c) if mixed => self.mixed.text(&c.text()),
                 Event::Text(t) if t.is_whitespace() => {}
                 Event::CData(c) if c.raw().bytes().all(|b| b.is_ascii_whitespace()) => {}
                 Event::Text(_) | Event::CData(_) => {

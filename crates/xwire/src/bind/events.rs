@@ -333,6 +333,8 @@ where
     S: Source,
     H: Handler,
 {
+    // In mixed content, the text before it first.
+    c.mixed_flush(&mut |t| h.text(t));
     let any = w.read::<D, S>(c)?;
     give(&any, c, h)
 }

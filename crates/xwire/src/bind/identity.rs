@@ -45,7 +45,7 @@ use std::collections::HashSet;
 
 use super::write::{Base64, Hex, List};
 use super::{Date, DateTime, Decimal, Duration, GDay, GMonth, GMonthDay, GYear, GYearMonth};
-use super::{Integer, Source, Text, Time};
+use super::{Integer, QName, Source, Text, Time};
 use crate::datatypes::Value;
 
 /// One field value: a class (values of different primitive types never compare equal) and
@@ -106,6 +106,13 @@ pub trait Key {
 impl Key for Text {
     fn key(&self) -> KeyPart {
         (0, self.to_string())
+    }
+}
+
+/// `{ns}local`, as [`value_key`] gives a QName.
+impl Key for QName {
+    fn key(&self) -> KeyPart {
+        (9, format!("{{{}}}{}", self.ns, self.local))
     }
 }
 

@@ -40,6 +40,8 @@ pub mod events;
 mod facets;
 pub mod identity;
 mod ids;
+mod mixed;
+mod qname;
 mod records;
 mod scanner;
 mod source;
@@ -55,6 +57,8 @@ pub use cursor::Cursor;
 pub use dfa::Dfa;
 pub use facets::{Enumeration, Facets};
 pub use ids::{IdKind, Ids};
+pub use mixed::MixedText;
+pub use qname::{Bindings, QName};
 pub use records::{RecordStream, Records};
 pub use scanner::{Fallback, Scanner};
 pub use source::{
@@ -157,5 +161,14 @@ impl Fault {
             constraint,
             message: message.into(),
         }
+    }
+
+    /// The fault of a global attribute `{ns}local` whose values generated parsers do not
+    /// check in wildcard content (they hold QNames, which resolve through an element's
+    /// bindings).
+    #[cold]
+    pub fn unread_attribute(ns: &str, local: &str) -> Fault {
+        let m = format!("the type of attribute {{{ns}}}{local} is not read by generated parsers");
+        Fault::new("cvc-attribute.3", m)
     }
 }

@@ -23,8 +23,9 @@ use crate::simd;
 use crate::{XMLNS_NS, XML_NS};
 
 use super::identity::Tracker;
+use super::mixed::MixedRuns;
 use super::source::simple_type_attribute;
-use super::{Content, Expected, Fault, Ids, Source, Text, XSI};
+use super::{Bindings, Content, Expected, Fault, Ids, MixedText, Source, Text, XSI};
 
 /// What a [`Scanner`] gives when it stops: the document holds something it leaves to the
 /// [`Cursor`](super::Cursor), or is wrong. Either way, read it again with the cursor.
@@ -125,6 +126,8 @@ pub struct Scanner<'a> {
     track: Option<Box<Tracker>>,
     /// The current start tag's `xsi:nil` is allowed ([`Source::allow_nil`]).
     nil_ok: bool,
+    /// The mixed elements open ([`Source::mixed`]).
+    mixed: MixedRuns,
 }
 
 impl<'a> Scanner<'a> {
@@ -147,6 +150,7 @@ impl<'a> Scanner<'a> {
             ids: Ids::default(),
             track: None,
             nil_ok: false,
+            mixed: MixedRuns::default(),
         }
     }
 
@@ -645,6 +649,9 @@ impl<'a> Scanner<'a> {
             self.close_empty()?;
             return Ok(false);
         }
+        if self.mixed.at(self.open.len()) {
+            return self.mixed_child();
+        }
         self.pos = skip_ws(self.bytes, self.pos);
         if self.byte(self.pos) != Some(b'<') {
             return Err(Fallback);
@@ -672,6 +679,29 @@ impl<'a> Scanner<'a> {
             }
         }
         self.start_tag()?;
+        Ok(true)
+    }
+
+    /// [`Source::child`] in mixed content: the text up to the next tag kept, then the tag.
+    #[inline(never)]
+    fn mixed_child(&mut self) -> Result<bool, Fallback> {
+        let start = self.pos;
+        let (end, plain) = self.text_run(start)?;
+        match plain {
+            true => self.mixed.text(self.str(Span { start, end })),
+            false => {
+                let text = std::mem::take(&mut self.text);
+                self.mixed.text(&text);
+                self.text = text;
+            }
+        }
+        self.pos = end;
+        if self.byte(self.pos + 1) == Some(b'/') {
+            self.end_tag()?;
+            return Ok(false);
+        }
+        self.start_tag()?;
+        self.mixed.child();
         Ok(true)
     }
 
@@ -779,6 +809,26 @@ impl Source for Scanner<'_> {
             f(ns, local, self.value_of(a)).map_err(|_| Fallback)?;
         }
         Ok(())
+    }
+
+    fn mixed(&mut self, keep: bool) {
+        self.mixed.begin(self.open.len(), keep);
+    }
+
+    fn mixed_text(&mut self) -> Vec<MixedText> {
+        self.mixed.take()
+    }
+
+    fn mixed_flush(&mut self, f: &mut dyn FnMut(&str)) {
+        self.mixed.flush(f);
+    }
+
+    fn bindings(&self) -> Bindings {
+        let mut b = Bindings::default();
+        for &(prefix, uri) in &self.bindings {
+            b.push(std::str::from_utf8(prefix).unwrap_or_default(), uri);
+        }
+        b
     }
 
     #[inline]

@@ -3,7 +3,7 @@
 //! [`Cursor`](super::Cursor).
 
 use super::identity::{Constraint, KeyPart, Tracker};
-use super::{Fault, IdKind, Ids, Nillable, Text, XSI};
+use super::{Bindings, Fault, IdKind, Ids, MixedText, Nillable, Text, XSI};
 
 /// One step through the content of an element whose content may hold text and elements
 /// ([`Source::content`]).
@@ -133,6 +133,11 @@ pub trait Source {
     where
         F: FnMut(&str, &str, &str) -> Result<(), Fault>;
 
+    /// The namespace bindings in scope at the current start tag, its own declarations
+    /// included: what the QName values of its attributes and text resolve through (an
+    /// element of simple content has no child to change them).
+    fn bindings(&self) -> Bindings;
+
     /// Checks that the current start tag has no attributes but the schema-location hints
     /// (`xsi:schemaLocation`, `xsi:noNamespaceSchemaLocation`) and `xsi:type` (checked apart,
     /// [`Source::check_xsi_type`]): the attributes of an element of simple type.
@@ -189,6 +194,22 @@ pub trait Source {
     /// instructions between children are skipped; other text is an error (element-only
     /// content).
     fn child(&mut self) -> Result<bool, Self::Error>;
+
+    /// The current start tag's content is mixed: until its end tag, [`Source::child`]
+    /// takes character data between its children (white space included) instead of
+    /// refusing it, and keeps it, when `keep`, for [`Source::mixed_text`]. Called before
+    /// its first child.
+    fn mixed(&mut self, keep: bool);
+
+    /// The text between the children of the mixed element that just ended (its end tag read
+    /// by [`Source::child`]), in order, with where each run stands. Called once for every
+    /// [`Source::mixed`], after the end tag.
+    fn mixed_text(&mut self) -> Vec<MixedText>;
+
+    /// Hands `f` the text kept so far in the innermost mixed element, and forgets it: what
+    /// event readers call before each child's events and at the element's end, so the
+    /// handler sees text and elements in document order.
+    fn mixed_flush(&mut self, f: &mut dyn FnMut(&str));
 
     /// [`Source::child`], told the element the content model expects next: a source may
     /// compare its name in place instead of scanning one. It moves exactly as `child` does,

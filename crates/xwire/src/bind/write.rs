@@ -30,8 +30,9 @@
 
 use std::borrow::Cow;
 
-use super::{Any, AnyAttribute, AnyElement, AnyNode, Decimal, Duration, Integer, Text};
+use super::{Any, AnyAttribute, AnyElement, AnyNode, Decimal, Duration, Integer, MixedText};
 use super::{Date, DateTime, GDay, GMonth, GMonthDay, GYear, GYearMonth, Nillable, Time, XSI};
+use super::{QName, Text};
 use crate::binary::{push_base64, Array, TypedValue};
 use crate::writer::Writer;
 
@@ -77,6 +78,13 @@ pub trait Lexical {
         false
     }
 
+    /// Binds, on the element just started, the prefixes the lexical form uses: a QName's
+    /// ([`QName`]); nothing for other values. Called before the value is written.
+    fn declare<S: XmlSink + ?Sized>(&self, s: &mut S) -> Result<(), WriteError> {
+        let _ = s;
+        Ok(())
+    }
+
     /// Writes the items of a list type, separated by spaces (a packed array for numbers).
     fn write_list<S: XmlSink + ?Sized>(items: &[Self], s: &mut S) -> Result<(), WriteError>
     where
@@ -104,6 +112,10 @@ impl<T: Lexical> Lexical for List<'_, T> {
 
     fn write_text<S: XmlSink + ?Sized>(&self, s: &mut S) -> Result<(), WriteError> {
         T::write_list(self.0, s)
+    }
+
+    fn declare<S: XmlSink + ?Sized>(&self, s: &mut S) -> Result<(), WriteError> {
+        self.0.iter().try_for_each(|v| v.declare(s))
     }
 }
 
@@ -156,9 +168,37 @@ impl Lexical for Text {
     }
 }
 
+/// `prefix:local`, the prefix declared on the element ([`Lexical::declare`]): the one the
+/// value was read with, or the default namespace for a value without one (undone, for a name
+/// in no namespace). A declaration that clashes with one the element already has is an
+/// error.
+impl Lexical for QName {
+    fn lexical(&self, out: &mut String) {
+        if !self.prefix.is_empty() && !self.ns.is_empty() {
+            out.push_str(&self.prefix);
+            out.push(':');
+        }
+        out.push_str(&self.local);
+    }
+
+    fn declare<S: XmlSink + ?Sized>(&self, s: &mut S) -> Result<(), WriteError> {
+        match (self.ns.is_empty(), self.prefix.is_empty()) {
+            (true, _) => s.namespace(None, ""),
+            (false, true) => s.namespace(None, &self.ns),
+            // Bound everywhere, and not to be declared.
+            (false, false) if &*self.prefix == "xml" => Ok(()),
+            (false, false) => s.namespace(Some(&self.prefix), &self.ns),
+        }
+    }
+}
+
 impl<T: Lexical + ?Sized> Lexical for &T {
     fn lexical(&self, out: &mut String) {
         (**self).lexical(out);
+    }
+
+    fn declare<S: XmlSink + ?Sized>(&self, s: &mut S) -> Result<(), WriteError> {
+        (**self).declare(s)
     }
 
     fn other_form(&self, out: &mut String) -> bool {
@@ -173,6 +213,10 @@ impl<T: Lexical + ?Sized> Lexical for &T {
 impl<T: Lexical + ?Sized> Lexical for Box<T> {
     fn lexical(&self, out: &mut String) {
         (**self).lexical(out);
+    }
+
+    fn declare<S: XmlSink + ?Sized>(&self, s: &mut S) -> Result<(), WriteError> {
+        (**self).declare(s)
     }
 
     fn other_form(&self, out: &mut String) -> bool {
@@ -278,12 +322,159 @@ impl<T: Content + ?Sized> Content for Box<T> {
     }
 }
 
+/// The sink a mixed element's children are written through: before each child at its own
+/// level it writes the text runs that stand before that child ([`MixedText::before`]), and
+/// [`Interleave::finish`] writes those after the last.
+///
+/// ```
+/// use xwire::bind::write::{self, Interleave, Name};
+/// use xwire::bind::MixedText;
+/// use xwire::writer::XmlSink;
+///
+/// let text = [MixedText::new(0, "Hello "), MixedText::new(1, ", all.")];
+/// let b = Name { ns: "", prefix: "", local: "b" };
+/// let xml = write::to_string(|s| {
+///     s.start_element("p")?;
+///     let s = &mut Interleave::new(s, &text);
+///     write::simple(s, b, "you")?;
+///     s.finish()?;
+///     s.end_element()
+/// })?;
+/// assert_eq!(xml, "<p>Hello <b>you</b>, all.</p>");
+/// # Ok::<(), write::WriteError>(())
+/// ```
+pub struct Interleave<'s, 't, S: XmlSink + ?Sized> {
+    inner: &'s mut S,
+    text: &'t [MixedText],
+    /// The next run to write.
+    next: usize,
+    /// The children started so far at the level of the runs.
+    children: u32,
+    /// Elements open through this sink.
+    depth: usize,
+}
+
+impl<'s, 't, S: XmlSink + ?Sized> Interleave<'s, 't, S> {
+    /// Writes `text` between the children written through it into `inner`.
+    pub fn new(inner: &'s mut S, text: &'t [MixedText]) -> Interleave<'s, 't, S> {
+        Interleave {
+            inner,
+            text,
+            next: 0,
+            children: 0,
+            depth: 0,
+        }
+    }
+
+    /// Writes the runs that stand before the child starting now, if it is one of the level.
+    fn child(&mut self) -> Result<(), WriteError> {
+        if self.depth == 0 {
+            self.runs(Some(self.children))?;
+            self.children += 1;
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    /// Writes the runs up to place `upto` (`None`: all that are left).
+    fn runs(&mut self, upto: Option<u32>) -> Result<(), WriteError> {
+        while let Some(run) = self.text.get(self.next) {
+            if upto.is_some_and(|n| run.before > n) {
+                break;
+            }
+            self.inner.text(&run.text)?;
+            self.next += 1;
+        }
+        Ok(())
+    }
+
+    /// Writes the runs after the last child (and any that stand further than the children
+    /// written).
+    pub fn finish(&mut self) -> Result<(), WriteError> {
+        self.runs(None)
+    }
+}
+
+impl<S: XmlSink + ?Sized> XmlSink for Interleave<'_, '_, S> {
+    fn start_element(&mut self, qname: &str) -> Result<(), WriteError> {
+        self.child()?;
+        self.inner.start_element(qname)
+    }
+
+    fn start_element_ns(
+        &mut self,
+        uri: &str,
+        local: &str,
+        prefix: Option<&str>,
+    ) -> Result<(), WriteError> {
+        self.child()?;
+        self.inner.start_element_ns(uri, local, prefix)
+    }
+
+    fn attribute(&mut self, qname: &str, value: &str) -> Result<(), WriteError> {
+        self.inner.attribute(qname, value)
+    }
+
+    fn attribute_ns(
+        &mut self,
+        uri: &str,
+        local: &str,
+        prefix: Option<&str>,
+        value: &str,
+    ) -> Result<(), WriteError> {
+        self.inner.attribute_ns(uri, local, prefix, value)
+    }
+
+    fn namespace(&mut self, prefix: Option<&str>, uri: &str) -> Result<(), WriteError> {
+        self.inner.namespace(prefix, uri)
+    }
+
+    fn text(&mut self, text: &str) -> Result<(), WriteError> {
+        self.inner.text(text)
+    }
+
+    fn cdata(&mut self, text: &str) -> Result<(), WriteError> {
+        self.inner.cdata(text)
+    }
+
+    fn comment(&mut self, text: &str) -> Result<(), WriteError> {
+        self.inner.comment(text)
+    }
+
+    fn processing_instruction(&mut self, target: &str, data: &str) -> Result<(), WriteError> {
+        self.inner.processing_instruction(target, data)
+    }
+
+    fn end_element(&mut self) -> Result<(), WriteError> {
+        self.depth = self.depth.saturating_sub(1);
+        self.inner.end_element()
+    }
+
+    fn write_event(&mut self, event: &crate::Event<'_>) -> Result<(), WriteError> {
+        match event {
+            crate::Event::Start(_) => self.child()?,
+            crate::Event::End(_) => self.depth = self.depth.saturating_sub(1),
+            _ => {}
+        }
+        self.inner.write_event(event)
+    }
+
+    fn value(&mut self, value: TypedValue<'_>) -> Result<(), WriteError> {
+        self.inner.value(value)
+    }
+
+    fn array(&mut self, array: &Array<'_>) -> Result<(), WriteError> {
+        self.inner.array(array)
+    }
+}
+
 /// The attribute `{ns}local` (no prefix needed without a namespace) of value `v`.
 pub fn attribute<S, T>(s: &mut S, name: Name<'_>, v: &T) -> Result<(), WriteError>
 where
     S: XmlSink + ?Sized,
     T: Lexical + ?Sized,
 {
+    v.declare(s)?;
     let mut t = String::new();
     v.lexical(&mut t);
     let prefix = (!name.ns.is_empty() && !name.prefix.is_empty()).then_some(name.prefix);
@@ -308,6 +499,7 @@ where
     T: Lexical + ?Sized,
 {
     name.start(s)?;
+    v.declare(s)?;
     v.write_text(s)?;
     s.end_element()
 }
