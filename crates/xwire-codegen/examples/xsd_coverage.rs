@@ -2,14 +2,20 @@
 //! schema test whose schema is valid, whether `xwire-codegen` generates the types and the
 //! parsers, and, where it refuses the parsers, which construct (grouped, most frequent first).
 //!
-//! `cargo run --release -p xwire-codegen --example xsd_coverage` (corpora in
-//! `../shared/corpora` or `$XWIRE_CORPORA`).
+//! `cargo run --release -p xwire-codegen --example xsd_coverage [-- --show TEXT]` (corpora
+//! in `../shared/corpora` or `$XWIRE_CORPORA`). `--show TEXT` also prints each schema test
+//! whose refusal contains TEXT, with its documents.
 
 use std::collections::BTreeMap;
 
 use xwire_conformance::xsd::catalog::{self, Kind, Verdict};
 
 fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let show = args
+        .iter()
+        .position(|a| a == "--show")
+        .map(|i| args.get(i + 1).expect("--show TEXT").clone());
     let dir = xwire_conformance::corpora_dir()
         .expect("the corpora (../shared/corpora or $XWIRE_CORPORA)")
         .join("xsdtests");
@@ -35,6 +41,12 @@ fn main() {
             Err(xwire_codegen::Error::Unsupported(m)) => {
                 // The construct, without the item it was found in.
                 let what = m.rsplit(": ").next().unwrap_or(&m).to_string();
+                if show.as_ref().is_some_and(|t| m.contains(t.as_str())) {
+                    println!("{}: {m}", p.id);
+                    for d in &p.documents {
+                        println!("    {}", d.display());
+                    }
+                }
                 *refused.entry(what).or_default() += 1;
                 if config.parsers(false).generate().is_ok() {
                     types += 1;

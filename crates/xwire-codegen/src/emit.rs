@@ -205,7 +205,10 @@ fn source_doc(source: &Source) -> String {
         Source::Group => "A model group of the content.".to_string(),
         Source::AnyElement(_) => "Elements a wildcard admits.".to_string(),
         Source::AnyAttributes(_) => "Attributes the attribute wildcard admits.".to_string(),
-        Source::Mixed => "The text and elements of the mixed content, in order.".to_string(),
+        Source::Mixed => {
+            "The text of the mixed content, each run with the number of children before it."
+                .to_string()
+        }
         Source::XsiType {
             ns,
             local,
@@ -325,6 +328,7 @@ fn prim(p: Prim) -> String {
         Prim::AnyElement => format!("{RUNTIME}::Any<Document>"),
         Prim::AnyAttribute => format!("{RUNTIME}::AnyAttribute"),
         Prim::Unit => "()".into(),
+        Prim::MixedText => format!("{RUNTIME}::MixedText"),
     }
 }
 

@@ -53,7 +53,8 @@
 //! `xsi:nil`, ID/IDREF) and filling the types; generated code depends on the `xwire` crate
 //! only (`xwire::bind`). A root whose content is one repeated element also gets
 //! `Type::records(bytes)`, its records one at a time in bounded memory. The parsers do not
-//! read every construct yet (mixed content, QNames, patterns and enumerations on lists):
+//! read every construct yet (default and fixed values of QNames, patterns and enumerations
+//! on unions):
 //! for such a schema, [`Error::Unsupported`] names the construct and
 //! [`Config::parsers`]`(false)` generates the types alone. Identity constraints (`unique`,
 //! `key`, `keyref`) are checked by the validator's own engine (`xwire::bind::identity`).

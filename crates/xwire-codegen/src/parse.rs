@@ -5,9 +5,12 @@
 //! and fixed; values by their built-ins and facets).
 //!
 //! What the parsers do not handle yet is refused when the code is generated, naming the
-//! construct ([`Unsupported`]): mixed content, an `xs:all` that is not the whole content
-//! (or, optional, holds more than elements), QNames, and nillable elements of types with
-//! derived types. Wildcards and
+//! construct ([`Unsupported`]): an `xs:all` that is not the whole content (or, optional,
+//! holds more than elements), default and fixed values of QNames, and nillable elements of
+//! abstract types. Mixed content is element-only content whose source keeps the text
+//! between the children (`c.mixed(keep)` before them, `c.mixed_text()` after the end tag). A value that holds QNames converts with
+//! the namespace bindings the reader takes at its element's start tag
+//! (`let scope = &c.bindings();`, passed as the conversion's second argument). Wildcards and
 //! `xs:anyType` content are read by the runtime (`xwire::bind::Wildcard`, `AnyElement`),
 //! which reaches the schema's global declarations through the generated
 //! `impl xwire::bind::Globals for Document`.
@@ -15,7 +18,7 @@
 use std::collections::{BTreeSet, HashSet};
 use std::fmt::Write;
 
-use xwire_schema::datatypes::Builtin;
+use xwire_schema::datatypes::{Builtin, Value};
 use xwire_schema::model::{
     ComplexTypeId, Compositor, ContentType, DerivationSet, ElementId, Facets, NameId,
     NamespaceConstraint, NamespaceId, Particle, ProcessContents, Schema, SimpleTypeId, Term,
@@ -205,6 +208,9 @@ struct Emitter<'p> {
     /// The items of optional `all` groups (a complex type's whole content, `minOccurs="0"`):
     /// read in any order from whichever of their elements comes first.
     all_groups: HashSet<ItemId>,
+    /// Some complex type has mixed content: event readers give the text kept before each
+    /// child element (`Source::mixed_flush`).
+    has_mixed: bool,
 }
 
 impl<'p> Emitter<'p> {
@@ -227,6 +233,10 @@ impl<'p> Emitter<'p> {
             light_event_elements: BTreeSet::new(),
             indent: 0,
             all_groups: HashSet::new(),
+            has_mixed: plan.items.iter().any(|i| match &i.kind {
+                ItemKind::Struct { fields } => fields.iter().any(|f| f.source == Source::Mixed),
+                _ => false,
+            }),
         }
     }
 
@@ -319,6 +329,51 @@ fn generic(name: &str) -> String {
 /// The name of a simple type's conversion.
 pub(crate) fn conversion_name(st: SimpleTypeId) -> String {
     format!("value_{}", st.index())
+}
+
+/// Whether values of `st` hold QNames (`xs:QName`, `xs:NOTATION`, lists and unions of them):
+/// their conversion then also takes the namespace bindings in scope (`scope`, a
+/// `&Bindings`), and the serializer declares their prefixes.
+pub(crate) fn scoped(schema: &Schema, st: SimpleTypeId) -> bool {
+    fn walk(schema: &Schema, st: SimpleTypeId, depth: usize) -> bool {
+        if depth > 64 {
+            return false;
+        }
+        match &schema.simple_type(st).variety {
+            Variety::Atomic(b) => matches!(b.primitive(), Builtin::QName | Builtin::Notation),
+            Variety::List(items) => walk(schema, *items, depth + 1),
+            Variety::Union(members) => members.iter().any(|&m| walk(schema, m, depth + 1)),
+        }
+    }
+    walk(schema, st, 0)
+}
+
+/// What calls a simple type's conversion on one string: its function, or for a type that
+/// holds QNames a closure that passes it the bindings `scope` too (taken at the element's
+/// start tag, [`take_scope`]).
+fn conversion_call(schema: &Schema, st: SimpleTypeId) -> String {
+    match scoped(schema, st) {
+        true => format!("(|s: &str| {}(s, scope))", conversion_name(st)),
+        false => conversion_name(st),
+    }
+}
+
+/// A call of a simple type's conversion on `arg`, with the bindings `scope` for a type that
+/// holds QNames.
+fn conversion_apply(schema: &Schema, st: SimpleTypeId, arg: &str) -> String {
+    match scoped(schema, st) {
+        true => format!("{}({arg}, scope)", conversion_name(st)),
+        false => format!("{}({arg})", conversion_name(st)),
+    }
+}
+
+/// Where a reader's body (from `body_start` in `o`) converts a value that holds QNames,
+/// takes the bindings in scope first, at the element's start tag.
+fn take_scope(o: &mut String, body_start: usize) {
+    const TAKE: &str = "    let scope = &c.bindings();\n";
+    if o[body_start..].contains(", scope)") && !o[body_start..].starts_with(TAKE) {
+        o.insert_str(body_start, TAKE);
+    }
 }
 
 fn element_test(ns: &str, local: &str) -> String {
@@ -712,7 +767,6 @@ impl Emitter<'_> {
     /// `Globals::attribute`: the global attribute declarations' checks of a value.
     fn globals_attribute(&mut self, o: &mut String) -> R<()> {
         let schema = self.schema;
-        let names = schema.names();
         let mut arms = Vec::new();
         for (_, id) in schema.global_attributes() {
             let decl = schema.attribute(id);
@@ -730,20 +784,18 @@ impl Emitter<'_> {
                     let conv = conversion_name(decl.type_def);
                     format!("Some({B}::check_value({conv}, value, {fixed}))")
                 }
-                false => format!(
-                    "Some(Err({B}::Fault::new(\"cvc-attribute.3\", {:?})))",
-                    format!(
-                        "the type of attribute {} is not read by generated parsers",
-                        names.display(decl.name)
-                    )
-                ),
+                false => format!("Some(Err({B}::Fault::unread_attribute(ns, local)))"),
             };
             arms.push(((ns.clone(), local.clone()), check));
         }
         arms.sort();
-        let params = match arms.is_empty() {
-            true => "_ns: &str, _local: &str, _value: &str",
-            false => "ns: &str, local: &str, value: &str",
+        let params = match (
+            arms.is_empty(),
+            arms.iter().any(|(_, c)| c.contains("value")),
+        ) {
+            (true, _) => "_ns: &str, _local: &str, _value: &str",
+            (false, false) => "ns: &str, local: &str, _value: &str",
+            (false, true) => "ns: &str, local: &str, value: &str",
         };
         let _ = writeln!(o);
         signature_in(
@@ -777,10 +829,7 @@ impl Emitter<'_> {
                         conversion_name(st)
                     )
                 }
-                false => format!(
-                    "{B}::NamedType::Simple(Err({B}::Fault::new(\"cvc-elt.4.3\", {:?})))",
-                    format!("the simple type {{{ns}}}{local} is not read by generated parsers")
-                ),
+                false => format!("{B}::NamedType::unread(ns, local)"),
             };
             arms.push(((ns, local), check));
         }
@@ -804,8 +853,14 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    /// Whether the conversion of `st` (and of the types it calls on) can be generated.
+    /// Whether the conversion of `st` (and of the types it calls on) can be generated for
+    /// wildcard content: not for one that holds QNames, which needs the bindings of an
+    /// element there is no source for.
     fn converts(&self, st: SimpleTypeId) -> bool {
+        // Wildcard content checks a value without its element's bindings.
+        if scoped(self.schema, st) {
+            return false;
+        }
         let mut done = BTreeSet::new();
         let mut queue = vec![st];
         while let Some(st) = queue.pop() {
@@ -950,10 +1005,14 @@ impl Emitter<'_> {
         light: bool,
     ) -> R<()> {
         let check = light.then(|| self.light_check(st)).flatten();
-        let (rust, conv) = match check {
+        let (rust, mut conv) = match check {
             Some(_) => ("()".to_string(), "check".to_string()),
-            None => (self.rust_simple(st)?.0, conversion_name(st)),
+            None => (self.rust_simple(st)?.0, conversion_call(self.schema, st)),
         };
+        if constraint != Constraint::None && scoped(self.schema, st) {
+            // The schema's value resolves where the schema has it, not in the document.
+            return unsupported("a default or fixed value of QNames");
+        }
         let _ = writeln!(elems);
         let (params, doc) = match constraint {
             Constraint::None => ("", None),
@@ -991,6 +1050,18 @@ impl Emitter<'_> {
             &params,
             &format!("Result<{rust}, Src::Error>"),
         );
+        let mut xsi = self.xsi_type_ref(st, blocked);
+        if conv.contains(", scope))") || xsi.contains(", scope))") {
+            // Closures named, not passed inline: rustfmt lays out a call whose last
+            // argument is a closure its own way.
+            let _ = writeln!(elems, "    let scope = &c.bindings();");
+            for (local, expr) in [("convert", &mut conv), ("xsi", &mut xsi)] {
+                if let Some(closure) = expr.strip_prefix('(').and_then(|e| e.strip_suffix(')')) {
+                    let _ = writeln!(elems, "    let {local} = {closure};");
+                    *expr = local.to_string();
+                }
+            }
+        }
         // The event readers' values come with their text, given to the handler.
         let (suffix, text) = match events {
             true => ("_text", ", |s| h.text(s)"),
@@ -1011,7 +1082,6 @@ impl Emitter<'_> {
                 Some(kind) => format!("{B}::simple_id_element{suffix}(c, {kind}, k, "),
                 None => format!("{B}::simple_element{suffix}(c, k, "),
             };
-            let xsi = xsi_type_fn(st, blocked);
             let _ = writeln!(elems, "    let v = {call}{xsi}, {conv}{text})?;");
             let ty = &self.plan.simple_types[&st];
             elems.push_str(&identity::element_value(self.schema, ty, st, "&v", "    "));
@@ -1021,7 +1091,6 @@ impl Emitter<'_> {
         }
         match id_kind(self.schema, st) {
             Some(kind) => {
-                let xsi = xsi_type_fn(st, blocked);
                 let call =
                     format!("{B}::simple_id_element{suffix}(c, {kind}, k, {xsi}, {conv}{text})");
                 match call.len() + 4 <= 100 {
@@ -1041,7 +1110,6 @@ impl Emitter<'_> {
                 }
             }
             None => {
-                let xsi = xsi_type_fn(st, blocked);
                 let call = format!("{B}::simple_element{suffix}(c, k, {xsi}, {conv}{text})");
                 match call.len() + 4 <= 100 {
                     true => {
@@ -1185,7 +1253,12 @@ impl Emitter<'_> {
             // (the caller writes them a line each, `stmt`).
             let decl = self.schema.element(element);
             let (ns, local) = self.expanded(Some(decl.name));
-            return Ok(format!("h.start({ns:?}, {local:?});\n{v};\nh.end()"));
+            // In mixed content, the text before it first.
+            let flush = match self.has_mixed {
+                true => "c.mixed_flush(&mut |t| h.text(t));\n",
+                false => "",
+            };
+            return Ok(format!("{flush}h.start({ns:?}, {local:?});\n{v};\nh.end()"));
         }
         Ok(if boxed && !self.check {
             format!("Box::new({v})")
@@ -1201,12 +1274,6 @@ impl Emitter<'_> {
                 self.all_sequence(item, fields)
             }
             (Origin::Group(_), ItemKind::Struct { fields }) => self.sequence(item, fields),
-            // Only the enum of mixed content has a variant for text.
-            (Origin::Group(_), ItemKind::Choice { variants })
-                if variants.iter().any(|v| v.source == Source::Text) =>
-            {
-                unsupported(format!("{}: mixed content", item.name))
-            }
             (Origin::Group(_) | Origin::SubstitutionGroup(_), ItemKind::Choice { variants }) => {
                 self.choice(item, variants)
             }
@@ -1334,9 +1401,9 @@ impl Emitter<'_> {
                 self.conversions.insert(st);
                 let pattern = format!("({ns:?}, {local:?})");
                 let value = format!(
-                    "attr_{} = Some({}(value)?)",
+                    "attr_{} = Some({}?)",
                     bare(&f.name),
-                    conversion_name(st)
+                    conversion_apply(self.schema, st, "value")
                 );
                 if self.events {
                     // Converted, then given.
@@ -1374,6 +1441,10 @@ impl Emitter<'_> {
             let var = format!("attr_{}", bare(&f.name));
             let st = f.simple.expect("attributes are of simple types");
             let conv = conversion_name(st);
+            if f.value_constraint.is_some() && scoped(self.schema, st) {
+                // The schema's value resolves where the schema has it, not in the document.
+                return unsupported(format!("{name}: a default or fixed value of QNames"));
+            }
             let missing = |o: &mut String| {
                 let _ = writeln!(o, "        let m = \"attribute '{local}' is required\";");
                 let _ = writeln!(
@@ -1456,6 +1527,7 @@ impl Emitter<'_> {
         if identity::any(self.schema) {
             self.attribute_keys(&mut o, fields);
         }
+        take_scope(&mut o, body_start);
         let attribute_code = o[body_start..].to_string();
         // A nil element of this type: the same attributes, no content (one reader for
         // both APIs).
@@ -1480,7 +1552,16 @@ impl Emitter<'_> {
             let _ = writeln!(n, "}}");
             n
         });
-        let content: Vec<&Field> = fields.iter().filter(|f| !is_attribute(f)).collect();
+        let content: Vec<&Field> = fields
+            .iter()
+            .filter(|f| !is_attribute(f) && f.source != Source::Mixed)
+            .collect();
+        // Mixed content: the source keeps the text between the children (the event API's
+        // handler gets it before each child, `mixed_flush`).
+        let mixed = fields.iter().find(|f| f.source == Source::Mixed);
+        if mixed.is_some() {
+            let _ = writeln!(o, "    c.mixed({});", !self.check || self.events);
+        }
         if let Some(f) = content.iter().find(|f| f.source == Source::Text) {
             let st = f.simple.expect("simple content has a simple type");
             self.conversions.insert(st);
@@ -1494,9 +1575,9 @@ impl Emitter<'_> {
                     }
                     let _ = writeln!(
                         o,
-                        "    let {} = {}(&text).map_err(|f| c.fail_at(at, f))?;",
+                        "    let {} = {}.map_err(|f| c.fail_at(at, f))?;",
                         local_name(f),
-                        conversion_name(st)
+                        conversion_apply(self.schema, st, "&text")
                     );
                     let _ = writeln!(o, "    c.id_value({kind}, &text, at)?;");
                 }
@@ -1505,17 +1586,17 @@ impl Emitter<'_> {
                     let _ = writeln!(o, "    h.text(text);");
                     let _ = writeln!(
                         o,
-                        "    let {} = {}(text).map_err(|f| c.fail_at(at, f))?;",
+                        "    let {} = {}.map_err(|f| c.fail_at(at, f))?;",
                         local_name(f),
-                        conversion_name(st)
+                        conversion_apply(self.schema, st, "text")
                     );
                 }
                 None => {
                     let _ = writeln!(
                         o,
-                        "    let {} = {}(c.text()?).map_err(|f| c.fail_at(at, f))?;",
+                        "    let {} = {}.map_err(|f| c.fail_at(at, f))?;",
                         local_name(f),
-                        conversion_name(st)
+                        conversion_apply(self.schema, st, "c.text()?")
                     );
                 }
             }
@@ -1524,7 +1605,13 @@ impl Emitter<'_> {
                 o.push_str(&identity::element_value(self.schema, &f.ty, st, &v, "    "));
             }
         } else {
-            if content.is_empty() {
+            if content.is_empty() && mixed.is_some() {
+                // Text alone.
+                let _ = writeln!(o, "    if c.child()? {{");
+                let what = format!("the end of the content of {name}");
+                unexpected(&mut o, "        ", "return Err(", &what, ");");
+                let _ = writeln!(o, "    }}");
+            } else if content.is_empty() {
                 let _ = writeln!(o, "    c.empty()?;");
             } else if all {
                 self.all(&mut o, &content)?;
@@ -1540,6 +1627,19 @@ impl Emitter<'_> {
                 unexpected(&mut o, "        ", "return Err(", &what, ");");
                 let _ = writeln!(o, "    }}");
             }
+            if let Some(f) = mixed {
+                if self.events {
+                    let _ = writeln!(o, "    c.mixed_flush(&mut |t| h.text(t));");
+                }
+                match self.check {
+                    true => {
+                        let _ = writeln!(o, "    c.mixed_text();");
+                    }
+                    false => {
+                        let _ = writeln!(o, "    let {} = c.mixed_text();", local_name(f));
+                    }
+                }
+            }
             if identity::any(self.schema) {
                 // Ended without a simple value: a field may not select it.
                 let _ = writeln!(o, "    c.identity_value(None, false)?;");
@@ -1547,6 +1647,7 @@ impl Emitter<'_> {
         }
         self.construct(&mut o, name, fields);
         let _ = writeln!(o, "}}");
+        take_scope(&mut o, body_start);
         if let Some(nil) = nil {
             o.push_str(&nil);
         }
@@ -1635,7 +1736,8 @@ impl Emitter<'_> {
         else {
             return Ok(());
         };
-        if roots.iter().any(|r| r.nillable) {
+        // Streamed records have no place for mixed content's text.
+        if roots.iter().any(|r| r.nillable) || fields.iter().any(|f| f.source == Source::Mixed) {
             return Ok(());
         }
         let name = &item.name;
@@ -2046,6 +2148,41 @@ impl Emitter<'_> {
         Ok(())
     }
 
+    /// The simple types of the schema, derived from `st` and named, that `xsi:type` may name
+    /// on an element of type `st` (none where the element blocks them).
+    fn derived_simple_types(&self, st: SimpleTypeId, blocked: bool) -> Vec<SimpleTypeId> {
+        let schema = self.schema;
+        schema
+            .simple_types()
+            .filter(|(d, t)| {
+                !blocked
+                    && *d != st
+                    && t.name.is_some()
+                    && t.builtin.is_none()
+                    && schema.derives_from(
+                        TypeId::Simple(*d),
+                        TypeId::Simple(st),
+                        DerivationSet::default(),
+                    )
+            })
+            .map(|(d, _)| d)
+            .collect()
+    }
+
+    /// What an element reader passes as its `xsi:type` check: `xsi_type_N`, or where a type
+    /// it may name holds QNames, a closure that passes it the bindings `scope` too.
+    fn xsi_type_ref(&self, st: SimpleTypeId, blocked: bool) -> String {
+        let name = xsi_type_fn(st, blocked);
+        let scoped = self
+            .derived_simple_types(st, blocked)
+            .into_iter()
+            .any(|d| scoped(self.schema, d));
+        match scoped {
+            true => format!("(|ns: &str, l: &str, s: &str| {name}(ns, l, s, scope))"),
+            false => name,
+        }
+    }
+
     /// `fn xsi_type_N(ns, l, s) -> Result<bool, Fault>`: whether the type an element of simple
     /// type `st` names with `xsi:type` may stand for `st` (the type itself, a simple type of
     /// the schema derived from it, or a built-in derived from it), `s` valid for it.
@@ -2056,18 +2193,12 @@ impl Emitter<'_> {
         if !tlocal.is_empty() && (blocked || schema.simple_type(st).builtin.is_none()) {
             arms.push((format!("({tns:?}, {tlocal:?})"), "Ok(true)".to_string()));
         }
-        for (d, t) in schema.simple_types().filter(|_| !blocked) {
-            let derived = schema.derives_from(
-                TypeId::Simple(d),
-                TypeId::Simple(st),
-                DerivationSet::default(),
-            );
-            if d == st || t.name.is_none() || t.builtin.is_some() || !derived {
-                continue;
-            }
+        let mut takes_scope = false;
+        for d in self.derived_simple_types(st, blocked) {
             let (ns, local) = self.simple_type_name(d);
             self.conversions.insert(d);
-            let check = format!("{}(s).map(|_| true)", conversion_name(d));
+            takes_scope |= scoped(schema, d);
+            let check = format!("{}.map(|_| true)", conversion_apply(schema, d, "s"));
             arms.push((format!("({ns:?}, {local:?})"), check));
         }
         if let (Some(b), false) = (schema.simple_type(st).builtin, blocked) {
@@ -2078,15 +2209,19 @@ impl Emitter<'_> {
         let _ = writeln!(out);
         // Parameters no arm reads are named `_` so the user's crate has no warning.
         let checks = arms.iter().any(|(_, v)| v != "Ok(true)");
-        let params = match (arms.is_empty(), checks) {
+        let mut params = match (arms.is_empty(), checks) {
             (true, _) => "_ns: &str, _l: &str, _s: &str",
             (false, false) => "ns: &str, l: &str, _s: &str",
             (false, true) => "ns: &str, l: &str, s: &str",
-        };
+        }
+        .to_string();
+        if takes_scope {
+            params.push_str(&format!(", scope: &{B}::Bindings"));
+        }
         signature(
             out,
             &xsi_type_fn(st, blocked),
-            params,
+            &params,
             &format!("Result<bool, {B}::Fault>"),
         );
         if arms.is_empty() {
@@ -2438,10 +2573,14 @@ impl Emitter<'_> {
         let mut o = String::new();
         let _ = writeln!(o);
         let _ = writeln!(o, "/// The value of simple type {display}.");
+        let params = match scoped(schema, st) {
+            true => format!("s: &str, scope: &{B}::Bindings"),
+            false => "s: &str".to_string(),
+        };
         signature(
             &mut o,
             &conversion_name(st),
-            "s: &str",
+            &params,
             &format!("Result<{rust}, {B}::Fault>"),
         );
         let b = match &t.variety {
@@ -2464,7 +2603,15 @@ impl Emitter<'_> {
                 let _ = writeln!(o, "    let v = s");
                 let _ = writeln!(o, "        .split([' ', '\\t', '\\n', '\\r'])");
                 let _ = writeln!(o, "        .filter(|t| !t.is_empty())");
-                let _ = writeln!(o, "        .map({})", conversion_name(*items));
+                match scoped(schema, *items) {
+                    true => {
+                        let call = conversion_apply(schema, *items, "t");
+                        let _ = writeln!(o, "        .map(|t| {call})");
+                    }
+                    false => {
+                        let _ = writeln!(o, "        .map({})", conversion_name(*items));
+                    }
+                }
                 let _ = writeln!(o, "        .collect::<Result<Vec<_>, _>>()?;");
                 self.list_facets(&mut o, st, &display, &t.facets, Some(*items))?;
                 self.list_end(&mut o, &t.facets, item);
@@ -2502,6 +2649,7 @@ impl Emitter<'_> {
             }
             Prim::Bytes => format!("{B}::value::base64_binary(s)?"),
             Prim::DateTime(k) => format!("{B}::value::{}(s)?", temporal_fn(k)),
+            Prim::QName => format!("{B}::value::qname(s, scope)?"),
             p => return unsupported(format!("{display}: values of {p:?}")),
         };
         // Facets with a direct check here: integer ranges (in `int`/`integer`), lengths of
@@ -2511,7 +2659,8 @@ impl Emitter<'_> {
         let integral = matches!(prim, Prim::Int(_) | Prim::Integer);
         // An enumeration of values that are not strings is matched in the value space
         // (`bind::Enumeration`), which reads the value itself.
-        let valued_enum = f.enumeration.is_some() && !stringy;
+        // QNames are matched by expanded name, below.
+        let valued_enum = f.enumeration.is_some() && !stringy && prim != Prim::QName;
         let mut general: Vec<(&str, String)> = Vec::new();
         if !integral {
             let bounds = [
@@ -2532,7 +2681,8 @@ impl Emitter<'_> {
         if let (Some(d), false) = (&f.fraction_digits, integral) {
             general.push(("fractionDigits", d.value.to_string()));
         }
-        if !stringy {
+        // Lengths are always met by QNames (erratum E2-36).
+        if !stringy && prim != Prim::QName {
             let lengths = [
                 ("length", &f.length),
                 ("minLength", &f.min_length),
@@ -2608,23 +2758,50 @@ impl Emitter<'_> {
                     let _ = writeln!(o, "}}");
                     return Ok(o);
                 }
-                let _ = writeln!(o, "    match v.as_str() {{");
-                for ((variant, _), (_, lexical)) in variants.iter().zip(values) {
-                    let value = format!("Ok({}::{variant})", it.name);
-                    arm(&mut o, "        ", &format!("{lexical:?}"), &value);
+                match prim {
+                    // The schema's values, resolved where the schema wrote them.
+                    Prim::QName => {
+                        let _ = writeln!(o, "    match (v.ns.as_str(), v.local.as_str()) {{");
+                        for ((variant, _), (value, _)) in variants.iter().zip(values) {
+                            let Value::QName {
+                                namespace, local, ..
+                            } = value
+                            else {
+                                return unsupported(format!("{display}: a value not a QName"));
+                            };
+                            let value = format!("Ok({}::{variant})", it.name);
+                            arm(
+                                &mut o,
+                                "        ",
+                                &format!("({namespace:?}, {local:?})"),
+                                &value,
+                            );
+                        }
+                    }
+                    _ => {
+                        let _ = writeln!(o, "    match v.as_str() {{");
+                        for ((variant, _), (_, lexical)) in variants.iter().zip(values) {
+                            let value = format!("Ok({}::{variant})", it.name);
+                            arm(&mut o, "        ", &format!("{lexical:?}"), &value);
+                        }
+                    }
                 }
                 let all = values
                     .iter()
                     .map(|(_, l)| l.as_str())
                     .collect::<Vec<_>>()
                     .join(", ");
-                let call = format!("Err({B}::value::not_enumerated(&v, {all:?}))");
+                let shown = match prim {
+                    Prim::QName => "xwire::datatypes::trim_xml(s)",
+                    _ => "&v",
+                };
+                let call = format!("Err({B}::value::not_enumerated({shown}, {all:?}))");
                 // `        _ => {call},` fits in 100 characters.
                 if format!("        _ => {call},").len() <= 100 {
                     let _ = writeln!(o, "        _ => {call},");
                 } else {
                     let _ = writeln!(o, "        _ => Err({B}::value::not_enumerated(");
-                    let _ = writeln!(o, "            &v,");
+                    let _ = writeln!(o, "            {shown},");
                     let _ = writeln!(o, "            {all:?},");
                     let _ = writeln!(o, "        )),");
                 }
@@ -2715,6 +2892,9 @@ impl Emitter<'_> {
         let Some(items) = items else {
             return unsupported(format!("{display}: an enumeration on a built-in list"));
         };
+        if scoped(self.schema, items) {
+            return unsupported(format!("{display}: an enumeration on a list of QNames"));
+        }
         let allowed: Vec<String> = values.iter().map(|(_, l)| format!("{l:?}")).collect();
         let all = values
             .iter()
@@ -2777,7 +2957,8 @@ impl Emitter<'_> {
         };
         for (&m, (variant, _)) in members.iter().zip(variants) {
             self.conversions.insert(m);
-            let _ = writeln!(o, "    if let Ok(v) = {}(s) {{", conversion_name(m));
+            let call = conversion_apply(self.schema, m, "s");
+            let _ = writeln!(o, "    if let Ok(v) = {call} {{");
             let _ = writeln!(o, "        return Ok({}::{variant}(v));", it.name);
             let _ = writeln!(o, "    }}");
         }

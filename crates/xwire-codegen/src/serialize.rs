@@ -10,10 +10,10 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use xwire_schema::datatypes::Builtin;
+use xwire_schema::datatypes::{Builtin, Value};
 use xwire_schema::model::{Schema, SimpleTypeId, Variety};
 
-use crate::parse::{arm, conversion_name};
+use crate::parse::{arm, conversion_name, scoped};
 use crate::plan::{Field, Item, ItemKind, Occurs, Origin, Plan, Prim, Source, Ty, Variant};
 
 const W: &str = "xwire::bind::write";
@@ -194,8 +194,11 @@ impl Emitter<'_> {
                 self.content_struct(item, fields)
             }
             (_, ItemKind::Choice { variants }) => self.content_choice(item, variants),
-            (Origin::SimpleType(_), ItemKind::Enumeration { values, .. }) => {
-                self.enumeration(item, values)
+            (Origin::SimpleType(st), ItemKind::Enumeration { values, .. }) => {
+                match scoped(self.schema, *st) {
+                    true => self.qname_enumeration(item, *st, values),
+                    false => self.enumeration(item, values),
+                }
             }
             (Origin::SimpleType(st), ItemKind::Newtype { inner }) => {
                 let expr = value_ref(self.schema, inner, *st, "&self.0");
@@ -204,7 +207,9 @@ impl Emitter<'_> {
                     // A pattern facet may ask for the other form (`1`, `1.0E-2`).
                     body = other_form(&conversion_name(*st), &expr);
                 }
-                self.lexical_impl(item, &body);
+                let declare = scoped(self.schema, *st)
+                    .then(|| format!("        {W}::Lexical::declare({expr}, s)\n"));
+                self.lexical_impl_declaring(item, &body, declare.as_deref());
             }
             (Origin::SimpleType(st), ItemKind::Union { members }) => self.union(item, *st, members),
             _ => {}
@@ -224,9 +229,25 @@ impl Emitter<'_> {
             )
         });
         let mut body = String::new();
-        for f in attributes.iter().chain(&content) {
+        for f in &attributes {
             let place = format!("&self.{}", f.name);
             self.field(&mut body, f, &place);
+        }
+        // Mixed content: the children through a sink that writes the text between them.
+        let mixed = content.iter().find(|f| f.source == Source::Mixed);
+        if let Some(f) = mixed {
+            let _ = writeln!(
+                body,
+                "        let s = &mut {W}::Interleave::new(s, &self.{});",
+                f.name
+            );
+        }
+        for f in &content {
+            let place = format!("&self.{}", f.name);
+            self.field(&mut body, f, &place);
+        }
+        if mixed.is_some() {
+            let _ = writeln!(body, "        s.finish()?;");
         }
         if body.is_empty() {
             // Nothing to write (no attributes, empty content): the sink goes unused.
@@ -256,6 +277,10 @@ impl Emitter<'_> {
             Source::Text => {
                 let st = f.simple.expect("simple content has a simple type");
                 let expr = value_ref(self.schema, &f.ty, st, place);
+                if scoped(self.schema, st) {
+                    // The prefixes of its QNames, while the start tag is open.
+                    let _ = writeln!(o, "        {W}::Lexical::declare({expr}, s)?;");
+                }
                 let _ = writeln!(o, "        {W}::Lexical::write_text({expr}, s)?;");
             }
             _ => self.particle(o, &f.source, &f.ty, f.simple, f.occurs, place),
@@ -292,7 +317,7 @@ impl Emitter<'_> {
             Source::AnyElement(_) => self.occurs(o, occurs, place, |_, o, pad, v| {
                 let _ = writeln!(o, "{pad}{v}.write(s)?;");
             }),
-            // The parsers refuse mixed content: nothing reads it, nothing writes it.
+            // Mixed content's text goes between the children (`content_struct`).
             _ => {}
         }
     }
@@ -372,14 +397,58 @@ impl Emitter<'_> {
 
     /// `impl Lexical` with `body` (written at eight columns) as `lexical`.
     fn lexical_impl(&mut self, item: &Item, body: &str) {
+        self.lexical_impl_declaring(item, body, None);
+    }
+
+    /// `impl Lexical` with `body` as `lexical` and `declare` (eight columns) as `declare`:
+    /// the prefixes of a value that holds QNames.
+    fn lexical_impl_declaring(&mut self, item: &Item, body: &str, declare: Option<&str>) {
         let mut o = String::new();
         let _ = writeln!(o);
         let _ = writeln!(o, "impl {W}::Lexical for {} {{", item.name);
         let _ = writeln!(o, "    fn lexical(&self, out: &mut String) {{");
         o.push_str(body);
         let _ = writeln!(o, "    }}");
+        if let Some(declare) = declare {
+            let _ = writeln!(o);
+            sink_signature(&mut o, "    fn declare", "&self");
+            o.push_str(declare);
+            let _ = writeln!(o, "    }}");
+        }
         let _ = writeln!(o, "}}");
         self.out.push_str(&o);
+    }
+
+    /// An enumeration of QNames: each value written as the schema wrote it, its prefix
+    /// declared as the schema bound it.
+    fn qname_enumeration(&mut self, item: &Item, st: SimpleTypeId, values: &[(String, String)]) {
+        let facet = self.schema.simple_type(st).facets.enumeration.clone();
+        let mut body = String::from("        out.push_str(match self {\n");
+        let mut declare = String::from("        match self {\n");
+        for ((variant, _), (value, _)) in values.iter().zip(facet.iter().flatten()) {
+            let pattern = format!("{}::{variant}", item.name);
+            let Value::QName {
+                namespace,
+                prefix,
+                local,
+            } = value
+            else {
+                continue;
+            };
+            let (lexical, call) = match (namespace.is_empty(), prefix.is_empty()) {
+                (true, _) => (local.clone(), "s.namespace(None, \"\")".to_string()),
+                (false, true) => (local.clone(), format!("s.namespace(None, {namespace:?})")),
+                (false, false) => (
+                    format!("{prefix}:{local}"),
+                    format!("s.namespace(Some({prefix:?}), {namespace:?})"),
+                ),
+            };
+            arm(&mut body, "            ", &pattern, &format!("{lexical:?}"));
+            arm(&mut declare, "            ", &pattern, &call);
+        }
+        body.push_str("        });\n");
+        declare.push_str("        }\n");
+        self.lexical_impl_declaring(item, &body, Some(&declare));
     }
 
     fn enumeration(&mut self, item: &Item, values: &[(String, String)]) {
@@ -398,15 +467,20 @@ impl Emitter<'_> {
             _ => Vec::new(),
         };
         let mut body = String::from("        match self {\n");
+        let mut declare = body.clone();
         for (i, (variant, ty)) in members.iter().enumerate() {
             let mst = member_types.get(i).copied().unwrap_or(st);
             let expr = value_ref(self.schema, ty, mst, "v");
             let pattern = format!("{}::{variant}(v)", item.name);
             let value = format!("{W}::Lexical::lexical({expr}, out)");
             arm(&mut body, "            ", &pattern, &value);
+            let value = format!("{W}::Lexical::declare({expr}, s)");
+            arm(&mut declare, "            ", &pattern, &value);
         }
         body.push_str("        }\n");
-        self.lexical_impl(item, &body);
+        declare.push_str("        }\n");
+        let declare = scoped(self.schema, st).then_some(declare.as_str());
+        self.lexical_impl_declaring(item, &body, declare);
     }
 
     fn content_choice(&mut self, item: &Item, variants: &[Variant]) {

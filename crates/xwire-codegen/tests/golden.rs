@@ -76,6 +76,11 @@ fn drawing() {
 }
 
 #[test]
+fn notes() {
+    check("notes.rs", &["notes.xsd"], true);
+}
+
+#[test]
 fn soap_encoding() {
     check("soap_encoding.rs", &["soap-encoding-1.1.xsd"], true);
 }

@@ -1,7 +1,5 @@
 //! Complex types to structs, their model groups to fields, nested structs and choice enums.
 
-use std::collections::HashSet;
-
 use xwire_schema::model::{
     ComplexTypeId, Compositor, ContentType, ElementId, MaxOccurs, Particle, Term,
 };
@@ -115,9 +113,10 @@ impl Planner<'_> {
                 particle,
                 mixed: true,
             } => {
-                let content = self.mixed(particle, item)?;
+                // The children as in element-only content, and the text between them.
+                self.particle(particle, item, &mut fields)?;
                 let many = Occurs::Many { min: 0, max: None };
-                fields.push("content", Source::Mixed, Ty::Item(content), many);
+                fields.push("text", Source::Mixed, Ty::Prim(Prim::MixedText), many);
             }
         }
         self.items[item.0].kind = ItemKind::Struct {
@@ -338,65 +337,6 @@ impl Planner<'_> {
         for &m in members {
             let v = self.element_variant(m, item, &mut taken)?;
             variants.push(v);
-        }
-        self.items[item.0].kind = ItemKind::Choice { variants };
-        Ok(item)
-    }
-
-    /// The enum of what mixed content holds: text, and each element its particle admits.
-    fn mixed(&mut self, particle: &Particle, within: ItemId) -> Result<ItemId, PlanError> {
-        let within_name = self.items[within.0].name.clone();
-        let name = format!("{within_name}Content");
-        let doc = vec![format!(
-            "What the mixed content of `{within_name}` holds, in order."
-        )];
-        let item = self.reserve(&name, Origin::Group(within), doc);
-        let mut taken = Taken::default();
-        let mut variants = vec![Variant {
-            name: taken.take("Text"),
-            source: Source::Text,
-            ty: Ty::Prim(Prim::String),
-            occurs: Occurs::One,
-            boxed: false,
-            simple: None,
-            value_constraint: None,
-        }];
-        let mut seen = HashSet::new();
-        let mut stack = vec![particle];
-        let mut wildcard = None;
-        let mut elements = Vec::new();
-        while let Some(p) = stack.pop() {
-            match &p.term {
-                Term::Element(el) => {
-                    for &m in self.schema.substitution_group(*el).iter().chain([el]) {
-                        let blocked = self.schema.substitution_blocked(*el, m);
-                        if !self.schema.element(m).is_abstract && !blocked && seen.insert(m) {
-                            elements.push(m);
-                        }
-                    }
-                }
-                // Determinism leaves no two wildcards of mixed content to tell apart.
-                Term::Wildcard(w) => wildcard = Some(w.clone()),
-                Term::Group(g) => {
-                    // Pushed in reverse, so popped (and numbered) in the schema's order.
-                    stack.extend(self.schema.model_group(*g).particles.iter().rev());
-                }
-            }
-        }
-        for el in elements {
-            let v = self.element_variant(el, item, &mut taken)?;
-            variants.push(v);
-        }
-        if let Some(w) = wildcard {
-            variants.push(Variant {
-                name: taken.take("Any"),
-                source: Source::AnyElement(w),
-                ty: Ty::Prim(Prim::Any),
-                occurs: Occurs::One,
-                boxed: false,
-                simple: None,
-                value_constraint: None,
-            });
         }
         self.items[item.0].kind = ItemKind::Choice { variants };
         Ok(item)

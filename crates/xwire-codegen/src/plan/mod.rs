@@ -11,7 +11,8 @@
 //!
 //! - a complex type is a struct: its attribute uses, then the fields of its content (the
 //!   particles of a sequence or `all` in order, a nested sequence that occurs once flattened
-//!   into them), or `value` for simple content, or `content` for mixed content;
+//!   into them), or `value` for simple content; mixed content adds `text`, the runs of
+//!   character data between the children;
 //! - a choice is an enum with a variant per particle; a sequence that repeats or is optional
 //!   is a struct of its own;
 //! - an element of a simple type holds that type's Rust type: integers sized by their range
@@ -90,8 +91,7 @@ pub enum Origin {
     ComplexType(ComplexTypeId),
     /// A simple type definition (a restriction with facets, an enumeration or a union).
     SimpleType(SimpleTypeId),
-    /// A model group inside another item's content: a choice, or a sequence that repeats;
-    /// or the text and elements of that item's mixed content.
+    /// A model group inside another item's content: a choice, or a sequence that repeats.
     Group(ItemId),
     /// The elements that may stand where this one is expected: it and the members of its
     /// substitution group.
@@ -108,7 +108,8 @@ pub enum ItemKind {
         /// The fields, attributes first, then the content in document order.
         fields: Vec<Field>,
     },
-    /// An enum with one variant per alternative: a choice, or the items of mixed content.
+    /// An enum with one variant per alternative: a choice, a substitution group or the types
+    /// an `xsi:type` may name.
     Choice {
         /// The alternatives, in the schema's order.
         variants: Vec<Variant>,
@@ -207,7 +208,8 @@ pub enum Source {
     /// The attributes an attribute wildcard admits (the type's `xs:anyAttribute`s, as
     /// derivation combined them).
     AnyAttributes(Wildcard),
-    /// Mixed content: text and elements in document order.
+    /// The character data of mixed content (its elements are fields as in element-only
+    /// content): runs of text, each with the number of children before it.
     Mixed,
     /// The element whose `xsi:type` names this type (a variant of a type family).
     XsiType {
@@ -306,6 +308,8 @@ pub enum Prim {
     AnyAttribute,
     /// No content (an element of empty content without attributes).
     Unit,
+    /// A run of text in mixed content and its place among the children.
+    MixedText,
 }
 
 /// A fixed-width Rust integer.
