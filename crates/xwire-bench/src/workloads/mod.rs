@@ -403,7 +403,7 @@ fn applications() -> Vec<Workload> {
     let mut v = vec![
         generated("workflow-moml", Group::Application, "Kepler workflow in MoML: composite actors with director, actors, ports, properties (class/value attributes), relations and links; attribute-heavy, ~300 KB", workflow::moml, 300_000, false),
         generated("workflow-bpel", Group::Application, "WS-BPEL 2.0 process: partner links, variables, scopes with assign/copy, if/else, flow with links, while, XPath expressions in text; nested, ~300 KB", workflow::bpel, 300_000, false),
-        generated("mcs-query", Group::Application, "MetaData Catalog Service query: SOAP request for logical files by attribute constraints (attribute, operator, value), ~4 KB", catalog::query, 4_000, true),
+        generated("mcs-query", Group::Application, "MetaData Catalog Service query: SOAP request for logical files by attribute constraints (attribute, operator, value), ~4 KB", catalog::query, 4_000, true).with_schema("mcs.xsd"),
         generated("mcs-response", Group::Application, "MetaData Catalog Service response: logical files with metadata and typed user attributes, ~64 KB", catalog::response, 64_000, false),
         generated("hapmap", Group::Application, "HapMap-like SNP genotype records: many attributes per SNP (rs, alleles, position, LSIDs) and 90 genotypes as space-separated text, ~5 MB", genomics::hapmap, 5_000_000, false),
         generated("mesh", Group::Application, "mesh interface objects (int, int, double) with namespace prefixes, ~7 MB: many tiny elements", mesh::mesh, 7_000_000, true),
@@ -922,8 +922,8 @@ mod tests {
 
     /// The SOAP Body takes its children laxly, and array items are checked against their
     /// `xsi:type` only: a wrong accessor name or item value must still be an error, so no
-    /// validator passes the SOAP and numeric workloads by skipping their payload. Checked with
-    /// xwire's validator, and with `xmllint` where it runs.
+    /// validator passes the SOAP (MCS included) and numeric workloads by skipping their
+    /// payload. Checked with xwire's validator, and with `xmllint` where it runs.
     #[test]
     fn soap_and_numeric_payloads_are_validated_not_skipped() {
         for w in all() {
@@ -961,6 +961,14 @@ mod tests {
             ("soap-echo-struct-res", "\"xsd:float\">", "\"xsd:float\">x"),
             ("soap-echo-string-req", "inputString", "inputText"),
             ("numeric-1k", "<d>", "<d>x"),
+            // The MCS query: its operation in the Body and its Header entry are declared by
+            // mcs.xsd, so both are validated strictly.
+            ("mcs-query", "</mcs:operator>", "x</mcs:operator>"),
+            ("mcs-query", "mcs:value>", "mcs:val>"),
+            ("mcs-query", "<mcs:value>", "<mcs:value>#"),
+            ("mcs-query", "logic=\"and\"", "logic=\"or\""),
+            ("mcs-query", "mcs:user>", "mcs:username>"),
+            ("mcs-query", "<mcs:name>runNumber<", "<mcs:name>experiment<"),
         ];
         for (name, from, to) in cases {
             let w = named(name).unwrap();
