@@ -163,8 +163,10 @@ impl Emitter<'_> {
         let _ = writeln!(o);
         let _ = writeln!(o, "    fn write_typed<S: {W}::XmlSink + ?Sized>(");
         let _ = writeln!(o, "        t: &Typed,");
-        let _ = writeln!(o, "        s: &mut S,");
-        let _ = writeln!(o, "        name: {W}::Name<'_>,");
+        // No typed variants: the sink and name go unused.
+        let unused = if plan.typed.is_empty() { "_" } else { "" };
+        let _ = writeln!(o, "        {unused}s: &mut S,");
+        let _ = writeln!(o, "        {unused}name: {W}::Name<'_>,");
         let _ = writeln!(o, "    ) -> Result<(), {W}::WriteError> {{");
         if plan.typed.is_empty() {
             let _ = writeln!(o, "        match *t {{}}");
