@@ -490,6 +490,16 @@ impl Emitter<'_> {
             body,
             "/// Checks a global element, if the source is at one."
         );
+        self.indent = 4;
+        let mut values = Vec::new();
+        for root in &self.plan.roots {
+            values.push(self.root_value(root)?);
+        }
+        self.indent = 0;
+        if values.iter().collect::<HashSet<_>>().len() < values.len() {
+            // Global elements of one type are checked alike, each under its own name.
+            let _ = writeln!(body, "#[allow(clippy::if_same_then_else)]");
+        }
         let params = match self.plan.roots.is_empty() {
             true => "_c: &mut Src",
             false => "c: &mut Src",
@@ -504,12 +514,11 @@ impl Emitter<'_> {
         );
         let mut first = true;
         self.indent = 4;
-        for root in &self.plan.roots {
-            let value = self.root_value(root)?;
+        for (root, value) in self.plan.roots.iter().zip(&values) {
             let kw = if first { "if" } else { "} else if" };
             first = false;
             let _ = writeln!(body, "    {kw} {} {{", element_test(&root.ns, &root.local));
-            self.stmt(body, "        ", &value);
+            self.stmt(body, "        ", value);
         }
         self.indent = 0;
         if first {
