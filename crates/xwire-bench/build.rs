@@ -6,8 +6,8 @@
 //! the benchmark still builds and lists those peers as not found (`scripts/install-peers.sh`
 //! installs them); `XWIRE_NO_C_PEERS=1` leaves them all out.
 //! It also generates, with xwire-codegen, the parsers of the `bind` operation from the
-//! workloads' schemas (`po.xsd`, `ipo.xsd`, `purchase-orders.xsd`), as a user's build
-//! script would.
+//! workloads' schemas (`po.xsd`, `ipo.xsd`, `purchase-orders.xsd`, `numeric.xsd`,
+//! `soapinterop.xsd`, `mcs.xsd`), as a user's build script would.
 
 fn main() {
     for cfg in [
@@ -23,6 +23,9 @@ fn main() {
         ("schemas/po.xsd", "po.rs"),
         ("schemas/ipo.xsd", "ipo.rs"),
         ("schemas/purchase-orders.xsd", "purchase_orders.rs"),
+        ("schemas/numeric.xsd", "numeric.rs"),
+        ("schemas/soapinterop.xsd", "soapinterop.rs"),
+        ("schemas/mcs.xsd", "mcs.rs"),
     ] {
         if let Err(e) = xwire_codegen::Config::new()
             .schema(schema)

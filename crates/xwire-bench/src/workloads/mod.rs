@@ -507,7 +507,8 @@ fn numeric_sets() -> Vec<Workload> {
                 &format!("numeric model of {n} pairs: an array of {n} 4-byte integer indices and an array of {n} 8-byte doubles, one short element per value (what binary XML compresses)"),
                 numeric::pairs,
                 n,
-                false,
+                // One size in quick runs, for the compiled table (XML Screamer's numeric-10k).
+                n == 10_000,
             )
             .counting("pairs")
             .in_series("numeric", n, "pairs")
