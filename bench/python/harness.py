@@ -307,6 +307,12 @@ def prepare(peer, op, schema):
     return cls(op, schema)
 
 
+class Unsupported(Exception):
+    """A peer has nothing for this workload (a bind peer and a schema it has no types or
+    checksum for): the result says so with the reason, and the driver shows the cell as
+    unsupported, not failed."""
+
+
 # --- peak memory ---------------------------------------------------------------------------------
 
 
@@ -358,7 +364,7 @@ def describe(e):
 
 def measure(peer, t):
     r = {"id": t["id"], "median_s": None, "min_s": None, "runs": 0, "checksum": None,
-         "peak_bytes": None, "error": None}
+         "peak_bytes": None, "error": None, "unsupported": None}
     try:
         run = prepare(peer, t["op"], t.get("schema"))
         with open(t["file"], "rb") as f:
@@ -399,6 +405,8 @@ def measure(peer, t):
             run.run(docs[0])
             with open(t["output"], "wb") as f:
                 f.write(run.output())
+    except Unsupported as e:  # nothing prepared for this workload: not a failure
+        r["unsupported"] = str(e)
     except Exception as e:  # the processor's error, reported per task
         r["error"] = describe(e)
     return r

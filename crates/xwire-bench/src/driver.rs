@@ -721,6 +721,8 @@ fn measure_external(
         Ok(out) => {
             for (r, (wi, op, reference)) in out.into_iter().zip(slots) {
                 let cell = match (r.error, r.median_s, r.min_s) {
+                    // Nothing prepared for this workload, as an in-process `NOT_HERE`.
+                    (None, _, _) if r.unsupported.is_some() => Cell::Unsupported,
                     (Some(error), _, _) => Cell::Failed { error },
                     (None, Some(median_s), Some(min_s)) => Cell::Measured {
                         median_s,
@@ -829,6 +831,33 @@ mod tests {
             }
         }
         assert!(wr.cell("xwire", Op::Parse).unwrap().median().is_some());
+    }
+
+    /// A harness answering `unsupported` for a task leaves its cell "cannot", not failed.
+    #[test]
+    fn a_harness_peer_without_a_workload_is_unsupported_there() {
+        let answer = r#"{"id": 0, "median_s": null, "min_s": null, "runs": 0, "checksum": null, "peak_bytes": null, "error": null, "unsupported": "no types for this schema"}"#;
+        let peer = Peer {
+            name: "fake-binder",
+            lang: Lang::Python,
+            checks: "",
+            engine: Engine::External(crate::peers::external::Harness {
+                command: vec![
+                    "sh".into(),
+                    "-c".into(),
+                    format!("cat >/dev/null; echo '{answer}'"),
+                ],
+                peer: "fake-binder".into(),
+                ops: vec![Op::Bind],
+                version: String::new(),
+            }),
+        };
+        let mut opts = Options::new(true);
+        opts.ops = vec![Op::Bind];
+        let w = crate::workloads::named("po-1k").unwrap();
+        let report = run(&[w], &[peer], &opts, &mut |_, _, _| {});
+        let wr = &report.workloads[0];
+        assert_eq!(wr.cell("fake-binder", Op::Bind), Some(&Cell::Unsupported));
     }
 
     #[test]

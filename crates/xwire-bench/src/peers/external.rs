@@ -10,8 +10,11 @@
 //! warm-up (JIT compilation), on the files the driver wrote, with the same round rules as the
 //! driver (at least `min_runs`, at most `max_runs`, stop after `budget_s`). For `encode` and
 //! `decode` a result also gives `encoded_bytes`, the size of the binary form the run wrote or
-//! read (the BXSA experiment's size table, [`crate::bxsa`]). A caller may bound a request's
-//! time ([`Harness::measure_within`]): the harness is killed when it runs over.
+//! read (the BXSA experiment's size table, [`crate::bxsa`]). A peer with nothing for a task's
+//! workload (a `bind` peer given a schema it has no types or checksum for) answers
+//! `unsupported` with its reason instead of timings, and the cell is "cannot", as for an
+//! in-process peer's [`super::NOT_HERE`]. A caller may bound a request's time
+//! ([`Harness::measure_within`]): the harness is killed when it runs over.
 //!
 //! Each harness also answers `--probe` with one JSON line per peer it can run on this machine:
 //! `{"peer": "woodstox", "ops": ["parse"], "checks": "...", "version": "6.6.2"}`, so a missing
@@ -108,6 +111,9 @@ pub struct TaskResult {
     pub encoded_bytes: Option<u64>,
     /// The processor's error, when it failed.
     pub error: Option<String>,
+    /// Why the peer has nothing for this task's workload, when it has not (not a failure).
+    #[serde(default)]
+    pub unsupported: Option<String>,
 }
 
 /// Parameters of a throughput run (see the driver's throughput mode).
