@@ -5,15 +5,24 @@ Reads one JSON request on standard input and writes one JSON line per result on 
 (protocol: crates/xwire-bench/src/peers/external.rs); `--probe` lists the peers available here.
 
 Every run returns the checksum of the bench crate's peers module: elements + attributes
-(namespace declarations excluded) + UTF-8 bytes of character data inside the root element.
+(namespace declarations excluded) + UTF-8 bytes of character data inside the root element; `bind`
+returns the items' sum of the bind peers instead (items + quantities + UTF-8 bytes of product
+names, over every order).
 """
 
 import ctypes
 import gc
+import hashlib
+import importlib
 import io
 import json
+import os
 import platform
+import shutil
+import subprocess
 import sys
+import sysconfig
+import tempfile
 import threading
 import time
 import tracemalloc
@@ -274,6 +283,162 @@ class Expat:
         return state[0]
 
 
+# --- xsdata --------------------------------------------------------------------------------------
+
+
+def _scripts_path():
+    """PATH with this interpreter's scripts directory first: `xsdata generate` runs `ruff`, which
+    pip installs there."""
+    return os.pathsep.join([sysconfig.get_path("scripts"), os.environ.get("PATH", "")])
+
+
+def xsdata_available():
+    try:
+        from importlib.metadata import version
+
+        import xsdata.cli  # noqa: F401 (the [cli] extra: click, jinja2, toposort)
+        from xsdata.formats.dataclass.parsers import XmlParser  # noqa: F401
+
+        if shutil.which("ruff", path=_scripts_path()) is None:
+            return None
+        return "xsdata " + version("xsdata")
+    except ImportError:
+        return None
+
+
+def orders_sum(orders):
+    """The bind checksum (compiled.rs's `items_sum`) over generated purchase order objects."""
+    total = 0
+    for order in orders:
+        if order.items is None:  # optional in ipo.xsd
+            continue
+        for item in order.items.item:
+            total += 1 + item.quantity + len(item.product_name.encode("utf-8"))
+    return total
+
+
+# The schemas bind runs on (by file name, as the Rust bind peers choose theirs): the root element
+# whose generated class the documents are parsed into, and the checksum over its object.
+XSDATA_SCHEMAS = {
+    "po.xsd": ("purchaseOrder", lambda o: orders_sum([o])),
+    "ipo.xsd": ("{http://www.example.com/IPO}purchaseOrder", lambda o: orders_sum([o])),
+    "purchase-orders.xsd": (
+        "{http://www.example.com/PO1}purchaseOrders",
+        lambda o: orders_sum(o.purchase_order),
+    ),
+}
+
+# Generated packages by schema key, once per harness process (throughput prepares one runner per
+# thread).
+_xsdata_packages = {}
+
+
+def xsdata_cache():
+    """Where generated packages are kept between harness runs: `xsdata/` in Cargo's target
+    directory (CARGO_TARGET_DIR, else the repository's target/), or a private temporary directory
+    for this process when that cannot be written."""
+    target = os.environ.get("CARGO_TARGET_DIR") or os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "..", "target"
+    )
+    cache = os.path.join(os.path.abspath(target), "xsdata")
+    try:
+        os.makedirs(cache, exist_ok=True)
+        probe = tempfile.mkdtemp(dir=cache)
+        os.rmdir(probe)
+    except OSError:
+        cache = tempfile.mkdtemp(prefix="xwire-xsdata-")
+    return cache
+
+
+def xsdata_package(schema):
+    """The package `xsdata generate` writes for `schema`, imported: generated once per schema
+    content and xsdata version (the key names the package), then reused from the cache. Called
+    before timing."""
+    from importlib.metadata import version
+
+    with open(schema, "rb") as f:
+        content = f.read()
+    key = hashlib.sha256(version("xsdata").encode() + b"\0" + content).hexdigest()[:16]
+    if key in _xsdata_packages:
+        return _xsdata_packages[key]
+    name = "xw_xsdata_" + key
+    cache = xsdata_cache()
+    if not os.path.isdir(os.path.join(cache, name)):
+        # Generated in a scratch directory and renamed into place, so a concurrent harness never
+        # imports a half-written package (the loser of a race drops its copy).
+        work = tempfile.mkdtemp(dir=cache)
+        try:
+            env = dict(os.environ, PATH=_scripts_path())
+            done = subprocess.run(
+                [sys.executable, "-m", "xsdata", "generate", os.path.abspath(schema), "-p", name],
+                cwd=work, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+            )
+            if done.returncode != 0 or not os.path.isdir(os.path.join(work, name)):
+                tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
+                raise RuntimeError("xsdata generate %s failed: %s" % (schema, " / ".join(tail)))
+            try:
+                os.rename(os.path.join(work, name), os.path.join(cache, name))
+            except OSError:
+                if not os.path.isdir(os.path.join(cache, name)):
+                    raise
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    if cache not in sys.path:
+        sys.path.insert(0, cache)
+    package = importlib.import_module(name)
+    _xsdata_packages[key] = package
+    return package
+
+
+class Xsdata:
+    """bind: the dataclasses `xsdata generate` writes for the workload's schema (generated before
+    timing, see `xsdata_package`); each run parses the bytes with one reused `XmlParser` into the
+    root element's class and sums the items.
+
+    The handler is `XmlEventHandler` (xml.etree's iterparse over expat), not the default
+    `LxmlEventHandler`: that one runs lxml's iterparse with recover=True, which accepts mismatched
+    end tags, unclosed elements and content after the root; on these workloads the two are within
+    about 10% of each other, neither faster on all of them. The parser config is xsdata's strictest
+    stock one: unknown attributes and values that do not convert to their field's type are errors
+    (by default the first are skipped and the second only warn, keeping the text)."""
+
+    def __init__(self, op, schema):
+        if op != "bind":
+            raise ValueError("xsdata cannot do %s" % op)
+        if schema is None:
+            raise ValueError("bind needs a schema")
+        spec = XSDATA_SCHEMAS.get(os.path.basename(schema))
+        if spec is None:
+            raise Unsupported(
+                "xsdata: bind's checksum is defined on the purchase order schemas only (%s)"
+                % ", ".join(sorted(XSDATA_SCHEMAS))
+            )
+        root, self.checksum = spec
+        from dataclasses import is_dataclass
+
+        from xsdata.formats.dataclass.context import XmlContext
+        from xsdata.formats.dataclass.parsers import XmlParser
+        from xsdata.formats.dataclass.parsers.config import ParserConfig
+        from xsdata.formats.dataclass.parsers.handlers import XmlEventHandler
+
+        package = xsdata_package(schema)
+        context = XmlContext()
+        classes = [getattr(package, n) for n in package.__all__]
+        found = [c for c in classes if is_dataclass(c) and context.build(c).qname == root]
+        if len(found) != 1:
+            raise RuntimeError("xsdata generated %d classes for the root %s" % (len(found), root))
+        self.root = found[0]
+        config = ParserConfig(fail_on_unknown_attributes=True, fail_on_converter_warnings=True)
+        self.parser = XmlParser(config=config, context=context, handler=XmlEventHandler)
+        self.keep = None
+
+    def run(self, doc):
+        self.keep = None
+        obj = self.parser.from_bytes(doc, self.root)
+        self.keep = obj
+        return self.checksum(obj)
+
+
 PEERS = {
     "lxml": (
         ["parse", "tree", "reserialize", "validate"] + sorted(PIPELINES),
@@ -294,6 +459,15 @@ PEERS = {
         "the standard library's expat binding, namespace processing, callbacks in Python",
         expat_available,
         Expat,
+    ),
+    "xsdata": (
+        ["bind"],
+        "xsdata's generated dataclasses, XmlParser with XmlEventHandler (expat: well-formedness, "
+        "namespaces); element and attribute names, required fields, values that convert to their "
+        "Python type, enumerations, fixed values, xsi:type; not facets, order, text in "
+        "element-only content, or the root's name",
+        xsdata_available,
+        Xsdata,
     ),
 }
 

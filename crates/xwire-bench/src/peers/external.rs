@@ -350,6 +350,21 @@ const PYTHON: &[Known] = &[
         ops: &[Op::Push],
         checks: "the standard library's expat binding with namespaces; callbacks in Python",
     },
+    Known {
+        name: "xsdata",
+        ops: &[Op::Bind],
+        checks: "xsdata's dataclasses (`xsdata generate` on po.xsd, ipo.xsd and \
+                 purchase-orders.xsd, before timing), read by its XmlParser with \
+                 XmlEventHandler (expat through xml.etree: well-formedness, namespaces; the \
+                 default LxmlEventHandler parses with lxml's recover=True and accepts broken \
+                 documents) and its strictest stock config: element and attribute names, \
+                 required elements and attributes, values that convert to their Python type \
+                 (int, Decimal, XmlDate: numbers in Python's syntax, so 1_0, NaN and 1e2 \
+                 pass), enumerations, fixed values, xsi:type (ipo's addresses); not facets \
+                 (quantity < 100, positiveInteger's lower bound, the SKU pattern, lengths: \
+                 xsdata keeps them as metadata), element order, text in element-only content \
+                 or the root's name (the class is given)",
+    },
 ];
 
 /// How to install the harnesses, for the reasons of missing peers.
@@ -791,6 +806,132 @@ mod tests {
                 "{} accepted the invalid document",
                 p.name
             );
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Every harness peer of `bind` gives xwire-compiled's items' sum on the workloads of the
+    /// three `bind` schemas, rejects invalid and broken orders, and answers `unsupported` (not
+    /// an error) for a schema it has nothing for.
+    #[test]
+    fn harness_bind_agrees_with_xwire_compiled() {
+        let dir = scratch("bind");
+        let compiled = crate::peers::in_process()
+            .into_iter()
+            .find(|p| p.name == "xwire-compiled")
+            .expect("xwire-compiled");
+        // (what, file, schema, expected: the checksum, or None for an error)
+        let mut cases: Vec<(String, PathBuf, PathBuf, Option<u64>)> = Vec::new();
+        for name in ["po-8k", "ipo-8k", "po"] {
+            let w = crate::workloads::named(name).expect("workload");
+            let doc = w.load(if name == "po" { 200_000 } else { 0 }, 7).unwrap();
+            let schema = w.schema.clone().expect("a bind workload has a schema");
+            let setup = crate::peers::Setup {
+                schema: Some(&schema),
+                document: None,
+            };
+            let mut run = compiled.prepare(Op::Bind, &setup).unwrap().unwrap();
+            let sum = run(&doc).unwrap();
+            assert!(sum > 100, "{name}: {sum}");
+            let text = String::from_utf8(doc).unwrap();
+            let end = text.trim_end().len();
+            let variants = [
+                ("valid", text.clone(), Some(sum)),
+                (
+                    "bad quantity",
+                    text.replacen("<quantity>", "<quantity>x", 1),
+                    None,
+                ),
+                (
+                    "unknown element",
+                    text.replacen("<productName>", "<foo/><productName>", 1),
+                    None,
+                ),
+                (
+                    "mismatched end tag",
+                    text.replacen("</items>", "</itemz>", 1),
+                    None,
+                ),
+                (
+                    "content after the root",
+                    format!("{}<x/>", &text[..end]),
+                    None,
+                ),
+            ];
+            for (what, body, expected) in variants {
+                let file = dir.join(format!("{name}-{}.xml", what.replace(' ', "-")));
+                std::fs::write(&file, body).expect("write");
+                cases.push((format!("{name} {what}"), file, schema.clone(), expected));
+            }
+        }
+        let numeric = Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas/numeric.xsd");
+        let doc = dir.join("doc.xml");
+        std::fs::write(&doc, DOC).expect("write");
+        let mut tried = Vec::new();
+        for p in available().iter().filter(|p| p.can(Op::Bind)) {
+            let mut tasks: Vec<Task> = cases
+                .iter()
+                .enumerate()
+                .map(|(i, (_, file, schema, _))| task(i, Op::Bind, file, Some(schema)))
+                .collect();
+            tasks.push(task(tasks.len(), Op::Bind, &doc, Some(&numeric)));
+            let results = harness(p)
+                .measure(tasks)
+                .unwrap_or_else(|e| panic!("{}: {e}", p.name));
+            for (r, (what, _, _, expected)) in results.iter().zip(&cases) {
+                assert_eq!(r.unsupported, None, "{} on {what}", p.name);
+                match expected {
+                    Some(sum) => {
+                        assert_eq!(r.error, None, "{} on {what}", p.name);
+                        assert_eq!(r.checksum, Some(*sum), "{} on {what}", p.name);
+                    }
+                    None => assert!(r.error.is_some(), "{} accepted {what}", p.name),
+                }
+            }
+            let last = results.last().expect("the numeric task");
+            assert!(
+                last.unsupported.is_some() && last.error.is_none() && last.checksum.is_none(),
+                "{} on numeric.xsd: {last:?}",
+                p.name
+            );
+            tried.push(p.name);
+        }
+        if std::env::var("CI").is_ok_and(|v| v == "true") {
+            assert!(tried.contains(&"xsdata"), "xsdata ran no bind under CI");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// What xsdata leaves to a validator (its `checks`): facets pass.
+    #[test]
+    fn xsdata_bind_does_not_check_facets() {
+        let Some(p) = available().into_iter().find(|p| p.name == "xsdata") else {
+            return;
+        };
+        let dir = scratch("xsdata-facets");
+        let w = crate::workloads::named("po-8k").expect("workload");
+        let schema = w.schema.clone().expect("po.xsd");
+        let text = String::from_utf8(w.load(0, 7).unwrap()).unwrap();
+        let quantity = |q: &str| {
+            let at = text.find("<quantity>").unwrap() + "<quantity>".len();
+            let end = at + text[at..].find('<').unwrap();
+            format!("{}{q}{}", &text[..at], &text[end..])
+        };
+        let facets = [
+            ("quantity 0 (positiveInteger)", quantity("0")),
+            ("quantity 100 (maxExclusive)", quantity("100")),
+            ("SKU pattern", text.replacen("partNum=\"", "partNum=\"x", 1)),
+        ];
+        let mut tasks = Vec::new();
+        for (i, (what, body)) in facets.iter().enumerate() {
+            let file = dir.join(format!("{i}.xml"));
+            std::fs::write(&file, body).expect("write");
+            assert_ne!(body, &text, "{what}");
+            tasks.push(task(i, Op::Bind, &file, Some(&schema)));
+        }
+        let results = harness(&p).measure(tasks).expect("xsdata");
+        for (r, (what, _)) in results.iter().zip(&facets) {
+            assert_eq!(r.error, None, "xsdata rejected {what}: see its checks");
         }
         let _ = std::fs::remove_dir_all(&dir);
     }
