@@ -2482,11 +2482,23 @@ impl Emitter<'_> {
             }
             (true, false) => {}
         }
-        let cond = match max {
-            Some(m) => format!("*more && {len} < {m} && {test}"),
-            None => format!("*more && {test}"),
-        };
-        let _ = writeln!(o, "{pad}while {cond} {{");
+        let bound = max.map(|m| format!("{len} < {m}"));
+        let operands: Vec<&str> = ["*more"]
+            .into_iter()
+            .chain(bound.as_deref())
+            .chain([test.as_str()])
+            .collect();
+        let line = format!("{pad}while {} {{", operands.join(" && "));
+        if line.len() + self.indent <= 100 {
+            let _ = writeln!(o, "{line}");
+        } else {
+            // As rustfmt breaks it: an operand a line, the brace on its own.
+            let _ = writeln!(o, "{pad}while {}", operands[0]);
+            for operand in &operands[1..] {
+                let _ = writeln!(o, "{pad}    && {operand}");
+            }
+            let _ = writeln!(o, "{pad}{{");
+        }
         match (self.check, counted) {
             (false, _) => {
                 let _ = writeln!(o, "{pad}    {var}.push({read});");

@@ -238,9 +238,11 @@ impl Emitter<'_> {
         // Mixed content: the children through a sink that writes the text between them.
         let mixed = content.iter().find(|f| f.source == Source::Mixed);
         if let Some(f) = mixed {
+            // Through `dyn XmlSink`: mixed types that nest make no type that nests.
+            let _ = writeln!(body, "        let mut inner = &mut *s;");
             let _ = writeln!(
                 body,
-                "        let s = &mut {W}::Interleave::new(s, &self.{});",
+                "        let s = &mut {W}::Interleave::new(&mut inner, &self.{});",
                 f.name
             );
         }

@@ -17,7 +17,7 @@ use xwire::bind::{Cursor, MixedText, QName, Scanner};
 
 const NS: &str = "urn:notes";
 
-const VALID: &str = r#"<n:notes xmlns:n="urn:notes" xmlns:x="urn:x" schema="x:memo"><n:para role="n:lead">The <n:em>first</n:em> words, then <n:link to="x:target">a &amp; link</n:link>.</n:para><n:para role=" 7 "/><n:para>
+const VALID: &str = r#"<n:notes xmlns:n="urn:notes" xmlns:x="urn:x" schema="x:memo"><n:para role="n:lead">The <n:em>first</n:em> words, then <n:link to="x:target">a &amp; link</n:link>.</n:para><n:para role=" 7 "><n:q>so <n:em>said</n:em> she</n:q></n:para><n:para>
   <n:em>only</n:em>
 </n:para><n:remark>said <n:by>me</n:by></n:remark><n:kind xmlns:m="urn:notes">m:letter</n:kind><n:refs xmlns="urn:default"> x:a b </n:refs></n:notes>"#;
 
@@ -49,6 +49,14 @@ fn both_sources_read_mixed_content_and_qnames_alike() {
     assert_eq!(link.text, [MixedText::new(0, "a & link")]);
     assert_eq!(n.para[1].role, Some(Role::Int(7)));
     assert!(n.para[1].text.is_empty());
+    // A quote is a paragraph in a paragraph, its text its own.
+    let ParaChoice::Q(q) = &n.para[1].choice[0] else {
+        panic!("not a quote")
+    };
+    assert_eq!(
+        q.text,
+        [MixedText::new(0, "so "), MixedText::new(1, " she")]
+    );
     // White space is text in mixed content.
     assert_eq!(n.para[2].text.len(), 2);
     let remark = n.remark.as_ref().unwrap();

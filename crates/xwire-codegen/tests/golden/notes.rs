@@ -50,6 +50,8 @@ pub enum ParaChoice {
     Em(xwire::bind::Text),
     /// Element `{urn:notes}link`.
     Link(Link),
+    /// Element `{urn:notes}q`.
+    Q(Para),
 }
 
 /// Complex type `{urn:notes}Link`.
@@ -187,7 +189,9 @@ impl Para {
         c.mixed(true);
         let more = &mut c.child_expecting(&EXPECT_0)?;
         let mut choice = Vec::new();
-        while *more && (c.at("urn:notes", "em") || c.at("urn:notes", "link")) {
+        while *more
+            && (c.at("urn:notes", "em") || c.at("urn:notes", "link") || c.at("urn:notes", "q"))
+        {
             choice.push(read_para_choice(c, more)?);
         }
         if *more {
@@ -212,7 +216,12 @@ fn read_para_choice<Src: xwire::bind::Source>(
         *more = c.child()?;
         return Ok(ParaChoice::Link(v));
     }
-    Err(c.unexpected("<{urn:notes}em> or <{urn:notes}link>"))
+    if *more && c.at("urn:notes", "q") {
+        let v = Para::read(c)?;
+        *more = c.child()?;
+        return Ok(ParaChoice::Q(v));
+    }
+    Err(c.unexpected("<{urn:notes}em> or <{urn:notes}link> or <{urn:notes}q>"))
 }
 
 impl Link {
@@ -365,7 +374,9 @@ impl Para {
         let role = attr_role;
         c.mixed(false);
         let more = &mut c.child_expecting(&EXPECT_0)?;
-        while *more && (c.at("urn:notes", "em") || c.at("urn:notes", "link")) {
+        while *more
+            && (c.at("urn:notes", "em") || c.at("urn:notes", "link") || c.at("urn:notes", "q"))
+        {
             check_para_choice(c, more)?;
         }
         if *more {
@@ -391,7 +402,12 @@ fn check_para_choice<Src: xwire::bind::Source>(
         *more = c.child()?;
         return Ok(());
     }
-    Err(c.unexpected("<{urn:notes}em> or <{urn:notes}link>"))
+    if *more && c.at("urn:notes", "q") {
+        Para::check(c)?;
+        *more = c.child()?;
+        return Ok(());
+    }
+    Err(c.unexpected("<{urn:notes}em> or <{urn:notes}link> or <{urn:notes}q>"))
 }
 
 impl Link {
@@ -597,7 +613,9 @@ impl Para {
         let role = attr_role;
         c.mixed(true);
         let more = &mut c.child_expecting(&EXPECT_0)?;
-        while *more && (c.at("urn:notes", "em") || c.at("urn:notes", "link")) {
+        while *more
+            && (c.at("urn:notes", "em") || c.at("urn:notes", "link") || c.at("urn:notes", "q"))
+        {
             events_para_choice(c, more, h)?;
         }
         if *more {
@@ -631,7 +649,15 @@ fn events_para_choice<Src: xwire::bind::Source, H: xwire::bind::events::Handler>
         *more = c.child()?;
         return Ok(());
     }
-    Err(c.unexpected("<{urn:notes}em> or <{urn:notes}link>"))
+    if *more && c.at("urn:notes", "q") {
+        c.mixed_flush(&mut |t| h.text(t));
+        h.start("urn:notes", "q");
+        Para::events(c, h)?;
+        h.end();
+        *more = c.child()?;
+        return Ok(());
+    }
+    Err(c.unexpected("<{urn:notes}em> or <{urn:notes}link> or <{urn:notes}q>"))
 }
 
 impl Link {
@@ -963,42 +989,48 @@ const NAME_6: xwire::bind::write::Name = xwire::bind::write::Name {
 };
 
 const NAME_7: xwire::bind::write::Name = xwire::bind::write::Name {
+    ns: "urn:notes",
+    prefix: "ns1",
+    local: "q",
+};
+
+const NAME_8: xwire::bind::write::Name = xwire::bind::write::Name {
     ns: "",
     prefix: "",
     local: "to",
 };
 
-const NAME_8: xwire::bind::write::Name = xwire::bind::write::Name {
+const NAME_9: xwire::bind::write::Name = xwire::bind::write::Name {
     ns: "urn:notes",
     prefix: "ns1",
     local: "by",
 };
 
-const NAME_9: xwire::bind::write::Name = xwire::bind::write::Name {
+const NAME_10: xwire::bind::write::Name = xwire::bind::write::Name {
     ns: "",
     prefix: "",
     local: "schema",
 };
 
-const NAME_10: xwire::bind::write::Name = xwire::bind::write::Name {
+const NAME_11: xwire::bind::write::Name = xwire::bind::write::Name {
     ns: "urn:notes",
     prefix: "ns1",
     local: "para",
 };
 
-const NAME_11: xwire::bind::write::Name = xwire::bind::write::Name {
+const NAME_12: xwire::bind::write::Name = xwire::bind::write::Name {
     ns: "urn:notes",
     prefix: "ns1",
     local: "remark",
 };
 
-const NAME_12: xwire::bind::write::Name = xwire::bind::write::Name {
+const NAME_13: xwire::bind::write::Name = xwire::bind::write::Name {
     ns: "urn:notes",
     prefix: "ns1",
     local: "kind",
 };
 
-const NAME_13: xwire::bind::write::Name = xwire::bind::write::Name {
+const NAME_14: xwire::bind::write::Name = xwire::bind::write::Name {
     ns: "urn:notes",
     prefix: "ns1",
     local: "refs",
@@ -1054,7 +1086,8 @@ impl xwire::bind::write::Content for Para {
         if let Some(v) = &self.role {
             xwire::bind::write::attribute(s, NAME_4, v)?;
         }
-        let s = &mut xwire::bind::write::Interleave::new(s, &self.text);
+        let mut inner = &mut *s;
+        let s = &mut xwire::bind::write::Interleave::new(&mut inner, &self.text);
         for v in &self.choice {
             xwire::bind::write::Content::write_content(v, s)?;
         }
@@ -1094,6 +1127,9 @@ impl xwire::bind::write::Content for ParaChoice {
             ParaChoice::Link(v) => {
                 xwire::bind::write::element(s, NAME_6, v)?;
             }
+            ParaChoice::Q(v) => {
+                xwire::bind::write::element(s, NAME_7, v)?;
+            }
         }
         Ok(())
     }
@@ -1104,8 +1140,9 @@ impl xwire::bind::write::Content for Link {
         &self,
         s: &mut S,
     ) -> Result<(), xwire::bind::write::WriteError> {
-        xwire::bind::write::attribute(s, NAME_7, &self.to)?;
-        let s = &mut xwire::bind::write::Interleave::new(s, &self.text);
+        xwire::bind::write::attribute(s, NAME_8, &self.to)?;
+        let mut inner = &mut *s;
+        let s = &mut xwire::bind::write::Interleave::new(&mut inner, &self.text);
         s.finish()?;
         Ok(())
     }
@@ -1116,8 +1153,9 @@ impl xwire::bind::write::Content for Remark {
         &self,
         s: &mut S,
     ) -> Result<(), xwire::bind::write::WriteError> {
-        let s = &mut xwire::bind::write::Interleave::new(s, &self.text);
-        xwire::bind::write::simple(s, NAME_8, &self.by)?;
+        let mut inner = &mut *s;
+        let s = &mut xwire::bind::write::Interleave::new(&mut inner, &self.text);
+        xwire::bind::write::simple(s, NAME_9, &self.by)?;
         s.finish()?;
         Ok(())
     }
@@ -1148,19 +1186,19 @@ impl xwire::bind::write::Content for Notes {
         s: &mut S,
     ) -> Result<(), xwire::bind::write::WriteError> {
         if let Some(v) = &self.schema {
-            xwire::bind::write::attribute(s, NAME_9, v)?;
+            xwire::bind::write::attribute(s, NAME_10, v)?;
         }
         for v in &self.para {
-            xwire::bind::write::element(s, NAME_10, v)?;
-        }
-        if let Some(v) = &self.remark {
             xwire::bind::write::element(s, NAME_11, v)?;
         }
+        if let Some(v) = &self.remark {
+            xwire::bind::write::element(s, NAME_12, v)?;
+        }
         if let Some(v) = &self.kind {
-            xwire::bind::write::simple(s, NAME_12, v)?;
+            xwire::bind::write::simple(s, NAME_13, v)?;
         }
         if let Some(v) = &self.refs {
-            xwire::bind::write::simple(s, NAME_13, &xwire::bind::write::List(v))?;
+            xwire::bind::write::simple(s, NAME_14, &xwire::bind::write::List(v))?;
         }
         Ok(())
     }

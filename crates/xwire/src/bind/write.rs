@@ -326,6 +326,9 @@ impl<T: Content + ?Sized> Content for Box<T> {
 /// level it writes the text runs that stand before that child ([`MixedText::before`]), and
 /// [`Interleave::finish`] writes those after the last.
 ///
+/// It holds the sink as `&mut dyn XmlSink`, so a mixed type inside a mixed type writes
+/// through one more `Interleave`, not through a type that nests without end.
+///
 /// ```
 /// use xwire::bind::write::{self, Interleave, Name};
 /// use xwire::bind::MixedText;
@@ -335,7 +338,8 @@ impl<T: Content + ?Sized> Content for Box<T> {
 /// let b = Name { ns: "", prefix: "", local: "b" };
 /// let xml = write::to_string(|s| {
 ///     s.start_element("p")?;
-///     let s = &mut Interleave::new(s, &text);
+///     let mut inner = &mut *s;
+///     let s = &mut Interleave::new(&mut inner, &text);
 ///     write::simple(s, b, "you")?;
 ///     s.finish()?;
 ///     s.end_element()
@@ -343,8 +347,8 @@ impl<T: Content + ?Sized> Content for Box<T> {
 /// assert_eq!(xml, "<p>Hello <b>you</b>, all.</p>");
 /// # Ok::<(), write::WriteError>(())
 /// ```
-pub struct Interleave<'s, 't, S: XmlSink + ?Sized> {
-    inner: &'s mut S,
+pub struct Interleave<'s, 't> {
+    inner: &'s mut dyn XmlSink,
     text: &'t [MixedText],
     /// The next run to write.
     next: usize,
@@ -354,9 +358,9 @@ pub struct Interleave<'s, 't, S: XmlSink + ?Sized> {
     depth: usize,
 }
 
-impl<'s, 't, S: XmlSink + ?Sized> Interleave<'s, 't, S> {
+impl<'s, 't> Interleave<'s, 't> {
     /// Writes `text` between the children written through it into `inner`.
-    pub fn new(inner: &'s mut S, text: &'t [MixedText]) -> Interleave<'s, 't, S> {
+    pub fn new(inner: &'s mut dyn XmlSink, text: &'t [MixedText]) -> Interleave<'s, 't> {
         Interleave {
             inner,
             text,
@@ -395,7 +399,7 @@ impl<'s, 't, S: XmlSink + ?Sized> Interleave<'s, 't, S> {
     }
 }
 
-impl<S: XmlSink + ?Sized> XmlSink for Interleave<'_, '_, S> {
+impl XmlSink for Interleave<'_, '_> {
     fn start_element(&mut self, qname: &str) -> Result<(), WriteError> {
         self.child()?;
         self.inner.start_element(qname)

@@ -71,6 +71,61 @@ pub trait XmlSink {
     fn array(&mut self, array: &Array<'_>) -> Result<(), WriteError>;
 }
 
+/// A sink reached through a mutable reference: what lets generic code hand a sink on as a
+/// `&mut dyn XmlSink` whatever its type.
+impl<S: XmlSink + ?Sized> XmlSink for &mut S {
+    fn start_element(&mut self, qname: &str) -> Result<(), WriteError> {
+        (**self).start_element(qname)
+    }
+    fn start_element_ns(
+        &mut self,
+        uri: &str,
+        local: &str,
+        prefix: Option<&str>,
+    ) -> Result<(), WriteError> {
+        (**self).start_element_ns(uri, local, prefix)
+    }
+    fn attribute(&mut self, qname: &str, value: &str) -> Result<(), WriteError> {
+        (**self).attribute(qname, value)
+    }
+    fn attribute_ns(
+        &mut self,
+        uri: &str,
+        local: &str,
+        prefix: Option<&str>,
+        value: &str,
+    ) -> Result<(), WriteError> {
+        (**self).attribute_ns(uri, local, prefix, value)
+    }
+    fn namespace(&mut self, prefix: Option<&str>, uri: &str) -> Result<(), WriteError> {
+        (**self).namespace(prefix, uri)
+    }
+    fn text(&mut self, text: &str) -> Result<(), WriteError> {
+        (**self).text(text)
+    }
+    fn cdata(&mut self, text: &str) -> Result<(), WriteError> {
+        (**self).cdata(text)
+    }
+    fn comment(&mut self, text: &str) -> Result<(), WriteError> {
+        (**self).comment(text)
+    }
+    fn processing_instruction(&mut self, target: &str, data: &str) -> Result<(), WriteError> {
+        (**self).processing_instruction(target, data)
+    }
+    fn end_element(&mut self) -> Result<(), WriteError> {
+        (**self).end_element()
+    }
+    fn write_event(&mut self, event: &Event<'_>) -> Result<(), WriteError> {
+        (**self).write_event(event)
+    }
+    fn value(&mut self, value: TypedValue<'_>) -> Result<(), WriteError> {
+        (**self).value(value)
+    }
+    fn array(&mut self, array: &Array<'_>) -> Result<(), WriteError> {
+        (**self).array(array)
+    }
+}
+
 /// Implements [`XmlSink`] for a writer `$ty<W: Write>` by calling its inherent methods of the
 /// same names. Invoked next to each writer's type; the paths are absolute so the caller needs
 /// no imports.
