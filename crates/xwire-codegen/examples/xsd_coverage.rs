@@ -2,9 +2,11 @@
 //! schema test whose schema is valid, whether `xwire-codegen` generates the types and the
 //! parsers, and, where it refuses the parsers, which construct (grouped, most frequent first).
 //!
-//! `cargo run --release -p xwire-codegen --example xsd_coverage [-- --show TEXT]` (corpora
-//! in `../shared/corpora` or `$XWIRE_CORPORA`). `--show TEXT` also prints each schema test
-//! whose refusal contains TEXT, with its documents.
+//! `cargo run --release -p xwire-codegen --example xsd_coverage [-- --show TEXT] [--rustfmt]`
+//! (corpora in `../shared/corpora` or `$XWIRE_CORPORA`). `--show TEXT` also prints each
+//! schema test whose refusal contains TEXT, with its documents; `--rustfmt` checks that the
+//! code generated for each schema is as rustfmt formats it (rustfmt on PATH), and names the
+//! first few that are not.
 
 use std::collections::BTreeMap;
 
@@ -16,6 +18,12 @@ fn main() {
         .iter()
         .position(|a| a == "--show")
         .map(|i| args.get(i + 1).expect("--show TEXT").clone());
+    let rustfmt = args.iter().any(|a| a == "--rustfmt");
+    let out = std::env::temp_dir().join(format!("xwire-coverage-{}", std::process::id()));
+    if rustfmt {
+        std::fs::create_dir_all(&out).expect("a temporary folder");
+    }
+    let mut written: Vec<(std::path::PathBuf, String)> = Vec::new();
     let dir = xwire_conformance::corpora_dir()
         .expect("the corpora (../shared/corpora or $XWIRE_CORPORA)")
         .join("xsdtests");
@@ -34,9 +42,14 @@ fn main() {
             config = config.schema(d);
         }
         match config.clone().generate() {
-            Ok(_) => {
+            Ok(g) => {
                 parsers += 1;
                 types += 1;
+                if rustfmt {
+                    let file = out.join(format!("m{}.rs", written.len()));
+                    std::fs::write(&file, g.code).expect("write the generated code");
+                    written.push((file, p.id.clone()));
+                }
             }
             Err(xwire_codegen::Error::Unsupported(m)) => {
                 // The construct, without the item it was found in.
@@ -73,6 +86,34 @@ fn main() {
     println!("parsers refused, by construct:");
     for (what, n) in refused.iter().take(30) {
         println!("  {n:>5}  {what}");
+    }
+    if rustfmt {
+        // Files rustfmt would change, listed by `--check -l`; a few hundred per call.
+        let mut unformatted = Vec::new();
+        for chunk in written.chunks(300) {
+            let listed = std::process::Command::new("rustfmt")
+                .args(["--edition", "2021", "--check", "-l"])
+                .args(chunk.iter().map(|(f, _)| f))
+                .output()
+                .expect("run rustfmt");
+            let listed = String::from_utf8_lossy(&listed.stdout).into_owned();
+            for (f, id) in chunk {
+                if listed.lines().any(|l| std::path::Path::new(l) == f) {
+                    unformatted.push((f.clone(), id.clone()));
+                }
+            }
+        }
+        println!(
+            "rustfmt-clean: {} of {} generated files",
+            written.len() - unformatted.len(),
+            written.len()
+        );
+        for (f, id) in unformatted.iter().take(10) {
+            println!("  not clean: {id} ({})", f.display());
+        }
+        if unformatted.is_empty() {
+            let _ = std::fs::remove_dir_all(&out);
+        }
     }
     if !failed.is_empty() {
         println!("not generated at all:");

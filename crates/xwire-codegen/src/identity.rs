@@ -34,7 +34,16 @@ pub(crate) fn tables(plan: &Plan, schema: &Schema) -> String {
         o,
         "/// The schema's identity constraints, by the index elements open them with."
     );
-    let _ = writeln!(o, "static IDENTITY: &[{I}::Constraint] = &[");
+    // One constraint goes on the array's line, as rustfmt puts it.
+    let one = schema.identity_constraints().count() == 1;
+    let (open, pad) = match one {
+        true => (
+            format!("static IDENTITY: &[{I}::Constraint] = &[{I}::Constraint {{"),
+            "",
+        ),
+        false => (format!("static IDENTITY: &[{I}::Constraint] = &["), "    "),
+    };
+    let _ = writeln!(o, "{open}");
     for (_, ic) in schema.identity_constraints() {
         let kind = match ic.kind {
             IdentityKind::Unique => "Unique".to_string(),
@@ -50,14 +59,18 @@ pub(crate) fn tables(plan: &Plan, schema: &Schema) -> String {
                 alternatives.join("|")
             })
             .collect();
-        let _ = writeln!(o, "    {I}::Constraint {{");
-        let _ = writeln!(o, "        name: {:?},", schema.display_name(ic.name));
-        let _ = writeln!(o, "        kind: {I}::Kind::{kind},");
-        let _ = writeln!(o, "        selector: {:?},", selector.join("|"));
-        let _ = writeln!(o, "        fields: {:?},", fields.join(" "));
-        let _ = writeln!(o, "    }},");
+        if !one {
+            let _ = writeln!(o, "    {I}::Constraint {{");
+        }
+        let _ = writeln!(o, "{pad}    name: {:?},", schema.display_name(ic.name));
+        let _ = writeln!(o, "{pad}    kind: {I}::Kind::{kind},");
+        let _ = writeln!(o, "{pad}    selector: {:?},", selector.join("|"));
+        let _ = writeln!(o, "{pad}    fields: {:?},", fields.join(" "));
+        if !one {
+            let _ = writeln!(o, "    }},");
+        }
     }
-    let _ = writeln!(o, "];");
+    let _ = writeln!(o, "{}", if one { "}];" } else { "];" });
     for item in &plan.items {
         key_impl(&mut o, schema, item);
     }

@@ -321,6 +321,49 @@ fn length_bounds(f: &Facets) -> (usize, String) {
     )
 }
 
+/// `{head} = {callee}({arg}, &[{items}]);` at the top level, laid out as rustfmt lays it out
+/// (100 columns, 60 for a call's arguments and for an array): on one line when it fits,
+/// else the call on the next line, else an argument a line, the array broken in turn (an
+/// item a line, or as many as fit when every item is short).
+fn static_call(o: &mut String, head: &str, callee: &str, arg: &str, items: &[String]) {
+    let array = format!("&[{}]", items.join(", "));
+    let args = format!("{arg}, {array}");
+    let call = format!("{callee}({args});");
+    if args.len() <= 60 && head.len() + 3 + call.len() <= 100 {
+        let _ = writeln!(o, "{head} = {call}");
+        return;
+    }
+    if args.len() <= 60 && 4 + call.len() <= 100 {
+        let _ = writeln!(o, "{head} =\n    {call}");
+        return;
+    }
+    let _ = writeln!(o, "{head} = {callee}(");
+    let _ = writeln!(o, "    {arg},");
+    if array.len() <= 60 && 4 + array.len() < 100 {
+        let _ = writeln!(o, "    {array},");
+    } else if items.iter().all(|i| i.len() <= 10) {
+        let _ = writeln!(o, "    &[");
+        let mut line = String::new();
+        for item in items {
+            if !line.is_empty() && 8 + line.len() + 1 + item.len() + 1 > 100 {
+                let _ = writeln!(o, "        {}", line.trim_end());
+                line.clear();
+            }
+            line.push_str(item);
+            line.push_str(", ");
+        }
+        let _ = writeln!(o, "        {}", line.trim_end());
+        let _ = writeln!(o, "    ],");
+    } else {
+        let _ = writeln!(o, "    &[");
+        for item in items {
+            let _ = writeln!(o, "        {item},");
+        }
+        let _ = writeln!(o, "    ],");
+    }
+    let _ = writeln!(o, ");");
+}
+
 /// `name` generic over the source a reader reads from.
 fn generic(name: &str) -> String {
     format!("{name}<Src: {B}::Source>")
@@ -2725,19 +2768,18 @@ impl Emitter<'_> {
         };
         if !general.is_empty() {
             let sname = format!("FACETS_{}", st.index());
-            let spec = general
+            let spec: Vec<String> = general
                 .iter()
                 .map(|(n, v)| format!("({n:?}, {v:?})"))
-                .collect::<Vec<_>>()
-                .join(", ");
+                .collect();
             let _ = writeln!(self.statics);
-            let _ = writeln!(
-                self.statics,
-                "static {sname}: {B}::Facets = {B}::Facets::new("
+            static_call(
+                &mut self.statics,
+                &format!("static {sname}: {B}::Facets"),
+                &format!("{B}::Facets::new"),
+                &format!("xwire::datatypes::Builtin::{b:?}"),
+                &spec,
             );
-            let _ = writeln!(self.statics, "    xwire::datatypes::Builtin::{b:?},");
-            let _ = writeln!(self.statics, "    &[{spec}],");
-            let _ = writeln!(self.statics, ");");
             let _ = writeln!(o, "    {sname}.check(s)?;");
         }
         if stringy && (f.length.is_some() || f.min_length.is_some() || f.max_length.is_some()) {
@@ -2755,20 +2797,17 @@ impl Emitter<'_> {
                     return unsupported(format!("{display}: an enumeration without its enum"));
                 };
                 if valued_enum {
-                    let lexicals = values
-                        .iter()
-                        .map(|(_, l)| format!("{l:?}"))
-                        .collect::<Vec<_>>()
-                        .join(", ");
+                    let lexicals: Vec<String> =
+                        values.iter().map(|(_, l)| format!("{l:?}")).collect();
                     let sname = format!("VALUES_{}", st.index());
                     let _ = writeln!(self.statics);
-                    let _ = writeln!(
-                        self.statics,
-                        "static {sname}: {B}::Enumeration = {B}::Enumeration::new("
+                    static_call(
+                        &mut self.statics,
+                        &format!("static {sname}: {B}::Enumeration"),
+                        &format!("{B}::Enumeration::new"),
+                        &format!("xwire::datatypes::Builtin::{b:?}"),
+                        &lexicals,
                     );
-                    let _ = writeln!(self.statics, "    xwire::datatypes::Builtin::{b:?},");
-                    let _ = writeln!(self.statics, "    &[{lexicals}],");
-                    let _ = writeln!(self.statics, ");");
                     let _ = writeln!(o, "    let i = {sname}.position(s)?;");
                     let all = variants
                         .iter()
@@ -2863,10 +2902,16 @@ impl Emitter<'_> {
                 names.push((sname, p.as_str().to_string()));
             }
             if names.len() == 1 {
-                let _ = writeln!(
+                let (dfa, pattern) = (format!("&{}", names[0].0), format!("{:?}", names[0].1));
+                let args = [lexical, dfa.as_str(), pattern.as_str()];
+                call_fn(
                     o,
-                    "    {B}::value::pattern({lexical}, &{}, {:?})?;",
-                    names[0].0, names[0].1
+                    "    ",
+                    0,
+                    "",
+                    &format!("{B}::value::pattern"),
+                    &args,
+                    "?;",
                 );
             } else {
                 let any = names
