@@ -1241,6 +1241,16 @@ impl Emitter<'_> {
             }
             (None, Ty::Item(id)) => {
                 let item = self.plan.item(*id);
+                let mixed = match &item.kind {
+                    ItemKind::Struct { fields } => fields.iter().any(|f| f.source == Source::Mixed),
+                    _ => false,
+                };
+                if mixed && constraint.is_some() {
+                    // The value is the text when no child came: not read yet.
+                    return unsupported(format!(
+                        "element <{local}>: a default or fixed value on mixed content"
+                    ));
+                }
                 match (&item.origin, &item.kind) {
                     (Origin::ComplexType(_), ItemKind::Struct { .. }) if self.events => (
                         format!("|c| {}::events(c, h)", item.name),
@@ -2135,7 +2145,7 @@ impl Emitter<'_> {
                     let _ = writeln!(o, "        return Ok(());");
                 }
                 Occurs::Many { min, max } if self.check => {
-                    self.repeat(&mut o, "v", &v.source, &read, &start, min, max, 2);
+                    self.repeat(&mut o, "v", (&v.source, &v.ty), &read, &start, min, max, 2);
                     let _ = writeln!(o, "        return Ok(());");
                 }
                 Occurs::One | Occurs::Optional => {
@@ -2151,7 +2161,7 @@ impl Emitter<'_> {
                     let _ = writeln!(o, "        return Ok({name}::{}({v_in}));", v.name);
                 }
                 Occurs::Many { min, max } => {
-                    self.repeat(&mut o, "v", &v.source, &read, &start, min, max, 2);
+                    self.repeat(&mut o, "v", (&v.source, &v.ty), &read, &start, min, max, 2);
                     let _ = writeln!(o, "        return Ok({name}::{}(v));", v.name);
                 }
             }
@@ -2499,7 +2509,7 @@ impl Emitter<'_> {
         &mut self,
         o: &mut String,
         var: &str,
-        source: &Source,
+        (source, ty): (&Source, &Ty),
         read: &str,
         start: &Start,
         min: u32,
@@ -2511,6 +2521,11 @@ impl Emitter<'_> {
         let child = self.advance(start.first.as_ref());
         let pad = "    ".repeat(depth);
         // Validate-only code counts the occurrences, when a bound needs the count.
+        // A group that may be empty meets its minimum with empty occurrences.
+        let min = match self.emptiable(source, ty, Occurs::One) {
+            true => 0,
+            false => min,
+        };
         let counted = !self.check || min > 0 || max.is_some();
         let len = match self.check {
             true => var.to_string(),
@@ -2619,7 +2634,8 @@ impl Emitter<'_> {
                 let _ = writeln!(o, "    }};");
             }
             Occurs::Many { min, max } => {
-                self.repeat(o, &local_name(f), &f.source, &read, &start, min, max, 1);
+                let item = (&f.source, &f.ty);
+                self.repeat(o, &local_name(f), item, &read, &start, min, max, 1);
             }
         }
         Ok(())
