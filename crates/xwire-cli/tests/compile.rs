@@ -66,25 +66,26 @@ fn a_schema_that_does_not_load_exits_1_and_a_bad_rename_2() {
     let out = xwire(&["compile", &po(), "--rename", "NoSuchItem=X"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no item has that name"));
-    // Mixed content, which the parsers do not read yet: the error names it, and
-    // --types-only generates the types alone.
-    let mixed =
-        std::env::temp_dir().join(format!("xwire-compile-mixed-{}.xsd", std::process::id()));
+    // A default value of QNames, which the parsers do not read yet: the error names it,
+    // and --types-only generates the types alone.
+    let refused =
+        std::env::temp_dir().join(format!("xwire-compile-refused-{}.xsd", std::process::id()));
     std::fs::write(
-        &mixed,
+        &refused,
         r#"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">
-  <xs:element name="p"><xs:complexType mixed="true"><xs:sequence>
-    <xs:element name="b" type="xs:string" minOccurs="0"/>
+  <xs:element name="p"><xs:complexType><xs:sequence>
+    <xs:element name="kind" type="xs:QName" default="xs:string"/>
   </xs:sequence></xs:complexType></xs:element>
 </xs:schema>"#,
     )
     .unwrap();
-    let mixed_path = mixed.to_str().unwrap();
-    let out = xwire(&["compile", mixed_path]);
+    let refused_path = refused.to_str().unwrap();
+    let out = xwire(&["compile", refused_path]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("mixed content"));
-    let out = xwire(&["compile", mixed_path, "--types-only"]);
-    std::fs::remove_file(&mixed).unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("a default or fixed value of QNames"), "{err}");
+    let out = xwire(&["compile", refused_path, "--types-only"]);
+    std::fs::remove_file(&refused).unwrap();
     assert!(out.status.success());
     assert!(!String::from_utf8_lossy(&out.stdout).contains("fn from_slice"));
     let out = xwire(&["compile", &po(), "--rename", "Items"]);

@@ -1,7 +1,7 @@
 //! What the planner makes of the schema constructs a binding must handle: each test writes a
 //! small schema, plans it and checks the items, fields and types.
 
-use xwire_codegen::plan::{self, IntType, ItemKind, Occurs, Plan, Prim, Source, Ty};
+use xwire_codegen::plan::{self, IntType, ItemKind, Occurs, Plan, Prim, Ty};
 
 /// Calls `f` with the path of a schema document whose `xs:schema` element holds `body`
 /// (prefix `xs`, no target namespace), removed afterwards.
@@ -182,7 +182,7 @@ fn choices_become_enums_and_repeated_sequences_structs() {
 }
 
 #[test]
-fn mixed_content_is_a_list_of_text_and_elements() {
+fn mixed_content_is_the_elements_fields_and_the_text_between() {
     let p = plan_of(
         r#"<xs:element name="para"><xs:complexType mixed="true"><xs:sequence>
              <xs:element name="b" type="xs:string" minOccurs="0" maxOccurs="unbounded"/>
@@ -190,16 +190,12 @@ fn mixed_content_is_a_list_of_text_and_elements() {
            </xs:sequence></xs:complexType></xs:element>"#,
     );
     let f = fields(&p, "Para");
-    assert_eq!(f[0].0, "content");
-    assert_eq!(f[0].1, item_ty(&p, "ParaContent"));
-    match &p.find("ParaContent").unwrap().kind {
-        ItemKind::Choice { variants } => {
-            let names: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
-            assert_eq!(names, ["Text", "B", "I"]);
-            assert_eq!(variants[0].source, Source::Text);
-        }
-        k => panic!("{k:?}"),
-    }
+    let names: Vec<&str> = f.iter().map(|f| f.0.as_str()).collect();
+    assert_eq!(names, ["b", "i", "text"]);
+    assert_eq!(f[2].1, Ty::Prim(Prim::MixedText));
+    assert_eq!(f[2].2, Occurs::Many { min: 0, max: None });
+    // No enum of text and elements: the fields keep their types.
+    assert!(p.find("ParaContent").is_none());
 }
 
 #[test]
@@ -312,13 +308,17 @@ fn names_that_collide_are_numbered_and_keywords_escaped() {
 fn the_parsers_refuse_what_they_cannot_read_yet() {
     for (construct, body) in [
         (
-            "values of QName",
-            r#"<xs:element name="e" type="xs:QName"/>"#,
+            "a default or fixed value of QNames",
+            r#"<xs:element name="r"><xs:complexType><xs:sequence>
+             <xs:element name="e" type="xs:QName" fixed="xs:int"/>
+             </xs:sequence></xs:complexType></xs:element>"#,
         ),
         (
-            "mixed",
-            r#"<xs:element name="e"><xs:complexType mixed="true"><xs:sequence>
-             <xs:element name="a" type="xs:string"/></xs:sequence></xs:complexType></xs:element>"#,
+            "a default or fixed value on mixed content",
+            r#"<xs:element name="r"><xs:complexType><xs:sequence>
+             <xs:element name="e" default="none"><xs:complexType mixed="true"><xs:sequence>
+             <xs:element name="a" type="xs:string" minOccurs="0"/></xs:sequence></xs:complexType>
+             </xs:element></xs:sequence></xs:complexType></xs:element>"#,
         ),
     ] {
         with_schema(body, |path| {
