@@ -892,6 +892,12 @@ impl Source for Scanner<'_> {
             _ => {
                 let start = self.pos;
                 let (end, plain) = self.text_run(start)?;
+                // Text that a comment, PI or CDATA section interrupts is the cursor's, which
+                // gives the runs around it as one step: handed out here, half of it would
+                // already be an event when the cursor reads the document again.
+                if matches!(self.byte(end + 1), Some(b'!' | b'?')) {
+                    return Err(Fallback);
+                }
                 self.pos = end;
                 match plain {
                     true => Ok(Content::Text(self.str(Span { start, end }))),
