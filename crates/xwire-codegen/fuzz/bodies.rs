@@ -25,6 +25,10 @@ pub mod ipo {
     include!("../tests/golden/ipo.rs");
 }
 
+pub mod notes {
+    include!("../tests/golden/notes.rs");
+}
+
 fn schema(cell: &'static OnceLock<Schema>, text: &str) -> &'static Schema {
     cell.get_or_init(|| {
         Schema::parse_str(text, &xwire_schema::load::LoadOptions::default())
@@ -197,4 +201,15 @@ pub fn generated_ipo(data: &[u8]) {
     same_verdict!(ipo, data);
     same_events!(ipo, data, true);
     agree(s, data, ipo::Document::from_slice(data));
+}
+
+/// `generated_notes`: bytes through notes.xsd's generated parser (mixed content, QName
+/// values) and the validator.
+pub fn generated_notes(data: &[u8]) {
+    static SCHEMA: OnceLock<Schema> = OnceLock::new();
+    let s = schema(&SCHEMA, include_str!("../tests/schemas/notes.xsd"));
+    both_paths!(notes, data);
+    same_verdict!(notes, data);
+    same_events!(notes, data, true);
+    agree(s, data, notes::Document::from_slice(data));
 }

@@ -45,3 +45,10 @@ fn generated_ipo() {
     assert!(seeds >= 1, "the ipo seeds are checked in");
     run_over("tests/data/fuzz/generated_ipo", bodies::generated_ipo);
 }
+
+#[test]
+fn generated_notes() {
+    let seeds = run_over("fuzz/seeds/notes", bodies::generated_notes);
+    assert!(seeds >= 1, "the notes seeds are checked in");
+    run_over("tests/data/fuzz/generated_notes", bodies::generated_notes);
+}
