@@ -2582,7 +2582,12 @@ impl Emitter<'_> {
             // A wildcard's names start "an element": "another element".
             let names = &start.names;
             let what = format!("another {}", names.strip_prefix("an ").unwrap_or(names));
-            unexpected(o, &format!("{pad}    "), "return Err(", &what, ");");
+            // In an `impl`, four columns further in than written here.
+            let write = match self.indent {
+                0 => unexpected,
+                _ => unexpected_in,
+            };
+            write(o, &format!("{pad}    "), "return Err(", &what, ");");
             let _ = writeln!(o, "{pad}}}");
         }
     }
@@ -3190,8 +3195,14 @@ fn unexpected_in(o: &mut String, pad: &str, head: &str, what: &str, tail: &str) 
 /// characters (the message on a line of its own).
 fn unexpected(o: &mut String, pad: &str, head: &str, what: &str, tail: &str) {
     let line = format!("{pad}{head}c.unexpected({what:?}){tail}");
+    let inner = format!("{pad}    c.unexpected({what:?})");
     if line.len() <= 100 {
         let _ = writeln!(o, "{line}");
+    } else if head.ends_with("Err(") && inner.len() <= 100 {
+        // rustfmt breaks the outer call first, when the inner one fits on a line of its own.
+        let _ = writeln!(o, "{pad}{head}");
+        let _ = writeln!(o, "{inner}");
+        let _ = writeln!(o, "{pad}{tail}");
     } else {
         let _ = writeln!(o, "{pad}{head}c.unexpected(");
         let _ = writeln!(o, "{pad}    {what:?},");
