@@ -391,16 +391,6 @@ pub(crate) fn scoped(schema: &Schema, st: SimpleTypeId) -> bool {
     walk(schema, st, 0)
 }
 
-/// What calls a simple type's conversion on one string: its function, or for a type that
-/// holds QNames a closure that passes it the bindings `scope` too (taken at the element's
-/// start tag, [`take_scope`]).
-fn conversion_call(schema: &Schema, st: SimpleTypeId) -> String {
-    match scoped(schema, st) {
-        true => format!("(|s: &str| {}(s, scope))", conversion_name(st)),
-        false => conversion_name(st),
-    }
-}
-
 /// A call of a simple type's conversion on `arg`, with the bindings `scope` for a type that
 /// holds QNames.
 fn conversion_apply(schema: &Schema, st: SimpleTypeId, arg: &str) -> String {
@@ -1059,7 +1049,7 @@ impl Emitter<'_> {
         let check = light.then(|| self.light_check(st)).flatten();
         let (rust, mut conv) = match check {
             Some(_) => ("()".to_string(), "check".to_string()),
-            None => (self.rust_simple(st)?.0, conversion_call(self.schema, st)),
+            None => (self.rust_simple(st)?.0, conversion_name(st)),
         };
         if constraint != Constraint::None && scoped(self.schema, st) {
             // The schema's value resolves where the schema has it, not in the document.
@@ -1102,17 +1092,25 @@ impl Emitter<'_> {
             &params,
             &format!("Result<{rust}, Src::Error>"),
         );
-        let mut xsi = self.xsi_type_ref(st, blocked);
-        if conv.contains(", scope))") || xsi.contains(", scope))") {
-            // Closures named, not passed inline: rustfmt lays out a call whose last
-            // argument is a closure its own way.
+        // Where QNames are converted, the bindings at the start tag go along, through
+        // closures named, not passed inline (rustfmt lays out a call whose last argument is
+        // a closure its own way).
+        let mut xsi = xsi_type_fn(st, blocked);
+        let conv_scoped = check.is_none() && scoped(self.schema, st);
+        let xsi_scoped = self.xsi_takes_scope(st, blocked);
+        if conv_scoped || xsi_scoped {
             let _ = writeln!(elems, "    let scope = &c.bindings();");
-            for (local, expr) in [("convert", &mut conv), ("xsi", &mut xsi)] {
-                if let Some(closure) = expr.strip_prefix('(').and_then(|e| e.strip_suffix(')')) {
-                    let _ = writeln!(elems, "    let {local} = {closure};");
-                    *expr = local.to_string();
-                }
-            }
+        }
+        if conv_scoped {
+            let _ = writeln!(elems, "    let convert = |s: &str| {conv}(s, scope);");
+            conv = "convert".to_string();
+        }
+        if xsi_scoped {
+            let _ = writeln!(
+                elems,
+                "    let xsi = |ns: &str, l: &str, s: &str| {xsi}(ns, l, s, scope);"
+            );
+            xsi = "xsi".to_string();
         }
         // The event readers' values come with their text, given to the handler.
         let (suffix, text) = match events {
@@ -2231,18 +2229,12 @@ impl Emitter<'_> {
             .collect()
     }
 
-    /// What an element reader passes as its `xsi:type` check: `xsi_type_N`, or where a type
-    /// it may name holds QNames, a closure that passes it the bindings `scope` too.
-    fn xsi_type_ref(&self, st: SimpleTypeId, blocked: bool) -> String {
-        let name = xsi_type_fn(st, blocked);
-        let scoped = self
-            .derived_simple_types(st, blocked)
+    /// Whether `xsi_type_N` takes the bindings too: a type `xsi:type` may name on an element
+    /// of type `st` holds QNames.
+    fn xsi_takes_scope(&self, st: SimpleTypeId, blocked: bool) -> bool {
+        self.derived_simple_types(st, blocked)
             .into_iter()
-            .any(|d| scoped(self.schema, d));
-        match scoped {
-            true => format!("(|ns: &str, l: &str, s: &str| {name}(ns, l, s, scope))"),
-            false => name,
-        }
+            .any(|d| scoped(self.schema, d))
     }
 
     /// `fn xsi_type_N(ns, l, s) -> Result<bool, Fault>`: whether the type an element of simple
