@@ -565,8 +565,53 @@ impl Emitter<'_> {
         let _ = writeln!(body, "}}");
         o.push_str(&indented(body));
         let _ = writeln!(o, "}}");
+        self.check_globals(o);
         self.out.push_str(o);
         Ok(())
+    }
+
+    /// `impl bind::CheckGlobals for Document`: the global elements' and named complex
+    /// types' check readers, for lax content.
+    fn check_globals(&self, o: &mut String) {
+        let _ = writeln!(o);
+        let _ = writeln!(o, "impl {B}::CheckGlobals for Document {{");
+        let body = &mut String::new();
+        let _ = writeln!(
+            body,
+            "fn check_element<Src: {B}::Source>(c: &mut Src) -> Result<bool, Src::Error> {{"
+        );
+        let _ = writeln!(body, "    Document::check_element(c)");
+        let _ = writeln!(body, "}}");
+        let _ = writeln!(body);
+        let plan = self.plan;
+        let params = match plan.typed.is_empty() {
+            true => "_c: &mut Src, _ns: &str, _local: &str",
+            false => "c: &mut Src, ns: &str, local: &str",
+        };
+        signature_in(
+            body,
+            "",
+            4,
+            &format!("check_typed<Src: {B}::Source>"),
+            params,
+            "Result<bool, Src::Error>",
+        );
+        if plan.typed.is_empty() {
+            let _ = writeln!(body, "    Ok(false)");
+        } else {
+            let _ = writeln!(body, "    match (ns, local) {{");
+            for (ns, local, item) in &plan.typed {
+                let name = &plan.item(*item).name;
+                let value = format!("{name}::check(c)?");
+                arm_in(body, "        ", 4, &format!("({ns:?}, {local:?})"), &value);
+            }
+            let _ = writeln!(body, "        _ => return Ok(false),");
+            let _ = writeln!(body, "    }}");
+            let _ = writeln!(body, "    Ok(true)");
+        }
+        let _ = writeln!(body, "}}");
+        o.push_str(&indented(body));
+        let _ = writeln!(o, "}}");
     }
 
     /// `Document::events`, `Document::events_from` and `Document::events_any_type`: the
@@ -1281,13 +1326,13 @@ impl Emitter<'_> {
                 )
             }
             (None, Ty::Prim(Prim::AnyElement)) if constraint.is_none() => {
-                let any = match self.check {
-                    true => format!("{B}::Any::<Document>"),
-                    false => format!("{B}::Any"),
+                let (any, verb) = match self.check {
+                    true => (format!("{B}::Any::<Document>"), "check"),
+                    false => (format!("{B}::Any"), "read"),
                 };
                 let read = match restriction_blocked(block) {
-                    true => format!("{any}::read_own_type"),
-                    false => format!("{any}::read_any_type"),
+                    true => format!("{any}::{verb}_own_type"),
+                    false => format!("{any}::{verb}_any_type"),
                 };
                 (read, format!("{B}::Any::<Document>::read_nil"))
             }
@@ -2472,7 +2517,7 @@ impl Emitter<'_> {
                 self.wildcard(w)
             )),
             Source::AnyElement(w) if self.check => {
-                Ok(format!("{}.read::<Document, _>(c)?", self.wildcard(w)))
+                Ok(format!("{}.check::<Document, _>(c)?", self.wildcard(w)))
             }
             Source::AnyElement(w) => Ok(format!("{}.read(c)?", self.wildcard(w))),
             Source::Group => {

@@ -816,6 +816,32 @@ impl Document {
     }
 }
 
+impl xwire::bind::CheckGlobals for Document {
+    fn check_element<Src: xwire::bind::Source>(c: &mut Src) -> Result<bool, Src::Error> {
+        Document::check_element(c)
+    }
+
+    fn check_typed<Src: xwire::bind::Source>(
+        c: &mut Src,
+        ns: &str,
+        local: &str,
+    ) -> Result<bool, Src::Error> {
+        match (ns, local) {
+            ("urn:drawing", "Drawing") => Drawing::check(c)?,
+            ("urn:drawing", "Extras") => Extras::check(c)?,
+            ("urn:drawing", "Title") => Title::check(c)?,
+            ("urn:drawing", "Empty") => Empty::check(c)?,
+            ("urn:drawing", "Meta") => Meta::check(c)?,
+            ("urn:drawing", "Group") => Group::check(c)?,
+            ("urn:drawing", "Shape") => Shape::check(c)?,
+            ("urn:drawing", "Circle") => Circle::check(c)?,
+            ("urn:drawing", "Polygon") => Polygon::check(c)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
 impl Drawing {
     /// Checks an element of this type, building nothing: the source at its start tag, to
     /// its end tag.
@@ -1171,7 +1197,7 @@ impl Extras {
         let more = &mut c.child()?;
         let mut any = 0usize;
         while *more && WILDCARD_1.matches(c) {
-            WILDCARD_1.read::<Document, _>(c)?;
+            WILDCARD_1.check::<Document, _>(c)?;
             any += 1;
             *more = c.child()?;
         }
@@ -1179,7 +1205,7 @@ impl Extras {
             return Err(c.unexpected("another element in a namespace other than 'urn:drawing'"));
         }
         if *more && c.at("urn:drawing", "note") {
-            xwire::bind::Any::<Document>::read_any_type(c)?;
+            xwire::bind::Any::<Document>::check_any_type(c)?;
             *more = c.child()?;
         }
         if *more {

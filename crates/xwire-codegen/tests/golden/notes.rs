@@ -357,6 +357,26 @@ impl Document {
     }
 }
 
+impl xwire::bind::CheckGlobals for Document {
+    fn check_element<Src: xwire::bind::Source>(c: &mut Src) -> Result<bool, Src::Error> {
+        Document::check_element(c)
+    }
+
+    fn check_typed<Src: xwire::bind::Source>(
+        c: &mut Src,
+        ns: &str,
+        local: &str,
+    ) -> Result<bool, Src::Error> {
+        match (ns, local) {
+            ("urn:notes", "Para") => Para::check(c)?,
+            ("urn:notes", "Link") => Link::check(c)?,
+            ("urn:notes", "Remark") => Remark::check(c)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
 impl Para {
     /// Checks an element of this type, building nothing: the source at its start tag, to
     /// its end tag.

@@ -367,6 +367,26 @@ impl Document {
     }
 }
 
+impl xwire::bind::CheckGlobals for Document {
+    fn check_element<Src: xwire::bind::Source>(c: &mut Src) -> Result<bool, Src::Error> {
+        Document::check_element(c)
+    }
+
+    fn check_typed<Src: xwire::bind::Source>(
+        c: &mut Src,
+        ns: &str,
+        local: &str,
+    ) -> Result<bool, Src::Error> {
+        match (ns, local) {
+            ("", "PurchaseOrderType") => PurchaseOrderType::check(c)?,
+            ("", "USAddress") => UsAddress::check(c)?,
+            ("", "Items") => Items::check(c)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
 impl PurchaseOrderType {
     /// Checks an element of this type, building nothing: the source at its start tag, to
     /// its end tag.

@@ -456,6 +456,26 @@ impl Document {
     }
 }
 
+impl xwire::bind::CheckGlobals for Document {
+    fn check_element<Src: xwire::bind::Source>(c: &mut Src) -> Result<bool, Src::Error> {
+        Document::check_element(c)
+    }
+
+    fn check_typed<Src: xwire::bind::Source>(
+        c: &mut Src,
+        ns: &str,
+        local: &str,
+    ) -> Result<bool, Src::Error> {
+        match (ns, local) {
+            ("http://www.example.com/PO1", "PurchaseOrderType") => PurchaseOrderType::check(c)?,
+            ("http://www.example.com/PO1", "USAddress") => UsAddress::check(c)?,
+            ("http://www.example.com/PO1", "Items") => Items::check(c)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
 impl PurchaseOrderType {
     /// Checks an element of this type, building nothing: the source at its start tag, to
     /// its end tag.

@@ -220,6 +220,24 @@ impl Document {
     }
 }
 
+impl xwire::bind::CheckGlobals for Document {
+    fn check_element<Src: xwire::bind::Source>(c: &mut Src) -> Result<bool, Src::Error> {
+        Document::check_element(c)
+    }
+
+    fn check_typed<Src: xwire::bind::Source>(
+        c: &mut Src,
+        ns: &str,
+        local: &str,
+    ) -> Result<bool, Src::Error> {
+        match (ns, local) {
+            ("http://schemas.xmlsoap.org/soap/encoding/", "Array") => Array::check(c)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
 impl Array {
     /// Checks an element of this type, building nothing: the source at its start tag, to
     /// its end tag.
@@ -275,7 +293,7 @@ fn check_array_group<Src: xwire::bind::Source>(
     more: &mut bool,
 ) -> Result<(), Src::Error> {
     while *more && WILDCARD_1.matches(c) {
-        WILDCARD_1.read::<Document, _>(c)?;
+        WILDCARD_1.check::<Document, _>(c)?;
         *more = c.child()?;
     }
     Ok(())

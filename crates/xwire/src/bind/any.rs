@@ -161,14 +161,20 @@ impl Wildcard {
         }
         // Strict without a declaration: only an `xsi:type` can still give the element a type.
         if self.process == Process::Strict && c.xsi_type()?.is_none() {
-            let (ns, local) = c.name();
-            let m = format!(
-                "no declaration found for element {}, which a strict wildcard requires",
-                display(ns, local)
-            );
-            return Err(c.fail(Fault::new("cvc-complex-type.2.4.c", m)));
+            return Err(c.fail(Wildcard::undeclared(c.name())));
         }
         Any::lax(c)
+    }
+
+    /// The fault of an element `(ns, local)` that a strict wildcard admits and no global
+    /// declaration names.
+    #[cold]
+    pub(super) fn undeclared((ns, local): (&str, &str)) -> Fault {
+        let m = format!(
+            "no declaration found for element {}, which a strict wildcard requires",
+            display(ns, local)
+        );
+        Fault::new("cvc-complex-type.2.4.c", m)
     }
 
     /// What a reader does with attribute `{ns}local` of its element `owner`, which no
@@ -270,6 +276,17 @@ impl<D: Globals> Any<D> {
     }
 
     fn declared<S: Source>(c: &mut S, own_type: bool) -> Result<Any<D>, S::Error> {
+        let simple = Any::<D>::prelude(c, own_type)?;
+        let any = Any::lax(c)?;
+        // Of a complex type unless `xsi:type` named a simple one: what a field may select.
+        c.identity_value(None, simple)?;
+        Ok(any)
+    }
+
+    /// The checks of an element declared of type `xs:anyType` before its content: no
+    /// `xsi:nil`, and with `own_type` no `xsi:type` but `xs:anyType`. Whether its `xsi:type`
+    /// names a simple type.
+    pub(super) fn prelude<S: Source>(c: &mut S, own_type: bool) -> Result<bool, S::Error> {
         // Generated parsers refuse nillable declarations: this one is not.
         c.attributes(|ns, local, _| match ns == XSI && local == "nil" {
             true => {
@@ -289,11 +306,7 @@ impl<D: Globals> Any<D> {
                 }
             }
         }
-        let simple = Any::<D>::simple_xsi_type(c)?;
-        let any = Any::lax(c)?;
-        // Of a complex type unless `xsi:type` named a simple one: what a field may select.
-        c.identity_value(None, simple)?;
-        Ok(any)
+        Any::<D>::simple_xsi_type(c)
     }
 
     /// Whether the current start tag's `xsi:type` names a simple type.
@@ -582,10 +595,7 @@ fn check_named_type<D: Globals>(e: &AnyElement<D>, ns: &str, local: &str) -> Res
     for n in &e.children {
         match (n, &mut text) {
             (AnyNode::Text(t), Ok(s)) => s.push_str(t),
-            (AnyNode::Element(_), _) => {
-                let m = "an element of simple type cannot have element children";
-                text = Err(Fault::new("cvc-type.3.1.2", m));
-            }
+            (AnyNode::Element(_), _) => text = Err(simple_with_children()),
             _ => {}
         }
     }
@@ -608,24 +618,41 @@ fn check_named_type<D: Globals>(e: &AnyElement<D>, ns: &str, local: &str) -> Res
             Ok(())
         }
         // Read as `Any::Typed` at the start tag: only a type the schema has no reader for.
-        NamedType::Complex => {
-            let m = format!(
-                "xsi:type names the complex type {}, which has no reader",
-                display(ns, local)
-            );
-            Err(Fault::new("cvc-elt.4.3", m))
-        }
-        NamedType::None => {
-            let m = format!(
-                "xsi:type names {}, a type the schema does not define",
-                display(ns, local)
-            );
-            Err(Fault::new("cvc-elt.4.2", m))
-        }
+        NamedType::Complex => Err(no_reader(ns, local)),
+        NamedType::None => Err(undefined(ns, local)),
     }
 }
 
-fn display(ns: &str, local: &str) -> String {
+/// The fault of an element of wildcard content whose `xsi:type` names a simple type, and
+/// which has an element child.
+#[cold]
+pub(super) fn simple_with_children() -> Fault {
+    let m = "an element of simple type cannot have element children";
+    Fault::new("cvc-type.3.1.2", m)
+}
+
+/// The fault of an `xsi:type` in wildcard content naming complex type `{ns}local`, which
+/// has no reader.
+#[cold]
+pub(super) fn no_reader(ns: &str, local: &str) -> Fault {
+    let m = format!(
+        "xsi:type names the complex type {}, which has no reader",
+        display(ns, local)
+    );
+    Fault::new("cvc-elt.4.3", m)
+}
+
+/// The fault of an `xsi:type` naming `{ns}local`, which the schema does not define.
+#[cold]
+pub(super) fn undefined(ns: &str, local: &str) -> Fault {
+    let m = format!(
+        "xsi:type names {}, a type the schema does not define",
+        display(ns, local)
+    );
+    Fault::new("cvc-elt.4.2", m)
+}
+
+pub(super) fn display(ns: &str, local: &str) -> String {
     match ns.is_empty() {
         true => format!("'{local}'"),
         false => format!("'{{{ns}}}{local}'"),

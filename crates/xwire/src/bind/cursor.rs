@@ -71,6 +71,32 @@ enum SkippedIn {
 }
 
 impl Cursor<'_> {
+    /// The current start tag's `xsi:type`, resolved: `None` without one, `Some(Err(m))`
+    /// when its prefix is not bound (`m` says so).
+    fn xsi_type_at(&self) -> Option<Result<(&str, &str), String>> {
+        let Event::Start(t) = self.reader.current() else {
+            return None;
+        };
+        let value = t.attribute_ns(XSI, "type")?;
+        let qname = crate::datatypes::trim_xml(value);
+        let (prefix, local) = qname.split_once(':').unwrap_or(("", qname));
+        // The innermost binding of the prefix: the last in scope order.
+        let resolved = self
+            .reader
+            .namespaces_in_scope()
+            .filter(|(p, _)| *p == prefix)
+            .last()
+            .map(|(_, ns)| ns);
+        Some(match resolved {
+            Some(ns) => Ok((ns, local)),
+            // No default namespace: an unprefixed name is in no namespace.
+            None if prefix.is_empty() => Ok(("", local)),
+            None => Err(format!(
+                "xsi:type '{qname}': the prefix '{prefix}' is not declared"
+            )),
+        })
+    }
+
     /// The reader is at a start tag: the identity constraints see it, where a scope is open.
     #[inline]
     fn started(&mut self) -> Result<(), Error> {
@@ -198,31 +224,13 @@ impl Source for Cursor<'_> {
         self.mixed.flush(f);
     }
 
-    fn xsi_type(&mut self) -> Result<Option<(String, String)>, Error> {
-        let Event::Start(t) = self.reader.current() else {
-            return Ok(None);
-        };
-        let Some(value) = t.attribute_ns(XSI, "type") else {
-            return Ok(None);
-        };
-        let qname = crate::datatypes::trim_xml(value);
-        let (prefix, local) = qname.split_once(':').unwrap_or(("", qname));
-        // The innermost binding of the prefix: the last in scope order.
-        let resolved = self
-            .reader
-            .namespaces_in_scope()
-            .filter(|(p, _)| *p == prefix)
-            .last()
-            .map(|(_, ns)| ns.to_string());
-        match resolved {
-            Some(ns) => Ok(Some((ns, local.to_string()))),
-            // No default namespace: an unprefixed name is in no namespace.
-            None if prefix.is_empty() => Ok(Some((String::new(), local.to_string()))),
-            None => {
-                let m = format!("xsi:type '{qname}': the prefix '{prefix}' is not declared");
-                Err(self.fail(Fault::new("cvc-elt.4.1", m)))
-            }
+    fn xsi_type_name(&mut self) -> Result<Option<(&str, &str)>, Error> {
+        // Resolved twice when the prefix is bound (the name borrowed the second time), so
+        // that the fault of an unbound one can take the reader.
+        if let Some(Err(m)) = self.xsi_type_at() {
+            return Err(self.fail(Fault::new("cvc-elt.4.1", m)));
         }
+        Ok(self.xsi_type_at().and_then(Result::ok))
     }
 
     fn child(&mut self) -> Result<bool, Error> {
@@ -274,6 +282,20 @@ impl Source for Cursor<'_> {
                 "cvc-type.3.1.2",
                 "an element of simple content cannot have element children",
             ))),
+        }
+    }
+
+    fn text_only(&mut self) -> Result<Option<&str>, Error> {
+        // The skipped-entity fault of content, as `content` would give it.
+        match self.gather(SkippedIn::Content)? {
+            Pending::End => {
+                self.ended()?;
+                Ok(Some(&self.text))
+            }
+            Pending::Start => {
+                self.pending = Some(Pending::Start);
+                Ok(None)
+            }
         }
     }
 

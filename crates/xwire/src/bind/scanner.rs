@@ -334,7 +334,7 @@ impl<'a> Scanner<'a> {
         self.bindings
             .iter()
             .rev()
-            .find(|(p, _)| *p == prefix)
+            .find(|(p, _)| same_bytes(p, prefix))
             .map(|&(_, uri)| uri)
     }
 
@@ -616,10 +616,13 @@ impl<'a> Scanner<'a> {
 
     /// The `xsi:type` of the current start tag, which has a prefixed attribute.
     #[cold]
-    fn named_type(&self) -> Result<Option<(String, String)>, Fallback> {
+    fn named_type(&self) -> Result<Option<(&str, &str)>, Fallback> {
         let mut found = None;
         for a in &self.attrs {
-            if !a.decl && &self.bytes[a.local..a.name.end] == b"type" && self.attr_ns(a)? == XSI {
+            if !a.decl
+                && same_bytes(&self.bytes[a.local..a.name.end], b"type")
+                && same_str(self.attr_ns(a)?, XSI)
+            {
                 found = Some(self.value_of(a));
             }
         }
@@ -627,10 +630,14 @@ impl<'a> Scanner<'a> {
             return Ok(None);
         };
         let qname = crate::datatypes::trim_xml(value);
-        let (prefix, local) = qname.split_once(':').unwrap_or(("", qname));
+        // A byte loop: the name is a few bytes, shorter than a searcher takes to set up.
+        let (prefix, local) = match qname.bytes().position(|b| b == b':') {
+            Some(i) => (&qname[..i], &qname[i + 1..]),
+            None => ("", qname),
+        };
         match self.resolve(prefix.as_bytes()) {
-            Some(ns) => Ok(Some((ns.to_string(), local.to_string()))),
-            None if prefix.is_empty() => Ok(Some((String::new(), local.to_string()))),
+            Some(ns) => Ok(Some((ns, local))),
+            None if prefix.is_empty() => Ok(Some(("", local))),
             None => Err(Fallback),
         }
     }
@@ -832,7 +839,7 @@ impl Source for Scanner<'_> {
     }
 
     #[inline]
-    fn xsi_type(&mut self) -> Result<Option<(String, String)>, Fallback> {
+    fn xsi_type_name(&mut self) -> Result<Option<(&str, &str)>, Fallback> {
         // Only a prefixed attribute can be `xsi:type`.
         match self.prefixed {
             false => Ok(None),
@@ -871,6 +878,30 @@ impl Source for Scanner<'_> {
         match plain {
             true => Ok(self.str(Span { start, end })),
             false => Ok(&self.text),
+        }
+    }
+
+    fn text_only(&mut self) -> Result<Option<&str>, Fallback> {
+        if self.self_closing {
+            self.close_empty()?;
+            return Ok(Some(""));
+        }
+        let start = self.pos;
+        let (end, plain) = self.text_run(start)?;
+        match self.byte(end + 1) {
+            Some(b'/') => {}
+            // A comment, PI or CDATA section: the cursor's, as in `content`.
+            Some(b'!' | b'?') => return Err(Fallback),
+            _ => {
+                self.pos = end;
+                return Ok(None);
+            }
+        }
+        self.pos = end;
+        self.end_tag()?;
+        match plain {
+            true => Ok(Some(self.str(Span { start, end }))),
+            false => Ok(Some(&self.text)),
         }
     }
 

@@ -165,15 +165,24 @@ pub trait Source {
     fn allow_nil(&mut self);
 
     /// The type the current start tag's `xsi:type` names, as (namespace URI, local name),
-    /// its prefix resolved with the bindings in scope; `None` without `xsi:type`.
-    fn xsi_type(&mut self) -> Result<Option<(String, String)>, Self::Error>;
+    /// its prefix resolved with the bindings in scope; `None` without `xsi:type`. Borrowed
+    /// from the source: nothing is copied ([`Source::xsi_type`] owns them).
+    fn xsi_type_name(&mut self) -> Result<Option<(&str, &str)>, Self::Error>;
+
+    /// [`Source::xsi_type_name`], owned: for a caller that reads on before it is done with
+    /// the name.
+    fn xsi_type(&mut self) -> Result<Option<(String, String)>, Self::Error> {
+        let name = self.xsi_type_name()?;
+        Ok(name.map(|(ns, local)| (ns.to_owned(), local.to_owned())))
+    }
 
     /// Checks that the current start tag has no `xsi:type`, or one naming `{ns}local`: the
     /// type the parser reads it as (an element whose type has no derived types that may
     /// stand for it). An anonymous type (`local` empty) allows no `xsi:type`.
     fn check_xsi_type(&mut self, ns: &str, local: &str) -> Result<(), Self::Error> {
-        match self.xsi_type()? {
+        match self.xsi_type_name()? {
             Some((n, l)) if local.is_empty() || n != ns || l != local => {
+                let (n, l) = (n.to_owned(), l.to_owned());
                 Err(self.not_derived(&n, &l))
             }
             _ => Ok(()),
@@ -224,6 +233,12 @@ pub trait Source {
     /// simple type or simple content. A child element is an error. The text lives in the
     /// source until the next call.
     fn text(&mut self) -> Result<&str, Self::Error>;
+
+    /// [`Source::text`] where a child element is not an error: `None` when one comes, and
+    /// then the next [`Source::content`] step is that child's start (the text before it is
+    /// dropped). For content whose verdict a child decides alone: an element of wildcard
+    /// content whose `xsi:type` names a simple type.
+    fn text_only(&mut self) -> Result<Option<&str>, Self::Error>;
 
     /// The next step through the content of the current element when it may hold both text
     /// and elements (mixed content, `xs:anyType`): a child's start tag, a run of character
@@ -379,11 +394,11 @@ pub(super) fn simple_type_attribute(ns: &str, local: &str) -> Result<(), Fault> 
 /// Whether an attribute is one any element may have whatever its type: `xsi:type` (checked
 /// apart, [`Source::check_xsi_type`]) and the schema-location hints.
 fn is_xsi_hint(ns: &str, local: &str) -> bool {
-    ns == XSI
-        && matches!(
-            local,
-            "type" | "schemaLocation" | "noNamespaceSchemaLocation"
-        )
+    // The local name first: a short match, where the namespace is a 41-byte comparison.
+    matches!(
+        local,
+        "type" | "schemaLocation" | "noNamespaceSchemaLocation"
+    ) && crate::bytes::same_bytes(ns.as_bytes(), XSI.as_bytes())
 }
 
 /// What a generated reader does with an attribute its type does not declare: nothing for

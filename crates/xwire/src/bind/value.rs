@@ -70,6 +70,36 @@ pub fn builtin_derived(local: &str, base: Builtin, s: &str) -> Result<bool, Faul
     parse(b, s).map(|_| true)
 }
 
+/// Checks `s` against the built-in type `b`: [`builtin_derived`]'s verdict and fault (with
+/// `anySimpleType` for base), no value built when a scan of the bytes tells (integers of up
+/// to 18 digits, plain numbers, dates and strings as they stand).
+///
+/// ```
+/// use xwire::bind::value::check_builtin;
+/// use xwire::datatypes::Builtin;
+///
+/// assert!(check_builtin(Builtin::Int, " -7275 ").is_ok());
+/// assert!(check_builtin(Builtin::Int, "3000000000").is_err());
+/// assert!(check_builtin(Builtin::Double, "INF").is_ok());
+/// assert!(check_builtin(Builtin::Boolean, "yes").is_err());
+/// ```
+pub fn check_builtin(b: Builtin, s: &str) -> Result<(), Fault> {
+    let plain = if b.derives_from(Builtin::Integer) {
+        let (lo, hi) = datatypes::i64_bounds(b);
+        datatypes::small_integer(s).is_some_and(|v| lo <= v && v <= hi)
+    } else if datatypes::is_scanned_number(b) {
+        datatypes::is_plain_number(b, s)
+    } else if b == Builtin::Boolean {
+        matches!(datatypes::trim_xml(s), "true" | "false" | "1" | "0")
+    } else {
+        datatypes::is_plain_string(b, s) || datatypes::is_plain_temporal(b, s)
+    };
+    if plain {
+        return Ok(());
+    }
+    builtin_derived(b.name(), Builtin::AnySimpleType, s).map(drop)
+}
+
 /// The items of a built-in list of strings (`NMTOKENS`, `IDREFS`, `ENTITIES`).
 pub fn string_list(s: &str, item: Builtin) -> Result<Vec<Text>, Fault> {
     let items = s

@@ -1,0 +1,475 @@
+//! Wildcard and `xs:anyType` content checked without building anything: what the generated
+//! validate-only API (`Document::validate`, `Type::check`) does where the object readers
+//! read an [`Any`](super::Any).
+//!
+//! The verdict is the object readers' ([`Wildcard::read`], [`Any::read_any_type`]): the same
+//! declarations found and checked, the same `xsi:type`s, the same attributes. Only the order
+//! of two faults in one invalid element may differ (an element whose `xsi:type` names a
+//! simple type is read as text at once, so a child element is the fault before anything
+//! inside it is). Declared elements and complex `xsi:type`s go to the generated check
+//! readers through [`CheckGlobals`].
+
+use super::any::{no_reader, simple_with_children, undefined, Any, Globals, NamedType};
+use super::any::{Process, Wildcard, XS};
+use super::source::simple_type_attribute;
+use super::{value, Content, Fault, Source, XSI};
+use crate::bytes::same_bytes;
+use crate::datatypes::Builtin;
+
+/// What the schema's global declarations and named complex types make of lax content when
+/// nothing is built: implemented by the generated `Document` of the validate-only API.
+pub trait CheckGlobals: Globals {
+    /// If the source is at an element with a global declaration: checks it (start tag to
+    /// end tag) and returns `true`.
+    fn check_element<S: Source>(c: &mut S) -> Result<bool, S::Error>;
+
+    /// If `{ns}local` is a named complex type of the schema: checks the current element as
+    /// that type (start tag to end tag) and returns `true`.
+    fn check_typed<S: Source>(c: &mut S, ns: &str, local: &str) -> Result<bool, S::Error>;
+}
+
+impl Wildcard {
+    /// Checks the current element, which this wildcard admits, as [`Wildcard::read`] reads
+    /// it, building nothing: the source at its start tag, left past its end tag.
+    pub fn check<D: CheckGlobals, S: Source>(&self, c: &mut S) -> Result<(), S::Error> {
+        if self.process == Process::Skip {
+            return skip(c);
+        }
+        if D::check_element(c)? {
+            return Ok(());
+        }
+        if self.process == Process::Strict && c.xsi_type()?.is_none() {
+            return Err(c.fail(Wildcard::undeclared(c.name())));
+        }
+        lax::<D, S>(c)
+    }
+}
+
+impl<D: CheckGlobals> Any<D> {
+    /// Checks the current element, declared of type `xs:anyType`, as
+    /// [`Any::read_any_type`] reads it, building nothing.
+    pub fn check_any_type<S: Source>(c: &mut S) -> Result<(), S::Error> {
+        Any::<D>::check_declared(c, false)
+    }
+
+    /// [`Any::check_any_type`] for a declaration that blocks restriction, as
+    /// [`Any::read_own_type`] reads it.
+    pub fn check_own_type<S: Source>(c: &mut S) -> Result<(), S::Error> {
+        Any::<D>::check_declared(c, true)
+    }
+
+    fn check_declared<S: Source>(c: &mut S, own_type: bool) -> Result<(), S::Error> {
+        let simple = Any::<D>::prelude(c, own_type)?;
+        lax::<D, S>(c)?;
+        c.identity_value(None, simple)
+    }
+}
+
+/// The current element assessed laxly, without looking for a global declaration (its
+/// descendants are looked for). Iterative: depth costs heap (one frame per open element
+/// below the first), not stack, but what declared descendants' readers take.
+fn lax<D: CheckGlobals, S: Source>(c: &mut S) -> Result<(), S::Error> {
+    let Some(mut top) = open::<D, S>(c)? else {
+        return Ok(());
+    };
+    let mut below: Vec<Frame> = Vec::new();
+    loop {
+        match c.content()? {
+            Content::Text(t) => top.text::<D>(t),
+            Content::Start => {
+                top.child();
+                if D::check_element(c)? {
+                    continue;
+                }
+                if let Some(f) = open::<D, S>(c)? {
+                    below.push(std::mem::replace(&mut top, f));
+                }
+            }
+            Content::End => {
+                if let Some(fault) = top.close::<D>() {
+                    return Err(c.fail_at(top.at, fault));
+                }
+                match below.pop() {
+                    Some(f) => top = f,
+                    None => return Ok(()),
+                }
+            }
+        }
+    }
+}
+
+/// The type an `xsi:type` of lax content names, copied only when the schema must be asked.
+enum Named {
+    /// A built-in simple type.
+    Builtin(Builtin),
+    /// Another name, `{ns}local`.
+    Other(String, String),
+}
+
+impl Named {
+    /// What the type makes of an element whose text is `text`.
+    fn check<D: Globals>(&self, text: &str) -> NamedType {
+        match self {
+            Named::Builtin(b) => NamedType::Simple(value::check_builtin(*b, text)),
+            Named::Other(ns, _) if ns == XS => NamedType::None,
+            Named::Other(ns, local) => D::named_type(ns, local, text),
+        }
+    }
+}
+
+/// An element of lax content whose end tag is still to come.
+struct Frame {
+    /// Where its start tag is, for the faults found at its end.
+    at: u64,
+    /// When its `xsi:type` names a type other than `xs:anyType`: the type, checked at the end.
+    named: Option<Typed>,
+}
+
+/// What the end of an element with an `xsi:type` checks, gathered on the way.
+struct Typed {
+    named: Named,
+    /// The first attribute a simple type refuses.
+    refused: Option<Fault>,
+    /// The type's verdict on the first run of text (the only one, when no element child
+    /// came: a source gives text between two tags as one run).
+    first: Option<NamedType>,
+    /// Whether an element child came.
+    child: bool,
+}
+
+impl Frame {
+    #[inline]
+    fn text<D: Globals>(&mut self, text: &str) {
+        if let Some(t) = &mut self.named {
+            if !t.child && t.first.is_none() {
+                t.first = Some(t.named.check::<D>(text));
+            }
+        }
+    }
+
+    #[inline]
+    fn child(&mut self) {
+        if let Some(t) = &mut self.named {
+            t.child = true;
+        }
+    }
+
+    /// The fault of the element at its end tag, if any: the object readers' order (an
+    /// element child, the value, then a refused attribute; or a name that is no simple
+    /// type).
+    fn close<D: Globals>(&mut self) -> Option<Fault> {
+        let t = self.named.take()?;
+        let (ns, local) = match &t.named {
+            Named::Builtin(b) => (XS, b.name()),
+            Named::Other(ns, local) => (ns.as_str(), local.as_str()),
+        };
+        match t.first.unwrap_or_else(|| t.named.check::<D>("")) {
+            NamedType::Simple(_) if t.child => Some(simple_with_children()),
+            NamedType::Simple(Err(f)) => Some(f),
+            NamedType::Simple(Ok(())) => t.refused,
+            NamedType::Complex => Some(no_reader(ns, local)),
+            NamedType::None => Some(undefined(ns, local)),
+        }
+    }
+}
+
+/// Opens the current element of lax content: `None` when it was read whole (its `xsi:type`
+/// names a complex type of the schema, or a simple one and it holds text alone), its frame
+/// when its content follows. Its attributes
+/// are checked against the global declarations, and its `xsi:type` is kept for its end.
+fn open<D: CheckGlobals, S: Source>(c: &mut S) -> Result<Option<Frame>, S::Error> {
+    let at = c.offset();
+    let named = match c.xsi_type_name()? {
+        None => None,
+        Some((ns, local)) if same_bytes(ns.as_bytes(), XS.as_bytes()) => match local {
+            "anyType" => None,
+            _ => Some(match Builtin::from_name(local) {
+                Some(b) => Named::Builtin(b),
+                None => Named::Other(XS.to_owned(), local.to_owned()),
+            }),
+        },
+        Some((ns, local)) => Some(Named::Other(ns.to_owned(), local.to_owned())),
+    };
+    if let Some(Named::Other(ns, local)) = &named {
+        if ns != XS && D::check_typed(c, ns, local)? {
+            return Ok(None);
+        }
+    }
+    let typed = named.is_some();
+    let mut refused = None;
+    c.attributes(|ns, local, value| {
+        let xsi = same_bytes(ns.as_bytes(), XSI.as_bytes());
+        if !xsi {
+            if let Some(checked) = D::attribute(ns, local, value) {
+                checked?;
+            }
+        }
+        if typed && refused.is_none() {
+            refused = simple_type_attribute(ns, local).err();
+        }
+        Ok(())
+    })?;
+    let Some(named) = named else {
+        return Ok(Some(Frame { at, named: None }));
+    };
+    // Text alone (the common case: an item of a SOAP array) is checked where it stands.
+    let first = match c.text_only()? {
+        Some(text) => named.check::<D>(text),
+        None => {
+            let typed = Typed {
+                named,
+                refused,
+                first: None,
+                child: false,
+            };
+            return Ok(Some(Frame {
+                at,
+                named: Some(typed),
+            }));
+        }
+    };
+    // Valid (the common case) without a frame.
+    if let (NamedType::Simple(Ok(())), None) = (&first, &refused) {
+        return Ok(None);
+    }
+    let mut done = Frame {
+        at,
+        named: Some(Typed {
+            named,
+            refused,
+            first: Some(first),
+            child: false,
+        }),
+    };
+    match done.close::<D>() {
+        Some(fault) => Err(c.fail_at(at, fault)),
+        None => Ok(None),
+    }
+}
+
+/// Skips the current element (start tag to end tag): what a `skip` wildcard checks is what
+/// the source checks (well-formedness, namespaces).
+fn skip<S: Source>(c: &mut S) -> Result<(), S::Error> {
+    c.attributes(|_, _, _| Ok(()))?;
+    let mut depth = 0usize;
+    loop {
+        match c.content()? {
+            Content::Text(_) => {}
+            Content::Start => {
+                c.attributes(|_, _, _| Ok(()))?;
+                depth += 1;
+            }
+            Content::End => match depth {
+                0 => return Ok(()),
+                _ => depth -= 1,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bind::{Cursor, Namespaces, Scanner};
+
+    /// A schema with one global element `{urn:s}n` of `xs:int`, one global attribute
+    /// `{urn:s}a` of `xs:boolean`, one named simple type `{urn:s}small` (0 to 9) and one
+    /// named complex type `{urn:s}empty` (empty content, no attributes).
+    #[derive(Clone, Debug, PartialEq)]
+    struct Schema(i32);
+
+    fn empty_type<S: Source>(c: &mut S) -> Result<(), S::Error> {
+        c.attributes(|ns, local, _| super::super::other_attribute(ns, local, "empty"))?;
+        c.empty()
+    }
+
+    fn int<S: Source>(c: &mut S) -> Result<i32, S::Error> {
+        c.no_attributes()?;
+        let t = c.text()?;
+        match t.trim().parse() {
+            Ok(v) => Ok(v),
+            Err(_) => Err(c.fail(Fault::new("cvc-datatype-valid.1.2.1", "not an int"))),
+        }
+    }
+
+    impl Globals for Schema {
+        type Typed = ();
+        fn typed<S: Source>(c: &mut S, ns: &str, local: &str) -> Result<Option<()>, S::Error> {
+            match (ns, local) {
+                ("urn:s", "empty") => empty_type(c).map(Some),
+                _ => Ok(None),
+            }
+        }
+        fn element<S: Source>(c: &mut S) -> Result<Option<Self>, S::Error> {
+            match c.at("urn:s", "n") {
+                true => int(c).map(|v| Some(Schema(v))),
+                false => Ok(None),
+            }
+        }
+        fn attribute(ns: &str, local: &str, value: &str) -> Option<Result<(), Fault>> {
+            let ok = matches!(value, "true" | "false" | "1" | "0");
+            let bad = Fault::new("cvc-datatype-valid.1.2.1", "not a boolean");
+            ((ns, local) == ("urn:s", "a")).then_some(if ok { Ok(()) } else { Err(bad) })
+        }
+        fn named_type(ns: &str, local: &str, text: &str) -> NamedType {
+            match (ns, local) {
+                ("urn:s", "small") => NamedType::Simple(match text.trim().parse::<u8>() {
+                    Ok(0..=9) => Ok(()),
+                    _ => Err(Fault::new("cvc-maxInclusive-valid", "not 0 to 9")),
+                }),
+                ("urn:s", "empty") => NamedType::Complex,
+                _ => NamedType::None,
+            }
+        }
+    }
+
+    impl CheckGlobals for Schema {
+        fn check_element<S: Source>(c: &mut S) -> Result<bool, S::Error> {
+            match c.at("urn:s", "n") {
+                true => int(c).map(|_| true),
+                false => Ok(false),
+            }
+        }
+        fn check_typed<S: Source>(c: &mut S, ns: &str, local: &str) -> Result<bool, S::Error> {
+            match (ns, local) {
+                ("urn:s", "empty") => empty_type(c).map(|_| true),
+                _ => Ok(false),
+            }
+        }
+    }
+
+    const LAX: Wildcard = Wildcard {
+        namespaces: Namespaces::Any,
+        process: Process::Lax,
+    };
+    const STRICT: Wildcard = Wildcard {
+        process: Process::Strict,
+        ..LAX
+    };
+    const SKIP: Wildcard = Wildcard {
+        process: Process::Skip,
+        ..LAX
+    };
+
+    /// Reading and checking `doc`'s root with `w` give the same verdict and first error,
+    /// through the cursor and through the scanner (with the cursor after it gives up): the
+    /// verdict.
+    fn verdict(w: &Wildcard, doc: &str) -> bool {
+        fn read<S: Source>(w: &Wildcard, c: &mut S) -> Result<(), S::Error> {
+            c.root()?;
+            w.read::<Schema, S>(c)?;
+            c.finish()
+        }
+        fn check<S: Source>(w: &Wildcard, c: &mut S) -> Result<(), S::Error> {
+            c.root()?;
+            w.check::<Schema, S>(c)?;
+            c.finish()
+        }
+        let b = doc.as_bytes();
+        let general = read(w, &mut Cursor::new(b));
+        assert_eq!(check(w, &mut Cursor::new(b)), general, "{doc}");
+        let fast_read = read(w, &mut Scanner::new(b)).is_ok();
+        let fast_check = check(w, &mut Scanner::new(b)).is_ok();
+        assert!(!fast_read || general.is_ok(), "{doc}");
+        assert_eq!(fast_check, fast_read, "{doc}");
+        general.is_ok()
+    }
+
+    #[test]
+    fn checking_agrees_with_reading() {
+        let s = r#"xmlns:s="urn:s" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance""#;
+        let cases: &[(&Wildcard, String, bool)] = &[
+            (&LAX, format!("<s:n {s}>4</s:n>"), true),
+            (&LAX, format!("<s:n {s}>four</s:n>"), false),
+            (
+                &LAX,
+                format!("<x {s}><y s:a='1'><s:n>5</s:n></y>t</x>"),
+                true,
+            ),
+            (&LAX, format!("<x {s}><y s:a='maybe'/></x>"), false),
+            (&LAX, format!("<x {s}><y><s:n>no</s:n></y></x>"), false),
+            (&LAX, format!("<x {s} xsi:type='xs:int'> 12 </x>"), true),
+            (
+                &LAX,
+                format!("<x {s} xsi:type='xs:int'>1<!-- c -->2</x>"),
+                true,
+            ),
+            (&LAX, format!("<x {s} xsi:type='xs:int'>1.5</x>"), false),
+            (&LAX, format!("<x {s} xsi:type='xs:int'><y/></x>"), false),
+            (
+                &LAX,
+                format!("<x {s} xsi:type='xs:int'>11231<y/></x>"),
+                false,
+            ),
+            (
+                &LAX,
+                format!("<x {s} xsi:type='xs:int'>1<s:n>x</s:n></x>"),
+                false,
+            ),
+            (
+                &LAX,
+                format!("<x {s} xsi:type='s:none'>1<y s:a='no'/></x>"),
+                false,
+            ),
+            (&LAX, format!("<x {s} xsi:type='s:small'>1<y/>2</x>"), false),
+            (&LAX, format!("<x {s} xsi:type='xs:int' b='1'>x</x>"), false),
+            (&LAX, format!("<x {s} xsi:type='xs:int' b='1'>1</x>"), false),
+            (
+                &LAX,
+                format!("<x {s} xsi:type='xs:int' xsi:nil='true'>1</x>"),
+                false,
+            ),
+            (&LAX, format!("<x {s} xsi:type='xs:nothing'>1</x>"), false),
+            (
+                &LAX,
+                format!("<x {s} xsi:type='xs:anyType' b='2'><y/></x>"),
+                true,
+            ),
+            (&LAX, format!("<x {s} xsi:type='s:small'>7</x>"), true),
+            (&LAX, format!("<x {s} xsi:type='s:small'>17</x>"), false),
+            (&LAX, format!("<x {s} xsi:type='s:empty'/>"), true),
+            (&LAX, format!("<x {s} xsi:type='s:empty'>t</x>"), false),
+            (&LAX, format!("<x {s} xsi:type='s:none'/>"), false),
+            (
+                &LAX,
+                format!("<x {s}><y xsi:type='s:small'>3</y></x>"),
+                true,
+            ),
+            (
+                &LAX,
+                format!("<x {s}><y xsi:type='s:small'>x</y></x>"),
+                false,
+            ),
+            (&LAX, format!("<x {s} xsi:type='q:int'/>"), false),
+            (&STRICT, format!("<x {s}/>"), false),
+            (&STRICT, format!("<x {s} xsi:type='xs:int'>3</x>"), true),
+            (&STRICT, format!("<s:n {s}>3</s:n>"), true),
+            (&SKIP, format!("<s:n {s}>four<y s:a='maybe'/></s:n>"), true),
+            (&SKIP, format!("<x {s}><y></x>"), false),
+        ];
+        for (w, doc, valid) in cases {
+            assert_eq!(verdict(w, doc), *valid, "{:?} {doc}", w.process);
+        }
+    }
+
+    #[test]
+    fn any_type_checks_as_it_reads() {
+        let s = r#"xmlns:s="urn:s" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance""#;
+        for (doc, valid) in [
+            (format!("<x {s}><s:n>1</s:n></x>"), true),
+            (format!("<x {s}><s:n>x</s:n></x>"), false),
+            (format!("<x {s} xsi:nil='true'/>"), false),
+            (format!("<x {s} xsi:type='xs:int'>3</x>"), true),
+        ] {
+            let b = doc.as_bytes();
+            let mut c = Cursor::new(b);
+            c.root().unwrap();
+            let read = Any::<Schema>::read_any_type(&mut c).map(drop);
+            let mut c = Cursor::new(b);
+            c.root().unwrap();
+            let check = Any::<Schema>::check_any_type(&mut c);
+            assert_eq!(check, read, "{doc}");
+            assert_eq!(check.is_ok(), valid, "{doc}");
+        }
+    }
+}
