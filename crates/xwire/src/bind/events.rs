@@ -44,11 +44,10 @@
 //! ```
 
 use super::any::{Any, Globals, Wildcard};
+use super::lax::Visit;
 use super::scanner::{Fallback, Scanner};
 use super::source::{Content, Source};
-use super::write::{self, WriteError, XmlSink};
 use super::{Cursor, Error};
-use crate::binary::{Array, TypedValue};
 
 /// What a document's events go to. Every method does nothing by default: a handler writes the
 /// ones it needs.
@@ -114,64 +113,53 @@ pub trait EventGlobals: Globals {
 }
 
 /// The current element as `xs:anyType`, as events: its attributes and content assessed
-/// laxly against `D`'s declarations ([`EventGlobals`]), every other name from the document.
-/// An `xsi:type` naming a simple type is not checked here. Iterative.
+/// laxly against `D`'s declarations ([`EventGlobals`]) as the object readers assess them
+/// (`xsi:type`s checked), every other name from the document. Iterative.
 pub fn lax<D, S, H>(c: &mut S, h: &mut H) -> Result<(), S::Error>
 where
     D: EventGlobals,
     S: Source,
     H: Handler,
 {
-    let mut depth = 0usize;
-    if !lax_open::<D, S, H>(c, h)? {
-        return Ok(());
-    }
-    loop {
-        match c.content()? {
-            Content::Text(t) => h.text(t),
-            Content::Start => {
-                if !D::events_element(c, h)? && lax_open::<D, S, H>(c, h)? {
-                    depth += 1;
-                }
-            }
-            Content::End => {
-                h.end();
-                match depth {
-                    0 => return Ok(()),
-                    _ => depth -= 1,
-                }
-            }
-        }
-    }
+    super::lax::lax::<D, S, _>(c, &mut Give { h })
 }
 
-/// Opens the current element of lax content: its start event; then, when its `xsi:type`
-/// names a complex type of the schema, the element read whole as that type (`false`), or else
-/// its attributes, those with global declarations checked (`true`: its content follows).
-fn lax_open<D, S, H>(c: &mut S, h: &mut H) -> Result<bool, S::Error>
-where
-    D: EventGlobals,
-    S: Source,
-    H: Handler,
-{
-    let (ns, local) = c.name();
-    h.start(ns, local);
-    if let Some((tns, tlocal)) = c.xsi_type()? {
-        if D::events_typed(c, h, &tns, &tlocal)? {
-            h.end();
-            return Ok(false);
-        }
+/// The event API's visitor of lax content: the event readers of declared elements and
+/// complex types, and every event handed on.
+struct Give<'h, H> {
+    h: &'h mut H,
+}
+
+impl<D: EventGlobals, S: Source, H: Handler> Visit<D, S> for Give<'_, H> {
+    #[inline]
+    fn element(&mut self, c: &mut S) -> Result<bool, S::Error> {
+        D::events_element(c, self.h)
     }
-    c.attributes(|ns, local, value| {
-        if ns != super::XSI {
-            if let Some(checked) = D::attribute(ns, local, value) {
-                checked?;
-            }
-            h.attribute(ns, local, value);
-        }
-        Ok(())
-    })?;
-    Ok(true)
+
+    #[inline]
+    fn typed(&mut self, c: &mut S, ns: &str, local: &str) -> Result<bool, S::Error> {
+        D::events_typed(c, self.h, ns, local)
+    }
+
+    #[inline]
+    fn start(&mut self, ns: &str, local: &str) {
+        self.h.start(ns, local);
+    }
+
+    #[inline]
+    fn attribute(&mut self, ns: &str, local: &str, value: &str) {
+        self.h.attribute(ns, local, value);
+    }
+
+    #[inline]
+    fn text(&mut self, text: &str) {
+        self.h.text(text);
+    }
+
+    #[inline]
+    fn end(&mut self) {
+        self.h.end();
+    }
 }
 
 /// A whole document's events with its root taken as `xs:anyType` ([`lax`]): the generated
@@ -325,137 +313,29 @@ impl<H: Handler> Handler for Resume<'_, H> {
     }
 }
 
-/// Content a wildcard admits, as events: read and checked as the object readers read it
-/// (`Wildcard::read`), then its events given from what was read.
+/// Content a wildcard admits, as events: checked as the object readers read it
+/// (`Wildcard::read`), its events given as it goes.
 pub fn wildcard<D, S, H>(w: &Wildcard, c: &mut S, h: &mut H) -> Result<(), S::Error>
 where
-    D: Globals + write::Globals,
+    D: EventGlobals,
     S: Source,
     H: Handler,
 {
     // In mixed content, the text before it first.
     c.mixed_flush(&mut |t| h.text(t));
-    let any = w.read::<D, S>(c)?;
-    give(&any, c, h)
+    w.visit::<D, S, _>(c, &mut Give { h })
 }
 
-/// An element of type `xs:anyType` (a complex type's content of that type), as events: read
-/// as the object readers read it (`own_type`: its declaration blocks `xsi:type`
-/// substitution), then given.
+/// An element of type `xs:anyType` (a complex type's content of that type), as events:
+/// checked as the object readers read it (`own_type`: its declaration blocks `xsi:type`
+/// substitution), its events given as it goes.
 pub fn any_type<D, S, H>(c: &mut S, h: &mut H, own_type: bool) -> Result<(), S::Error>
 where
-    D: Globals + write::Globals,
+    D: EventGlobals,
     S: Source,
     H: Handler,
 {
-    let any = match own_type {
-        true => Any::<D>::read_own_type(c)?,
-        false => Any::<D>::read_any_type(c)?,
-    };
-    give(&any, c, h)
-}
-
-/// The events of content read into an [`Any`]: through its serializer, into a sink that
-/// turns what it is given back into events.
-fn give<D, S, H>(any: &Any<D>, c: &mut S, h: &mut H) -> Result<(), S::Error>
-where
-    D: Globals + write::Globals,
-    S: Source,
-    H: Handler,
-{
-    let mut sink = Events { h };
-    any.write(&mut sink).map_err(|e| {
-        // The sink fails on nothing; a value the serializer cannot write is a fault of the
-        // document read (it cannot be: it was read from text).
-        c.fail(super::Fault::new("events", e.to_string()))
-    })
-}
-
-/// An [`XmlSink`] that gives what is written to a [`Handler`] as events: element and
-/// attribute names by their namespace URIs, typed values and arrays as their text.
-struct Events<'a, H> {
-    h: &'a mut H,
-}
-
-impl<H: Handler> XmlSink for Events<'_, H> {
-    fn start_element(&mut self, qname: &str) -> Result<(), WriteError> {
-        self.h.start("", qname);
-        Ok(())
-    }
-
-    fn start_element_ns(
-        &mut self,
-        uri: &str,
-        local: &str,
-        _prefix: Option<&str>,
-    ) -> Result<(), WriteError> {
-        self.h.start(uri, local);
-        Ok(())
-    }
-
-    fn attribute(&mut self, qname: &str, value: &str) -> Result<(), WriteError> {
-        self.h.attribute("", qname, value);
-        Ok(())
-    }
-
-    fn attribute_ns(
-        &mut self,
-        uri: &str,
-        local: &str,
-        _prefix: Option<&str>,
-        value: &str,
-    ) -> Result<(), WriteError> {
-        // `xsi:type` and `xsi:nil` are written back, but are not events.
-        if uri != super::XSI {
-            self.h.attribute(uri, local, value);
-        }
-        Ok(())
-    }
-
-    fn namespace(&mut self, _prefix: Option<&str>, _uri: &str) -> Result<(), WriteError> {
-        Ok(())
-    }
-
-    fn text(&mut self, text: &str) -> Result<(), WriteError> {
-        self.h.text(text);
-        Ok(())
-    }
-
-    fn cdata(&mut self, text: &str) -> Result<(), WriteError> {
-        self.h.text(text);
-        Ok(())
-    }
-
-    fn comment(&mut self, _text: &str) -> Result<(), WriteError> {
-        Ok(())
-    }
-
-    fn processing_instruction(&mut self, _target: &str, _data: &str) -> Result<(), WriteError> {
-        Ok(())
-    }
-
-    fn end_element(&mut self) -> Result<(), WriteError> {
-        self.h.end();
-        Ok(())
-    }
-
-    fn write_event(&mut self, _event: &crate::Event<'_>) -> Result<(), WriteError> {
-        Ok(())
-    }
-
-    fn value(&mut self, value: TypedValue<'_>) -> Result<(), WriteError> {
-        let mut text = String::new();
-        value.write_text(&mut text);
-        self.h.text(&text);
-        Ok(())
-    }
-
-    fn array(&mut self, array: &Array<'_>) -> Result<(), WriteError> {
-        let mut text = String::new();
-        array.write_text(&mut text);
-        self.h.text(&text);
-        Ok(())
-    }
+    Any::<D>::visit_declared(c, own_type, &mut Give { h })
 }
 
 #[cfg(test)]

@@ -1,13 +1,13 @@
-//! Wildcard and `xs:anyType` content checked without building anything: what the generated
-//! validate-only API (`Document::validate`, `Type::check`) does where the object readers
-//! read an [`Any`](super::Any).
+//! Wildcard and `xs:anyType` content read without building anything: what the generated
+//! validate-only API (`Document::validate`, `Type::check`) and event API
+//! (`Document::events`) do where the object readers read an [`Any`](super::Any).
 //!
-//! The verdict is the object readers' ([`Wildcard::read`], [`Any::read_any_type`]): the same
-//! declarations found and checked, the same `xsi:type`s, the same attributes. Only the order
-//! of two faults in one invalid element may differ (an element whose `xsi:type` names a
-//! simple type is read as text at once, so a child element is the fault before anything
-//! inside it is). Declared elements and complex `xsi:type`s go to the generated check
-//! readers through [`CheckGlobals`].
+//! The verdict and the first error are the object readers' ([`Wildcard::read`],
+//! [`Any::read_any_type`]): the same declarations found and checked, the same `xsi:type`s,
+//! the same attributes, the faults in the same order. Declared elements and complex
+//! `xsi:type`s go to the generated readers: the check readers through [`CheckGlobals`], the
+//! event readers through [`EventGlobals`](super::events::EventGlobals). One walker serves
+//! both ([`Visit`]): the event API's also hands on what it passes.
 
 use super::any::{no_reader, simple_with_children, undefined, Any, Globals, NamedType};
 use super::any::{Process, Wildcard, XS};
@@ -32,16 +32,26 @@ impl Wildcard {
     /// Checks the current element, which this wildcard admits, as [`Wildcard::read`] reads
     /// it, building nothing: the source at its start tag, left past its end tag.
     pub fn check<D: CheckGlobals, S: Source>(&self, c: &mut S) -> Result<(), S::Error> {
+        self.visit::<D, S, _>(c, &mut Check)
+    }
+
+    /// Reads the current element as [`Wildcard::read`] does, `v` given what it passes.
+    pub(super) fn visit<D, S, V>(&self, c: &mut S, v: &mut V) -> Result<(), S::Error>
+    where
+        D: Globals,
+        S: Source,
+        V: Visit<D, S>,
+    {
         if self.process == Process::Skip {
-            return skip(c);
+            return skip(c, v);
         }
-        if D::check_element(c)? {
+        if v.element(c)? {
             return Ok(());
         }
-        if self.process == Process::Strict && c.xsi_type()?.is_none() {
+        if self.process == Process::Strict && c.xsi_type_name()?.is_none() {
             return Err(c.fail(Wildcard::undeclared(c.name())));
         }
-        lax::<D, S>(c)
+        lax::<D, S, V>(c, v)
     }
 }
 
@@ -49,39 +59,95 @@ impl<D: CheckGlobals> Any<D> {
     /// Checks the current element, declared of type `xs:anyType`, as
     /// [`Any::read_any_type`] reads it, building nothing.
     pub fn check_any_type<S: Source>(c: &mut S) -> Result<(), S::Error> {
-        Any::<D>::check_declared(c, false)
+        Any::<D>::visit_declared(c, false, &mut Check)
     }
 
     /// [`Any::check_any_type`] for a declaration that blocks restriction, as
     /// [`Any::read_own_type`] reads it.
     pub fn check_own_type<S: Source>(c: &mut S) -> Result<(), S::Error> {
-        Any::<D>::check_declared(c, true)
+        Any::<D>::visit_declared(c, true, &mut Check)
+    }
+}
+
+impl<D: Globals> Any<D> {
+    /// Reads the current element, declared of type `xs:anyType` (`own_type`: blocking
+    /// restriction), as [`Any::read_any_type`] does, `v` given what it passes.
+    pub(super) fn visit_declared<S, V>(c: &mut S, own_type: bool, v: &mut V) -> Result<(), S::Error>
+    where
+        S: Source,
+        V: Visit<D, S>,
+    {
+        let simple = Any::<D>::prelude(c, own_type)?;
+        lax::<D, S, V>(c, v)?;
+        c.identity_value(None, simple)
+    }
+}
+
+/// What the walker of lax content does besides checking: the generated readers of declared
+/// elements and complex types, and what it passes (the event API's handler).
+pub(super) trait Visit<D: Globals, S: Source> {
+    /// If the source is at an element with a global declaration: reads it (start tag to
+    /// end tag) and returns `true`.
+    fn element(&mut self, c: &mut S) -> Result<bool, S::Error>;
+
+    /// If `{ns}local` is a named complex type of the schema: reads the current element as
+    /// that type (its attributes and content; the start and end are the walker's) and
+    /// returns `true`.
+    fn typed(&mut self, c: &mut S, ns: &str, local: &str) -> Result<bool, S::Error>;
+
+    /// An element starts.
+    fn start(&mut self, _ns: &str, _local: &str) {}
+
+    /// An attribute of the element that started last (not an `xsi:` one).
+    fn attribute(&mut self, _ns: &str, _local: &str, _value: &str) {}
+
+    /// Character data.
+    fn text(&mut self, _text: &str) {}
+
+    /// The element ends.
+    fn end(&mut self) {}
+}
+
+/// The validate-only API's visitor: the check readers, nothing handed on.
+struct Check;
+
+impl<D: CheckGlobals, S: Source> Visit<D, S> for Check {
+    #[inline]
+    fn element(&mut self, c: &mut S) -> Result<bool, S::Error> {
+        D::check_element(c)
     }
 
-    fn check_declared<S: Source>(c: &mut S, own_type: bool) -> Result<(), S::Error> {
-        let simple = Any::<D>::prelude(c, own_type)?;
-        lax::<D, S>(c)?;
-        c.identity_value(None, simple)
+    #[inline]
+    fn typed(&mut self, c: &mut S, ns: &str, local: &str) -> Result<bool, S::Error> {
+        D::check_typed(c, ns, local)
     }
 }
 
 /// The current element assessed laxly, without looking for a global declaration (its
 /// descendants are looked for). Iterative: depth costs heap (one frame per open element
 /// below the first), not stack, but what declared descendants' readers take.
-fn lax<D: CheckGlobals, S: Source>(c: &mut S) -> Result<(), S::Error> {
-    let Some(mut top) = open::<D, S>(c)? else {
+pub(super) fn lax<D, S, V>(c: &mut S, v: &mut V) -> Result<(), S::Error>
+where
+    D: Globals,
+    S: Source,
+    V: Visit<D, S>,
+{
+    let Some(mut top) = open::<D, S, V>(c, v)? else {
         return Ok(());
     };
     let mut below: Vec<Frame> = Vec::new();
     loop {
         match c.content()? {
-            Content::Text(t) => top.text::<D>(t),
+            Content::Text(t) => {
+                top.text::<D>(t);
+                v.text(t);
+            }
             Content::Start => {
                 top.child();
-                if D::check_element(c)? {
+                if v.element(c)? {
                     continue;
                 }
-                if let Some(f) = open::<D, S>(c)? {
+                if let Some(f) = open::<D, S, V>(c, v)? {
                     below.push(std::mem::replace(&mut top, f));
                 }
             }
@@ -89,6 +155,7 @@ fn lax<D: CheckGlobals, S: Source>(c: &mut S) -> Result<(), S::Error> {
                 if let Some(fault) = top.close::<D>() {
                     return Err(c.fail_at(top.at, fault));
                 }
+                v.end();
                 match below.pop() {
                     Some(f) => top = f,
                     None => return Ok(()),
@@ -173,12 +240,19 @@ impl Frame {
     }
 }
 
-/// Opens the current element of lax content: `None` when it was read whole (its `xsi:type`
-/// names a complex type of the schema, or a simple one and it holds text alone), its frame
-/// when its content follows. Its attributes
-/// are checked against the global declarations, and its `xsi:type` is kept for its end.
-fn open<D: CheckGlobals, S: Source>(c: &mut S) -> Result<Option<Frame>, S::Error> {
+/// Opens the current element of lax content, giving `v` its start: `None` when it was read
+/// whole (its `xsi:type` names a complex type of the schema, or a simple one and it holds
+/// text alone), its frame when its content follows. Its attributes are checked against the
+/// global declarations, and its `xsi:type` is kept for its end.
+fn open<D, S, V>(c: &mut S, v: &mut V) -> Result<Option<Frame>, S::Error>
+where
+    D: Globals,
+    S: Source,
+    V: Visit<D, S>,
+{
     let at = c.offset();
+    let (ns, local) = c.name();
+    v.start(ns, local);
     let named = match c.xsi_type_name()? {
         None => None,
         Some((ns, local)) if same_bytes(ns.as_bytes(), XS.as_bytes()) => match local {
@@ -191,18 +265,19 @@ fn open<D: CheckGlobals, S: Source>(c: &mut S) -> Result<Option<Frame>, S::Error
         Some((ns, local)) => Some(Named::Other(ns.to_owned(), local.to_owned())),
     };
     if let Some(Named::Other(ns, local)) = &named {
-        if ns != XS && D::check_typed(c, ns, local)? {
+        if ns != XS && v.typed(c, ns, local)? {
+            v.end();
             return Ok(None);
         }
     }
     let typed = named.is_some();
     let mut refused = None;
     c.attributes(|ns, local, value| {
-        let xsi = same_bytes(ns.as_bytes(), XSI.as_bytes());
-        if !xsi {
+        if !same_bytes(ns.as_bytes(), XSI.as_bytes()) {
             if let Some(checked) = D::attribute(ns, local, value) {
                 checked?;
             }
+            v.attribute(ns, local, value);
         }
         if typed && refused.is_none() {
             refused = simple_type_attribute(ns, local).err();
@@ -214,7 +289,13 @@ fn open<D: CheckGlobals, S: Source>(c: &mut S) -> Result<Option<Frame>, S::Error
     };
     // Text alone (the common case: an item of a SOAP array) is checked where it stands.
     let first = match c.text_only()? {
-        Some(text) => named.check::<D>(text),
+        Some(text) => {
+            let first = named.check::<D>(text);
+            if !text.is_empty() {
+                v.text(text);
+            }
+            first
+        }
         None => {
             let typed = Typed {
                 named,
@@ -228,48 +309,80 @@ fn open<D: CheckGlobals, S: Source>(c: &mut S) -> Result<Option<Frame>, S::Error
             }));
         }
     };
-    // Valid (the common case) without a frame.
-    if let (NamedType::Simple(Ok(())), None) = (&first, &refused) {
-        return Ok(None);
-    }
-    let mut done = Frame {
-        at,
-        named: Some(Typed {
-            named,
-            refused,
-            first: Some(first),
-            child: false,
-        }),
+    let fault = match (first, refused) {
+        // Valid (the common case) without a frame.
+        (NamedType::Simple(Ok(())), None) => None,
+        (first, refused) => {
+            let mut done = Frame {
+                at,
+                named: Some(Typed {
+                    named,
+                    refused,
+                    first: Some(first),
+                    child: false,
+                }),
+            };
+            done.close::<D>()
+        }
     };
-    match done.close::<D>() {
+    match fault {
         Some(fault) => Err(c.fail_at(at, fault)),
-        None => Ok(None),
+        None => {
+            v.end();
+            Ok(None)
+        }
     }
 }
 
-/// Skips the current element (start tag to end tag): what a `skip` wildcard checks is what
-/// the source checks (well-formedness, namespaces).
-fn skip<S: Source>(c: &mut S) -> Result<(), S::Error> {
-    c.attributes(|_, _, _| Ok(()))?;
+/// Skips the current element (start tag to end tag), giving `v` what it passes: what a
+/// `skip` wildcard checks is what the source checks (well-formedness, namespaces).
+fn skip<D, S, V>(c: &mut S, v: &mut V) -> Result<(), S::Error>
+where
+    D: Globals,
+    S: Source,
+    V: Visit<D, S>,
+{
     let mut depth = 0usize;
+    skipped_start(c, v)?;
     loop {
         match c.content()? {
-            Content::Text(_) => {}
+            Content::Text(t) => v.text(t),
             Content::Start => {
-                c.attributes(|_, _, _| Ok(()))?;
+                skipped_start(c, v)?;
                 depth += 1;
             }
-            Content::End => match depth {
-                0 => return Ok(()),
-                _ => depth -= 1,
-            },
+            Content::End => {
+                v.end();
+                match depth {
+                    0 => return Ok(()),
+                    _ => depth -= 1,
+                }
+            }
         }
     }
+}
+
+/// The start of a skipped element: its name and attributes to `v`.
+fn skipped_start<D, S, V>(c: &mut S, v: &mut V) -> Result<(), S::Error>
+where
+    D: Globals,
+    S: Source,
+    V: Visit<D, S>,
+{
+    let (ns, local) = c.name();
+    v.start(ns, local);
+    c.attributes(|ns, local, value| {
+        if !same_bytes(ns.as_bytes(), XSI.as_bytes()) {
+            v.attribute(ns, local, value);
+        }
+        Ok(())
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bind::events::{EventGlobals, Handler};
     use crate::bind::{Cursor, Namespaces, Scanner};
 
     /// A schema with one global element `{urn:s}n` of `xs:int`, one global attribute
@@ -471,5 +584,91 @@ mod tests {
             assert_eq!(check, read, "{doc}");
             assert_eq!(check.is_ok(), valid, "{doc}");
         }
+    }
+
+    /// What a handler was given, one string an event.
+    #[derive(Default)]
+    struct Log(Vec<String>);
+
+    impl Handler for Log {
+        fn start(&mut self, _ns: &str, local: &str) {
+            self.0.push(format!("<{local}"));
+        }
+        fn attribute(&mut self, _ns: &str, local: &str, value: &str) {
+            self.0.push(format!("@{local}={value}"));
+        }
+        fn text(&mut self, text: &str) {
+            self.0.push(format!("'{text}'"));
+        }
+        fn end(&mut self) {
+            self.0.push(">".into());
+        }
+    }
+
+    impl EventGlobals for Schema {
+        fn events_element<S: Source, H: Handler>(c: &mut S, h: &mut H) -> Result<bool, S::Error> {
+            if !c.at("urn:s", "n") {
+                return Ok(false);
+            }
+            h.start("urn:s", "n");
+            h.text(&int(c)?.to_string());
+            h.end();
+            Ok(true)
+        }
+        fn events_typed<S: Source, H: Handler>(
+            c: &mut S,
+            _h: &mut H,
+            ns: &str,
+            local: &str,
+        ) -> Result<bool, S::Error> {
+            match (ns, local) {
+                ("urn:s", "empty") => empty_type(c).map(|_| true),
+                _ => Ok(false),
+            }
+        }
+    }
+
+    /// The events of `doc`'s root read with `w`, through the scanner and then the cursor
+    /// when it gives up (as the generated `Document::events` reads).
+    fn events(w: &Wildcard, doc: &str) -> Result<Vec<String>, crate::bind::Error> {
+        fn read<S: Source, H: Handler>(w: &Wildcard, c: &mut S, h: &mut H) -> Result<(), S::Error> {
+            c.root()?;
+            crate::bind::events::wildcard::<Schema, S, H>(w, c, h)?;
+            c.finish()
+        }
+        let mut log = Log::default();
+        crate::bind::events::document(
+            doc.as_bytes(),
+            &mut log,
+            |c, h| read(w, c, h),
+            |c, h| read(w, c, h),
+        )?;
+        Ok(log.0)
+    }
+
+    #[test]
+    fn events_come_in_document_order_as_the_content_is_checked() {
+        let s = r#"xmlns:s="urn:s" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance""#;
+        let body = "t<s:n> 5 </s:n><y xsi:type='xs:int'>3</y><z xsi:type='s:empty'/><w b='2'>u</w>";
+        let expected = [
+            "<x", "@a=1", "'t'", "<n", "'5'", ">", "<y", "'3'", ">", "<z", ">", "<w", "@b=2",
+            "'u'", ">", ">",
+        ];
+        // The scanner reads it all; with a comment, the cursor reads it again from where
+        // the scanner gave up, no event given twice.
+        let plain = format!("<x {s} s:a='1'>{body}</x>");
+        assert_eq!(events(&LAX, &plain).unwrap(), expected);
+        let commented = format!("<x {s} s:a='1'>{body}<!-- c --></x>");
+        assert_eq!(events(&LAX, &commented).unwrap(), expected);
+        // Skipped content: every element by its name, nothing checked.
+        let skipped = format!("<x {s}><s:n>five</s:n></x>");
+        assert_eq!(
+            events(&SKIP, &skipped).unwrap(),
+            ["<x", "<n", "'five'", ">", ">"]
+        );
+        // An error ends the events with the verdict the object readers give.
+        let bad = format!("<x {s}><y xsi:type='xs:int'>three</y></x>");
+        assert!(events(&LAX, &bad).is_err());
+        assert!(!verdict(&LAX, &bad));
     }
 }
