@@ -188,8 +188,9 @@ impl Named {
 struct Frame {
     /// Where its start tag is, for the faults found at its end.
     at: u64,
-    /// When its `xsi:type` names a type other than `xs:anyType`: the type, checked at the end.
-    named: Option<Typed>,
+    /// When its `xsi:type` names a type other than `xs:anyType`: the type, checked at the end
+    /// (boxed: rare, and frames move as elements open and close).
+    named: Option<Box<Typed>>,
 }
 
 /// What the end of an element with an `xsi:type` checks, gathered on the way.
@@ -305,7 +306,7 @@ where
             };
             return Ok(Some(Frame {
                 at,
-                named: Some(typed),
+                named: Some(Box::new(typed)),
             }));
         }
     };
@@ -315,12 +316,12 @@ where
         (first, refused) => {
             let mut done = Frame {
                 at,
-                named: Some(Typed {
+                named: Some(Box::new(Typed {
                     named,
                     refused,
                     first: Some(first),
                     child: false,
-                }),
+                })),
             };
             done.close::<D>()
         }
