@@ -199,8 +199,8 @@ struct Emitter<'p> {
     /// The element readers of the event readers, as `elements`.
     event_elements: BTreeSet<(SimpleTypeId, Constraint, bool)>,
     /// The element readers of the validate-only and event readers whose values need nothing
-    /// built (`check_element_N`, `events_check_element_N`): strings and decimals without
-    /// facets, checked by `bind::value::check_string` and `check_decimal`.
+    /// built (`check_element_N`, `events_check_element_N`): strings, decimals, floats and
+    /// doubles without facets, checked by `bind::value::check_string`, `check_decimal`, ...
     light_elements: BTreeSet<(SimpleTypeId, Constraint, bool)>,
     light_event_elements: BTreeSet<(SimpleTypeId, Constraint, bool)>,
     /// How far the code being written will be indented (4 inside an `impl`).
@@ -3101,9 +3101,9 @@ impl Emitter<'_> {
 
     /// The primitive a simple type's values convert through (its base's, for a newtype or
     /// an enumeration).
-    /// The runtime check (`bind::value::check_string`, `check_decimal`) that validate-only
-    /// code may call for a value of `st` instead of its conversion: `xs:string` or
-    /// `xs:decimal` without facets, whose value would only be built to be dropped.
+    /// The runtime check (`bind::value::check_string`, `check_decimal`, `check_float`,
+    /// `check_double`) that validate-only code may call for a value of `st` instead of its
+    /// conversion: those types without facets, whose value would only be built to be dropped.
     fn light_check(&self, st: SimpleTypeId) -> Option<&'static str> {
         let t = self.schema.simple_type(st);
         let f = &t.facets;
@@ -3123,6 +3123,8 @@ impl Emitter<'_> {
             (Variety::Atomic(Builtin::Decimal), Some(Prim::Decimal)) if plain => {
                 Some("check_decimal")
             }
+            (Variety::Atomic(Builtin::Float), Some(Prim::F32)) if plain => Some("check_float"),
+            (Variety::Atomic(Builtin::Double), Some(Prim::F64)) if plain => Some("check_double"),
             _ => None,
         }
     }

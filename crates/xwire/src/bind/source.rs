@@ -2,6 +2,8 @@
 //! same whether the bytes go through the fast [`Scanner`](super::Scanner) or the general
 //! [`Cursor`](super::Cursor).
 
+use std::borrow::Cow;
+
 use super::identity::{Constraint, KeyPart, Tracker};
 use super::{Bindings, Fault, IdKind, Ids, MixedText, Nillable, Text, XSI};
 
@@ -536,7 +538,9 @@ where
     E: FnOnce(&str),
 {
     let at = c.offset();
-    let xsi = c.xsi_type()?;
+    let xsi = c
+        .xsi_type_name()?
+        .map(|(ns, local)| KeptName::new(ns, local));
     c.no_attributes()?;
     let text = c.text()?;
     let s = match constraint {
@@ -544,7 +548,7 @@ where
         _ => text,
     };
     on_text(s);
-    let named = xsi.as_ref().map(|(ns, l)| xsi_type(ns, l, s));
+    let named = xsi.as_ref().map(|n| xsi_type(n.ns(), n.local(), s));
     let v = convert(s);
     // Kept for the ID table only once the value converted (the source's text is borrowed).
     let id = match (id, &v) {
@@ -552,7 +556,7 @@ where
         _ => None,
     };
     match (named, xsi) {
-        (Some(Ok(false)), Some((ns, l))) => return Err(c.not_derived(&ns, &l)),
+        (Some(Ok(false)), Some(n)) => return Err(c.not_derived(n.ns(), n.local())),
         (Some(Err(f)), _) => return Err(c.fail_at(at, f)),
         _ => {}
     }
@@ -567,6 +571,41 @@ where
         c.id_value(kind, &s, at)?;
     }
     Ok(v)
+}
+
+/// An `xsi:type` name kept past its start tag (an element's text is read before its value
+/// is checked against the type), copied without allocating in the common case: a built-in
+/// type's name, borrowed from the constants.
+struct KeptName {
+    ns: Cow<'static, str>,
+    local: Cow<'static, str>,
+}
+
+impl KeptName {
+    #[inline]
+    fn new(ns: &str, local: &str) -> KeptName {
+        match crate::bytes::same_bytes(ns.as_bytes(), super::any::XS.as_bytes()) {
+            true => KeptName {
+                ns: Cow::Borrowed(super::any::XS),
+                local: match crate::datatypes::Builtin::from_name(local) {
+                    Some(b) => Cow::Borrowed(b.name()),
+                    None => Cow::Owned(local.to_owned()),
+                },
+            },
+            false => KeptName {
+                ns: Cow::Owned(ns.to_owned()),
+                local: Cow::Owned(local.to_owned()),
+            },
+        }
+    }
+
+    fn ns(&self) -> &str {
+        &self.ns
+    }
+
+    fn local(&self) -> &str {
+        &self.local
+    }
 }
 
 /// Reads a nillable element, the source at its start tag, to its end tag: `Nil` when its

@@ -59,20 +59,12 @@ pub fn builtin_derived(local: &str, base: Builtin, s: &str) -> Result<bool, Faul
     if !derived {
         return Ok(false);
     }
-    if matches!(b, Builtin::QName | Builtin::Notation) {
-        // The prefix resolves where the element's own conversion has its bindings: here only
-        // the form is checked.
-        return match crate::chars::is_qname(datatypes::trim_xml(s)) {
-            true => Ok(true),
-            false => Err(Fault::new(DATATYPE, "not a QName")),
-        };
-    }
-    parse(b, s).map(|_| true)
+    check_builtin(b, s).map(|()| true)
 }
 
-/// Checks `s` against the built-in type `b`: [`builtin_derived`]'s verdict and fault (with
-/// `anySimpleType` for base), no value built when a scan of the bytes tells (integers of up
-/// to 18 digits, plain numbers, dates and strings as they stand).
+/// Checks `s` against the built-in type `b`, no value built when a scan of the bytes tells
+/// (integers of up to 18 digits, plain numbers, dates and strings as they stand); a QName's
+/// form only (its prefix resolves where its element's bindings are).
 ///
 /// ```
 /// use xwire::bind::value::check_builtin;
@@ -84,6 +76,14 @@ pub fn builtin_derived(local: &str, base: Builtin, s: &str) -> Result<bool, Faul
 /// assert!(check_builtin(Builtin::Boolean, "yes").is_err());
 /// ```
 pub fn check_builtin(b: Builtin, s: &str) -> Result<(), Fault> {
+    if matches!(b, Builtin::QName | Builtin::Notation) {
+        // The prefix resolves where the element's own conversion has its bindings: here only
+        // the form is checked.
+        return match crate::chars::is_qname(datatypes::trim_xml(s)) {
+            true => Ok(()),
+            false => Err(Fault::new(DATATYPE, "not a QName")),
+        };
+    }
     let plain = if b.derives_from(Builtin::Integer) {
         let (lo, hi) = datatypes::i64_bounds(b);
         datatypes::small_integer(s).is_some_and(|v| lo <= v && v <= hi)
@@ -97,7 +97,7 @@ pub fn check_builtin(b: Builtin, s: &str) -> Result<(), Fault> {
     if plain {
         return Ok(());
     }
-    builtin_derived(b.name(), Builtin::AnySimpleType, s).map(drop)
+    parse(b, s).map(drop)
 }
 
 /// The items of a built-in list of strings (`NMTOKENS`, `IDREFS`, `ENTITIES`).
@@ -195,6 +195,39 @@ pub fn check_decimal(s: &str) -> Result<(), Fault> {
     }
 }
 
+/// Checks an `xs:float` value that has no facets, for validate-only code: [`float`]'s
+/// verdict and fault, the value not converted when a scan of its bytes tells.
+///
+/// ```
+/// use xwire::bind::value::{check_float, float};
+///
+/// assert_eq!(check_float(" -4.75e-4 "), Ok(()));
+/// assert_eq!(check_float("INF"), Ok(()));
+/// assert_eq!(check_float("1,5").unwrap_err(), float("1,5").unwrap_err());
+/// ```
+pub fn check_float(s: &str) -> Result<(), Fault> {
+    match datatypes::is_plain_number(Builtin::Float, s) {
+        true => Ok(()),
+        false => float(s).map(drop),
+    }
+}
+
+/// Checks an `xs:double` value that has no facets, for validate-only code: [`double`]'s
+/// verdict and fault, the value not converted when a scan of its bytes tells.
+///
+/// ```
+/// use xwire::bind::value::{check_double, double};
+///
+/// assert_eq!(check_double("-4.2200362637681266e-5"), Ok(()));
+/// assert_eq!(check_double("1e"), double("1e").map(drop));
+/// ```
+pub fn check_double(s: &str) -> Result<(), Fault> {
+    match datatypes::is_plain_number(Builtin::Double, s) {
+        true => Ok(()),
+        false => double(s).map(drop),
+    }
+}
+
 /// An `xs:decimal`.
 pub fn decimal(s: &str) -> Result<Decimal, Fault> {
     // The direct lexer first; the general parse says why a value is wrong.
@@ -235,6 +268,12 @@ pub fn qname(s: &str, scope: &super::Bindings) -> Result<super::QName, Fault> {
 
 /// An `xs:float`.
 pub fn float(s: &str) -> Result<f32, Fault> {
+    // A plain number (no `INF`, `NaN`) is what Rust's parser reads, as the validator does.
+    if datatypes::is_plain_number(Builtin::Float, s) {
+        if let Ok(v) = datatypes::trim_xml(s).parse() {
+            return Ok(v);
+        }
+    }
     match parse(Builtin::Float, s)? {
         Value::Float(f) => Ok(f),
         _ => unreachable!("float values are floats"),
@@ -243,6 +282,11 @@ pub fn float(s: &str) -> Result<f32, Fault> {
 
 /// An `xs:double`.
 pub fn double(s: &str) -> Result<f64, Fault> {
+    if datatypes::is_plain_number(Builtin::Double, s) {
+        if let Ok(v) = datatypes::trim_xml(s).parse() {
+            return Ok(v);
+        }
+    }
     match parse(Builtin::Double, s)? {
         Value::Double(f) => Ok(f),
         _ => unreachable!("double values are doubles"),
