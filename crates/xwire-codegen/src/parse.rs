@@ -364,6 +364,24 @@ fn static_call(o: &mut String, head: &str, callee: &str, arg: &str, items: &[Str
     let _ = writeln!(o, ");");
 }
 
+/// The body of `CheckGlobals::check_typed` and `EventGlobals::events_typed`: the named
+/// complex types' readers (`Type::{call}`) by expanded name, `Ok(true)` when one read the
+/// element, `Ok(false)` for any other name.
+fn typed_dispatch(o: &mut String, plan: &Plan, call: &str) {
+    if plan.typed.is_empty() {
+        let _ = writeln!(o, "    Ok(false)");
+        return;
+    }
+    let _ = writeln!(o, "    match (ns, local) {{");
+    for (ns, local, item) in &plan.typed {
+        let value = format!("{}::{call}?", plan.item(*item).name);
+        arm_in(o, "        ", 4, &format!("({ns:?}, {local:?})"), &value);
+    }
+    let _ = writeln!(o, "        _ => return Ok(false),");
+    let _ = writeln!(o, "    }}");
+    let _ = writeln!(o, "    Ok(true)");
+}
+
 /// `name` generic over the source a reader reads from.
 fn generic(name: &str) -> String {
     format!("{name}<Src: {B}::Source>")
@@ -596,19 +614,7 @@ impl Emitter<'_> {
             params,
             "Result<bool, Src::Error>",
         );
-        if plan.typed.is_empty() {
-            let _ = writeln!(body, "    Ok(false)");
-        } else {
-            let _ = writeln!(body, "    match (ns, local) {{");
-            for (ns, local, item) in &plan.typed {
-                let name = &plan.item(*item).name;
-                let value = format!("{name}::check(c)?");
-                arm_in(body, "        ", 4, &format!("({ns:?}, {local:?})"), &value);
-            }
-            let _ = writeln!(body, "        _ => return Ok(false),");
-            let _ = writeln!(body, "    }}");
-            let _ = writeln!(body, "    Ok(true)");
-        }
+        typed_dispatch(body, plan, "check(c)");
         let _ = writeln!(body, "}}");
         o.push_str(&indented(body));
         let _ = writeln!(o, "}}");
@@ -751,19 +757,7 @@ impl Emitter<'_> {
         let _ = writeln!(body, "    Src: xwire::bind::Source,");
         let _ = writeln!(body, "    H: xwire::bind::events::Handler,");
         let _ = writeln!(body, "{{");
-        if plan.typed.is_empty() {
-            let _ = writeln!(body, "    Ok(false)");
-        } else {
-            let _ = writeln!(body, "    match (ns, local) {{");
-            for (ns, local, item) in &plan.typed {
-                let name = &plan.item(*item).name;
-                let value = format!("{name}::events(c, h)?");
-                arm_in(body, "        ", 4, &format!("({ns:?}, {local:?})"), &value);
-            }
-            let _ = writeln!(body, "        _ => return Ok(false),");
-            let _ = writeln!(body, "    }}");
-            let _ = writeln!(body, "    Ok(true)");
-        }
+        typed_dispatch(body, plan, "events(c, h)");
         let _ = writeln!(body, "}}");
         o.push_str(&indented(body));
         let _ = writeln!(o, "}}");

@@ -160,7 +160,7 @@ impl Wildcard {
             return Ok(Any::Known(Box::new(d)));
         }
         // Strict without a declaration: only an `xsi:type` can still give the element a type.
-        if self.process == Process::Strict && c.xsi_type()?.is_none() {
+        if self.process == Process::Strict && c.xsi_type_name()?.is_none() {
             return Err(c.fail(Wildcard::undeclared(c.name())));
         }
         Any::lax(c)
@@ -296,11 +296,11 @@ impl<D: Globals> Any<D> {
             false => Ok(()),
         })?;
         if own_type {
-            if let Some((ns, local)) = c.xsi_type()? {
+            if let Some((ns, local)) = c.xsi_type_name()? {
                 if !(ns == XS && local == "anyType") {
                     let m = format!(
                         "xsi:type names {}: the declaration blocks derivation by restriction",
-                        display(&ns, &local)
+                        display(ns, local)
                     );
                     return Err(c.fail(Fault::new("cvc-elt.4.3", m)));
                 }
@@ -311,9 +311,9 @@ impl<D: Globals> Any<D> {
 
     /// Whether the current start tag's `xsi:type` names a simple type.
     fn simple_xsi_type<S: Source>(c: &mut S) -> Result<bool, S::Error> {
-        Ok(match c.xsi_type()? {
+        Ok(match c.xsi_type_name()? {
             Some((ns, local)) if ns == XS => local != "anyType",
-            Some((ns, local)) => matches!(D::named_type(&ns, &local, ""), NamedType::Simple(_)),
+            Some((ns, local)) => matches!(D::named_type(ns, local, ""), NamedType::Simple(_)),
             None => false,
         })
     }

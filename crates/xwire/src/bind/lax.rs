@@ -11,10 +11,9 @@
 
 use super::any::{no_reader, simple_with_children, undefined, Any, Globals, NamedType};
 use super::any::{Process, Wildcard, XS};
-use super::source::simple_type_attribute;
+use super::source::{simple_type_attribute, KeptName};
 use super::{value, Content, Fault, Source, XSI};
 use crate::bytes::same_bytes;
-use crate::datatypes::Builtin;
 
 /// What the schema's global declarations and named complex types make of lax content when
 /// nothing is built: implemented by the generated `Document` of the validate-only API.
@@ -138,12 +137,8 @@ where
     let mut below: Vec<Frame> = Vec::new();
     loop {
         match c.content()? {
-            Content::Text(t) => {
-                top.text::<D>(t);
-                v.text(t);
-            }
+            Content::Text(t) => v.text(t),
             Content::Start => {
-                top.child();
                 if v.element(c)? {
                     continue;
                 }
@@ -152,8 +147,12 @@ where
                 }
             }
             Content::End => {
-                if let Some(fault) = top.close::<D>() {
-                    return Err(c.fail_at(top.at, fault));
+                // An `xsi:type` kept to the end is one whose element had an element child.
+                if let Some(named) = &top.named {
+                    let fault = fault(named, check::<D>(named, ""), true, None);
+                    if let Some(fault) = fault {
+                        return Err(c.fail_at(top.at, fault));
+                    }
                 }
                 v.end();
                 match below.pop() {
@@ -165,22 +164,30 @@ where
     }
 }
 
-/// The type an `xsi:type` of lax content names, copied only when the schema must be asked.
-enum Named {
-    /// A built-in simple type.
-    Builtin(Builtin),
-    /// Another name, `{ns}local`.
-    Other(String, String),
+/// What the type `named` makes of an element whose text is `text`.
+fn check<D: Globals>(named: &KeptName, text: &str) -> NamedType {
+    match named {
+        KeptName::Builtin(b) => NamedType::Simple(value::check_builtin(*b, text)),
+        KeptName::Other(ns, _) if ns == XS => NamedType::None,
+        KeptName::Other(ns, local) => D::named_type(ns, local, text),
+    }
 }
 
-impl Named {
-    /// What the type makes of an element whose text is `text`.
-    fn check<D: Globals>(&self, text: &str) -> NamedType {
-        match self {
-            Named::Builtin(b) => NamedType::Simple(value::check_builtin(*b, text)),
-            Named::Other(ns, _) if ns == XS => NamedType::None,
-            Named::Other(ns, local) => D::named_type(ns, local, text),
-        }
+/// The fault of an element whose `xsi:type` names `named`, which makes `checked` of its
+/// text, at its end: the object readers' order (an element child, the value, then the
+/// attribute a simple type refused; or a name that is no simple type).
+fn fault(
+    named: &KeptName,
+    checked: NamedType,
+    child: bool,
+    refused: Option<Fault>,
+) -> Option<Fault> {
+    match checked {
+        NamedType::Simple(_) if child => Some(simple_with_children()),
+        NamedType::Simple(Err(f)) => Some(f),
+        NamedType::Simple(Ok(())) => refused,
+        NamedType::Complex => Some(no_reader(named.name().0, named.name().1)),
+        NamedType::None => Some(undefined(named.name().0, named.name().1)),
     }
 }
 
@@ -188,57 +195,10 @@ impl Named {
 struct Frame {
     /// Where its start tag is, for the faults found at its end.
     at: u64,
-    /// When its `xsi:type` names a type other than `xs:anyType`: the type, checked at the end
-    /// (boxed: rare, and frames move as elements open and close).
-    named: Option<Box<Typed>>,
-}
-
-/// What the end of an element with an `xsi:type` checks, gathered on the way.
-struct Typed {
-    named: Named,
-    /// The first attribute a simple type refuses.
-    refused: Option<Fault>,
-    /// The type's verdict on the first run of text (the only one, when no element child
-    /// came: a source gives text between two tags as one run).
-    first: Option<NamedType>,
-    /// Whether an element child came.
-    child: bool,
-}
-
-impl Frame {
-    #[inline]
-    fn text<D: Globals>(&mut self, text: &str) {
-        if let Some(t) = &mut self.named {
-            if !t.child && t.first.is_none() {
-                t.first = Some(t.named.check::<D>(text));
-            }
-        }
-    }
-
-    #[inline]
-    fn child(&mut self) {
-        if let Some(t) = &mut self.named {
-            t.child = true;
-        }
-    }
-
-    /// The fault of the element at its end tag, if any: the object readers' order (an
-    /// element child, the value, then a refused attribute; or a name that is no simple
-    /// type).
-    fn close<D: Globals>(&mut self) -> Option<Fault> {
-        let t = self.named.take()?;
-        let (ns, local) = match &t.named {
-            Named::Builtin(b) => (XS, b.name()),
-            Named::Other(ns, local) => (ns.as_str(), local.as_str()),
-        };
-        match t.first.unwrap_or_else(|| t.named.check::<D>("")) {
-            NamedType::Simple(_) if t.child => Some(simple_with_children()),
-            NamedType::Simple(Err(f)) => Some(f),
-            NamedType::Simple(Ok(())) => t.refused,
-            NamedType::Complex => Some(no_reader(ns, local)),
-            NamedType::None => Some(undefined(ns, local)),
-        }
-    }
+    /// Its `xsi:type`, when it names a type other than `xs:anyType` and an element child
+    /// came (text alone is checked at the start tag); boxed: rare, and frames move as
+    /// elements open and close.
+    named: Option<Box<KeptName>>,
 }
 
 /// Opens the current element of lax content, giving `v` its start: `None` when it was read
@@ -254,18 +214,11 @@ where
     let at = c.offset();
     let (ns, local) = c.name();
     v.start(ns, local);
-    let named = match c.xsi_type_name()? {
-        None => None,
-        Some((ns, local)) if same_bytes(ns.as_bytes(), XS.as_bytes()) => match local {
-            "anyType" => None,
-            _ => Some(match Builtin::from_name(local) {
-                Some(b) => Named::Builtin(b),
-                None => Named::Other(XS.to_owned(), local.to_owned()),
-            }),
-        },
-        Some((ns, local)) => Some(Named::Other(ns.to_owned(), local.to_owned())),
-    };
-    if let Some(Named::Other(ns, local)) = &named {
+    let named = c
+        .xsi_type_name()?
+        .map(|(ns, local)| KeptName::new(ns, local))
+        .filter(|n| !matches!(n, KeptName::Other(ns, l) if l == "anyType" && ns == XS));
+    if let Some(KeptName::Other(ns, local)) = &named {
         if ns != XS && v.typed(c, ns, local)? {
             v.end();
             return Ok(None);
@@ -289,50 +242,24 @@ where
         return Ok(Some(Frame { at, named: None }));
     };
     // Text alone (the common case: an item of a SOAP array) is checked where it stands.
-    let first = match c.text_only()? {
-        Some(text) => {
-            let first = named.check::<D>(text);
-            if !text.is_empty() {
-                v.text(text);
-            }
-            first
-        }
-        None => {
-            let typed = Typed {
-                named,
-                refused,
-                first: None,
-                child: false,
-            };
-            return Ok(Some(Frame {
-                at,
-                named: Some(Box::new(typed)),
-            }));
-        }
+    let Some(text) = c.text_only()? else {
+        return Ok(Some(Frame {
+            at,
+            named: Some(Box::new(named)),
+        }));
     };
-    let fault = match (first, refused) {
-        // Valid (the common case) without a frame.
-        (NamedType::Simple(Ok(())), None) => None,
-        (first, refused) => {
-            let mut done = Frame {
-                at,
-                named: Some(Box::new(Typed {
-                    named,
-                    refused,
-                    first: Some(first),
-                    child: false,
-                })),
-            };
-            done.close::<D>()
-        }
-    };
-    match fault {
-        Some(fault) => Err(c.fail_at(at, fault)),
-        None => {
-            v.end();
-            Ok(None)
+    let checked = check::<D>(&named, text);
+    if !text.is_empty() {
+        v.text(text);
+    }
+    // Valid (the common case) without going through the faults.
+    if !matches!((&checked, &refused), (NamedType::Simple(Ok(())), None)) {
+        if let Some(fault) = fault(&named, checked, false, refused) {
+            return Err(c.fail_at(at, fault));
         }
     }
+    v.end();
+    Ok(None)
 }
 
 /// Skips the current element (start tag to end tag), giving `v` what it passes: what a

@@ -196,7 +196,8 @@ pub fn check_decimal(s: &str) -> Result<(), Fault> {
 }
 
 /// Checks an `xs:float` value that has no facets, for validate-only code: [`float`]'s
-/// verdict and fault, the value not converted when a scan of its bytes tells.
+/// verdict and fault, the value not converted when a scan of its bytes tells
+/// ([`check_builtin`]).
 ///
 /// ```
 /// use xwire::bind::value::{check_float, float};
@@ -206,14 +207,12 @@ pub fn check_decimal(s: &str) -> Result<(), Fault> {
 /// assert_eq!(check_float("1,5").unwrap_err(), float("1,5").unwrap_err());
 /// ```
 pub fn check_float(s: &str) -> Result<(), Fault> {
-    match datatypes::is_plain_number(Builtin::Float, s) {
-        true => Ok(()),
-        false => float(s).map(drop),
-    }
+    check_builtin(Builtin::Float, s)
 }
 
 /// Checks an `xs:double` value that has no facets, for validate-only code: [`double`]'s
-/// verdict and fault, the value not converted when a scan of its bytes tells.
+/// verdict and fault, the value not converted when a scan of its bytes tells
+/// ([`check_builtin`]).
 ///
 /// ```
 /// use xwire::bind::value::{check_double, double};
@@ -222,10 +221,7 @@ pub fn check_float(s: &str) -> Result<(), Fault> {
 /// assert_eq!(check_double("1e"), double("1e").map(drop));
 /// ```
 pub fn check_double(s: &str) -> Result<(), Fault> {
-    match datatypes::is_plain_number(Builtin::Double, s) {
-        true => Ok(()),
-        false => double(s).map(drop),
-    }
+    check_builtin(Builtin::Double, s)
 }
 
 /// An `xs:decimal`.
