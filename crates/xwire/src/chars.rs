@@ -162,8 +162,42 @@ pub fn is_nmtoken(s: &str) -> bool {
 }
 
 /// Whether every character of `s` is a legal XML `Char`.
+///
+/// A `str` holds no surrogates, so only two kinds of character can fail: C0 controls other
+/// than tab, line feed and carriage return, and U+FFFE / U+FFFF (`EF BF BE`, `EF BF BF`). Both
+/// are found on the bytes, eight at a time; a word holding neither a byte below 0x20 nor 0xEF
+/// is skipped whole (text in any script, not only ASCII).
 pub fn is_xml_text(s: &str) -> bool {
-    s.chars().all(is_xml_char)
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    const SPACES: u64 = u64::from_ne_bytes([0x20; 8]);
+    const LEAD: u64 = u64::from_ne_bytes([0xEF; 8]);
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i + 8 <= b.len() {
+        let w = u64::from_ne_bytes(b[i..i + 8].try_into().expect("8 bytes"));
+        // Exact "some byte < 0x20" and "some byte == 0xEF" tests (no false negatives; a
+        // positive is settled byte by byte below).
+        let low = w.wrapping_sub(SPACES) & !w & HIGH;
+        let x = w ^ LEAD;
+        let lead = x.wrapping_sub(ONES) & !x & HIGH;
+        if low | lead != 0 && !plain_bytes(b, i, i + 8) {
+            return false;
+        }
+        i += 8;
+    }
+    plain_bytes(b, i, b.len())
+}
+
+/// The byte-by-byte test of [`is_xml_text`] on `b[from..to]` (a `U+FFFx` sequence may run
+/// past `to`: it is read whole).
+fn plain_bytes(b: &[u8], from: usize, to: usize) -> bool {
+    (from..to).all(|i| match b[i] {
+        0x09 | 0x0A | 0x0D => true,
+        0x00..=0x1F => false,
+        0xEF => !(b.get(i + 1) == Some(&0xBF) && matches!(b.get(i + 2), Some(0xBE | 0xBF))),
+        _ => true,
+    })
 }
 
 #[cfg(test)]
@@ -182,6 +216,30 @@ mod tests {
                 "{b:#x}"
             );
             assert_eq!(CLASS[b as usize] & BAD_CTRL != 0, !is_xml_char(c), "{b:#x}");
+        }
+    }
+
+    #[test]
+    fn xml_text_agrees_with_the_char_test() {
+        let samples = [
+            "",
+            "plain ascii text, long enough for words",
+            "Stra\u{df}e na\u{ef}ve d\u{e9}j\u{e0} \u{20ac} \u{1F600} and more text",
+            "tab\tline\nreturn\r in a word and more",
+            "a bell \u{7} inside",
+            "0123456\u{1f}",
+            "\u{fffe}",
+            "xxxxxxx\u{ffff}yyyyyyy",
+            "xxxxxx\u{fffd}\u{fffc}\u{ef}\u{ff}",
+            "\u{e000}\u{fffd}\u{10000}\u{10ffff}",
+            "\u{7f}\u{85}\u{9f}\u{2028}",
+        ];
+        for s in samples {
+            // Every shift, so each sample's characters fall across word boundaries.
+            for pad in 0..8 {
+                let t = format!("{}{s}", "p".repeat(pad));
+                assert_eq!(is_xml_text(&t), t.chars().all(is_xml_char), "{t:?}");
+            }
         }
     }
 

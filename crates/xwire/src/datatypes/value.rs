@@ -100,26 +100,6 @@ fn is_language(s: &str) -> bool {
     ok(first, true) && parts.all(|p| ok(p, false))
 }
 
-/// Whether every byte is printable ASCII (0x20 to 0x7F), a word at a time: the common case
-/// of the XML character check.
-fn is_printable_ascii(b: &[u8]) -> bool {
-    const SPACES: u64 = u64::from_ne_bytes([0x20; 8]);
-    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
-    let mut chunks = b.chunks_exact(8);
-    for c in &mut chunks {
-        let w = u64::from_ne_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
-        // A byte below 0x20 sets its high bit in `w - SPACES` (a borrow then only reaches
-        // the bytes above it, the answer being no already); a byte from 0x80 has it in `w`.
-        if (w.wrapping_sub(SPACES) | w) & HIGH != 0 {
-            return false;
-        }
-    }
-    chunks
-        .remainder()
-        .iter()
-        .all(|&b| (0x20..0x80).contains(&b))
-}
-
 /// The lexical check of the string types (`string`, `token`, `NCName`, `anyURI`, ...):
 /// `None` for the other types.
 fn string_check(ty: Builtin, s: &str) -> Option<Result<(), &'static str>> {
@@ -130,8 +110,7 @@ fn string_check(ty: Builtin, s: &str) -> Option<Result<(), &'static str>> {
         | Builtin::NormalizedString
         | Builtin::Token
         | Builtin::AnyUri => ok(
-            // Printable ASCII first, eight bytes at a time.
-            is_printable_ascii(s.as_bytes()) || chars::is_xml_text(s),
+            chars::is_xml_text(s),
             "contains a character that is not allowed in XML",
         ),
         Builtin::Language => ok(is_language(s), "not a language tag"),
