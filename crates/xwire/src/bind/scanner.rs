@@ -49,9 +49,11 @@ struct Span {
 
 /// An attribute of the current start tag (namespace declarations included).
 #[derive(Clone, Copy, Debug)]
-struct Attr {
+struct Attr<'a> {
     /// The qualified name.
     name: Span,
+    /// The namespace URI ("" without a prefix), resolved once by `check_attributes`.
+    ns: &'a str,
     /// Where the local part starts (`name.start` without a prefix).
     local: usize,
     /// The value: a span of the input, or of `Scanner::values` when it was normalised.
@@ -111,7 +113,7 @@ pub struct Scanner<'a> {
     /// The current start tag has a prefixed attribute other than a declaration (so perhaps
     /// `xsi:type`).
     prefixed: bool,
-    attrs: Vec<Attr>,
+    attrs: Vec<Attr<'a>>,
     /// The current start tag's attribute values that normalising changed.
     values: String,
     /// The text [`Source::text`] decoded last (the others are slices of the input).
@@ -120,6 +122,9 @@ pub struct Scanner<'a> {
     /// Namespace declarations in scope, innermost last: (prefix, URI), the prefix empty for
     /// the default namespace.
     bindings: Vec<(&'a [u8], &'a str)>,
+    /// The default namespace in scope (the innermost `xmlns` of `bindings`): every
+    /// unprefixed element name looks it up.
+    default_ns: Option<&'a str>,
     ids: Ids,
     /// The identity constraints, from the first scope on (every start and end tag goes
     /// through it while one is open).
@@ -147,6 +152,7 @@ impl<'a> Scanner<'a> {
             text: String::new(),
             open: Vec::new(),
             bindings: Vec::new(),
+            default_ns: None,
             ids: Ids::default(),
             track: None,
             nil_ok: false,
@@ -325,8 +331,8 @@ impl<'a> Scanner<'a> {
     /// when nothing binds it.
     #[inline]
     fn resolve(&self, prefix: &[u8]) -> Option<&'a str> {
-        if self.bindings.is_empty() && prefix.is_empty() {
-            return None;
+        if prefix.is_empty() {
+            return self.default_ns;
         }
         if prefix == b"xml" {
             return Some(XML_NS);
@@ -458,6 +464,7 @@ impl<'a> Scanner<'a> {
             }
             self.attrs.push(Attr {
                 name,
+                ns: "",
                 local: a_local,
                 value,
                 normalised: !plain,
@@ -518,17 +525,24 @@ impl<'a> Scanner<'a> {
                 return Err(Fallback);
             }
             self.bindings.push((prefix, uri));
+            if prefix.is_empty() {
+                self.default_ns = Some(uri);
+            }
         }
         Ok(())
     }
 
-    /// Unbound prefixes and duplicate attributes (by qualified name or by expanded name) are
-    /// the cursor's errors.
-    fn check_attributes(&self) -> Result<(), Fallback> {
-        for (i, a) in self.attrs.iter().enumerate() {
-            if !a.decl {
-                self.attr_ns(a)?;
+    /// Resolves the prefixes of the current start tag's attributes (into `Attr::ns`, so that
+    /// each is looked up once). Unbound prefixes and duplicate attributes (by qualified name
+    /// or by expanded name) are the cursor's errors.
+    fn check_attributes(&mut self) -> Result<(), Fallback> {
+        for i in 0..self.attrs.len() {
+            let a = self.attrs[i];
+            if !a.decl && a.local != a.name.start {
+                self.attrs[i].ns = self.attr_ns(&a)?;
             }
+        }
+        for (i, a) in self.attrs.iter().enumerate() {
             let a_name = &self.bytes[a.name.start..a.name.end];
             for b in &self.attrs[i + 1..] {
                 if a_name == &self.bytes[b.name.start..b.name.end] {
@@ -540,7 +554,7 @@ impl<'a> Scanner<'a> {
                     && a.local != a.name.start
                     && b.local != b.name.start
                     && self.bytes[a.local..a.name.end] == self.bytes[b.local..b.name.end]
-                    && self.attr_ns(a)? == self.attr_ns(b)?
+                    && same_str(a.ns, b.ns)
                 {
                     return Err(Fallback);
                 }
@@ -565,8 +579,21 @@ impl<'a> Scanner<'a> {
             return Err(Fallback);
         }
         self.pos = p + 1;
-        self.bindings.truncate(open.bindings);
+        self.unbind(open.bindings);
         self.identity_end(s)
+    }
+
+    /// Takes the declarations after the first `keep` out of scope.
+    #[inline]
+    fn unbind(&mut self, keep: usize) {
+        if self.bindings.len() > keep {
+            let default = self.bindings[keep..].iter().any(|(p, _)| p.is_empty());
+            self.bindings.truncate(keep);
+            if default {
+                let innermost = self.bindings.iter().rev().find(|(p, _)| p.is_empty());
+                self.default_ns = innermost.map(|&(_, uri)| uri);
+            }
+        }
     }
 
     /// Ends the current element read as `<x/>`.
@@ -574,7 +601,7 @@ impl<'a> Scanner<'a> {
     fn close_empty(&mut self) -> Result<(), Fallback> {
         self.self_closing = false;
         if let Some(open) = self.open.pop() {
-            self.bindings.truncate(open.bindings);
+            self.unbind(open.bindings);
         }
         self.identity_end(self.tag)
     }
@@ -621,7 +648,7 @@ impl<'a> Scanner<'a> {
         for a in &self.attrs {
             if !a.decl
                 && same_bytes(&self.bytes[a.local..a.name.end], b"type")
-                && same_str(self.attr_ns(a)?, XSI)
+                && same_str(a.ns, XSI)
             {
                 found = Some(self.value_of(a));
             }
@@ -809,7 +836,7 @@ impl Source for Scanner<'_> {
                 start: a.local,
                 end: a.name.end,
             });
-            let ns = self.attr_ns(a)?;
+            let ns = a.ns;
             if self.nil_ok && local == "nil" && ns == XSI {
                 continue;
             }
