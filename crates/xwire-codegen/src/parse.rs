@@ -365,17 +365,17 @@ fn static_call(o: &mut String, head: &str, callee: &str, arg: &str, items: &[Str
 }
 
 /// The body of `CheckGlobals::check_typed` and `EventGlobals::events_typed`: the named
-/// complex types' readers (`Type::{call}`) by expanded name, `Ok(true)` when one read the
-/// element, `Ok(false)` for any other name.
+/// complex types' readers (`Type::{call}`) by index (`Globals::complex_type`), `Ok(true)`
+/// when one read the element, `Ok(false)` for any other index.
 fn typed_dispatch(o: &mut String, plan: &Plan, call: &str) {
     if plan.typed.is_empty() {
         let _ = writeln!(o, "    Ok(false)");
         return;
     }
-    let _ = writeln!(o, "    match (ns, local) {{");
-    for (ns, local, item) in &plan.typed {
+    let _ = writeln!(o, "    match index {{");
+    for (i, (_, _, item)) in plan.typed.iter().enumerate() {
         let value = format!("{}::{call}?", plan.item(*item).name);
-        arm_in(o, "        ", 4, &format!("({ns:?}, {local:?})"), &value);
+        arm_in(o, "        ", 4, &i.to_string(), &value);
     }
     let _ = writeln!(o, "        _ => return Ok(false),");
     let _ = writeln!(o, "    }}");
@@ -603,8 +603,8 @@ impl Emitter<'_> {
         let _ = writeln!(body);
         let plan = self.plan;
         let params = match plan.typed.is_empty() {
-            true => "_c: &mut Src, _ns: &str, _local: &str",
-            false => "c: &mut Src, ns: &str, local: &str",
+            true => "_c: &mut Src, _index: usize",
+            false => "c: &mut Src, index: usize",
         };
         signature_in(
             body,
@@ -743,16 +743,16 @@ impl Emitter<'_> {
         let _ = writeln!(body, "}}");
         let _ = writeln!(body);
         let plan = self.plan;
-        let (c, h, ns, local) = match plan.typed.is_empty() {
-            true => ("_c", "_h", "_ns", "_local"),
-            false => ("c", "h", "ns", "local"),
+        let (c, h, index) = match plan.typed.is_empty() {
+            true => ("_c", "_h", "_index"),
+            false => ("c", "h", "index"),
         };
-        let _ = writeln!(body, "fn events_typed<Src, H>(");
-        let _ = writeln!(body, "    {c}: &mut Src,");
-        let _ = writeln!(body, "    {h}: &mut H,");
-        let _ = writeln!(body, "    {ns}: &str,");
-        let _ = writeln!(body, "    {local}: &str,");
-        let _ = writeln!(body, ") -> Result<bool, Src::Error>");
+        // 96 columns at most once indented: one line, as rustfmt writes it.
+        let params = format!("{c}: &mut Src, {h}: &mut H, {index}: usize");
+        let _ = writeln!(
+            body,
+            "fn events_typed<Src, H>({params}) -> Result<bool, Src::Error>"
+        );
         let _ = writeln!(body, "where");
         let _ = writeln!(body, "    Src: xwire::bind::Source,");
         let _ = writeln!(body, "    H: xwire::bind::events::Handler,");
@@ -784,8 +784,26 @@ impl Emitter<'_> {
     fn globals_typed(&mut self, o: &mut String) {
         let plan = self.plan;
         let params = match plan.typed.is_empty() {
-            true => "_c: &mut Src, _ns: &str, _local: &str",
-            false => "c: &mut Src, ns: &str, local: &str",
+            true => "_ns: &str, _local: &str",
+            false => "ns: &str, local: &str",
+        };
+        signature_in(o, "", 4, "complex_type", params, "Option<usize>");
+        if plan.typed.is_empty() {
+            let _ = writeln!(o, "    None");
+        } else {
+            let _ = writeln!(o, "    match (ns, local) {{");
+            for (i, (ns, local, _)) in plan.typed.iter().enumerate() {
+                let value = format!("Some({i})");
+                arm_in(o, "        ", 4, &format!("({ns:?}, {local:?})"), &value);
+            }
+            let _ = writeln!(o, "        _ => None,");
+            let _ = writeln!(o, "    }}");
+        }
+        let _ = writeln!(o, "}}");
+        let _ = writeln!(o);
+        let params = match plan.typed.is_empty() {
+            true => "_c: &mut Src, _index: usize",
+            false => "c: &mut Src, index: usize",
         };
         signature_in(
             o,
@@ -798,11 +816,11 @@ impl Emitter<'_> {
         if plan.typed.is_empty() {
             let _ = writeln!(o, "    Ok(None)");
         } else {
-            let _ = writeln!(o, "    let t = match (ns, local) {{");
-            for (ns, local, item) in &plan.typed {
+            let _ = writeln!(o, "    let t = match index {{");
+            for (i, (_, _, item)) in plan.typed.iter().enumerate() {
                 let name = &plan.item(*item).name;
                 let value = format!("Typed::{name}({name}::read(c)?)");
-                arm_in(o, "        ", 4, &format!("({ns:?}, {local:?})"), &value);
+                arm_in(o, "        ", 4, &i.to_string(), &value);
             }
             let _ = writeln!(o, "        _ => return Ok(None),");
             let _ = writeln!(o, "    }};");

@@ -248,21 +248,35 @@ impl Document {
 impl xwire::bind::Globals for Document {
     type Typed = Typed;
 
+    fn complex_type(ns: &str, local: &str) -> Option<usize> {
+        match (ns, local) {
+            ("urn:drawing", "Drawing") => Some(0),
+            ("urn:drawing", "Extras") => Some(1),
+            ("urn:drawing", "Title") => Some(2),
+            ("urn:drawing", "Empty") => Some(3),
+            ("urn:drawing", "Meta") => Some(4),
+            ("urn:drawing", "Group") => Some(5),
+            ("urn:drawing", "Shape") => Some(6),
+            ("urn:drawing", "Circle") => Some(7),
+            ("urn:drawing", "Polygon") => Some(8),
+            _ => None,
+        }
+    }
+
     fn typed<Src: xwire::bind::Source>(
         c: &mut Src,
-        ns: &str,
-        local: &str,
+        index: usize,
     ) -> Result<Option<Typed>, Src::Error> {
-        let t = match (ns, local) {
-            ("urn:drawing", "Drawing") => Typed::Drawing(Drawing::read(c)?),
-            ("urn:drawing", "Extras") => Typed::Extras(Extras::read(c)?),
-            ("urn:drawing", "Title") => Typed::Title(Title::read(c)?),
-            ("urn:drawing", "Empty") => Typed::Empty(Empty::read(c)?),
-            ("urn:drawing", "Meta") => Typed::Meta(Meta::read(c)?),
-            ("urn:drawing", "Group") => Typed::Group(Group::read(c)?),
-            ("urn:drawing", "Shape") => Typed::Shape(Shape::read(c)?),
-            ("urn:drawing", "Circle") => Typed::Circle(Circle::read(c)?),
-            ("urn:drawing", "Polygon") => Typed::Polygon(Polygon::read(c)?),
+        let t = match index {
+            0 => Typed::Drawing(Drawing::read(c)?),
+            1 => Typed::Extras(Extras::read(c)?),
+            2 => Typed::Title(Title::read(c)?),
+            3 => Typed::Empty(Empty::read(c)?),
+            4 => Typed::Meta(Meta::read(c)?),
+            5 => Typed::Group(Group::read(c)?),
+            6 => Typed::Shape(Shape::read(c)?),
+            7 => Typed::Circle(Circle::read(c)?),
+            8 => Typed::Polygon(Polygon::read(c)?),
             _ => return Ok(None),
         };
         Ok(Some(t))
@@ -823,19 +837,18 @@ impl xwire::bind::CheckGlobals for Document {
 
     fn check_typed<Src: xwire::bind::Source>(
         c: &mut Src,
-        ns: &str,
-        local: &str,
+        index: usize,
     ) -> Result<bool, Src::Error> {
-        match (ns, local) {
-            ("urn:drawing", "Drawing") => Drawing::check(c)?,
-            ("urn:drawing", "Extras") => Extras::check(c)?,
-            ("urn:drawing", "Title") => Title::check(c)?,
-            ("urn:drawing", "Empty") => Empty::check(c)?,
-            ("urn:drawing", "Meta") => Meta::check(c)?,
-            ("urn:drawing", "Group") => Group::check(c)?,
-            ("urn:drawing", "Shape") => Shape::check(c)?,
-            ("urn:drawing", "Circle") => Circle::check(c)?,
-            ("urn:drawing", "Polygon") => Polygon::check(c)?,
+        match index {
+            0 => Drawing::check(c)?,
+            1 => Extras::check(c)?,
+            2 => Title::check(c)?,
+            3 => Empty::check(c)?,
+            4 => Meta::check(c)?,
+            5 => Group::check(c)?,
+            6 => Shape::check(c)?,
+            7 => Circle::check(c)?,
+            8 => Polygon::check(c)?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -1323,26 +1336,21 @@ impl xwire::bind::events::EventGlobals for Document {
         Document::events_element(c, h)
     }
 
-    fn events_typed<Src, H>(
-        c: &mut Src,
-        h: &mut H,
-        ns: &str,
-        local: &str,
-    ) -> Result<bool, Src::Error>
+    fn events_typed<Src, H>(c: &mut Src, h: &mut H, index: usize) -> Result<bool, Src::Error>
     where
         Src: xwire::bind::Source,
         H: xwire::bind::events::Handler,
     {
-        match (ns, local) {
-            ("urn:drawing", "Drawing") => Drawing::events(c, h)?,
-            ("urn:drawing", "Extras") => Extras::events(c, h)?,
-            ("urn:drawing", "Title") => Title::events(c, h)?,
-            ("urn:drawing", "Empty") => Empty::events(c, h)?,
-            ("urn:drawing", "Meta") => Meta::events(c, h)?,
-            ("urn:drawing", "Group") => Group::events(c, h)?,
-            ("urn:drawing", "Shape") => Shape::events(c, h)?,
-            ("urn:drawing", "Circle") => Circle::events(c, h)?,
-            ("urn:drawing", "Polygon") => Polygon::events(c, h)?,
+        match index {
+            0 => Drawing::events(c, h)?,
+            1 => Extras::events(c, h)?,
+            2 => Title::events(c, h)?,
+            3 => Empty::events(c, h)?,
+            4 => Meta::events(c, h)?,
+            5 => Group::events(c, h)?,
+            6 => Shape::events(c, h)?,
+            7 => Circle::events(c, h)?,
+            8 => Polygon::events(c, h)?,
             _ => return Ok(false),
         }
         Ok(true)

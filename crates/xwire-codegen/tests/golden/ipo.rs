@@ -187,19 +187,27 @@ impl Document {
 impl xwire::bind::Globals for Document {
     type Typed = Typed;
 
+    fn complex_type(ns: &str, local: &str) -> Option<usize> {
+        match (ns, local) {
+            ("http://www.example.com/IPO", "PurchaseOrderType") => Some(0),
+            ("http://www.example.com/IPO", "Items") => Some(1),
+            ("http://www.example.com/IPO", "Address") => Some(2),
+            ("http://www.example.com/IPO", "USAddress") => Some(3),
+            ("http://www.example.com/IPO", "UKAddress") => Some(4),
+            _ => None,
+        }
+    }
+
     fn typed<Src: xwire::bind::Source>(
         c: &mut Src,
-        ns: &str,
-        local: &str,
+        index: usize,
     ) -> Result<Option<Typed>, Src::Error> {
-        let t = match (ns, local) {
-            ("http://www.example.com/IPO", "PurchaseOrderType") => {
-                Typed::PurchaseOrderType(PurchaseOrderType::read(c)?)
-            }
-            ("http://www.example.com/IPO", "Items") => Typed::Items(Items::read(c)?),
-            ("http://www.example.com/IPO", "Address") => Typed::Address(Address::read(c)?),
-            ("http://www.example.com/IPO", "USAddress") => Typed::UsAddress(UsAddress::read(c)?),
-            ("http://www.example.com/IPO", "UKAddress") => Typed::UkAddress(UkAddress::read(c)?),
+        let t = match index {
+            0 => Typed::PurchaseOrderType(PurchaseOrderType::read(c)?),
+            1 => Typed::Items(Items::read(c)?),
+            2 => Typed::Address(Address::read(c)?),
+            3 => Typed::UsAddress(UsAddress::read(c)?),
+            4 => Typed::UkAddress(UkAddress::read(c)?),
             _ => return Ok(None),
         };
         Ok(Some(t))
@@ -557,15 +565,14 @@ impl xwire::bind::CheckGlobals for Document {
 
     fn check_typed<Src: xwire::bind::Source>(
         c: &mut Src,
-        ns: &str,
-        local: &str,
+        index: usize,
     ) -> Result<bool, Src::Error> {
-        match (ns, local) {
-            ("http://www.example.com/IPO", "PurchaseOrderType") => PurchaseOrderType::check(c)?,
-            ("http://www.example.com/IPO", "Items") => Items::check(c)?,
-            ("http://www.example.com/IPO", "Address") => Address::check(c)?,
-            ("http://www.example.com/IPO", "USAddress") => UsAddress::check(c)?,
-            ("http://www.example.com/IPO", "UKAddress") => UkAddress::check(c)?,
+        match index {
+            0 => PurchaseOrderType::check(c)?,
+            1 => Items::check(c)?,
+            2 => Address::check(c)?,
+            3 => UsAddress::check(c)?,
+            4 => UkAddress::check(c)?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -879,22 +886,17 @@ impl xwire::bind::events::EventGlobals for Document {
         Document::events_element(c, h)
     }
 
-    fn events_typed<Src, H>(
-        c: &mut Src,
-        h: &mut H,
-        ns: &str,
-        local: &str,
-    ) -> Result<bool, Src::Error>
+    fn events_typed<Src, H>(c: &mut Src, h: &mut H, index: usize) -> Result<bool, Src::Error>
     where
         Src: xwire::bind::Source,
         H: xwire::bind::events::Handler,
     {
-        match (ns, local) {
-            ("http://www.example.com/IPO", "PurchaseOrderType") => PurchaseOrderType::events(c, h)?,
-            ("http://www.example.com/IPO", "Items") => Items::events(c, h)?,
-            ("http://www.example.com/IPO", "Address") => Address::events(c, h)?,
-            ("http://www.example.com/IPO", "USAddress") => UsAddress::events(c, h)?,
-            ("http://www.example.com/IPO", "UKAddress") => UkAddress::events(c, h)?,
+        match index {
+            0 => PurchaseOrderType::events(c, h)?,
+            1 => Items::events(c, h)?,
+            2 => Address::events(c, h)?,
+            3 => UsAddress::events(c, h)?,
+            4 => UkAddress::events(c, h)?,
             _ => return Ok(false),
         }
         Ok(true)

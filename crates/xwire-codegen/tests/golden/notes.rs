@@ -132,15 +132,23 @@ impl Document {
 impl xwire::bind::Globals for Document {
     type Typed = Typed;
 
+    fn complex_type(ns: &str, local: &str) -> Option<usize> {
+        match (ns, local) {
+            ("urn:notes", "Para") => Some(0),
+            ("urn:notes", "Link") => Some(1),
+            ("urn:notes", "Remark") => Some(2),
+            _ => None,
+        }
+    }
+
     fn typed<Src: xwire::bind::Source>(
         c: &mut Src,
-        ns: &str,
-        local: &str,
+        index: usize,
     ) -> Result<Option<Typed>, Src::Error> {
-        let t = match (ns, local) {
-            ("urn:notes", "Para") => Typed::Para(Para::read(c)?),
-            ("urn:notes", "Link") => Typed::Link(Link::read(c)?),
-            ("urn:notes", "Remark") => Typed::Remark(Remark::read(c)?),
+        let t = match index {
+            0 => Typed::Para(Para::read(c)?),
+            1 => Typed::Link(Link::read(c)?),
+            2 => Typed::Remark(Remark::read(c)?),
             _ => return Ok(None),
         };
         Ok(Some(t))
@@ -364,13 +372,12 @@ impl xwire::bind::CheckGlobals for Document {
 
     fn check_typed<Src: xwire::bind::Source>(
         c: &mut Src,
-        ns: &str,
-        local: &str,
+        index: usize,
     ) -> Result<bool, Src::Error> {
-        match (ns, local) {
-            ("urn:notes", "Para") => Para::check(c)?,
-            ("urn:notes", "Link") => Link::check(c)?,
-            ("urn:notes", "Remark") => Remark::check(c)?,
+        match index {
+            0 => Para::check(c)?,
+            1 => Link::check(c)?,
+            2 => Remark::check(c)?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -590,20 +597,15 @@ impl xwire::bind::events::EventGlobals for Document {
         Document::events_element(c, h)
     }
 
-    fn events_typed<Src, H>(
-        c: &mut Src,
-        h: &mut H,
-        ns: &str,
-        local: &str,
-    ) -> Result<bool, Src::Error>
+    fn events_typed<Src, H>(c: &mut Src, h: &mut H, index: usize) -> Result<bool, Src::Error>
     where
         Src: xwire::bind::Source,
         H: xwire::bind::events::Handler,
     {
-        match (ns, local) {
-            ("urn:notes", "Para") => Para::events(c, h)?,
-            ("urn:notes", "Link") => Link::events(c, h)?,
-            ("urn:notes", "Remark") => Remark::events(c, h)?,
+        match index {
+            0 => Para::events(c, h)?,
+            1 => Link::events(c, h)?,
+            2 => Remark::events(c, h)?,
             _ => return Ok(false),
         }
         Ok(true)

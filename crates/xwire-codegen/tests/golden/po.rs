@@ -109,15 +109,23 @@ impl Document {
 impl xwire::bind::Globals for Document {
     type Typed = Typed;
 
+    fn complex_type(ns: &str, local: &str) -> Option<usize> {
+        match (ns, local) {
+            ("", "PurchaseOrderType") => Some(0),
+            ("", "USAddress") => Some(1),
+            ("", "Items") => Some(2),
+            _ => None,
+        }
+    }
+
     fn typed<Src: xwire::bind::Source>(
         c: &mut Src,
-        ns: &str,
-        local: &str,
+        index: usize,
     ) -> Result<Option<Typed>, Src::Error> {
-        let t = match (ns, local) {
-            ("", "PurchaseOrderType") => Typed::PurchaseOrderType(PurchaseOrderType::read(c)?),
-            ("", "USAddress") => Typed::UsAddress(UsAddress::read(c)?),
-            ("", "Items") => Typed::Items(Items::read(c)?),
+        let t = match index {
+            0 => Typed::PurchaseOrderType(PurchaseOrderType::read(c)?),
+            1 => Typed::UsAddress(UsAddress::read(c)?),
+            2 => Typed::Items(Items::read(c)?),
             _ => return Ok(None),
         };
         Ok(Some(t))
@@ -374,13 +382,12 @@ impl xwire::bind::CheckGlobals for Document {
 
     fn check_typed<Src: xwire::bind::Source>(
         c: &mut Src,
-        ns: &str,
-        local: &str,
+        index: usize,
     ) -> Result<bool, Src::Error> {
-        match (ns, local) {
-            ("", "PurchaseOrderType") => PurchaseOrderType::check(c)?,
-            ("", "USAddress") => UsAddress::check(c)?,
-            ("", "Items") => Items::check(c)?,
+        match index {
+            0 => PurchaseOrderType::check(c)?,
+            1 => UsAddress::check(c)?,
+            2 => Items::check(c)?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -619,20 +626,15 @@ impl xwire::bind::events::EventGlobals for Document {
         Document::events_element(c, h)
     }
 
-    fn events_typed<Src, H>(
-        c: &mut Src,
-        h: &mut H,
-        ns: &str,
-        local: &str,
-    ) -> Result<bool, Src::Error>
+    fn events_typed<Src, H>(c: &mut Src, h: &mut H, index: usize) -> Result<bool, Src::Error>
     where
         Src: xwire::bind::Source,
         H: xwire::bind::events::Handler,
     {
-        match (ns, local) {
-            ("", "PurchaseOrderType") => PurchaseOrderType::events(c, h)?,
-            ("", "USAddress") => UsAddress::events(c, h)?,
-            ("", "Items") => Items::events(c, h)?,
+        match index {
+            0 => PurchaseOrderType::events(c, h)?,
+            1 => UsAddress::events(c, h)?,
+            2 => Items::events(c, h)?,
             _ => return Ok(false),
         }
         Ok(true)

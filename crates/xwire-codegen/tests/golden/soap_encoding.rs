@@ -71,13 +71,19 @@ impl Document {
 impl xwire::bind::Globals for Document {
     type Typed = Typed;
 
+    fn complex_type(ns: &str, local: &str) -> Option<usize> {
+        match (ns, local) {
+            ("http://schemas.xmlsoap.org/soap/encoding/", "Array") => Some(0),
+            _ => None,
+        }
+    }
+
     fn typed<Src: xwire::bind::Source>(
         c: &mut Src,
-        ns: &str,
-        local: &str,
+        index: usize,
     ) -> Result<Option<Typed>, Src::Error> {
-        let t = match (ns, local) {
-            ("http://schemas.xmlsoap.org/soap/encoding/", "Array") => Typed::Array(Array::read(c)?),
+        let t = match index {
+            0 => Typed::Array(Array::read(c)?),
             _ => return Ok(None),
         };
         Ok(Some(t))
@@ -227,11 +233,10 @@ impl xwire::bind::CheckGlobals for Document {
 
     fn check_typed<Src: xwire::bind::Source>(
         c: &mut Src,
-        ns: &str,
-        local: &str,
+        index: usize,
     ) -> Result<bool, Src::Error> {
-        match (ns, local) {
-            ("http://schemas.xmlsoap.org/soap/encoding/", "Array") => Array::check(c)?,
+        match index {
+            0 => Array::check(c)?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -364,18 +369,13 @@ impl xwire::bind::events::EventGlobals for Document {
         Document::events_element(c, h)
     }
 
-    fn events_typed<Src, H>(
-        c: &mut Src,
-        h: &mut H,
-        ns: &str,
-        local: &str,
-    ) -> Result<bool, Src::Error>
+    fn events_typed<Src, H>(c: &mut Src, h: &mut H, index: usize) -> Result<bool, Src::Error>
     where
         Src: xwire::bind::Source,
         H: xwire::bind::events::Handler,
     {
-        match (ns, local) {
-            ("http://schemas.xmlsoap.org/soap/encoding/", "Array") => Array::events(c, h)?,
+        match index {
+            0 => Array::events(c, h)?,
             _ => return Ok(false),
         }
         Ok(true)

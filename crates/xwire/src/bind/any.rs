@@ -32,10 +32,16 @@ pub trait Globals: Sized {
     /// element of lax content is when its `xsi:type` names one of them.
     type Typed;
 
-    /// Reads the current element as the complex type `{ns}local` (its `xsi:type`), the
-    /// source at its start tag, left past its end tag; `None` (nothing read) when the schema
-    /// has no complex type of that name.
-    fn typed<S: Source>(c: &mut S, ns: &str, local: &str) -> Result<Option<Self::Typed>, S::Error>;
+    /// The place of the schema's named complex type `{ns}local` among its complex types
+    /// (what [`Globals::typed`] and the check and event readers take), `None` when it has
+    /// none of that name. An `xsi:type` is looked up while its name is borrowed from the
+    /// source, so that reading the element after copies nothing.
+    fn complex_type(ns: &str, local: &str) -> Option<usize>;
+
+    /// Reads the current element as the complex type at `index` ([`Globals::complex_type`]),
+    /// the source at its start tag, left past its end tag; `None` (nothing read) for an
+    /// index of no type.
+    fn typed<S: Source>(c: &mut S, index: usize) -> Result<Option<Self::Typed>, S::Error>;
 
     /// Reads the current element as the document of its name, when a global element
     /// declaration has that name: the source at its start tag, left past its end tag.
@@ -116,7 +122,8 @@ impl Namespaces {
 /// # enum Document {}
 /// # impl Globals for Document {
 /// #     type Typed = ();
-/// #     fn typed<S: Source>(_: &mut S, _: &str, _: &str) -> Result<Option<()>, S::Error> { Ok(None) }
+/// #     fn complex_type(_: &str, _: &str) -> Option<usize> { None }
+/// #     fn typed<S: Source>(_: &mut S, _: usize) -> Result<Option<()>, S::Error> { Ok(None) }
 /// #     fn element<S: Source>(_: &mut S) -> Result<Option<Self>, S::Error> { Ok(None) }
 /// #     fn attribute(_: &str, _: &str, _: &str) -> Option<Result<(), Fault>> { None }
 /// #     fn named_type(_: &str, _: &str, _: &str) -> NamedType { NamedType::None }
@@ -243,7 +250,8 @@ impl<D: Globals> Any<D> {
     /// struct Nothing;
     /// impl Globals for Nothing {
     ///     type Typed = ();
-    ///     fn typed<S: Source>(_: &mut S, _: &str, _: &str) -> Result<Option<()>, S::Error> { Ok(None) }
+    ///     fn complex_type(_: &str, _: &str) -> Option<usize> { None }
+    ///     fn typed<S: Source>(_: &mut S, _: usize) -> Result<Option<()>, S::Error> { Ok(None) }
     ///     fn element<S: Source>(_: &mut S) -> Result<Option<Self>, S::Error> { Ok(None) }
     ///     fn attribute(_: &str, _: &str, _: &str) -> Option<Result<(), Fault>> { None }
     ///     fn named_type(_: &str, _: &str, _: &str) -> NamedType { NamedType::None }
@@ -341,12 +349,16 @@ impl<D: Globals> Any<D> {
 
     /// The current element read as the complex type its `xsi:type` names, if it names one.
     fn typed<S: Source>(c: &mut S) -> Result<Option<TypedElement<D::Typed>>, S::Error> {
-        let Some((tns, tlocal)) = c.xsi_type()?.filter(|(ns, _)| ns != XS) else {
+        let index = match c.xsi_type_name()? {
+            Some((ns, local)) if ns != XS => D::complex_type(ns, local),
+            _ => None,
+        };
+        let Some(index) = index else {
             return Ok(None);
         };
         let (ns, local) = c.name();
         let (ns, local) = (Text::from(ns), Text::from(local));
-        Ok(D::typed(c, &tns, &tlocal)?.map(|value| TypedElement { ns, local, value }))
+        Ok(D::typed(c, index)?.map(|value| TypedElement { ns, local, value }))
     }
 }
 

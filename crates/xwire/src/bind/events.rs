@@ -101,14 +101,13 @@ pub trait EventGlobals: Globals {
     /// events (start to end), and returns `true`.
     fn events_element<S: Source, H: Handler>(c: &mut S, h: &mut H) -> Result<bool, S::Error>;
 
-    /// If `{ns}local` is a named complex type of the schema: checks the current element as
-    /// that type and gives its attributes and content (its start and end are the caller's),
-    /// and returns `true`.
+    /// If `index` is a named complex type of the schema ([`Globals::complex_type`](super::Globals::complex_type)):
+    /// checks the current element as that type and gives its attributes and content (its
+    /// start and end are the caller's), and returns `true`.
     fn events_typed<S: Source, H: Handler>(
         c: &mut S,
         h: &mut H,
-        ns: &str,
-        local: &str,
+        index: usize,
     ) -> Result<bool, S::Error>;
 }
 
@@ -137,8 +136,8 @@ impl<D: EventGlobals, S: Source, H: Handler> Visit<D, S> for Give<'_, H> {
     }
 
     #[inline]
-    fn typed(&mut self, c: &mut S, ns: &str, local: &str) -> Result<bool, S::Error> {
-        D::events_typed(c, self.h, ns, local)
+    fn typed(&mut self, c: &mut S, index: usize) -> Result<bool, S::Error> {
+        D::events_typed(c, self.h, index)
     }
 
     #[inline]

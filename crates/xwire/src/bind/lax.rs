@@ -22,9 +22,9 @@ pub trait CheckGlobals: Globals {
     /// end tag) and returns `true`.
     fn check_element<S: Source>(c: &mut S) -> Result<bool, S::Error>;
 
-    /// If `{ns}local` is a named complex type of the schema: checks the current element as
-    /// that type (start tag to end tag) and returns `true`.
-    fn check_typed<S: Source>(c: &mut S, ns: &str, local: &str) -> Result<bool, S::Error>;
+    /// If `index` is a named complex type of the schema ([`Globals::complex_type`]): checks
+    /// the current element as that type (start tag to end tag) and returns `true`.
+    fn check_typed<S: Source>(c: &mut S, index: usize) -> Result<bool, S::Error>;
 }
 
 impl Wildcard {
@@ -89,10 +89,10 @@ pub(super) trait Visit<D: Globals, S: Source> {
     /// end tag) and returns `true`.
     fn element(&mut self, c: &mut S) -> Result<bool, S::Error>;
 
-    /// If `{ns}local` is a named complex type of the schema: reads the current element as
-    /// that type (its attributes and content; the start and end are the walker's) and
-    /// returns `true`.
-    fn typed(&mut self, c: &mut S, ns: &str, local: &str) -> Result<bool, S::Error>;
+    /// If `index` is a named complex type of the schema ([`Globals::complex_type`]): reads
+    /// the current element as that type (its attributes and content; the start and end are
+    /// the walker's) and returns `true`.
+    fn typed(&mut self, c: &mut S, index: usize) -> Result<bool, S::Error>;
 
     /// An element starts.
     fn start(&mut self, _ns: &str, _local: &str) {}
@@ -117,8 +117,8 @@ impl<D: CheckGlobals, S: Source> Visit<D, S> for Check {
     }
 
     #[inline]
-    fn typed(&mut self, c: &mut S, ns: &str, local: &str) -> Result<bool, S::Error> {
-        D::check_typed(c, ns, local)
+    fn typed(&mut self, c: &mut S, index: usize) -> Result<bool, S::Error> {
+        D::check_typed(c, index)
     }
 }
 
@@ -214,12 +214,19 @@ where
     let at = c.offset();
     let (ns, local) = c.name();
     v.start(ns, local);
-    let named = c
-        .xsi_type_name()?
-        .map(|(ns, local)| KeptName::new(ns, local))
-        .filter(|n| !matches!(n, KeptName::Other(ns, l) if l == "anyType" && ns == XS));
-    if let Some(KeptName::Other(ns, local)) = &named {
-        if ns != XS && v.typed(c, ns, local)? {
+    // A complex type of the schema is found by index while the name is borrowed; any other
+    // name is kept (copied only when it names no built-in type).
+    let (index, named) = match c.xsi_type_name()? {
+        None => (None, None),
+        Some((ns, local)) if ns != XS => match D::complex_type(ns, local) {
+            Some(i) => (Some(i), None),
+            None => (None, Some(KeptName::new(ns, local))),
+        },
+        Some((_, "anyType")) => (None, None),
+        Some((ns, local)) => (None, Some(KeptName::new(ns, local))),
+    };
+    if let Some(index) = index {
+        if v.typed(c, index)? {
             v.end();
             return Ok(None);
         }
@@ -335,9 +342,12 @@ mod tests {
 
     impl Globals for Schema {
         type Typed = ();
-        fn typed<S: Source>(c: &mut S, ns: &str, local: &str) -> Result<Option<()>, S::Error> {
-            match (ns, local) {
-                ("urn:s", "empty") => empty_type(c).map(Some),
+        fn complex_type(ns: &str, local: &str) -> Option<usize> {
+            ((ns, local) == ("urn:s", "empty")).then_some(0)
+        }
+        fn typed<S: Source>(c: &mut S, index: usize) -> Result<Option<()>, S::Error> {
+            match index {
+                0 => empty_type(c).map(Some),
                 _ => Ok(None),
             }
         }
@@ -371,9 +381,9 @@ mod tests {
                 false => Ok(false),
             }
         }
-        fn check_typed<S: Source>(c: &mut S, ns: &str, local: &str) -> Result<bool, S::Error> {
-            match (ns, local) {
-                ("urn:s", "empty") => empty_type(c).map(|_| true),
+        fn check_typed<S: Source>(c: &mut S, index: usize) -> Result<bool, S::Error> {
+            match index {
+                0 => empty_type(c).map(|_| true),
                 _ => Ok(false),
             }
         }
@@ -546,11 +556,10 @@ mod tests {
         fn events_typed<S: Source, H: Handler>(
             c: &mut S,
             _h: &mut H,
-            ns: &str,
-            local: &str,
+            index: usize,
         ) -> Result<bool, S::Error> {
-            match (ns, local) {
-                ("urn:s", "empty") => empty_type(c).map(|_| true),
+            match index {
+                0 => empty_type(c).map(|_| true),
                 _ => Ok(false),
             }
         }
