@@ -15,6 +15,7 @@
 //! The schema's global declarations come from the generated `Document` type, through
 //! [`Globals`].
 
+use std::borrow::Cow;
 use std::fmt;
 
 use crate::datatypes::Builtin;
@@ -504,9 +505,8 @@ impl AnyAttribute {
 
 /// An element of [`AnyElement::build`] whose end tag is still to come.
 struct Open<D: Globals> {
+    /// The element so far; its `xsi_type` is checked against its content at its end.
     element: AnyElement<D>,
-    /// The type its `xsi:type` names, checked against its content at its end.
-    xsi_type: Option<(String, String)>,
     /// Where its start tag is, for the faults found at its end.
     at: u64,
 }
@@ -515,11 +515,12 @@ impl<D: Globals> AnyElement<D> {
     /// Reads the current element, `process` being lax or skip. Iterative, so that deep
     /// nesting costs heap, not stack; declared descendants recurse into `D`'s readers.
     pub(super) fn build<S: Source>(c: &mut S, process: Process) -> Result<AnyElement<D>, S::Error> {
-        let mut stack = vec![AnyElement::open(c, process)?];
+        // The innermost open element, and those around it (none for most elements: a leaf
+        // of wildcard content allocates no stack).
+        let mut top = AnyElement::open(c, process)?;
+        let mut below: Vec<Open<D>> = Vec::new();
         loop {
-            let step = c.content()?;
-            let top = stack.last_mut().expect("an element is open");
-            match step {
+            match c.content()? {
                 Content::Text(t) => top.element.children.push(AnyNode::Text(t.into())),
                 Content::Start => {
                     if process == Process::Lax {
@@ -535,21 +536,21 @@ impl<D: Globals> AnyElement<D> {
                         }
                     }
                     let child = AnyElement::open(c, process)?;
-                    stack.push(child);
+                    below.push(std::mem::replace(&mut top, child));
                 }
                 Content::End => {
-                    let done = stack.pop().expect("an element is open");
-                    if let Some((ns, local)) = &done.xsi_type {
-                        if let Err(f) = check_named_type::<D>(&done.element, ns, local) {
-                            return Err(c.fail_at(done.at, f));
+                    if let Some((ns, local)) = &top.element.xsi_type {
+                        if let Err(f) = check_named_type::<D>(&top.element, ns, local) {
+                            return Err(c.fail_at(top.at, f));
                         }
                     }
-                    match stack.last_mut() {
+                    match below.pop() {
                         Some(parent) => {
+                            let done = std::mem::replace(&mut top, parent);
                             let e = AnyNode::Element(Any::Other(done.element));
-                            parent.element.children.push(e);
+                            top.element.children.push(e);
                         }
-                        None => return Ok(done.element),
+                        None => return Ok(top.element),
                     }
                 }
             }
@@ -564,7 +565,9 @@ impl<D: Globals> AnyElement<D> {
         let (ns, local) = (Text::from(ns), Text::from(local));
         let xsi_type = match process {
             Process::Skip => None,
-            _ => c.xsi_type()?,
+            _ => c
+                .xsi_type_name()?
+                .map(|(ns, local)| (Text::from(ns), Text::from(local))),
         };
         let mut attributes = Vec::new();
         c.attributes(|ns, local, value| {
@@ -584,12 +587,9 @@ impl<D: Globals> AnyElement<D> {
                 ns,
                 local,
                 attributes,
-                xsi_type: xsi_type
-                    .as_ref()
-                    .map(|(ns, local)| (Text::from(ns.as_str()), Text::from(local.as_str()))),
+                xsi_type,
                 children: Vec::new(),
             },
-            xsi_type,
             at,
         })
     }
@@ -602,11 +602,12 @@ fn check_named_type<D: Globals>(e: &AnyElement<D>, ns: &str, local: &str) -> Res
     if ns == XS && local == "anyType" {
         return Ok(());
     }
-    // The text, or why there is none to check: an element child.
-    let mut text = Ok(String::new());
+    // The text (copied only when in pieces), or why there is none to check: an element child.
+    let mut text: Result<Cow<'_, str>, Fault> = Ok(Cow::Borrowed(""));
     for n in &e.children {
         match (n, &mut text) {
-            (AnyNode::Text(t), Ok(s)) => s.push_str(t),
+            (AnyNode::Text(t), Ok(s)) if s.is_empty() => *s = Cow::Borrowed(t),
+            (AnyNode::Text(t), Ok(s)) => s.to_mut().push_str(t),
             (AnyNode::Element(_), _) => text = Err(simple_with_children()),
             _ => {}
         }

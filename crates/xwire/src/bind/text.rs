@@ -39,7 +39,22 @@ enum Repr {
         buf: [u8; INLINE],
     },
     Heap(Box<str>),
+    /// A namespace URI too long to be inline that documents use everywhere
+    /// ([`WELL_KNOWN`]): shared, not copied.
+    Static(&'static str),
 }
+
+/// Namespace URIs longer than [`INLINE`] that a [`Text`] refers to rather than copies: the
+/// names `xsi:type` gives (XML Schema), the SOAP envelopes and encodings, XML's own.
+const WELL_KNOWN: [&str; 7] = [
+    "http://www.w3.org/2001/XMLSchema",
+    "http://www.w3.org/2001/XMLSchema-instance",
+    "http://schemas.xmlsoap.org/soap/encoding/",
+    "http://schemas.xmlsoap.org/soap/envelope/",
+    "http://www.w3.org/2003/05/soap-envelope",
+    "http://www.w3.org/2003/05/soap-encoding",
+    "http://www.w3.org/XML/1998/namespace",
+];
 
 impl Text {
     /// The empty string.
@@ -62,6 +77,7 @@ impl Text {
                 unsafe { std::str::from_utf8_unchecked(bytes) }
             }
             Repr::Heap(s) => s,
+            Repr::Static(s) => s,
         }
     }
 }
@@ -82,6 +98,8 @@ impl From<&str> for Text {
                 len: s.len() as u8,
                 buf,
             })
+        } else if let Some(k) = WELL_KNOWN.iter().find(|k| k.len() == s.len() && **k == s) {
+            Text(Repr::Static(k))
         } else {
             Text(Repr::Heap(s.into()))
         }
@@ -102,7 +120,7 @@ impl From<Text> for String {
     fn from(t: Text) -> String {
         match t.0 {
             Repr::Heap(s) => s.into_string(),
-            Repr::Inline { .. } => t.as_str().to_string(),
+            Repr::Inline { .. } | Repr::Static(_) => t.as_str().to_string(),
         }
     }
 }
@@ -220,5 +238,19 @@ mod tests {
         assert_eq!(std::mem::size_of::<Text>(), std::mem::size_of::<String>());
         assert_eq!(Text::from("a").cmp(&Text::from("b")), Ordering::Less);
         assert_eq!(Text::default(), "");
+    }
+
+    #[test]
+    fn well_known_uris_are_shared_and_compare_as_strings() {
+        for uri in WELL_KNOWN {
+            assert!(uri.len() > INLINE, "{uri} would be inline");
+            let t = Text::from(uri);
+            assert!(matches!(t.0, Repr::Static(_)), "{uri}");
+            assert_eq!(t, uri);
+            assert_eq!(t, Text::from(uri.to_string()));
+            assert_eq!(String::from(t), uri);
+        }
+        let other = Text::from("http://www.w3.org/2001/XMLSchema-instancf");
+        assert!(matches!(other.0, Repr::Heap(_)));
     }
 }

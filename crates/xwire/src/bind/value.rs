@@ -38,8 +38,8 @@ pub fn string(s: &str, b: Builtin) -> Result<Text, Fault> {
 /// Whether the built-in type named `local` (in the XML Schema namespace) may stand for an
 /// element of built-in type `base` through `xsi:type`, and `s` is one of its values:
 /// `Ok(false)` when it names no built-in type or one not derived from `base`, the value's
-/// fault when `s` is not valid for it. `base` itself is `Ok(true)` unchecked: the element's
-/// own conversion checks its value for `base`.
+/// fault when `s` is not valid for it. `base` itself (but `anySimpleType`) is `Ok(true)`
+/// unchecked: the element's own conversion checks its value for `base`.
 ///
 /// ```
 /// use xwire::bind::value::builtin_derived;
@@ -53,8 +53,9 @@ pub fn builtin_derived(local: &str, base: Builtin, s: &str) -> Result<bool, Faul
     let Some(b) = Builtin::from_name(local) else {
         return Ok(false);
     };
-    // The declared type itself: the element's own conversion checks the value.
-    if b == base {
+    // The declared type itself: the element's own conversion checks the value (lax content
+    // has none: it asks with `anySimpleType`).
+    if b == base && base != Builtin::AnySimpleType {
         return Ok(true);
     }
     // A list type's base is anySimpleType, not its item type (Builtin::derives_from counts
