@@ -382,6 +382,29 @@ fn typed_dispatch(o: &mut String, plan: &Plan, call: &str) {
     let _ = writeln!(o, "    Ok(true)");
 }
 
+/// Whether `xwire::bind::value::may_be` rules values of built-in `b` out by a scan: numbers,
+/// booleans, dates, times and durations (a test holds the two to each other).
+fn screened(b: Builtin) -> bool {
+    use Builtin::*;
+    !b.is_list()
+        && matches!(
+            b.primitive(),
+            Decimal
+                | Float
+                | Double
+                | Boolean
+                | DateTime
+                | Time
+                | Date
+                | GYearMonth
+                | GYear
+                | GMonthDay
+                | GDay
+                | GMonth
+                | Duration
+        )
+}
+
 /// `name` generic over the source a reader reads from.
 fn generic(name: &str) -> String {
     format!("{name}<Src: {B}::Source>")
@@ -2925,9 +2948,11 @@ impl Emitter<'_> {
                     Prim::QName => "xwire::datatypes::trim_xml(s)",
                     _ => "&v",
                 };
-                let call = format!("Err({B}::value::not_enumerated({shown}, {all:?}))");
-                // `        _ => {call},` fits in 100 characters.
-                if format!("        _ => {call},").len() <= 100 {
+                let inner = format!("{B}::value::not_enumerated({shown}, {all:?})");
+                let call = format!("Err({inner})");
+                // One line when it fits in 100 characters and the inner call in rustfmt's
+                // `fn_call_width` (60).
+                if format!("        _ => {call},").len() <= 100 && inner.len() <= 60 {
                     let _ = writeln!(o, "        _ => {call},");
                 } else {
                     let _ = writeln!(o, "        _ => Err({B}::value::not_enumerated(");
@@ -3094,9 +3119,26 @@ impl Emitter<'_> {
         for (&m, (variant, _)) in members.iter().zip(variants) {
             self.conversions.insert(m);
             let call = conversion_apply(self.schema, m, "s");
-            let _ = writeln!(o, "    if let Ok(v) = {call} {{");
-            let _ = writeln!(o, "        return Ok({}::{variant}(v));", it.name);
-            let _ = writeln!(o, "    }}");
+            // A member whose values a scan rules out is passed over without its fault.
+            let screened = match self.schema.simple_type(m).variety {
+                Variety::Atomic(b) if screened(b) => Some(format!(
+                    "{B}::value::may_be(xwire::datatypes::Builtin::{b:?}, s)"
+                )),
+                _ => None,
+            };
+            let pad = match &screened {
+                Some(test) => {
+                    let _ = writeln!(o, "    if {test} {{");
+                    "    "
+                }
+                None => "",
+            };
+            let _ = writeln!(o, "    {pad}if let Ok(v) = {call} {{");
+            let _ = writeln!(o, "    {pad}    return Ok({}::{variant}(v));", it.name);
+            let _ = writeln!(o, "    {pad}}}");
+            if screened.is_some() {
+                let _ = writeln!(o, "    }}");
+            }
         }
         let _ = writeln!(o, "    Err({B}::value::no_member(s))");
         Ok(())
@@ -3573,5 +3615,18 @@ fn temporal_fn(k: TemporalKind) -> &'static str {
         TemporalKind::GMonthDay => "g_month_day",
         TemporalKind::GDay => "g_day",
         TemporalKind::GMonth => "g_month",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn screened_types_are_those_may_be_scans() {
+        // No value of a scanned type starts with `~`; the others are not scanned.
+        for &b in Builtin::ALL {
+            assert_eq!(!xwire::bind::value::may_be(b, "~"), screened(b), "{b:?}");
+        }
     }
 }

@@ -1975,8 +1975,10 @@ fn value_48(s: &str) -> Result<Vec<i32>, xwire::bind::Fault> {
 
 /// The value of simple type {urn:drawing}SizeOrAuto.
 fn value_49(s: &str) -> Result<SizeOrAuto, xwire::bind::Fault> {
-    if let Ok(v) = value_44(s) {
-        return Ok(SizeOrAuto::PositiveInteger(v));
+    if xwire::bind::value::may_be(xwire::datatypes::Builtin::PositiveInteger, s) {
+        if let Ok(v) = value_44(s) {
+            return Ok(SizeOrAuto::PositiveInteger(v));
+        }
     }
     if let Ok(v) = value_52(s) {
         return Ok(SizeOrAuto::Member2(v));

@@ -851,8 +851,10 @@ fn value_47(
 
 /// The value of simple type {urn:notes}Role.
 fn value_48(s: &str, scope: &xwire::bind::Bindings) -> Result<Role, xwire::bind::Fault> {
-    if let Ok(v) = value_36(s) {
-        return Ok(Role::Int(v));
+    if xwire::bind::value::may_be(xwire::datatypes::Builtin::Int, s) {
+        if let Ok(v) = value_36(s) {
+            return Ok(Role::Int(v));
+        }
     }
     if let Ok(v) = value_18(s, scope) {
         return Ok(Role::QName(v));

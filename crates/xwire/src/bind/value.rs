@@ -421,6 +421,60 @@ pub fn items(n: usize, min: usize, max: Option<usize>) -> Result<(), Fault> {
     Ok(())
 }
 
+/// Whether `s` may be a value of the built-in `b` (or a type derived from it), by a scan of
+/// its bytes that no valid value fails: a union tries its member types in order, and a
+/// member this rules out costs no fault (whose message is formatted, then dropped). `true`
+/// for the types it does not scan (strings, lists, binary, names).
+///
+/// ```
+/// use xwire::bind::value::may_be;
+/// use xwire::datatypes::Builtin;
+///
+/// assert!(may_be(Builtin::Int, " -42 "));
+/// assert!(!may_be(Builtin::Int, "catalog"));
+/// assert!(!may_be(Builtin::Int, "109.071"));
+/// assert!(may_be(Builtin::Decimal, "109.071"));
+/// assert!(may_be(Builtin::Double, "INF"));
+/// assert!(!may_be(Builtin::DateTime, "x2026-11-27T00:00:00Z"));
+/// assert!(may_be(Builtin::String, "anything"));
+/// ```
+pub fn may_be(b: Builtin, s: &str) -> bool {
+    let t = datatypes::trim_xml(s).as_bytes();
+    let Some(&first) = t.first() else {
+        return true;
+    };
+    if b.is_list() {
+        return true;
+    }
+    match b.primitive() {
+        // Integers: an optional sign, then digits.
+        Builtin::Decimal if b.derives_from(Builtin::Integer) => {
+            let digits = match first {
+                b'+' | b'-' => &t[1..],
+                _ => t,
+            };
+            digits.iter().all(u8::is_ascii_digit)
+        }
+        Builtin::Decimal => t
+            .iter()
+            .all(|c| c.is_ascii_digit() || matches!(c, b'+' | b'-' | b'.')),
+        Builtin::Float | Builtin::Double => {
+            first.is_ascii_digit() || matches!(first, b'+' | b'-' | b'.' | b'I' | b'N')
+        }
+        Builtin::Boolean => matches!(t, b"true" | b"false" | b"1" | b"0"),
+        Builtin::DateTime
+        | Builtin::Time
+        | Builtin::Date
+        | Builtin::GYearMonth
+        | Builtin::GYear
+        | Builtin::GMonthDay
+        | Builtin::GDay
+        | Builtin::GMonth => first.is_ascii_digit() || first == b'-',
+        Builtin::Duration => matches!(first, b'P' | b'-'),
+        _ => true,
+    }
+}
+
 /// The fault of a value that none of a union's member types accepts.
 #[cold]
 pub fn no_member(value: &str) -> Fault {
@@ -520,6 +574,53 @@ temporal! {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `may_be` rules out no valid value of any built-in type.
+    #[test]
+    fn may_be_passes_every_valid_value() {
+        let samples = [
+            "0",
+            "-42",
+            "+7",
+            " 365 ",
+            "109.071",
+            "-.5",
+            "5.",
+            "1e3",
+            "-1.5E-3",
+            "INF",
+            "-INF",
+            "NaN",
+            "true",
+            "false",
+            "1",
+            "2026-11-27",
+            "2026-11-27T10:00:00Z",
+            "-0001-01-01",
+            "10:00:00",
+            "2026-11",
+            "2026",
+            "--11-27",
+            "---27",
+            "--11",
+            "P1Y2M",
+            "-PT5S",
+            "0F",
+            "abcd",
+            "x y",
+            "",
+            " ",
+            "catalog déjà",
+            "Zm9v",
+        ];
+        for &b in Builtin::ALL {
+            for s in samples {
+                if b.parse(s).is_ok() {
+                    assert!(may_be(b, s), "{b:?} {s:?}");
+                }
+            }
+        }
+    }
 
     /// `check_decimal` gives `decimal`'s verdict and fault on every lexical corner.
     #[test]
