@@ -91,6 +91,10 @@ fn decimal_key(d: &Decimal) -> String {
 /// The key of the value `lexical` has in built-in `b` (its text when it is none: an
 /// enumeration's values are valid).
 pub fn lexical_key(b: crate::datatypes::Builtin, lexical: &str) -> KeyPart {
+    // A string as it stands is its own value: no value built, no canonical form made.
+    if crate::datatypes::is_plain_string(b, lexical) {
+        return (0, lexical.to_string());
+    }
     match b.parse(lexical) {
         Ok(v) => value_key(&v),
         Err(_) => (0, lexical.to_string()),
@@ -931,6 +935,29 @@ impl Tracker {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A plain string's key is the key of its value.
+    #[test]
+    fn string_keys_are_value_keys() {
+        use crate::datatypes::Builtin;
+        let samples = [
+            "runNumber",
+            "a b",
+            " a",
+            "déjà vu",
+            "x:y",
+            "",
+            "1.50",
+            "\tt",
+        ];
+        for &b in Builtin::ALL {
+            for s in samples {
+                if let Ok(v) = b.parse(s) {
+                    assert_eq!(lexical_key(b, s), value_key(&v), "{b:?} {s:?}");
+                }
+            }
+        }
+    }
 
     fn name(ns: &str, local: &str) -> (Text, Text) {
         (Text::from(ns), Text::from(local))
