@@ -365,6 +365,10 @@ impl Source for Cursor<'_> {
         Some(self.track.get_or_insert_with(Box::default))
     }
 
+    fn identity_active(&self) -> bool {
+        self.track.as_ref().is_some_and(|t| t.active())
+    }
+
     #[inline]
     fn depth(&self) -> usize {
         self.reader.depth()

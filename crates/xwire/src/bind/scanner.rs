@@ -1000,6 +1000,10 @@ impl Source for Scanner<'_> {
         Some(self.track.get_or_insert_with(Box::default))
     }
 
+    fn identity_active(&self) -> bool {
+        self.track.as_ref().is_some_and(|t| t.active())
+    }
+
     #[inline]
     fn depth(&self) -> usize {
         self.open.len()

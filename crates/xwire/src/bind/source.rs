@@ -331,6 +331,12 @@ pub trait Source {
         self.identity_check()
     }
 
+    /// Whether a scope of an identity constraint is open, so that the current element's value
+    /// may be a field's (cheap, and creates nothing: most documents have no constraint).
+    fn identity_active(&self) -> bool {
+        false
+    }
+
     /// Whether the element that just ended needs its value's key ([`Source::identity_value`]).
     fn identity_value_wanted(&mut self) -> bool {
         self.tracker().is_some_and(|t| t.wants_value())
@@ -540,6 +546,8 @@ where
     let xsi = c
         .xsi_type_name()?
         .map(|(ns, local)| KeptName::new(ns, local));
+    // The value a field takes is of the type `xsi:type` names, when it names a built-in.
+    let keyed = c.identity_active();
     c.no_attributes()?;
     let text = c.text()?;
     let s = match constraint {
@@ -555,6 +563,10 @@ where
     // Kept for the ID table only once the value converted (the source's text is borrowed).
     let id = match (id, &v) {
         (Some(kind), Ok(_)) => Some((kind, s.to_owned())),
+        _ => None,
+    };
+    let xsi_key = match (&xsi, keyed) {
+        (Some(KeptName::Builtin(b)), true) => Some(super::identity::lexical_key(*b, s)),
         _ => None,
     };
     match (named, xsi) {
@@ -574,6 +586,12 @@ where
     }
     if let Some((kind, s)) = id {
         c.id_value(kind, &s, at)?;
+    }
+    // Given here, the key the generated code would give (of the declared type) is not asked.
+    if let Some(key) = xsi_key {
+        if c.identity_value_wanted() {
+            c.identity_value(Some(key), true)?;
+        }
     }
     Ok(v)
 }
