@@ -18,7 +18,7 @@
 use std::collections::{BTreeSet, HashSet};
 use std::fmt::Write;
 
-use xwire_schema::datatypes::{Builtin, Value};
+use xwire_schema::datatypes::{has_restricted_form, Builtin, Value};
 use xwire_schema::model::{
     ComplexTypeId, Compositor, ContentType, DerivationSet, ElementId, Facets, NameId,
     NamespaceConstraint, NamespaceId, Particle, ProcessContents, Schema, SimpleTypeId, Term,
@@ -380,29 +380,6 @@ fn typed_dispatch(o: &mut String, plan: &Plan, call: &str) {
     let _ = writeln!(o, "        _ => return Ok(false),");
     let _ = writeln!(o, "    }}");
     let _ = writeln!(o, "    Ok(true)");
-}
-
-/// Whether `xwire::bind::value::may_be` rules values of built-in `b` out by a scan: numbers,
-/// booleans, dates, times and durations (a test holds the two to each other).
-fn screened(b: Builtin) -> bool {
-    use Builtin::*;
-    !b.is_list()
-        && matches!(
-            b.primitive(),
-            Decimal
-                | Float
-                | Double
-                | Boolean
-                | DateTime
-                | Time
-                | Date
-                | GYearMonth
-                | GYear
-                | GMonthDay
-                | GDay
-                | GMonth
-                | Duration
-        )
 }
 
 /// `name` generic over the source a reader reads from.
@@ -3121,7 +3098,7 @@ impl Emitter<'_> {
             let call = conversion_apply(self.schema, m, "s");
             // A member whose values a scan rules out is passed over without its fault.
             let screened = match self.schema.simple_type(m).variety {
-                Variety::Atomic(b) if screened(b) => Some(format!(
+                Variety::Atomic(b) if has_restricted_form(b) => Some(format!(
                     "{B}::value::may_be(xwire::datatypes::Builtin::{b:?}, s)"
                 )),
                 _ => None,
@@ -3626,7 +3603,11 @@ mod tests {
     fn screened_types_are_those_may_be_scans() {
         // No value of a scanned type starts with `~`; the others are not scanned.
         for &b in Builtin::ALL {
-            assert_eq!(!xwire::bind::value::may_be(b, "~"), screened(b), "{b:?}");
+            assert_eq!(
+                !xwire::bind::value::may_be(b, "~"),
+                has_restricted_form(b),
+                "{b:?}"
+            );
         }
     }
 }

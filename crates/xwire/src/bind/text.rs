@@ -47,13 +47,13 @@ enum Repr {
 /// Namespace URIs longer than [`INLINE`] that a [`Text`] refers to rather than copies: the
 /// names `xsi:type` gives (XML Schema), the SOAP envelopes and encodings, XML's own.
 const WELL_KNOWN: [&str; 7] = [
-    "http://www.w3.org/2001/XMLSchema",
-    "http://www.w3.org/2001/XMLSchema-instance",
+    super::any::XS,
+    super::XSI,
+    crate::XML_NS,
     "http://schemas.xmlsoap.org/soap/encoding/",
     "http://schemas.xmlsoap.org/soap/envelope/",
     "http://www.w3.org/2003/05/soap-envelope",
     "http://www.w3.org/2003/05/soap-encoding",
-    "http://www.w3.org/XML/1998/namespace",
 ];
 
 impl Text {

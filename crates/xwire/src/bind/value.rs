@@ -446,7 +446,8 @@ pub fn may_be(b: Builtin, s: &str) -> bool {
     if b.is_list() {
         return true;
     }
-    match b.primitive() {
+    let p = b.primitive();
+    match p {
         // Integers: an optional sign, then digits.
         Builtin::Decimal if b.derives_from(Builtin::Integer) => {
             let digits = match first {
@@ -462,15 +463,9 @@ pub fn may_be(b: Builtin, s: &str) -> bool {
             first.is_ascii_digit() || matches!(first, b'+' | b'-' | b'.' | b'I' | b'N')
         }
         Builtin::Boolean => matches!(t, b"true" | b"false" | b"1" | b"0"),
-        Builtin::DateTime
-        | Builtin::Time
-        | Builtin::Date
-        | Builtin::GYearMonth
-        | Builtin::GYear
-        | Builtin::GMonthDay
-        | Builtin::GDay
-        | Builtin::GMonth => first.is_ascii_digit() || first == b'-',
         Builtin::Duration => matches!(first, b'P' | b'-'),
+        // The date and time types (the rest of `has_restricted_form`'s).
+        _ if datatypes::rejects_inner_space(p) => first.is_ascii_digit() || first == b'-',
         _ => true,
     }
 }

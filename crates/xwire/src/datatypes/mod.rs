@@ -51,8 +51,9 @@ pub use decimal::Decimal;
 pub use temporal::is_plain_temporal;
 pub use temporal::{DateTime, Duration, TemporalKind};
 pub use value::{
-    i64_bounds, integer_range, is_plain_number, is_plain_string, is_scanned_number, is_string_type,
-    parse_plain, rejects_inner_space, small_integer, small_integer_in, trim_xml,
+    has_restricted_form, i64_bounds, integer_range, is_plain_number, is_plain_string,
+    is_scanned_number, is_string_type, parse_plain, rejects_inner_space, small_integer,
+    small_integer_in, trim_xml,
 };
 pub use value::{Facet, Value};
 

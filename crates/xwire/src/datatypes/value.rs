@@ -171,6 +171,14 @@ pub fn rejects_inner_space(ty: Builtin) -> bool {
     )
 }
 
+/// Whether the values of this built-in (or of a type derived from it) are written in a
+/// small alphabet that a scan can test: numbers, booleans, dates, times and durations
+/// (`bind::value::may_be` rules values out by it). Not lists, strings, names or binary.
+pub fn has_restricted_form(ty: Builtin) -> bool {
+    let p = ty.primitive();
+    !ty.is_list() && (rejects_inner_space(p) || p == Builtin::Duration)
+}
+
 /// The value of `lexical` for a built-in without whitespace inside its values
 /// ([`rejects_inner_space`]), parsed from the text trimmed of XML whitespace (its collapsed
 /// form, when valid) without the general machinery: `None` when it is not valid, for the
