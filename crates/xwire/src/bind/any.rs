@@ -227,8 +227,10 @@ pub enum Any<D: Globals> {
     Known(Box<D>),
     /// An element whose `xsi:type` names a complex type of the schema, read as that type.
     Typed(Box<TypedElement<D::Typed>>),
-    /// Any other element, kept as XML.
-    Other(AnyElement<D>),
+    /// Any other element, kept as XML. Boxed, as the other variants are: an `Any` is two
+    /// words, so a wildcard's items (a SOAP array's thousand of them) move and grow their
+    /// `Vec` by 16 bytes each, not by an element's 144.
+    Other(Box<AnyElement<D>>),
 }
 
 impl<D: Globals> Any<D> {
@@ -505,8 +507,9 @@ impl AnyAttribute {
 
 /// An element of [`AnyElement::build`] whose end tag is still to come.
 struct Open<D: Globals> {
-    /// The element so far; its `xsi_type` is checked against its content at its end.
-    element: AnyElement<D>,
+    /// The element so far; its `xsi_type` is checked against its content at its end. Boxed
+    /// from its start tag on, where it will end up: then it moves as a pointer.
+    element: Box<AnyElement<D>>,
     /// Where its start tag is, for the faults found at its end.
     at: u64,
 }
@@ -514,14 +517,24 @@ struct Open<D: Globals> {
 impl<D: Globals> AnyElement<D> {
     /// Reads the current element, `process` being lax or skip. Iterative, so that deep
     /// nesting costs heap, not stack; declared descendants recurse into `D`'s readers.
-    pub(super) fn build<S: Source>(c: &mut S, process: Process) -> Result<AnyElement<D>, S::Error> {
+    pub(super) fn build<S: Source>(
+        c: &mut S,
+        process: Process,
+    ) -> Result<Box<AnyElement<D>>, S::Error> {
         // The innermost open element, and those around it (none for most elements: a leaf
         // of wildcard content allocates no stack).
         let mut top = AnyElement::open(c, process)?;
         let mut below: Vec<Open<D>> = Vec::new();
         loop {
             match c.content()? {
-                Content::Text(t) => top.element.children.push(AnyNode::Text(t.into())),
+                Content::Text(t) => {
+                    let children = &mut top.element.children;
+                    // Most elements kept as XML hold text alone: room for one node, not four.
+                    if children.is_empty() {
+                        children.reserve_exact(1);
+                    }
+                    children.push(AnyNode::Text(t.into()));
+                }
                 Content::Start => {
                     if process == Process::Lax {
                         if let Some(d) = D::element(c)? {
@@ -583,13 +596,13 @@ impl<D: Globals> AnyElement<D> {
             Ok(())
         })?;
         Ok(Open {
-            element: AnyElement {
+            element: Box::new(AnyElement {
                 ns,
                 local,
                 attributes,
                 xsi_type,
                 children: Vec::new(),
-            },
+            }),
             at,
         })
     }
