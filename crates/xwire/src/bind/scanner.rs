@@ -875,6 +875,11 @@ impl Source for Scanner<'_> {
     }
 
     #[inline]
+    fn bare(&self) -> bool {
+        self.attrs.is_empty()
+    }
+
+    #[inline]
     fn no_attributes(&mut self) -> Result<(), Fallback> {
         match self.attrs.is_empty() {
             true => Ok(()),

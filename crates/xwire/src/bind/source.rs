@@ -139,6 +139,14 @@ pub trait Source {
     /// element of simple content has no child to change them).
     fn bindings(&self) -> Bindings;
 
+    /// Whether the current start tag certainly has no attributes at all (so no `xsi:type`
+    /// either): simple elements then take their short path. `false` when that is not known
+    /// cheaply.
+    #[inline]
+    fn bare(&self) -> bool {
+        false
+    }
+
     /// Checks that the current start tag has no attributes but the schema-location hints
     /// (`xsi:schemaLocation`, `xsi:noNamespaceSchemaLocation`) and `xsi:type` (checked apart,
     /// [`Source::check_xsi_type`]): the attributes of an element of simple type.
@@ -526,8 +534,55 @@ where
     element_value(c, constraint, xsi_type, convert, Some(kind), text)
 }
 
+/// The value of a simple element. Inlined where it is called (the constraint and `id` are
+/// constants there), but only the usual element's path: a bare start tag (no attributes, so
+/// no `xsi:type`), no ID. Everything else is [`element_value_general`], out of line: inlined
+/// at every field of every type, it made the readers of a small schema tens of kilobytes of
+/// code, which cost more than the call when a document is read with a cold cache.
 #[inline(always)]
 fn element_value<S, T, X, F, E>(
+    c: &mut S,
+    constraint: ValueConstraint<'_>,
+    xsi_type: X,
+    convert: F,
+    id: Option<IdKind>,
+    on_text: E,
+) -> Result<T, S::Error>
+where
+    S: Source,
+    T: PartialEq,
+    X: FnOnce(&str, &str, &str) -> Result<bool, Fault>,
+    F: Fn(&str) -> Result<T, Fault>,
+    E: FnOnce(&str),
+{
+    if id.is_some() || !c.bare() {
+        return element_value_general(c, constraint, xsi_type, convert, id, on_text);
+    }
+    let at = c.offset();
+    let text = c.text()?;
+    let s = match constraint {
+        ValueConstraint::Default(d) | ValueConstraint::Fixed(d) if text.is_empty() => d,
+        _ => text,
+    };
+    on_text(s);
+    let v = convert(s).map_err(|f| c.fail_at(at, f))?;
+    if let ValueConstraint::Fixed(fixed) = constraint {
+        if convert(fixed).ok().as_ref() != Some(&v) {
+            return Err(c.fail_at(at, not_fixed(fixed)));
+        }
+    }
+    Ok(v)
+}
+
+#[cold]
+fn not_fixed(fixed: &str) -> Fault {
+    let m = format!("the value must be the fixed value '{fixed}'");
+    Fault::new("cvc-elt.5.2.2.2.2", m)
+}
+
+/// [`element_value`] of any element: attributes (`xsi:type` among them), IDs, keys.
+#[inline(never)]
+fn element_value_general<S, T, X, F, E>(
     c: &mut S,
     constraint: ValueConstraint<'_>,
     xsi_type: X,
@@ -580,8 +635,7 @@ where
     let v = v.map_err(|f| c.fail_at(at, f))?;
     if let ValueConstraint::Fixed(fixed) = constraint {
         if convert(fixed).ok().as_ref() != Some(&v) {
-            let m = format!("the value must be the fixed value '{fixed}'");
-            return Err(c.fail_at(at, Fault::new("cvc-elt.5.2.2.2.2", m)));
+            return Err(c.fail_at(at, not_fixed(fixed)));
         }
     }
     if let Some((kind, s)) = id {
