@@ -151,6 +151,13 @@ fn out_of_range(s: &str, min: i128, max: i128) -> Fault {
 
 /// An integer of any size, at least `min` and at most `max` where they are given.
 pub fn integer(s: &str, min: Option<i128>, max: Option<i128>) -> Result<Integer, Fault> {
+    // Most values have a few digits: read in words, built without a parse.
+    if let Some(v) = datatypes::small_integer(s) {
+        let w = i128::from(v);
+        if min.map_or(true, |m| m <= w) && max.map_or(true, |m| w <= m) {
+            return Ok(Integer(Decimal::from_i64(v)));
+        }
+    }
     let d = match parse(Builtin::Integer, s)? {
         Value::Integer(d) => d,
         _ => unreachable!("integer values are integers"),

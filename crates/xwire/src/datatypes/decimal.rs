@@ -171,6 +171,27 @@ impl Decimal {
         })
     }
 
+    /// The decimal of an `i64`, its digits written on the stack (no allocation: they fit
+    /// inline).
+    pub fn from_i64(v: i64) -> Decimal {
+        let mut buf = [0u8; 20];
+        let mut at = buf.len();
+        let mut u = v.unsigned_abs();
+        while u > 0 {
+            at -= 1;
+            buf[at] = b'0' + (u % 10) as u8;
+            u /= 10;
+        }
+        match at == buf.len() {
+            true => Decimal::zero(),
+            false => Decimal {
+                neg: v < 0,
+                digits: Digits::from_parts(&buf[at..], &[]),
+                scale: 0,
+            },
+        }
+    }
+
     /// The decimal of an `i128`.
     pub fn from_i128(v: i128) -> Decimal {
         let digits = v.unsigned_abs().to_string().into_bytes();

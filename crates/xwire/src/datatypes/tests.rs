@@ -600,6 +600,14 @@ mod properties {
             );
         }
 
+        /// `from_i64` builds the normalized decimal the parse builds, at every magnitude.
+        #[test]
+        fn decimals_from_i64_are_the_parsed_ones(n in any::<i64>(), shift in 0u32..64) {
+            let n = n >> shift;
+            prop_assert_eq!(Decimal::from_i64(n), Decimal::from_i128(n.into()));
+            prop_assert_eq!(Some(Decimal::from_i64(n)), Decimal::parse_integer(&n.to_string()));
+        }
+
         #[test]
         fn base64_round_trips(bytes in proptest::collection::vec(any::<u8>(), 0..40)) {
             let v = Value::Base64Binary(bytes.clone());
