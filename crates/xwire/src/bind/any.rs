@@ -288,9 +288,15 @@ impl<D: Globals> Any<D> {
 
     fn declared<S: Source>(c: &mut S, own_type: bool) -> Result<Any<D>, S::Error> {
         let simple = Any::<D>::prelude(c, own_type)?;
+        let keyed = c.identity_active();
         let any = Any::lax(c)?;
-        // Of a complex type unless `xsi:type` named a simple one: what a field may select.
-        c.identity_value(None, simple)?;
+        // Of a complex type unless `xsi:type` named a simple one: what a field may select,
+        // with the key of its value when that type is a built-in.
+        let key = match (&any, keyed) {
+            (Any::Other(e), true) => e.builtin_key(),
+            _ => None,
+        };
+        c.identity_value(key, simple)?;
         Ok(any)
     }
 
@@ -402,6 +408,26 @@ pub enum AnyNode<D: Globals> {
     Text(Text),
     /// A child element.
     Element(Any<D>),
+}
+
+impl<D: Globals> AnyElement<D> {
+    /// The identity key of the element's text as the built-in type its `xsi:type` names,
+    /// if it names one and the element holds text alone (checked by then).
+    fn builtin_key(&self) -> Option<super::identity::KeyPart> {
+        let (ns, local) = self.xsi_type.as_ref()?;
+        if ns != XS {
+            return None;
+        }
+        let b = Builtin::from_name(local)?;
+        let mut text = String::new();
+        for n in &self.children {
+            match n {
+                AnyNode::Text(t) => text.push_str(t),
+                AnyNode::Element(_) => return None,
+            }
+        }
+        Some(super::identity::lexical_key(b, &text))
+    }
 }
 
 impl<D: Globals> Clone for AnyElement<D>

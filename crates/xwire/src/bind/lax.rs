@@ -11,6 +11,7 @@
 
 use super::any::{no_reader, simple_with_children, undefined, Any, Globals, NamedType};
 use super::any::{Process, Wildcard, XS};
+use super::identity::KeyPart;
 use super::source::{simple_type_attribute, KeptName};
 use super::{value, Content, Fault, Source, XSI};
 use crate::bytes::same_bytes;
@@ -77,7 +78,12 @@ impl<D: Globals> Any<D> {
         V: Visit<D, S>,
     {
         let simple = Any::<D>::prelude(c, own_type)?;
-        lax::<D, S, V>(c, v)?;
+        // A field may select the element: then a built-in `xsi:type` gives its value a key.
+        let mut key = c.identity_active().then_some(None);
+        let Some(mut top) = open::<D, S, V>(c, v, key.as_mut())? else {
+            return c.identity_value(key.flatten(), simple);
+        };
+        lax_content::<D, S, V>(c, v, &mut top)?;
         c.identity_value(None, simple)
     }
 }
@@ -131,9 +137,19 @@ where
     S: Source,
     V: Visit<D, S>,
 {
-    let Some(mut top) = open::<D, S, V>(c, v)? else {
-        return Ok(());
-    };
+    match open::<D, S, V>(c, v, None)? {
+        Some(mut top) => lax_content::<D, S, V>(c, v, &mut top),
+        None => Ok(()),
+    }
+}
+
+/// The content of `top`, an element of lax content that [`open`] opened, to its end tag.
+fn lax_content<D, S, V>(c: &mut S, v: &mut V, top: &mut Frame) -> Result<(), S::Error>
+where
+    D: Globals,
+    S: Source,
+    V: Visit<D, S>,
+{
     let mut below: Vec<Frame> = Vec::new();
     loop {
         match c.content()? {
@@ -142,8 +158,8 @@ where
                 if v.element(c)? {
                     continue;
                 }
-                if let Some(f) = open::<D, S, V>(c, v)? {
-                    below.push(std::mem::replace(&mut top, f));
+                if let Some(f) = open::<D, S, V>(c, v, None)? {
+                    below.push(std::mem::replace(top, f));
                 }
             }
             Content::End => {
@@ -156,7 +172,7 @@ where
                 }
                 v.end();
                 match below.pop() {
-                    Some(f) => top = f,
+                    Some(f) => *top = f,
                     None => return Ok(()),
                 }
             }
@@ -204,8 +220,13 @@ struct Frame {
 /// Opens the current element of lax content, giving `v` its start: `None` when it was read
 /// whole (its `xsi:type` names a complex type of the schema, or a simple one and it holds
 /// text alone), its frame when its content follows. Its attributes are checked against the
-/// global declarations, and its `xsi:type` is kept for its end.
-fn open<D, S, V>(c: &mut S, v: &mut V) -> Result<Option<Frame>, S::Error>
+/// global declarations, and its `xsi:type` is kept for its end. With `key`, a valid text
+/// of a built-in `xsi:type` puts its identity key there.
+fn open<D, S, V>(
+    c: &mut S,
+    v: &mut V,
+    key: Option<&mut Option<KeyPart>>,
+) -> Result<Option<Frame>, S::Error>
 where
     D: Globals,
     S: Source,
@@ -256,6 +277,9 @@ where
         }));
     };
     let checked = check::<D>(&named, text);
+    if let (Some(key), KeptName::Builtin(b), NamedType::Simple(Ok(()))) = (key, &named, &checked) {
+        *key = Some(super::identity::lexical_key(*b, text));
+    }
     if !text.is_empty() {
         v.text(text);
     }
