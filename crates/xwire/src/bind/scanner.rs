@@ -114,6 +114,11 @@ pub struct Scanner<'a> {
     /// `xsi:type`).
     prefixed: bool,
     attrs: Vec<Attr<'a>>,
+    /// The current start tag's `xsi:type`, resolved once when its attributes are read
+    /// (`check_attributes`): its namespace URI and its local part (in `values` when
+    /// normalised, else in the input); `Some(None)` when its prefix is unbound. Valid while
+    /// `prefixed`.
+    xsi: Option<Option<(&'a str, Span, bool)>>,
     /// The current start tag's attribute values that normalising changed.
     values: String,
     /// The text [`Source::text`] decoded last (the others are slices of the input).
@@ -148,6 +153,7 @@ impl<'a> Scanner<'a> {
             self_closing: false,
             prefixed: false,
             attrs: Vec::new(),
+            xsi: None,
             values: String::new(),
             text: String::new(),
             open: Vec::new(),
@@ -413,6 +419,7 @@ impl<'a> Scanner<'a> {
         self.attrs.clear();
         self.values.clear();
         self.prefixed = false;
+        self.xsi = None;
         let mut decls = false;
         self.self_closing = loop {
             let before = p;
@@ -539,7 +546,11 @@ impl<'a> Scanner<'a> {
         for i in 0..self.attrs.len() {
             let a = self.attrs[i];
             if !a.decl && a.local != a.name.start {
-                self.attrs[i].ns = self.attr_ns(&a)?;
+                let ns = self.attr_ns(&a)?;
+                self.attrs[i].ns = ns;
+                if same_str(ns, XSI) && same_bytes(&self.bytes[a.local..a.name.end], b"type") {
+                    self.xsi = Some(self.resolve_type(&a));
+                }
             }
         }
         for (i, a) in self.attrs.iter().enumerate() {
@@ -642,31 +653,40 @@ impl<'a> Scanner<'a> {
     }
 
     /// The `xsi:type` of the current start tag, which has a prefixed attribute.
-    #[cold]
+    #[inline]
     fn named_type(&self) -> Result<Option<(&str, &str)>, Fallback> {
-        let mut found = None;
-        for a in &self.attrs {
-            if !a.decl
-                && same_bytes(&self.bytes[a.local..a.name.end], b"type")
-                && same_str(a.ns, XSI)
-            {
-                found = Some(self.value_of(a));
-            }
+        match self.xsi {
+            None => Ok(None),
+            Some(None) => Err(Fallback),
+            Some(Some((ns, local, false))) => Ok(Some((ns, self.str(local)))),
+            Some(Some((ns, local, true))) => Ok(Some((ns, &self.values[local.start..local.end]))),
         }
-        let Some(value) = found else {
-            return Ok(None);
-        };
+    }
+
+    /// The type the `xsi:type` attribute `a` names: its namespace URI (`None`: the prefix
+    /// is unbound) and where its local part is, as `xsi` keeps them. Once per start tag:
+    /// the readers ask for the type several times (a SOAP item's reader, its type's, its
+    /// fields').
+    fn resolve_type(&self, a: &Attr) -> Option<(&'a str, Span, bool)> {
+        let value = self.value_of(a);
         let qname = crate::datatypes::trim_xml(value);
+        let lead = qname.as_ptr() as usize - value.as_ptr() as usize;
         // A byte loop: the name is a few bytes, shorter than a searcher takes to set up.
-        let (prefix, local) = match qname.bytes().position(|b| b == b':') {
-            Some(i) => (&qname[..i], &qname[i + 1..]),
-            None => ("", qname),
+        let (prefix, local_at) = match qname.bytes().position(|b| b == b':') {
+            Some(i) => (&qname[..i], i + 1),
+            None => ("", 0),
         };
-        match self.resolve(prefix.as_bytes()) {
-            Some(ns) => Ok(Some((ns, local))),
-            None if prefix.is_empty() => Ok(Some(("", local))),
-            None => Err(Fallback),
-        }
+        let ns = match self.resolve(prefix.as_bytes()) {
+            Some(ns) => ns,
+            None if prefix.is_empty() => "",
+            None => return None,
+        };
+        let start = a.value.start + lead;
+        let local = Span {
+            start: start + local_at,
+            end: start + qname.len(),
+        };
+        Some((ns, local, a.normalised))
     }
 
     /// The current start tag's attributes are only those every element may have.
