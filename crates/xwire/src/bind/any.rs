@@ -419,14 +419,21 @@ impl<D: Globals> AnyElement<D> {
             return None;
         }
         let b = Builtin::from_name(local)?;
-        let mut text = String::new();
+        Some(super::identity::lexical_key(b, &self.text_only()?))
+    }
+
+    /// The element's text, copied only when it is in pieces; `None` when it has an element
+    /// child.
+    fn text_only(&self) -> Option<Cow<'_, str>> {
+        let mut text = Cow::Borrowed("");
         for n in &self.children {
             match n {
-                AnyNode::Text(t) => text.push_str(t),
+                AnyNode::Text(t) if text.is_empty() => text = Cow::Borrowed(t),
+                AnyNode::Text(t) => text.to_mut().push_str(t),
                 AnyNode::Element(_) => return None,
             }
         }
-        Some(super::identity::lexical_key(b, &text))
+        Some(text)
     }
 }
 
@@ -641,16 +648,8 @@ fn check_named_type<D: Globals>(e: &AnyElement<D>, ns: &str, local: &str) -> Res
     if ns == XS && local == "anyType" {
         return Ok(());
     }
-    // The text (copied only when in pieces), or why there is none to check: an element child.
-    let mut text: Result<Cow<'_, str>, Fault> = Ok(Cow::Borrowed(""));
-    for n in &e.children {
-        match (n, &mut text) {
-            (AnyNode::Text(t), Ok(s)) if s.is_empty() => *s = Cow::Borrowed(t),
-            (AnyNode::Text(t), Ok(s)) => s.to_mut().push_str(t),
-            (AnyNode::Element(_), _) => text = Err(simple_with_children()),
-            _ => {}
-        }
-    }
+    // The text, or why there is none to check: an element child.
+    let text = e.text_only().ok_or_else(simple_with_children);
     let s = text.as_deref().unwrap_or("");
     let checked = match ns == XS {
         true => match value::builtin_derived(local, Builtin::AnySimpleType, s) {

@@ -440,6 +440,36 @@ pub enum ValueConstraint<'s> {
     Fixed(&'s str),
 }
 
+impl<'s> ValueConstraint<'s> {
+    /// The text an element's value is read from: its own, or when empty the default or
+    /// fixed value.
+    #[inline(always)]
+    fn text<'t>(self, text: &'t str) -> &'t str
+    where
+        's: 't,
+    {
+        match self {
+            ValueConstraint::Default(d) | ValueConstraint::Fixed(d) if text.is_empty() => d,
+            _ => text,
+        }
+    }
+
+    /// Checks a value `v` read with `convert` against a fixed value.
+    #[inline(always)]
+    fn check<T: PartialEq>(
+        self,
+        v: &T,
+        convert: impl Fn(&str) -> Result<T, Fault>,
+    ) -> Result<(), Fault> {
+        match self {
+            ValueConstraint::Fixed(fixed) if convert(fixed).ok().as_ref() != Some(v) => {
+                Err(not_fixed(fixed))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
 /// Reads an element of simple type, the source at its start tag, to its end tag: no
 /// attributes but the `xsi:` ones, its text converted with `convert` (under the element's
 /// value constraint). An `xsi:type` must name a type that `xsi_type` accepts, a type that may
@@ -559,18 +589,12 @@ where
         return element_value_general(c, constraint, xsi_type, convert, id, on_text);
     }
     let at = c.offset();
-    let text = c.text()?;
-    let s = match constraint {
-        ValueConstraint::Default(d) | ValueConstraint::Fixed(d) if text.is_empty() => d,
-        _ => text,
-    };
+    let s = constraint.text(c.text()?);
     on_text(s);
     let v = convert(s).map_err(|f| c.fail_at(at, f))?;
-    if let ValueConstraint::Fixed(fixed) = constraint {
-        if convert(fixed).ok().as_ref() != Some(&v) {
-            return Err(c.fail_at(at, not_fixed(fixed)));
-        }
-    }
+    constraint
+        .check(&v, &convert)
+        .map_err(|f| c.fail_at(at, f))?;
     Ok(v)
 }
 
@@ -604,11 +628,7 @@ where
     // The value a field takes is of the type `xsi:type` names, when it names a built-in.
     let keyed = c.identity_active();
     c.no_attributes()?;
-    let text = c.text()?;
-    let s = match constraint {
-        ValueConstraint::Default(d) | ValueConstraint::Fixed(d) if text.is_empty() => d,
-        _ => text,
-    };
+    let s = constraint.text(c.text()?);
     on_text(s);
     let named = xsi.as_ref().map(|n| {
         let (ns, local) = n.name();
@@ -633,11 +653,9 @@ where
         _ => {}
     }
     let v = v.map_err(|f| c.fail_at(at, f))?;
-    if let ValueConstraint::Fixed(fixed) = constraint {
-        if convert(fixed).ok().as_ref() != Some(&v) {
-            return Err(c.fail_at(at, not_fixed(fixed)));
-        }
-    }
+    constraint
+        .check(&v, &convert)
+        .map_err(|f| c.fail_at(at, f))?;
     if let Some((kind, s)) = id {
         c.id_value(kind, &s, at)?;
     }
