@@ -353,9 +353,16 @@ impl<'a> Scanner<'a> {
     /// An attribute's normalised value.
     #[inline]
     fn value_of(&self, a: &Attr) -> &str {
-        match a.normalised {
-            true => &self.values[a.value.start..a.value.end],
-            false => self.str(a.value),
+        self.value_part(a.value, a.normalised)
+    }
+
+    /// Part of an attribute value: in `values` when normalising changed it, else in the
+    /// input.
+    #[inline]
+    fn value_part(&self, span: Span, normalised: bool) -> &str {
+        match normalised {
+            true => &self.values[span.start..span.end],
+            false => self.str(span),
         }
     }
 
@@ -658,8 +665,9 @@ impl<'a> Scanner<'a> {
         match self.xsi {
             None => Ok(None),
             Some(None) => Err(Fallback),
-            Some(Some((ns, local, false))) => Ok(Some((ns, self.str(local)))),
-            Some(Some((ns, local, true))) => Ok(Some((ns, &self.values[local.start..local.end]))),
+            Some(Some((ns, local, normalised))) => {
+                Ok(Some((ns, self.value_part(local, normalised))))
+            }
         }
     }
 
