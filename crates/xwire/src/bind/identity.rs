@@ -468,7 +468,7 @@ impl Constraints for [Compiled] {
 struct Scope {
     ic: usize,
     depth: usize,
-    keys: HashSet<Vec<KeyPart>>,
+    keys: KeySet,
     refs: Vec<(Vec<KeyPart>, u64)>,
 }
 
@@ -498,7 +498,39 @@ struct Capture {
 struct Table {
     ic: usize,
     depth: usize,
-    keys: HashSet<Vec<KeyPart>>,
+    keys: KeySet,
+}
+
+/// The keys of one table. The first few are kept in a list and compared one by one: most
+/// tables (a message's handful of names, a record's fields) stay that small, and a hash
+/// set would hash each key and grow its table twice to hold them, the larger part of what
+/// the constraint costs. Past [`KeySet::FEW`] keys they move to a hash set, so large
+/// documents stay linear.
+#[derive(Debug, Default)]
+struct KeySet {
+    few: Vec<Vec<KeyPart>>,
+    many: HashSet<Vec<KeyPart>>,
+}
+
+impl KeySet {
+    const FEW: usize = 16;
+
+    fn contains(&self, key: &[KeyPart]) -> bool {
+        match self.many.is_empty() {
+            true => self.few.iter().any(|k| k[..] == *key),
+            false => self.many.contains(key),
+        }
+    }
+
+    /// Adds `key`, which is not in the set yet.
+    fn insert(&mut self, key: Vec<KeyPart>) {
+        if self.many.is_empty() && self.few.len() < Self::FEW {
+            self.few.push(key);
+            return;
+        }
+        self.many.extend(self.few.drain(..));
+        self.many.insert(key);
+    }
 }
 
 /// The identity-constraint state of one document.
@@ -593,7 +625,7 @@ impl<N: Clone + Default> Identity<N> {
             self.scopes.push(Scope {
                 ic,
                 depth,
-                keys: HashSet::new(),
+                keys: KeySet::default(),
                 refs: Vec::new(),
             });
         }
@@ -1025,6 +1057,67 @@ mod tests {
         assert_eq!(errors[0].0, "cvc-identity-constraint.4.3");
         assert_eq!(errors[0].2, 40);
         assert!(!id.active());
+    }
+
+    /// Duplicates are found whether the table is still a short list or a hash set, and
+    /// across the move from one to the other; keyrefs find keys in both.
+    #[test]
+    fn duplicates_are_found_in_short_and_long_tables() {
+        const T: &[Constraint] = &[
+            Constraint {
+                name: "k",
+                kind: Kind::Key,
+                selector: "{}item",
+                fields: "@{}id",
+            },
+            Constraint {
+                name: "r",
+                kind: Kind::KeyRef(0),
+                selector: "{}ref",
+                fields: ".",
+            },
+        ];
+        let cs = compile(T);
+        let cs = &cs[..];
+        for n in [
+            1,
+            KeySet::FEW - 1,
+            KeySet::FEW,
+            KeySet::FEW + 1,
+            3 * KeySet::FEW,
+        ] {
+            let mut id = Identity::default();
+            let mut errors = Vec::new();
+            id.start(cs, 0, &name("", "doc"), 0);
+            id.open(cs, 0, &name("", "doc"), &[0, 1], 0);
+            // n distinct ids, then each of the first, a middle and the last again.
+            let ids: Vec<String> = (0..n).map(|i| format!("k{i}")).collect();
+            let again = [0, n / 2, n - 1];
+            let items = ids.iter().chain(again.iter().map(|&i| &ids[i]));
+            for (at, v) in items.enumerate() {
+                id.start(cs, 1, &name("", "item"), at as u64);
+                id.attribute(cs, &name("", "id"), &(0, v.clone()), at as u64, &mut errors);
+                id.end(cs, 1, None, false, at as u64, &mut errors);
+            }
+            for (at, v) in [(1000, "k0"), (1001, "absent")] {
+                let v = match v {
+                    "k0" => ids[n - 1].clone(),
+                    _ => v.to_string(),
+                };
+                id.start(cs, 1, &name("", "ref"), at);
+                id.end(cs, 1, Some((0, v)), true, at, &mut errors);
+            }
+            id.end(cs, 0, None, false, 0, &mut errors);
+            let found: Vec<(&str, u64)> = errors.iter().map(|e| (e.0, e.2)).collect();
+            let dup = "cvc-identity-constraint.4.2.2";
+            let expected = vec![
+                (dup, n as u64),
+                (dup, n as u64 + 1),
+                (dup, n as u64 + 2),
+                ("cvc-identity-constraint.4.3", 1001),
+            ];
+            assert_eq!(found, expected, "{n} keys");
+        }
     }
 
     #[test]
