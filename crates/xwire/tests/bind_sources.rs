@@ -145,6 +145,65 @@ fn an_expected_name_is_taken_only_whole() {
     assert_eq!(s.child_expecting(&Expected::new("", "é")), Err(Fallback));
 }
 
+/// An expected name in the namespace of the last element prefix is compared in place as
+/// `prefix:local`; a declaration on the tag itself, or one gone out of scope, is still
+/// seen, as the scanned name would see it.
+#[test]
+fn an_expected_prefixed_name_follows_the_bindings() {
+    const B: Expected = Expected::new("urn:x", "b");
+    // (document, name after the first and the second `child_expecting`)
+    let cases = [
+        (
+            "<p:a xmlns:p='urn:x'><p:b/><p:b/></p:a>",
+            ["urn:x", "urn:x"],
+        ),
+        // The tag rebinds its own prefix.
+        (
+            "<p:a xmlns:p='urn:x'><p:b xmlns:p='urn:y'/><p:b/></p:a>",
+            ["urn:y", "urn:x"],
+        ),
+        // Another prefix for the same namespace, then the first again.
+        (
+            "<p:a xmlns:p='urn:x' xmlns:q='urn:x'><q:b/><p:b/></p:a>",
+            ["urn:x", "urn:x"],
+        ),
+        // The prefix bound again inside, then out of scope: its outer binding holds.
+        (
+            "<p:a xmlns:p='urn:x'><p:b><p:b xmlns:p='urn:y'/></p:b><p:b/></p:a>",
+            ["urn:x", "urn:x"],
+        ),
+    ];
+    for (doc, ns) in cases {
+        let mut s = Scanner::new(doc.as_bytes());
+        s.root().unwrap();
+        assert_eq!(s.child_expecting(&B), Ok(true), "{doc}");
+        assert_eq!(s.name(), (ns[0], "b"), "{doc}");
+        // Through the first child's content, if any, to the second child.
+        while s.child_expecting(&B) == Ok(true) {
+            assert_eq!(s.name(), ("urn:y", "b"), "{doc}");
+            assert_eq!(s.child_expecting(&B), Ok(false), "{doc}");
+        }
+        assert_eq!(s.child_expecting(&B), Ok(true), "{doc}");
+        assert_eq!(s.name(), (ns[1], "b"), "{doc}");
+        assert_eq!(s.child_expecting(&B), Ok(false), "{doc}");
+        assert_eq!(s.child_expecting(&B), Ok(false), "{doc}");
+        s.finish().unwrap();
+    }
+    // A prefix whose declaration went out of scope with a sibling is unbound: left to the
+    // cursor, which rejects it.
+    falls_back("<a xmlns:q='urn:x'><p:a xmlns:p='urn:x'/><p:a/></a>", false);
+    // A longer name or another local name after the prefix is scanned as usual.
+    for doc in [
+        "<p:a xmlns:p='urn:x'><p:bb/></p:a>",
+        "<p:a xmlns:p='urn:x'><p:a/></p:a>",
+    ] {
+        let mut s = Scanner::new(doc.as_bytes());
+        s.root().unwrap();
+        assert_eq!(s.child_expecting(&B), Ok(true), "{doc}");
+        assert_ne!(s.name(), ("urn:x", "b"), "{doc}");
+    }
+}
+
 #[test]
 fn unusual_documents_go_to_the_cursor() {
     falls_back("<a><!-- c --><t/></a>", true);
@@ -274,13 +333,14 @@ fn tree() -> impl Strategy<Value = String> {
         )),
     ];
     leaf.prop_recursive(4, 24, 4, |inner| {
-        (prop::collection::vec(inner, 0..4), any::<bool>()).prop_map(|(kids, ns)| {
-            let open = if ns {
-                "<p:a xmlns:p='urn:x' p:k='1'>"
-            } else {
-                "<b>"
+        (prop::collection::vec(inner, 0..4), 0..3u8).prop_map(|(kids, form)| {
+            // `p:a` declaring its prefix, `p:a` using an outer one (unbound at the top: the
+            // cursor rejects it), `b`.
+            let (open, close) = match form {
+                0 => ("<p:a xmlns:p='urn:x' p:k='1'>", "</p:a>"),
+                1 => ("<p:a>", "</p:a>"),
+                _ => ("<b>", "</b>"),
             };
-            let close = if ns { "</p:a>" } else { "</b>" };
             format!("{open}\n  {}\n{close}", kids.concat())
         })
     })

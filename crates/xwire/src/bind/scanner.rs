@@ -130,6 +130,13 @@ pub struct Scanner<'a> {
     /// The default namespace in scope (the innermost `xmlns` of `bindings`): every
     /// unprefixed element name looks it up.
     default_ns: Option<&'a str>,
+    /// Counts the changes to `bindings`: what `element_prefix` was resolved under.
+    epoch: u32,
+    /// The prefix of the last prefixed element name (in the input), the URI it was bound to
+    /// and the `epoch` then: while no declaration comes or goes, an expected name in that
+    /// namespace is compared in place as `prefix:local` (`mcs:constraint`), as an
+    /// unprefixed one is.
+    element_prefix: Option<(Span, &'a str, u32)>,
     ids: Ids,
     /// The identity constraints, from the first scope on (every start and end tag goes
     /// through it while one is open).
@@ -159,6 +166,8 @@ impl<'a> Scanner<'a> {
             open: Vec::new(),
             bindings: Vec::new(),
             default_ns: None,
+            epoch: 0,
+            element_prefix: None,
             ids: Ids::default(),
             track: None,
             nil_ok: false,
@@ -379,13 +388,19 @@ impl<'a> Scanner<'a> {
     #[inline]
     fn start_tag(&mut self) -> Result<(), Fallback> {
         let (name_end, local) = self.qname(self.pos + 1)?;
-        self.start_tag_named(name_end, local)
+        self.start_tag_named(name_end, local, None)
     }
 
     /// Reads the start tag at `self.pos` whose name, scanned or compared already, ends at
-    /// `name_end` with its local part at `local`.
+    /// `name_end` with its local part at `local`; `known`: the namespace its prefix had
+    /// before the tag, when the caller knows it.
     #[inline(always)]
-    fn start_tag_named(&mut self, name_end: usize, local: usize) -> Result<(), Fallback> {
+    fn start_tag_named(
+        &mut self,
+        name_end: usize,
+        local: usize,
+        known: Option<&'a str>,
+    ) -> Result<(), Fallback> {
         if self.open.len() >= MAX_DEPTH {
             return Err(Fallback);
         }
@@ -402,6 +417,7 @@ impl<'a> Scanner<'a> {
             bindings: self.bindings.len(),
         });
         // The usual tag: a name, then `>`.
+        let epoch = self.epoch;
         if self.byte(name_end) == Some(b'>') {
             self.attrs.clear();
             self.prefixed = false;
@@ -410,8 +426,10 @@ impl<'a> Scanner<'a> {
         } else {
             self.attributes_from(name_end)?;
         }
-        self.ns = match (local == tag + 1, self.bindings.is_empty()) {
-            (true, true) => "",
+        self.ns = match (known, local == tag + 1, self.bindings.is_empty()) {
+            // Unless the tag itself declared something.
+            (Some(ns), ..) if self.epoch == epoch => ns,
+            (_, true, true) => "",
             _ => self.element_ns()?,
         };
         match self.track.is_some() {
@@ -496,16 +514,22 @@ impl<'a> Scanner<'a> {
     }
 
     /// The current element's namespace URI, from its prefix and the bindings in scope.
-    fn element_ns(&self) -> Result<&'a str, Fallback> {
-        let prefix = match self.local - self.name.start {
-            0 => &b""[..],
-            n => &self.bytes[self.name.start..self.name.start + n - 1],
+    fn element_ns(&mut self) -> Result<&'a str, Fallback> {
+        let prefix = Span {
+            start: self.name.start,
+            end: (self.local.max(self.name.start + 1)) - 1,
         };
+        let prefix_bytes = &self.bytes[prefix.start..prefix.end];
         // Elements in the `xml` namespace are left to the cursor with their prefix.
-        match self.resolve(prefix) {
+        match self.resolve(prefix_bytes) {
             Some(XML_NS) => Err(Fallback),
-            Some(uri) => Ok(uri),
-            None if prefix.is_empty() => Ok(""),
+            Some(uri) => {
+                if !prefix_bytes.is_empty() {
+                    self.element_prefix = Some((prefix, uri, self.epoch));
+                }
+                Ok(uri)
+            }
+            None if prefix_bytes.is_empty() => Ok(""),
             None => Err(Fallback),
         }
     }
@@ -539,6 +563,7 @@ impl<'a> Scanner<'a> {
                 return Err(Fallback);
             }
             self.bindings.push((prefix, uri));
+            self.epoch = self.epoch.wrapping_add(1);
             if prefix.is_empty() {
                 self.default_ns = Some(uri);
             }
@@ -607,6 +632,7 @@ impl<'a> Scanner<'a> {
         if self.bindings.len() > keep {
             let default = self.bindings[keep..].iter().any(|(p, _)| p.is_empty());
             self.bindings.truncate(keep);
+            self.epoch = self.epoch.wrapping_add(1);
             if default {
                 let innermost = self.bindings.iter().rev().find(|(p, _)| p.is_empty());
                 self.default_ns = innermost.map(|&(_, uri)| uri);
@@ -703,10 +729,11 @@ impl<'a> Scanner<'a> {
         self.attributes(|ns, local, _| simple_type_attribute(ns, local))
     }
 
-    /// [`Source::child`]; with `expected` (an ASCII NCName) compared in place first: when
-    /// the tag's name is that, unprefixed, no name is scanned.
+    /// [`Source::child`]; with `expected` compared in place first: when the tag's name is
+    /// its local name (an ASCII NCName), unprefixed or with the prefix the last prefixed
+    /// element bound to its namespace, no name is scanned and no prefix looked up.
     #[inline(always)]
-    fn next_child(&mut self, expected: Option<&[u8]>) -> Result<bool, Fallback> {
+    fn next_child(&mut self, expected: Option<&Expected>) -> Result<bool, Fallback> {
         if self.self_closing {
             self.close_empty()?;
             return Ok(false);
@@ -722,26 +749,63 @@ impl<'a> Scanner<'a> {
             self.end_tag()?;
             return Ok(false);
         }
-        if let Some(name) = expected {
+        if let Some(name) = expected.and_then(Expected::plain) {
             let start = self.pos + 1;
-            let end = start + name.len();
-            // The name ends where the tag's name must: at white space, `>` or `/>` (`:`
-            // would make it a prefix; anything else, a longer name).
-            if self
-                .bytes
-                .get(start..end)
-                .is_some_and(|b| same_bytes(b, name))
-                && matches!(
-                    self.byte(end),
-                    Some(b'>' | b'/' | b' ' | b'\t' | b'\n' | b'\r')
-                )
-            {
-                self.start_tag_named(end, start)?;
+            if let Some(end) = self.name_at(start, name) {
+                self.start_tag_named(end, start, None)?;
+                return Ok(true);
+            }
+            if let Some((local, end, ns)) = self.prefixed_name_at(start, name, expected) {
+                self.start_tag_named(end, local, Some(ns))?;
                 return Ok(true);
             }
         }
         self.start_tag()?;
         Ok(true)
+    }
+
+    /// Where the name `name` that the input has at `at` ends, if it has it there.
+    #[inline(always)]
+    fn name_at(&self, at: usize, name: &[u8]) -> Option<usize> {
+        let end = at + name.len();
+        // The name ends where the tag's name must: at white space, `>` or `/>` (`:` would
+        // make it a prefix; anything else, a longer name).
+        let here = self.bytes.get(at..end).is_some_and(|b| same_bytes(b, name))
+            && matches!(
+                self.byte(end),
+                Some(b'>' | b'/' | b' ' | b'\t' | b'\n' | b'\r')
+            );
+        here.then_some(end)
+    }
+
+    /// The tag name at `at` as `prefix:local`, `prefix` the last element prefix, still bound
+    /// to the namespace `expected` is in: where its local part starts, where it ends and
+    /// that namespace.
+    #[inline(always)]
+    fn prefixed_name_at(
+        &self,
+        at: usize,
+        local: &[u8],
+        expected: Option<&Expected>,
+    ) -> Option<(usize, usize, &'a str)> {
+        let (prefix, uri, epoch) = self.element_prefix?;
+        let ns = expected?.ns();
+        if epoch != self.epoch || !same_str(uri, ns) {
+            return None;
+        }
+        let prefix = &self.bytes[prefix.start..prefix.end];
+        let colon = at + prefix.len();
+        let here = self
+            .bytes
+            .get(at..colon)
+            .is_some_and(|b| same_bytes(b, prefix))
+            && self.byte(colon) == Some(b':');
+        if !here {
+            return None;
+        }
+        let end = self.name_at(colon + 1, local)?;
+        // The length the scanned name would be refused at.
+        (end - at <= MAX_NAME).then_some((colon + 1, end, uri))
     }
 
     /// [`Source::child`] in mixed content: the text up to the next tag kept, then the tag.
@@ -920,7 +984,7 @@ impl Source for Scanner<'_> {
     }
 
     fn child_expecting(&mut self, next: &Expected) -> Result<bool, Fallback> {
-        self.next_child(next.plain())
+        self.next_child(Some(next))
     }
 
     fn text(&mut self) -> Result<&str, Fallback> {
