@@ -103,12 +103,18 @@ impl Cursor<'_> {
         let Some(t) = self.track.as_mut().filter(|t| t.active()) else {
             return Ok(());
         };
-        let name = match self.reader.current() {
-            Event::Start(s) => (Text::from(s.namespace_uri()), Text::from(s.local_name())),
-            _ => (Text::default(), Text::default()),
-        };
         let depth = self.reader.depth().saturating_sub(1);
-        t.start(depth, name, self.reader.offset());
+        let at = self.reader.offset();
+        match self.reader.current() {
+            Event::Start(s) => {
+                let name = (Text::from(s.namespace_uri()), Text::from(s.local_name()));
+                t.start(depth, name, at);
+                for a in s.attributes().filter(|a| a.namespace_uri() == XSI) {
+                    t.xsi_attribute(a.local_name(), a.value(), at);
+                }
+            }
+            _ => t.start(depth, (Text::default(), Text::default()), at),
+        }
         self.identity_check()
     }
 

@@ -877,6 +877,11 @@ pub struct Tracker {
     /// An element that ended (at this depth, its end tag at this offset) and whose value
     /// is still to come.
     ended: Option<(usize, u64)>,
+    /// The `xsi:` attributes of the element that started last, with its offset. No
+    /// generated reader gives their keys, yet a field (`@*`) may select them: they go to
+    /// the engine at the next event, when the scopes the element opens are open too.
+    xsi: Vec<(Text, KeyPart)>,
+    xsi_at: u64,
     errors: Vec<IdError>,
 }
 
@@ -890,6 +895,7 @@ impl Tracker {
     /// The start tag, at byte `offset`, of the element at `depth` that `name` gives.
     pub fn start(&mut self, depth: usize, name: (Text, Text), offset: u64) {
         self.settle();
+        self.xsi_flush();
         self.engine
             .start(&self.constraints[..], depth, &name, offset);
     }
@@ -897,6 +903,7 @@ impl Tracker {
     /// The end tag, at byte `offset`, of the element at `depth`.
     pub fn end(&mut self, depth: usize, offset: u64) {
         self.settle();
+        self.xsi_flush();
         self.ended = Some((depth, offset));
     }
 
@@ -916,6 +923,39 @@ impl Tracker {
         }
         self.engine
             .open(&self.constraints[..], depth, &name, ics, offset);
+    }
+
+    /// An `xsi:` attribute (`local`, `value`) of the element that started last, at
+    /// `offset`: its key as the validator makes it (`xsi:type` and `xsi:nil` as written, the
+    /// location hints as their values).
+    pub fn xsi_attribute(&mut self, local: &str, value: &str, offset: u64) {
+        let key = match local {
+            "schemaLocation" => (
+                10,
+                value.split_ascii_whitespace().collect::<Vec<_>>().join(" "),
+            ),
+            "noNamespaceSchemaLocation" => lexical_key(crate::datatypes::Builtin::AnyUri, value),
+            _ => (0, value.to_string()),
+        };
+        self.xsi.push((Text::from(local), key));
+        self.xsi_at = offset;
+    }
+
+    /// The `xsi:` attributes of the element that started last to the fields that select
+    /// them.
+    #[inline]
+    fn xsi_flush(&mut self) {
+        if self.xsi.is_empty() {
+            return;
+        }
+        let cs = &self.constraints[..];
+        for (local, key) in self.xsi.drain(..) {
+            if self.engine.wants_attributes() {
+                let name = (Text::from(super::XSI), local);
+                self.engine
+                    .attribute(cs, &name, &key, self.xsi_at, &mut self.errors);
+            }
+        }
     }
 
     /// Whether the element that started last has attributes that fields select.
@@ -1118,6 +1158,37 @@ mod tests {
             ];
             assert_eq!(found, expected, "{n} keys");
         }
+    }
+
+    /// A field `@*` selects the `xsi:` attributes too (no generated reader gives their keys:
+    /// the tracker takes them from the source), once the element's own scopes are open.
+    #[test]
+    fn any_attribute_fields_see_xsi_attributes() {
+        const T: &[Constraint] = &[Constraint {
+            name: "k",
+            kind: Kind::Key,
+            selector: "{}t",
+            fields: "@*",
+        }];
+        let run = |xsi: bool| {
+            let mut t = Tracker::default();
+            t.open(T, &[0], 0, name("", "root"), 0);
+            for (at, row) in [(10, "1"), (20, "2")] {
+                t.start(1, name("", "t"), at);
+                if xsi {
+                    t.xsi_attribute("nil", "true", at);
+                }
+                t.attribute(name("", "row"), &(0, row.to_string()), at);
+                t.end(1, at);
+                t.value(None, true);
+            }
+            t.end(0, 30);
+            t.settle();
+            t.error()
+        };
+        assert_eq!(run(false), None);
+        let e = run(true).expect("two values for one field");
+        assert_eq!((e.0, e.2), ("cvc-identity-constraint.3", 10));
     }
 
     #[test]

@@ -660,9 +660,22 @@ impl<'a> Scanner<'a> {
         let (ns, local) = self.name();
         let name = (Text::from(ns), Text::from(local));
         let depth = self.open.len() - 1;
-        if let Some(t) = &mut self.track {
+        // Out of `self` meanwhile, so that the attributes can be read.
+        let mut track = self.track.take();
+        if let Some(t) = &mut track {
             t.start(depth, name, at as u64);
+            // Only a prefixed attribute can be an `xsi:` one.
+            if self.prefixed {
+                for a in self.attrs.iter().filter(|a| !a.decl && same_str(a.ns, XSI)) {
+                    let local = self.str(Span {
+                        start: a.local,
+                        end: a.name.end,
+                    });
+                    t.xsi_attribute(local, self.value_of(a), at as u64);
+                }
+            }
         }
+        self.track = track;
         self.identity_check()
     }
 
