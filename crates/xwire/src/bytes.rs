@@ -11,6 +11,21 @@
 //! assert_eq!(first_eight(b"42") as u16, u16::from_le_bytes(*b"42"));
 //! ```
 
+/// String equality for namespace URIs: the same URI is often the same slice of the input,
+/// or the same constant (a source keeps the well-known ones as constants), and then two
+/// pointers say so; otherwise as [`same_bytes`].
+///
+/// ```
+/// const XSI: &str = "http://www.w3.org/2001/XMLSchema-instance";
+/// assert!(xwire::bytes::same_str(XSI, XSI));
+/// assert!(xwire::bytes::same_str(&XSI.to_string(), XSI));
+/// assert!(!xwire::bytes::same_str("urn:x", XSI));
+/// ```
+#[inline(always)]
+pub fn same_str(a: &str, b: &str) -> bool {
+    (a.as_ptr() == b.as_ptr() && a.len() == b.len()) || same_bytes(a.as_bytes(), b.as_bytes())
+}
+
 /// Byte equality that stays inline for short names and values (a libc `memcmp` call costs
 /// more than the comparison itself): up to 16 bytes are compared as two overlapping words,
 /// up to 64 (namespace URIs) a word at a time.

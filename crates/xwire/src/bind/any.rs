@@ -15,6 +15,7 @@
 //! The schema's global declarations come from the generated `Document` type, through
 //! [`Globals`].
 
+use crate::bytes::same_str;
 use std::borrow::Cow;
 use std::fmt;
 
@@ -199,7 +200,7 @@ impl Wildcard {
     ) -> Result<(), Fault> {
         // The `xsi:` attributes are never a wildcard's: the hints are allowed, the others
         // (`xsi:nil` where the element is not nillable) are not.
-        if ns == XSI || !self.namespaces.admits(ns) {
+        if same_str(ns, XSI) || !self.namespaces.admits(ns) {
             return other_attribute(ns, local, owner);
         }
         match (self.process, D::attribute(ns, local, value)) {
@@ -305,7 +306,7 @@ impl<D: Globals> Any<D> {
     /// names a simple type.
     pub(super) fn prelude<S: Source>(c: &mut S, own_type: bool) -> Result<bool, S::Error> {
         // Generated parsers refuse nillable declarations: this one is not.
-        c.attributes(|ns, local, _| match ns == XSI && local == "nil" {
+        c.attributes(|ns, local, _| match same_str(ns, XSI) && local == "nil" {
             true => {
                 let m = "the element is not nillable, so it may not have xsi:nil";
                 Err(Fault::new("cvc-elt.3.1", m))
@@ -314,7 +315,7 @@ impl<D: Globals> Any<D> {
         })?;
         if own_type {
             if let Some((ns, local)) = c.xsi_type_name()? {
-                if !(ns == XS && local == "anyType") {
+                if !(same_str(ns, XS) && local == "anyType") {
                     let m = format!(
                         "xsi:type names {}: the declaration blocks derivation by restriction",
                         display(ns, local)
@@ -329,7 +330,7 @@ impl<D: Globals> Any<D> {
     /// Whether the current start tag's `xsi:type` names a simple type.
     fn simple_xsi_type<S: Source>(c: &mut S) -> Result<bool, S::Error> {
         Ok(match c.xsi_type_name()? {
-            Some((ns, local)) if ns == XS => local != "anyType",
+            Some((ns, local)) if same_str(ns, XS) => local != "anyType",
             Some((ns, local)) => matches!(D::named_type(ns, local, ""), NamedType::Simple(_)),
             None => false,
         })
@@ -339,7 +340,7 @@ impl<D: Globals> Any<D> {
     /// its `xsi:type` names a simple type), no content.
     pub fn read_nil<S: Source>(c: &mut S) -> Result<(), S::Error> {
         let simple = Any::<D>::simple_xsi_type(c)?;
-        c.attributes(|ns, local, value| match (ns == XSI, simple) {
+        c.attributes(|ns, local, value| match (same_str(ns, XSI), simple) {
             (true, _) => Ok(()),
             (false, true) => super::source::simple_type_attribute(ns, local),
             (false, false) => D::attribute(ns, local, value).unwrap_or(Ok(())),
@@ -359,7 +360,7 @@ impl<D: Globals> Any<D> {
     /// The current element read as the complex type its `xsi:type` names, if it names one.
     fn typed<S: Source>(c: &mut S) -> Result<Option<TypedElement<D::Typed>>, S::Error> {
         let index = match c.xsi_type_name()? {
-            Some((ns, local)) if ns != XS => D::complex_type(ns, local),
+            Some((ns, local)) if !same_str(ns, XS) => D::complex_type(ns, local),
             _ => None,
         };
         let Some(index) = index else {
@@ -415,7 +416,7 @@ impl<D: Globals> AnyElement<D> {
     /// if it names one and the element holds text alone (checked by then).
     fn builtin_key(&self) -> Option<super::identity::KeyPart> {
         let (ns, local) = self.xsi_type.as_ref()?;
-        if ns != XS {
+        if !same_str(ns, XS) {
             return None;
         }
         let b = Builtin::from_name(local)?;
@@ -617,13 +618,13 @@ impl<D: Globals> AnyElement<D> {
         };
         let mut attributes = Vec::new();
         c.attributes(|ns, local, value| {
-            if process != Process::Skip && ns != XSI {
+            if process != Process::Skip && !same_str(ns, XSI) {
                 if let Some(checked) = D::attribute(ns, local, value) {
                     checked?;
                 }
             }
             // A resolved `xsi:type` is kept as a name: its prefix means nothing elsewhere.
-            if !(xsi_type.is_some() && ns == XSI && local == "type") {
+            if !(xsi_type.is_some() && same_str(ns, XSI) && local == "type") {
                 attributes.push(AnyAttribute::new(ns, local, value));
             }
             Ok(())
@@ -645,13 +646,13 @@ impl<D: Globals> AnyElement<D> {
 /// type: `xs:anyType` allows anything; a simple type, text valid for it and no attributes
 /// but the `xsi:` ones.
 fn check_named_type<D: Globals>(e: &AnyElement<D>, ns: &str, local: &str) -> Result<(), Fault> {
-    if ns == XS && local == "anyType" {
+    if same_str(ns, XS) && local == "anyType" {
         return Ok(());
     }
     // The text, or why there is none to check: an element child.
     let text = e.text_only().ok_or_else(simple_with_children);
     let s = text.as_deref().unwrap_or("");
-    let checked = match ns == XS {
+    let checked = match same_str(ns, XS) {
         true => match value::builtin_derived(local, Builtin::AnySimpleType, s) {
             Ok(true) => NamedType::Simple(Ok(())),
             Ok(false) => NamedType::None,

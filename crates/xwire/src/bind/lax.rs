@@ -15,6 +15,7 @@ use super::identity::KeyPart;
 use super::source::{simple_type_attribute, KeptName};
 use super::{value, Content, Fault, Source, XSI};
 use crate::bytes::same_bytes;
+use crate::bytes::same_str;
 
 /// What the schema's global declarations and named complex types make of lax content when
 /// nothing is built: implemented by the generated `Document` of the validate-only API.
@@ -184,7 +185,7 @@ where
 fn check<D: Globals>(named: &KeptName, text: &str) -> NamedType {
     match named {
         KeptName::Builtin(b) => NamedType::Simple(value::check_builtin(*b, text)),
-        KeptName::Other(ns, _) if ns == XS => NamedType::None,
+        KeptName::Other(ns, _) if same_str(ns, XS) => NamedType::None,
         KeptName::Other(ns, local) => D::named_type(ns, local, text),
     }
 }
@@ -239,7 +240,7 @@ where
     // name is kept (copied only when it names no built-in type).
     let (index, named) = match c.xsi_type_name()? {
         None => (None, None),
-        Some((ns, local)) if ns != XS => match D::complex_type(ns, local) {
+        Some((ns, local)) if !same_str(ns, XS) => match D::complex_type(ns, local) {
             Some(i) => (Some(i), None),
             None => (None, Some(KeptName::new(ns, local))),
         },

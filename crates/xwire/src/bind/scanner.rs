@@ -16,7 +16,7 @@
 //! characters, `]]>` in text, the reader's default limits); `tests/bind_sources.rs` and the
 //! generated parsers' fuzz targets hold it to the cursor.
 
-use crate::bytes::same_bytes;
+use crate::bytes::{same_bytes, same_str};
 use crate::chars::{self, CLASS};
 use crate::scan::{any_char, reference, skip_ws, str_of, Ref};
 use crate::simd;
@@ -562,6 +562,9 @@ impl<'a> Scanner<'a> {
             {
                 return Err(Fallback);
             }
+            // A well-known URI (`xsi:`, `xsd:`, SOAP's) as its constant: every comparison
+            // with it (`xsi:type`, its type's namespace) is then a pointer comparison.
+            let uri = super::text::well_known(uri).unwrap_or(uri);
             self.bindings.push((prefix, uri));
             self.epoch = self.epoch.wrapping_add(1);
             if prefix.is_empty() {
@@ -942,7 +945,7 @@ impl Source for Scanner<'_> {
                 end: a.name.end,
             });
             let ns = a.ns;
-            if self.nil_ok && local == "nil" && ns == XSI {
+            if self.nil_ok && local == "nil" && same_str(ns, XSI) {
                 continue;
             }
             f(ns, local, self.value_of(a)).map_err(|_| Fallback)?;
@@ -1142,10 +1145,4 @@ impl Source for Scanner<'_> {
     fn not_derived(&mut self, _ns: &str, _local: &str) -> Fallback {
         Fallback
     }
-}
-
-#[inline(always)]
-fn same_str(a: &str, b: &str) -> bool {
-    // The same URI is often the same slice of the input, or the same constant.
-    (a.as_ptr() == b.as_ptr() && a.len() == b.len()) || same_bytes(a.as_bytes(), b.as_bytes())
 }

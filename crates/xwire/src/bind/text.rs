@@ -56,6 +56,17 @@ const WELL_KNOWN: [&str; 7] = [
     "http://www.w3.org/2003/05/soap-encoding",
 ];
 
+/// The constant among [`WELL_KNOWN`] equal to `s`, if any: what a source keeps instead of
+/// the input's copy of a URI, so that comparing it with the constant is comparing two
+/// pointers.
+#[inline]
+pub(crate) fn well_known(s: &str) -> Option<&'static str> {
+    WELL_KNOWN
+        .iter()
+        .find(|k| k.len() == s.len() && **k == s)
+        .copied()
+}
+
 impl Text {
     /// The empty string.
     pub const fn new() -> Text {
@@ -96,7 +107,7 @@ impl From<&str> for Text {
                 len: s.len() as u8,
                 buf: packed(s.as_bytes()),
             })
-        } else if let Some(k) = WELL_KNOWN.iter().find(|k| k.len() == s.len() && **k == s) {
+        } else if let Some(k) = well_known(s) {
             Text(Repr::Static(k))
         } else {
             Text(Repr::Heap(s.into()))
