@@ -3,7 +3,9 @@
 
 use std::fmt::Write;
 
-use crate::plan::{Field, Item, ItemKind, Occurs, Plan, Prim, Source, TemporalKind, Ty, Variant};
+use crate::plan::{
+    Field, Item, ItemKind, Occurs, Plan, Prim, Source, TemporalKind, Ty, Variant, UNDECLARED,
+};
 
 /// Where generated code finds the value types the language lacks.
 const RUNTIME: &str = "xwire::bind";
@@ -64,17 +66,16 @@ fn doc_lines(out: &mut String, indent: &str, lines: &[String]) {
     }
 }
 
-/// The enum of the documents the schema allows: one variant per global element.
+/// The enum of the documents the schema allows: one variant per global element, and one for
+/// a root that none names but whose `xsi:type` gives it a type.
 fn document(out: &mut String, plan: &Plan, opts: &Options<'_>) {
     out.push('\n');
-    let _ = writeln!(out, "/// A document: one of the schema's global elements.");
+    let _ = writeln!(
+        out,
+        "/// A document: one of the schema's global elements, or a root its `xsi:type` types."
+    );
     derive_line(out, opts.derives, &[]);
     let _ = writeln!(out, "{LARGE_VARIANTS}");
-    if plan.roots.is_empty() {
-        // No global element: no document is valid.
-        let _ = writeln!(out, "pub enum Document {{}}");
-        return;
-    }
     let _ = writeln!(out, "pub enum Document {{");
     for root in &plan.roots {
         let _ = writeln!(
@@ -85,6 +86,15 @@ fn document(out: &mut String, plan: &Plan, opts: &Options<'_>) {
         let ty = nillable(rust_type(plan, &root.ty), root.nillable);
         let _ = writeln!(out, "    {}({ty}),", root.name);
     }
+    let lines = [
+        "/// A root that no global element names, typed by its `xsi:type`: a value of one of",
+        "/// the named complex types, or kept as XML (a simple type's text, checked; an",
+        "/// `xs:anyType`'s content, assessed laxly).",
+    ];
+    for line in lines {
+        let _ = writeln!(out, "    {line}");
+    }
+    let _ = writeln!(out, "    {UNDECLARED}(xwire::bind::Any<Document>),");
     let _ = writeln!(out, "}}");
 }
 

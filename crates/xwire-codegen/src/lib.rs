@@ -4,7 +4,9 @@
 //! folder and an optional catalog, never the network) and it writes one Rust file: a struct per
 //! complex type, an enum per choice and substitution group, enumerations as enums, integers
 //! sized by their ranges, `Option` and `Vec` for occurrence, `Box` where a type contains
-//! itself, and a `Document` enum of the global elements. The mapping is planned once
+//! itself, and a `Document` enum of the global elements (and `Document::Undeclared`, a root no
+//! global element names that its `xsi:type` gives a type, as the validator assesses such a
+//! root). The mapping is planned once
 //! ([`plan`]) from `xwire-schema`'s component model; the same schema always gives the same
 //! file, byte for byte.
 //!

@@ -28,7 +28,7 @@ use xwire_schema::model::{
 use crate::identity;
 use crate::plan::{
     names, Field, IntType, Item, ItemId, ItemKind, Occurs, Origin, Plan, Prim, Source,
-    TemporalKind, Ty, Variant,
+    TemporalKind, Ty, Variant, UNDECLARED,
 };
 
 /// A construct the parsers cannot read yet.
@@ -476,7 +476,17 @@ impl Emitter<'_> {
             true => "a global element (the schema declares none)".to_string(),
             false => expected.join(" or "),
         };
-        unexpected(o, "            ", "return Err(", &expected, ");");
+        let lines = [
+            "            // No global element names the root: only its `xsi:type` can type it.",
+            "            let Some(root) = xwire::bind::Any::<Document>::read_root(c)? else {",
+        ];
+        for line in lines {
+            let _ = writeln!(o, "{line}");
+        }
+        unexpected(o, "                ", "return Err(", &expected, ");");
+        let _ = writeln!(o, "            }};");
+        let _ = writeln!(o, "            c.finish()?;");
+        let _ = writeln!(o, "            return Ok(Document::{UNDECLARED}(root));");
         let _ = writeln!(o, "        }};");
         let _ = writeln!(o, "        c.finish()?;");
         let _ = writeln!(o, "        Ok(doc)");
@@ -516,7 +526,8 @@ impl Emitter<'_> {
             "    /// Checks a document from `c`, at its start, to its end.",
             "    pub fn check<Src: xwire::bind::Source>(c: &mut Src) -> Result<(), Src::Error> {",
             "        c.root()?;",
-            "        if !Document::check_element(c)? {",
+            "        // A root no global element names: only its `xsi:type` can type it.",
+            "        if !Document::check_element(c)? && !xwire::bind::Any::<Document>::check_root(c)? {",
         ];
         for line in lines {
             let _ = writeln!(o, "{line}");
@@ -660,7 +671,8 @@ impl Emitter<'_> {
             "        H: xwire::bind::events::Handler,",
             "    {",
             "        c.root()?;",
-            "        if !Document::events_element(c, h)? {",
+            "        // A root no global element names: only its `xsi:type` can type it.",
+            "        if !Document::events_element(c, h)? && !xwire::bind::events::root::<Document, _, _>(c, h)? {",
         ];
         for line in lines {
             let _ = writeln!(o, "{line}");

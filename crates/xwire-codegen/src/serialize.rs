@@ -14,7 +14,9 @@ use xwire_schema::datatypes::{Builtin, Value};
 use xwire_schema::model::{Schema, SimpleTypeId, Variety};
 
 use crate::parse::{arm, conversion_name, scoped};
-use crate::plan::{Field, Item, ItemKind, Occurs, Origin, Plan, Prim, Source, Ty, Variant};
+use crate::plan::{
+    Field, Item, ItemKind, Occurs, Origin, Plan, Prim, Source, Ty, Variant, UNDECLARED,
+};
 
 const W: &str = "xwire::bind::write";
 
@@ -120,20 +122,17 @@ impl Emitter<'_> {
             "    /// through `xwire::binary::BinaryWriter` (numbers stay typed there)."
         );
         sink_signature(&mut o, "    pub fn write", "&self");
-        if plan.roots.is_empty() {
-            let _ = writeln!(o, "        match *self {{}}");
-        } else {
-            let _ = writeln!(o, "        match self {{");
-            for root in &plan.roots {
-                let name = self.name(&root.ns, &root.local);
-                let shape = self.shape(&root.ty, root.simple);
-                let _ = writeln!(o, "            Document::{}(v) => {{", root.name);
-                self.occurrence(&mut o, 16, &name, &shape, &root.ty, root.nillable, "v");
-                let _ = writeln!(o, "            }}");
-            }
-            let _ = writeln!(o, "        }}");
-            let _ = writeln!(o, "        Ok(())");
+        let _ = writeln!(o, "        match self {{");
+        for root in &plan.roots {
+            let name = self.name(&root.ns, &root.local);
+            let shape = self.shape(&root.ty, root.simple);
+            let _ = writeln!(o, "            Document::{}(v) => {{", root.name);
+            self.occurrence(&mut o, 16, &name, &shape, &root.ty, root.nillable, "v");
+            let _ = writeln!(o, "            }}");
         }
+        let _ = writeln!(o, "            Document::{UNDECLARED}(v) => v.write(s)?,");
+        let _ = writeln!(o, "        }}");
+        let _ = writeln!(o, "        Ok(())");
         let _ = writeln!(o, "    }}");
         let _ = writeln!(o);
         let _ = writeln!(

@@ -30,7 +30,9 @@ fn both_sources_read_mixed_content_and_qnames_alike() {
     let general = Document::read(&mut Cursor::new(VALID.as_bytes())).unwrap();
     let fast = Document::read(&mut Scanner::new(VALID.as_bytes())).unwrap();
     assert_eq!(fast, general);
-    let Document::Notes(n) = general;
+    let Document::Notes(n) = general else {
+        panic!("a notes document");
+    };
     assert_eq!(n.schema, Some(QName::new("urn:x", "memo")));
     let p = &n.para[0];
     assert_eq!(p.role, Some(Role::QName(QName::new(NS, "lead"))));
@@ -74,7 +76,9 @@ fn both_sources_read_mixed_content_and_qnames_alike() {
 fn comments_and_cdata_in_mixed_text_are_read_by_the_cursor() {
     let doc = VALID.replace("The <n:em>", "Th<!-- c -->e<![CDATA[ ]]><n:em>");
     assert!(Document::read(&mut Scanner::new(doc.as_bytes())).is_err());
-    let Document::Notes(n) = read(&doc).unwrap();
+    let Document::Notes(n) = read(&doc).unwrap() else {
+        panic!("a notes document");
+    };
     assert_eq!(n.para[0].text[0], MixedText::new(0, "The "));
 }
 
@@ -172,4 +176,61 @@ fn what_the_schema_forbids_is_an_error_as_for_the_validator() {
         assert_eq!(Document::validate(doc).is_ok(), read.is_ok());
         read
     });
+}
+
+/// A root no global element names: its `xsi:type` types it (a complex type, a built-in type,
+/// `xs:anyType`), as the validator assesses it, in every API; without one it is an error.
+#[test]
+fn a_root_typed_by_xsi_type_alone_is_read_in_every_api() {
+    const XSI: &str = r#"xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance""#;
+    let doc = |ty: &str, content: &str| {
+        format!(
+            r#"<n:memo xmlns:n="urn:notes" xmlns:xs="http://www.w3.org/2001/XMLSchema" {XSI} xsi:type="{ty}">{content}</n:memo>"#
+        )
+    };
+    let para = doc("n:Para", "so <n:em>said</n:em> she");
+    let Document::Undeclared(xwire::bind::Any::Typed(t)) = read(&para).unwrap() else {
+        panic!("a root typed by a complex type");
+    };
+    assert_eq!((t.ns.as_str(), t.local.as_str()), (NS, "memo"));
+    assert!(matches!(t.value, notes::Typed::Para(_)));
+    let kind = doc("xs:int", " 42 ");
+    assert!(matches!(
+        read(&kind).unwrap(),
+        Document::Undeclared(xwire::bind::Any::Other(_))
+    ));
+    let any = doc("xs:anyType", "<x>free</x>");
+    let xsd = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/schemas/notes.xsd");
+    let schema = xwire_schema::model::Schema::load(xsd).expect("the schema loads");
+    let validator = |doc: &str| {
+        xwire_schema::validate::Validator::new(&schema, Default::default())
+            .validate(doc.as_bytes())
+            .is_ok()
+    };
+    for d in [&para, &kind, &any] {
+        assert!(validator(d), "{d}");
+        let value = read(d).unwrap_or_else(|e| panic!("{d}: {e}"));
+        assert!(Document::validate(d.as_bytes()).is_ok(), "{d}");
+        let mut log = Log::default();
+        Document::events(d.as_bytes(), &mut log).unwrap();
+        assert_eq!(log.0.first().map(String::as_str), Some("<memo"), "{d}");
+        let xml = value.to_xml().unwrap();
+        assert_eq!(read(&xml).unwrap(), value, "{xml}");
+    }
+    // Invalid for its type, typed by nothing the schema has, or not typed at all.
+    let wrong = [
+        doc("n:Para", "<n:by>x</n:by>"),
+        doc("xs:int", "forty-two"),
+        doc("n:Nothing", ""),
+        r#"<n:memo xmlns:n="urn:notes">x</n:memo>"#.to_string(),
+    ];
+    for d in &wrong {
+        assert!(!validator(d), "the validator accepts {d}");
+        assert!(read(d).is_err(), "{d}");
+        assert!(Document::validate(d.as_bytes()).is_err(), "{d}");
+        assert!(
+            Document::events(d.as_bytes(), &mut Log::default()).is_err(),
+            "{d}"
+        );
+    }
 }

@@ -261,6 +261,10 @@ fn prepare_events_any_type(setup: &Setup<'_>) -> Result<super::Runner, String> {
     Ok(events_runner(events))
 }
 
+/// What `bind` says of a root no global element names (typed by its `xsi:type` alone): no
+/// workload has one.
+const UNDECLARED: &str = "the root is not a global element of the schema";
+
 /// The checksum of `bind`: items + quantities + bytes of product names, over every order.
 pub(super) fn items_sum<'a, Q: Into<u64>>(items: impl Iterator<Item = (Q, &'a str)>) -> u64 {
     items
@@ -277,6 +281,7 @@ fn bind_po(doc: &[u8]) -> Outcome {
                 .map(|i| (i.quantity, i.product_name.as_str())),
         )),
         po::Document::Comment(c) => Ok(c.len() as u64),
+        po::Document::Undeclared(_) => Err(UNDECLARED.into()),
     }
 }
 
@@ -289,6 +294,7 @@ fn bind_ipo(doc: &[u8]) -> Outcome {
                 .map(|i| (i.quantity, i.product_name.as_str())),
         )),
         ipo::Document::Comment(c) => Ok(c.len() as u64),
+        ipo::Document::Undeclared(_) => Err(UNDECLARED.into()),
     }
 }
 
@@ -306,6 +312,7 @@ fn bind_purchase_orders(doc: &[u8]) -> Outcome {
                 .iter()
                 .map(|i| (i.quantity, i.product_name.as_str())),
         )),
+        purchase_orders::Document::Undeclared(_) => Err(UNDECLARED.into()),
     }
 }
 
@@ -315,6 +322,7 @@ fn bind_numeric(doc: &[u8]) -> Outcome {
         numeric::Document::Model(m) => (m.indices.i.len(), m.values.d.len()),
         numeric::Document::Indices(i) => (i.i.len(), 0),
         numeric::Document::Values(v) => (0, v.d.len()),
+        numeric::Document::Undeclared(_) => return Err(UNDECLARED.into()),
     };
     Ok((indices + values) as u64)
 }

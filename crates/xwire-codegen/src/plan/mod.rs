@@ -41,6 +41,10 @@ use xwire_schema::model::{
 
 pub use xwire_schema::datatypes::TemporalKind;
 
+/// The `Document` variant of a root that no global element names, typed by its `xsi:type`
+/// alone.
+pub const UNDECLARED: &str = "Undeclared";
+
 /// What a schema becomes in Rust.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
@@ -452,6 +456,8 @@ pub fn plan(schema: &Schema) -> Result<Plan, PlanError> {
     }
     let mut roots = Vec::new();
     let mut root_names = names::Taken::default();
+    // The variant of a root no global element names (`emit::document`).
+    root_names.take(UNDECLARED);
     for (_, el) in schema.global_elements() {
         let decl = schema.element(el);
         // An abstract element never appears itself: no document is one.

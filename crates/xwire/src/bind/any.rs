@@ -349,6 +349,54 @@ impl<D: Globals> Any<D> {
         c.identity_value(None, simple)
     }
 
+    /// Reads a document's root that no global declaration names (the generated
+    /// `Document::Undeclared`): its `xsi:type` gives it a type, as the validator assesses
+    /// such a root (XML Schema 1.0, 3.3.4, Schema-Validity Assessment (Element), 1.2): a
+    /// complex type's reader, a simple type's value check, `xs:anyType`'s lax content.
+    /// `None`, the source left at the start tag, when it has no `xsi:type`: then the root
+    /// is not valid.
+    ///
+    /// ```
+    /// use xwire::bind::{Any, Fault, Globals, NamedType, Scanner, Source};
+    ///
+    /// /// A schema that declares nothing.
+    /// #[derive(Clone, Debug, PartialEq)]
+    /// struct Nothing;
+    /// impl Globals for Nothing {
+    ///     type Typed = ();
+    ///     fn complex_type(_: &str, _: &str) -> Option<usize> { None }
+    ///     fn typed<S: Source>(_: &mut S, _: usize) -> Result<Option<()>, S::Error> { Ok(None) }
+    ///     fn element<S: Source>(_: &mut S) -> Result<Option<Self>, S::Error> { Ok(None) }
+    ///     fn attribute(_: &str, _: &str, _: &str) -> Option<Result<(), Fault>> { None }
+    ///     fn named_type(_: &str, _: &str, _: &str) -> NamedType { NamedType::None }
+    /// }
+    ///
+    /// let xsi = r#"xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance""#;
+    /// let xs = r#"xmlns:xs="http://www.w3.org/2001/XMLSchema""#;
+    /// let doc = format!(r#"<n {xsi} {xs} xsi:type="xs:int">42</n>"#);
+    /// let mut s = Scanner::new(doc.as_bytes());
+    /// s.root().unwrap();
+    /// let Some(Any::Other(n)) = Any::<Nothing>::read_root(&mut s).unwrap() else {
+    ///     panic!("a root typed by xsi:type");
+    /// };
+    /// assert_eq!(n.xsi_type.as_ref().map(|(_, l)| l.as_str()), Some("int"));
+    ///
+    /// let doc = format!(r#"<n {xsi} {xs} xsi:type="xs:int">forty-two</n>"#);
+    /// let mut s = Scanner::new(doc.as_bytes());
+    /// s.root().unwrap();
+    /// assert!(Any::<Nothing>::read_root(&mut s).is_err(), "not an int");
+    ///
+    /// let mut s = Scanner::new(b"<n>42</n>");
+    /// s.root().unwrap();
+    /// assert!(Any::<Nothing>::read_root(&mut s).unwrap().is_none(), "no type at all");
+    /// ```
+    pub fn read_root<S: Source>(c: &mut S) -> Result<Option<Any<D>>, S::Error> {
+        if c.xsi_type_name()?.is_none() {
+            return Ok(None);
+        }
+        Any::lax(c).map(Some)
+    }
+
     /// The current element assessed laxly, without looking for a global declaration.
     fn lax<S: Source>(c: &mut S) -> Result<Any<D>, S::Error> {
         match Any::<D>::typed(c)? {

@@ -161,6 +161,22 @@ impl<D: EventGlobals, S: Source, H: Handler> Visit<D, S> for Give<'_, H> {
     }
 }
 
+/// A document's root that no global declaration names, checked as [`Any::read_root`]
+/// reads it, as events: `false`, the source left at the start tag, when it has no
+/// `xsi:type`.
+pub fn root<D, S, H>(c: &mut S, h: &mut H) -> Result<bool, S::Error>
+where
+    D: EventGlobals,
+    S: Source,
+    H: Handler,
+{
+    if c.xsi_type_name()?.is_none() {
+        return Ok(false);
+    }
+    lax::<D, S, H>(c, h)?;
+    Ok(true)
+}
+
 /// A whole document's events with its root taken as `xs:anyType` ([`lax`]): the generated
 /// `Document::events_any_type`.
 pub fn any_type_document<D: EventGlobals, H: Handler>(

@@ -57,6 +57,17 @@ impl Wildcard {
 }
 
 impl<D: CheckGlobals> Any<D> {
+    /// Checks a document's root that no global declaration names as [`Any::read_root`]
+    /// reads it, building nothing: `false`, the source left at the start tag, when it has
+    /// no `xsi:type`.
+    pub fn check_root<S: Source>(c: &mut S) -> Result<bool, S::Error> {
+        if c.xsi_type_name()?.is_none() {
+            return Ok(false);
+        }
+        lax::<D, S, _>(c, &mut Check)?;
+        Ok(true)
+    }
+
     /// Checks the current element, declared of type `xs:anyType`, as
     /// [`Any::read_any_type`] reads it, building nothing.
     pub fn check_any_type<S: Source>(c: &mut S) -> Result<(), S::Error> {
