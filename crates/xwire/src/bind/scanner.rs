@@ -149,6 +149,7 @@ pub struct Scanner<'a> {
 
 impl<'a> Scanner<'a> {
     /// A scanner at the start of the document in `bytes`.
+    #[inline]
     pub fn new(bytes: &'a [u8]) -> Scanner<'a> {
         Scanner {
             bytes,
@@ -515,22 +516,21 @@ impl<'a> Scanner<'a> {
 
     /// The current element's namespace URI, from its prefix and the bindings in scope.
     fn element_ns(&mut self) -> Result<&'a str, Fallback> {
+        if self.local == self.name.start {
+            // `declare` never binds the default namespace to `xml`'s.
+            return Ok(self.default_ns.unwrap_or(""));
+        }
         let prefix = Span {
             start: self.name.start,
-            end: (self.local.max(self.name.start + 1)) - 1,
+            end: self.local - 1,
         };
-        let prefix_bytes = &self.bytes[prefix.start..prefix.end];
         // Elements in the `xml` namespace are left to the cursor with their prefix.
-        match self.resolve(prefix_bytes) {
-            Some(XML_NS) => Err(Fallback),
+        match self.resolve(&self.bytes[prefix.start..prefix.end]) {
+            Some(XML_NS) | None => Err(Fallback),
             Some(uri) => {
-                if !prefix_bytes.is_empty() {
-                    self.element_prefix = Some((prefix, uri, self.epoch));
-                }
+                self.element_prefix = Some((prefix, uri, self.epoch));
                 Ok(uri)
             }
-            None if prefix_bytes.is_empty() => Ok(""),
-            None => Err(Fallback),
         }
     }
 
