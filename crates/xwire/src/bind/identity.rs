@@ -948,13 +948,12 @@ impl Tracker {
         if self.xsi.is_empty() {
             return;
         }
+        let wanted = self.engine.wants_attributes();
         let cs = &self.constraints[..];
-        for (local, key) in self.xsi.drain(..) {
-            if self.engine.wants_attributes() {
-                let name = (Text::from(super::XSI), local);
-                self.engine
-                    .attribute(cs, &name, &key, self.xsi_at, &mut self.errors);
-            }
+        for (local, key) in self.xsi.drain(..).filter(|_| wanted) {
+            let name = (Text::from(super::XSI), local);
+            self.engine
+                .attribute(cs, &name, &key, self.xsi_at, &mut self.errors);
         }
     }
 
@@ -1056,11 +1055,10 @@ mod tests {
         assert!(f[1].steps.is_empty() && matches!(f[1].attribute, Some(Test::Any)));
     }
 
-    /// A keyref whose key is declared on a descendant: the key table goes up to the scope
-    /// of the keyref, and a reference to a value it lacks is an error where it stands.
-    #[test]
-    fn a_keyref_sees_the_keys_of_descendants() {
-        const T: &[Constraint] = &[
+    /// A key on `item/@id` (constraint 0) and a keyref to it from the elements `refs`
+    /// selects (constraint 1), compiled.
+    fn item_keys_and_refs(refs: &'static str) -> Vec<Compiled> {
+        compile(&[
             Constraint {
                 name: "k",
                 kind: Kind::Key,
@@ -1070,11 +1068,17 @@ mod tests {
             Constraint {
                 name: "r",
                 kind: Kind::KeyRef(0),
-                selector: ".//{}ref",
+                selector: refs,
                 fields: ".",
             },
-        ];
-        let cs = compile(T);
+        ])
+    }
+
+    /// A keyref whose key is declared on a descendant: the key table goes up to the scope
+    /// of the keyref, and a reference to a value it lacks is an error where it stands.
+    #[test]
+    fn a_keyref_sees_the_keys_of_descendants() {
+        let cs = item_keys_and_refs(".//{}ref");
         let cs = &cs[..];
         let mut id = Identity::default();
         let mut errors = Vec::new();
@@ -1103,21 +1107,7 @@ mod tests {
     /// across the move from one to the other; keyrefs find keys in both.
     #[test]
     fn duplicates_are_found_in_short_and_long_tables() {
-        const T: &[Constraint] = &[
-            Constraint {
-                name: "k",
-                kind: Kind::Key,
-                selector: "{}item",
-                fields: "@{}id",
-            },
-            Constraint {
-                name: "r",
-                kind: Kind::KeyRef(0),
-                selector: "{}ref",
-                fields: ".",
-            },
-        ];
-        let cs = compile(T);
+        let cs = item_keys_and_refs("{}ref");
         let cs = &cs[..];
         for n in [
             1,

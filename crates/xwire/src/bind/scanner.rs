@@ -765,13 +765,13 @@ impl<'a> Scanner<'a> {
             self.end_tag()?;
             return Ok(false);
         }
-        if let Some(name) = expected.and_then(Expected::plain) {
+        if let Some((e, name)) = expected.and_then(|e| Some((e, e.plain()?))) {
             let start = self.pos + 1;
             if let Some(end) = self.name_at(start, name) {
                 self.start_tag_named(end, start, None)?;
                 return Ok(true);
             }
-            if let Some((local, end, ns)) = self.prefixed_name_at(start, name, expected) {
+            if let Some((local, end, ns)) = self.prefixed_name_at(start, name, e.ns()) {
                 self.start_tag_named(end, local, Some(ns))?;
                 return Ok(true);
             }
@@ -795,17 +795,15 @@ impl<'a> Scanner<'a> {
     }
 
     /// The tag name at `at` as `prefix:local`, `prefix` the last element prefix, still bound
-    /// to the namespace `expected` is in: where its local part starts, where it ends and
-    /// that namespace.
+    /// to namespace `ns`: where its local part starts, where it ends and that namespace.
     #[inline(always)]
     fn prefixed_name_at(
         &self,
         at: usize,
         local: &[u8],
-        expected: Option<&Expected>,
+        ns: &str,
     ) -> Option<(usize, usize, &'a str)> {
         let (prefix, uri, epoch) = self.element_prefix?;
-        let ns = expected?.ns();
         if epoch != self.epoch || !same_str(uri, ns) {
             return None;
         }
