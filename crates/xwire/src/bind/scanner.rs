@@ -22,10 +22,13 @@ use crate::scan::{any_char, reference, skip_ws, str_of, Ref};
 use crate::simd;
 use crate::{XMLNS_NS, XML_NS};
 
+use self::memo::{Seen, TagMemo};
 use super::identity::Tracker;
 use super::mixed::MixedRuns;
 use super::source::simple_type_attribute;
 use super::{Bindings, Content, Expected, Fault, Ids, MixedText, Source, Text, XSI};
+
+mod memo;
 
 /// What a [`Scanner`] gives when it stops: the document holds something it leaves to the
 /// [`Cursor`](super::Cursor), or is wrong. Either way, read it again with the cursor.
@@ -121,6 +124,7 @@ pub struct Scanner<'a> {
     xsi: Option<Option<(&'a str, Span, bool)>>,
     /// The current start tag's attribute values that normalising changed.
     values: String,
+    memo: TagMemo<'a>,
     /// The text [`Source::text`] decoded last (the others are slices of the input).
     text: String,
     open: Vec<Open>,
@@ -163,6 +167,7 @@ impl<'a> Scanner<'a> {
             attrs: Vec::new(),
             xsi: None,
             values: String::new(),
+            memo: TagMemo::default(),
             text: String::new(),
             open: Vec::new(),
             bindings: Vec::new(),
@@ -425,7 +430,11 @@ impl<'a> Scanner<'a> {
             self.self_closing = false;
             self.pos = name_end + 1;
         } else {
-            self.attributes_from(name_end)?;
+            // A tag that repeats an earlier one's bytes is taken from the memo.
+            let seen = self.memo.seen(self.bytes, tag, self.name, epoch);
+            if !matches!(seen, Seen::Known(slot) if self.recall(slot)) {
+                self.attributes_from(name_end, seen)?;
+            }
         }
         self.ns = match (known, local == tag + 1, self.bindings.is_empty()) {
             // Unless the tag itself declared something.
@@ -439,8 +448,9 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// Reads the current start tag's attributes from `p` (the end of its name) to its end.
-    fn attributes_from(&mut self, mut p: usize) -> Result<(), Fallback> {
+    /// Reads the current start tag's attributes from `p` (the end of its name) to its end,
+    /// noting it in the memo as `seen`.
+    fn attributes_from(&mut self, mut p: usize, seen: Seen) -> Result<(), Fallback> {
         let tag = self.tag;
         self.attrs.clear();
         self.values.clear();
@@ -510,6 +520,9 @@ impl<'a> Scanner<'a> {
         }
         if self.prefixed || self.attrs.len() > 1 {
             self.check_attributes()?;
+        }
+        if !decls {
+            self.remember(seen);
         }
         Ok(())
     }
