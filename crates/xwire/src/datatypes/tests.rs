@@ -730,6 +730,11 @@ fn number_scan_edge_cases() {
         ("-", None),
         ("+-1", None),
         ("1_0", None),
+        // A wrong byte among the leading digits of a long number, or right after the sign.
+        ("1a345678901", None),
+        ("x23456789", None),
+        ("-+23456789", None),
+        ("+123456789012", Some(123_456_789_012)),
     ];
     for (s, v) in ints {
         assert_eq!(value::small_integer(s), v, "{s:?}");
