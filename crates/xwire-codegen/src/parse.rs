@@ -2862,7 +2862,12 @@ impl Emitter<'_> {
                 &format!("xwire::datatypes::Builtin::{b:?}"),
                 &spec,
             );
-            let _ = writeln!(o, "    {sname}.check(s)?;");
+            // A decimal read already is checked as it is, not read again.
+            let check = match (prim, b, valued_enum) {
+                (Prim::Decimal, Builtin::Decimal, false) => "check_decimal(&v)",
+                _ => "check(s)",
+            };
+            let _ = writeln!(o, "    {sname}.{check}?;");
         }
         if stringy && (f.length.is_some() || f.min_length.is_some() || f.max_length.is_some()) {
             let (min, max) = length_bounds(f);

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use std::cmp::Ordering;
 
-use crate::datatypes::{Builtin, Facet, Value};
+use crate::datatypes::{Builtin, Decimal, Facet, Value};
 
 use super::Fault;
 
@@ -47,19 +47,43 @@ impl Facets {
 
     /// Checks the value whose lexical form is `s` against every facet.
     pub fn check(&self, s: &str) -> Result<(), Fault> {
-        let fault = |m: String| Fault::new("cvc-facet-valid", m);
-        let facets = self
-            .parsed
-            .get_or_init(|| self.parse())
-            .as_ref()
-            .map_err(|m| fault(m.clone()))?;
+        let facets = self.facets()?;
         let value = self
             .builtin
             .parse(s)
             .map_err(|e| Fault::new("cvc-datatype-valid.1.2.1", e.message()))?;
+        Facets::check_all(facets, &value)
+    }
+
+    /// [`Facets::check`] of a decimal read already, facets on `xs:decimal` itself: the value
+    /// is not read a second time.
+    ///
+    /// ```
+    /// use xwire::bind::{value, Facets};
+    /// use xwire::datatypes::Builtin;
+    ///
+    /// static PRICE: Facets = Facets::new(Builtin::Decimal, &[("fractionDigits", "2")]);
+    /// assert!(PRICE.check_decimal(&value::decimal("19.90")?).is_ok());
+    /// assert!(PRICE.check_decimal(&value::decimal("1.005")?).is_err());
+    /// # Ok::<(), xwire::bind::Fault>(())
+    /// ```
+    pub fn check_decimal(&self, v: &Decimal) -> Result<(), Fault> {
+        debug_assert_eq!(self.builtin, Builtin::Decimal);
+        Facets::check_all(self.facets()?, &Value::Decimal(v.clone()))
+    }
+
+    /// The facets, parsed the first time.
+    fn facets(&self) -> Result<&[Facet], Fault> {
+        match self.parsed.get_or_init(|| self.parse()) {
+            Ok(facets) => Ok(facets),
+            Err(m) => Err(Fault::new("cvc-facet-valid", m.clone())),
+        }
+    }
+
+    fn check_all(facets: &[Facet], value: &Value) -> Result<(), Fault> {
         for f in facets {
-            f.check(&value)
-                .map_err(|e| fault(e.message().to_string()))?;
+            f.check(value)
+                .map_err(|e| Fault::new("cvc-facet-valid", e.message().to_string()))?;
         }
         Ok(())
     }
