@@ -445,6 +445,8 @@ pub fn items(n: usize, min: usize, max: Option<usize>) -> Result<(), Fault> {
 /// assert!(!may_be(Builtin::DateTime, "x2026-11-27T00:00:00Z"));
 /// assert!(may_be(Builtin::String, "anything"));
 /// ```
+// Always inline: `b` is a constant in generated code, and the type tests fold away.
+#[inline(always)]
 pub fn may_be(b: Builtin, s: &str) -> bool {
     let t = datatypes::trim_xml(s).as_bytes();
     let Some(&first) = t.first() else {

@@ -236,6 +236,7 @@ macro_rules! builtins {
 
             /// The base type: the type this one restricts, or for the list types their item
             /// type. `None` only for `anySimpleType` (whose base, `anyType`, is complex).
+            #[inline]
             pub fn base(self) -> Option<Builtin> {
                 let base = match self {
                     $(Builtin::$variant => Builtin::$base,)*
@@ -296,6 +297,7 @@ builtins! {
 
 impl Builtin {
     /// Whether this is one of the list types `NMTOKENS`, `IDREFS` and `ENTITIES`.
+    #[inline]
     pub fn is_list(self) -> bool {
         matches!(
             self,
@@ -319,6 +321,7 @@ impl Builtin {
 
     /// The primitive type this one is derived from (itself for a primitive type); for the
     /// list types, their item type's primitive (`string`); `anySimpleType` for itself.
+    #[inline]
     pub fn primitive(self) -> Builtin {
         let mut t = self;
         while let Some(b) = t.base() {
@@ -332,6 +335,7 @@ impl Builtin {
 
     /// Whether `self` is `other` or derived from it (list types count as derived from their
     /// item type here, as [`Builtin::base`] reports).
+    #[inline]
     pub fn derives_from(self, other: Builtin) -> bool {
         let mut t = Some(self);
         while let Some(x) = t {

@@ -140,6 +140,7 @@ pub(crate) fn string_lexical(ty: Builtin, s: &str) -> Result<(), DatatypeError> 
 /// Whether no value of this built-in has whitespace inside its lexical form (numbers,
 /// booleans, dates and times): for these, a value that parses after trimming is the value of
 /// the collapsed form.
+#[inline]
 pub fn rejects_inner_space(ty: Builtin) -> bool {
     matches!(
         ty,
