@@ -476,14 +476,23 @@ struct Scope {
 struct Target {
     scope: usize,
     depth: usize,
-    values: Vec<Option<KeyPart>>,
-    /// Per field, whether a node was already selected (with or without a value): a field
-    /// selecting two nodes is an error even when they have no simple value.
-    selected: Vec<bool>,
+    /// Per field, what it selected so far (one vector, not a second one of flags: a target
+    /// is made for every element a selector picks).
+    fields: Vec<Field>,
     /// A field already broke cvc-identity-constraint.3 for this node: it takes no further
     /// part (no second "missing value" error, no entry in the table).
     faulted: bool,
     offset: u64,
+}
+
+/// What a field of a target selected so far. Selecting a second node is an error even
+/// when neither has a simple value.
+#[derive(Clone, Debug, PartialEq)]
+enum Field {
+    Unselected,
+    /// A node without a value (element content, or nil).
+    Selected,
+    Value(KeyPart),
 }
 
 #[derive(Debug)]
@@ -649,8 +658,7 @@ impl<N: Clone + Default> Identity<N> {
                 self.targets.push(Target {
                     scope: si,
                     depth,
-                    values: vec![None; n],
-                    selected: vec![false; n],
+                    fields: vec![Field::Unselected; n],
                     faulted: false,
                     offset,
                 });
@@ -696,11 +704,12 @@ impl<N: Clone + Default> Identity<N> {
                 continue;
             }
             let target = &mut self.targets[p.target];
-            if std::mem::replace(&mut target.selected[p.field], true) {
+            let field = &mut target.fields[p.field];
+            if *field != Field::Unselected {
                 let m = more_than_one(cs.field_source(ic, p.field), &cs.display(ic));
                 errors.push(("cvc-identity-constraint.3", m, offset));
             }
-            target.values[p.field] = Some(key.clone());
+            *field = Field::Value(key.clone());
         }
     }
 
@@ -731,7 +740,14 @@ impl<N: Clone + Default> Identity<N> {
             let c = self.captures.pop().expect("checked");
             let t = &mut self.targets[c.target];
             let ic = self.scopes[t.scope].ic;
-            let again = std::mem::replace(&mut t.selected[c.field], true);
+            let field = &mut t.fields[c.field];
+            let again = *field != Field::Unselected;
+            // A field keeps the value it has when a node without one comes again.
+            *field = match (value.as_ref(), std::mem::replace(field, Field::Selected)) {
+                (Some(v), _) => Field::Value(v.clone()),
+                (None, Field::Value(v)) => Field::Value(v),
+                (None, _) => Field::Selected,
+            };
             if !simple_typed {
                 t.faulted = true;
                 let m = format!(
@@ -746,9 +762,6 @@ impl<N: Clone + Default> Identity<N> {
                 let m = more_than_one(cs.field_source(ic, c.field), &cs.display(ic));
                 errors.push(("cvc-identity-constraint.3", m, offset));
             }
-            if let Some(v) = &value {
-                t.values[c.field] = Some(v.clone());
-            }
         }
         while let Some(t) = self.targets.last() {
             if t.depth != depth {
@@ -760,7 +773,7 @@ impl<N: Clone + Default> Identity<N> {
             if t.faulted {
                 continue;
             }
-            if t.values.iter().any(Option::is_none) {
+            if t.fields.iter().any(|f| !matches!(f, Field::Value(_))) {
                 if kind == Kind::Key {
                     let m = format!(
                         "an element selected by key '{}' has no value for one of its fields",
@@ -770,7 +783,14 @@ impl<N: Clone + Default> Identity<N> {
                 }
                 continue;
             }
-            let key: Vec<KeyPart> = t.values.into_iter().map(|v| v.expect("checked")).collect();
+            let key: Vec<KeyPart> = t
+                .fields
+                .into_iter()
+                .filter_map(|f| match f {
+                    Field::Value(v) => Some(v),
+                    _ => None,
+                })
+                .collect();
             match kind {
                 Kind::KeyRef(_) => scope.refs.push((key, t.offset)),
                 _ if scope.keys.contains(&key) => {
