@@ -743,11 +743,11 @@ impl<N: Clone + Default> Identity<N> {
             let field = &mut t.fields[c.field];
             let again = *field != Field::Unselected;
             // A field keeps the value it has when a node without one comes again.
-            *field = match (value.as_ref(), std::mem::replace(field, Field::Selected)) {
-                (Some(v), _) => Field::Value(v.clone()),
-                (None, Field::Value(v)) => Field::Value(v),
-                (None, _) => Field::Selected,
-            };
+            match &value {
+                Some(v) => *field = Field::Value(v.clone()),
+                None if !again => *field = Field::Selected,
+                None => {}
+            }
             if !simple_typed {
                 t.faulted = true;
                 let m = format!(

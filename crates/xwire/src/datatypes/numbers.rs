@@ -241,16 +241,10 @@ pub fn xsd_integer(b: &[u8]) -> Option<i64> {
     let n = d.len();
     let v = match n {
         1..=8 => digits8(d)?,
-        // The leading 1 to 8 digits from the first word, moved to its high bytes: no branch
-        // on how many there are (9 and 10 digits alternate among 32-bit numbers).
-        9..=16 => {
-            let lead = n - 8;
-            let high = (first_eight(d) << (64 - 8 * lead)) | zeros_below(8 - lead);
-            if !all_digits(high) {
-                return None;
-            }
-            digit_value(high) * 100_000_000 + digits8(&d[lead..])?
-        }
+        // The leading 1 to 8 digits from a whole first word: no branch on how many there
+        // are, which reading a shorter slice takes (9 and 10 digits alternate among 32-bit
+        // numbers).
+        9..=16 => leading_digits(first_eight(d), n - 8)? * 100_000_000 + digits8(&d[n - 8..])?,
         17..=18 => {
             digits8(&d[..n - 16])? * 10_000_000_000_000_000
                 + digits8(&d[n - 16..n - 8])? * 100_000_000
@@ -317,9 +311,14 @@ fn signed(neg: bool, v: u64) -> i64 {
 /// go to its high bytes, `'0'`s fill the low ones.
 #[inline(always)]
 fn digits8(d: &[u8]) -> Option<u64> {
-    let n = d.len();
+    leading_digits(first_eight(d), d.len())
+}
+
+/// The value of the first `n` (1 to 8) bytes of `raw` as ASCII digits (`None` if one is
+/// not), the word read little-endian.
+#[inline(always)]
+fn leading_digits(raw: u64, n: usize) -> Option<u64> {
     debug_assert!((1..=8).contains(&n));
-    let raw = first_eight(d);
     let x = if n == 8 {
         raw
     } else {
@@ -329,12 +328,6 @@ fn digits8(d: &[u8]) -> Option<u64> {
 }
 
 const DIGIT_ZEROS: u64 = u64::from_le_bytes([b'0'; 8]);
-
-/// `'0'`s in the low `k` (0 to 8) bytes of a word, zeros above.
-#[inline(always)]
-fn zeros_below(k: usize) -> u64 {
-    (DIGIT_ZEROS as u128 & ((1u128 << (8 * k)) - 1)) as u64
-}
 
 /// Whether the eight bytes of `x` are ASCII digits.
 #[inline(always)]
