@@ -28,7 +28,7 @@ pub use format::{
     is_binary, varint_len, write_varint, ByteOrder, FrameInfo, FrameKind, PrimitiveType,
     BIG_ENDIAN_BIT, HEADER_LEN, MAGIC, VERSION,
 };
-pub use model::{Children, Kind, NodeId, TypedDocument};
+pub use model::{Children, Kind, NodeId, ReadOptions, TypedDocument};
 pub use to_text::{decode_to_text, DecodeError};
 pub use value::{parse_base64, push_base64, Array, Primitive, Typed, TypedValue, ValueError};
 pub use writer::BinaryWriter;

@@ -302,6 +302,44 @@ impl TypedDocument {
         el
     }
 
+    /// Inserts an element named `qname` in namespace `ns` as the sibling just before node
+    /// `before` (which must not be the document node), returning it: how a SOAP header is
+    /// added to an envelope whose body is already there.
+    ///
+    /// ```
+    /// use xwire::binary::TypedDocument;
+    /// let mut doc = TypedDocument::new();
+    /// let r = doc.append_element(doc.root(), "", "r");
+    /// let b = doc.append_element(r, "", "b");
+    /// let a = doc.insert_element_before(b, "", "a");
+    /// assert_eq!(doc.children(r).collect::<Vec<_>>(), [a, b]);
+    /// ```
+    pub fn insert_element_before(&mut self, before: NodeId, ns: &str, qname: &str) -> NodeId {
+        let parent = self.nodes[before.index()].parent;
+        assert!(parent != NONE, "insert_element_before the document node");
+        // Appended first (which allocates its node), then moved in front of `before`.
+        let el = self.element(NodeId(parent), ns, qname, Content::Children);
+        let mut prev = NONE;
+        let mut at = self.nodes[parent as usize].first_child;
+        while at != before.0 {
+            prev = at;
+            at = self.nodes[at as usize].next_sibling;
+        }
+        // `el` is the last child; its predecessor becomes the last again.
+        let mut before_el = at;
+        while self.nodes[before_el as usize].next_sibling != el.0 {
+            before_el = self.nodes[before_el as usize].next_sibling;
+        }
+        self.nodes[before_el as usize].next_sibling = NONE;
+        self.nodes[parent as usize].last_child = before_el;
+        self.nodes[el.index()].next_sibling = before.0;
+        match prev {
+            NONE => self.nodes[parent as usize].first_child = el.0,
+            prev => self.nodes[prev as usize].next_sibling = el.0,
+        }
+        el
+    }
+
     /// Appends a leaf element holding `value`.
     pub fn append_leaf(
         &mut self,
@@ -491,6 +529,142 @@ impl TypedDocument {
         })
     }
 
+    /// The namespace URI `prefix` (`""` for the default namespace) is bound to where element
+    /// `n` is, from the declarations on it and its ancestors: how a QName in text or in an
+    /// attribute value (`env:Sender`, `xsd:int`) is resolved. `xml` is always bound; an
+    /// unbound prefix, or a default namespace undeclared with `xmlns=""`, gives `None`.
+    ///
+    /// ```
+    /// use xwire::binary::TypedDocument;
+    /// let mut doc = TypedDocument::new();
+    /// let a = doc.append_element(doc.root(), "", "a");
+    /// doc.declare_namespace(a, "p", "urn:p");
+    /// let b = doc.append_element(a, "", "b");
+    /// assert_eq!(doc.lookup_namespace(b, "p"), Some("urn:p"));
+    /// assert_eq!(doc.lookup_namespace(b, "q"), None);
+    /// ```
+    pub fn lookup_namespace(&self, n: NodeId, prefix: &str) -> Option<&str> {
+        if prefix == "xml" {
+            return Some(crate::XML_NS);
+        }
+        let mut at = Some(n);
+        while let Some(e) = at {
+            if let Some((_, uri)) = self.namespaces(e).find(|(p, _)| *p == prefix) {
+                return (!uri.is_empty()).then_some(uri);
+            }
+            at = self.parent(e);
+        }
+        None
+    }
+
+    /// Appends to `parent` a copy of node `node` of document `src` and of everything under
+    /// it, returning the copy. A copied element also gets the namespace declarations that
+    /// were in scope at `node` from its ancestors, so that it writes with the same names
+    /// wherever it lands (as a header block echoed into a reply, or a body relayed).
+    ///
+    /// ```
+    /// use xwire::binary::TypedDocument;
+    /// let mut src = TypedDocument::new();
+    /// let a = src.append_element(src.root(), "urn:p", "p:a");
+    /// src.declare_namespace(a, "p", "urn:p");
+    /// let b = src.append_element(a, "urn:p", "p:b");
+    /// src.append_text(b, "hi");
+    /// let mut out = TypedDocument::new();
+    /// let copy = out.append_copy(out.root(), &src, b);
+    /// assert_eq!(out.lookup_namespace(copy, "p"), Some("urn:p"));
+    /// let mut w = xwire::writer::Writer::new(Vec::new());
+    /// out.write(&mut w)?;
+    /// assert_eq!(w.finish()?, br#"<p:b xmlns:p="urn:p">hi</p:b>"#);
+    /// # Ok::<(), xwire::writer::WriteError>(())
+    /// ```
+    pub fn append_copy(&mut self, parent: NodeId, src: &TypedDocument, node: NodeId) -> NodeId {
+        let top = self.append_copy_of_one(parent, src, node);
+        if matches!(src.nodes[node.index()].data, Data::Element { .. }) {
+            // In-scope declarations from the ancestors, nearest first, unless shadowed.
+            let mut seen: Vec<&str> = src.namespaces(node).map(|(p, _)| p).collect();
+            let mut at = src.parent(node);
+            while let Some(e) = at {
+                for (p, u) in src.namespaces(e) {
+                    if !seen.contains(&p) {
+                        seen.push(p);
+                        self.declare_namespace(top, p, u);
+                    }
+                }
+                at = src.parent(e);
+            }
+        }
+        // An explicit stack of (source node, its copy): depth is bounded only by memory.
+        let mut stack = vec![(node, top)];
+        while let Some((from, to)) = stack.pop() {
+            let children: Vec<NodeId> = src.children(from).collect();
+            for c in children {
+                let copy = self.append_copy_of_one(to, src, c);
+                if src.nodes[c.index()].first_child != NONE {
+                    stack.push((c, copy));
+                }
+            }
+        }
+        top
+    }
+
+    /// A copy of `node` alone (an element with its name, declarations and attributes).
+    fn append_copy_of_one(&mut self, parent: NodeId, src: &TypedDocument, node: NodeId) -> NodeId {
+        match &src.nodes[node.index()].data {
+            Data::Document => parent,
+            Data::Text(t) => self.append_text(parent, src.s(t)),
+            Data::CData(t) => self.append_cdata(parent, src.s(t)),
+            Data::Comment(t) => self.append_comment(parent, src.s(t)),
+            Data::Pi(t, d) => self.append_pi(parent, src.s(t), src.s(d)),
+            Data::Element {
+                name,
+                decls,
+                attrs,
+                content,
+            } => {
+                let copied = match content {
+                    Content::Children => Content::Children,
+                    Content::Leaf(_) => Content::Leaf(self.store(src.value(node).expect("a leaf"))),
+                    Content::Array(a) => Content::Array(a.clone()),
+                };
+                let name = self.name(src.s(&name.prefix), src.s(&name.local), src.s(&name.ns));
+                let el = self.push(
+                    parent,
+                    Data::Element {
+                        name,
+                        decls: Vec::new(),
+                        attrs: Vec::new(),
+                        content: copied,
+                    },
+                );
+                let decls: Vec<(Span, Span)> = decls
+                    .iter()
+                    .map(|(p, u)| (self.span(src.s(p)), self.span(src.s(u))))
+                    .collect();
+                let attrs: Vec<Attr> = attrs
+                    .iter()
+                    .map(|a| Attr {
+                        name: self.name(
+                            src.s(&a.name.prefix),
+                            src.s(&a.name.local),
+                            src.s(&a.name.ns),
+                        ),
+                        value: self.span(src.s(&a.value)),
+                    })
+                    .collect();
+                if let Data::Element {
+                    decls: d,
+                    attrs: at,
+                    ..
+                } = &mut self.nodes[el.index()].data
+                {
+                    *d = decls;
+                    *at = attrs;
+                }
+                el
+            }
+        }
+    }
+
     /// The value of the attribute `local` in namespace `ns` of element `n`.
     pub fn attribute(&self, n: NodeId, ns: &str, local: &str) -> Option<&str> {
         self.attributes(n)
@@ -633,6 +807,23 @@ impl TypedDocument {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn read_into(&mut self, reader: &mut Reader<'_>) -> Result<()> {
+        self.read_into_with(reader, ReadOptions::default())
+    }
+
+    /// [`TypedDocument::read_into`], refusing what `options` says a format built on XML
+    /// forbids (SOAP: a document type declaration, processing instructions). A refusal is an
+    /// [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported) error at the construct.
+    ///
+    /// ```
+    /// use xwire::binary::{ReadOptions, TypedDocument};
+    /// let mut options = ReadOptions::default();
+    /// options.refuse_doctype = true;
+    /// let mut doc = TypedDocument::new();
+    /// let mut r = xwire::Reader::from_slice(b"<!DOCTYPE a><a/>");
+    /// let e = doc.read_into_with(&mut r, options).unwrap_err();
+    /// assert!(e.to_string().contains("document type declaration"));
+    /// ```
+    pub fn read_into_with(&mut self, reader: &mut Reader<'_>, options: ReadOptions) -> Result<()> {
         self.clear();
         let doc = self;
         let mut open = vec![doc.root()];
@@ -685,12 +876,19 @@ impl TypedDocument {
                         doc.append_comment(parent, &c.text());
                     }
                     Event::Pi(p) => {
+                        if options.refuse_pis {
+                            let what = format!("a processing instruction ('{}')", p.target());
+                            return Err(refused(reader, &what));
+                        }
                         doc.append_pi(parent, p.target(), &p.data());
                     }
                     _ => unreachable!("peeked"),
                 },
                 K::Doctype | K::SkippedEntity => {
                     let ev = reader.next()?;
+                    if matches!(ev, Event::Doctype(_)) && options.refuse_doctype {
+                        return Err(refused(reader, "a document type declaration"));
+                    }
                     if let Event::SkippedEntity(e) = ev {
                         return Err(crate::error::Error::new(
                             crate::error::ErrorKind::Unsupported(format!(
@@ -710,6 +908,23 @@ impl TypedDocument {
             *content = c;
         }
     }
+}
+
+/// What [`TypedDocument::read_into_with`] refuses. By default nothing: a document reads as
+/// [`TypedDocument::read_into`] reads it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ReadOptions {
+    /// Refuse a document type declaration (SOAP messages must not have one).
+    pub refuse_doctype: bool,
+    /// Refuse processing instructions, anywhere in the document.
+    pub refuse_pis: bool,
+}
+
+#[cold]
+fn refused(reader: &mut Reader<'_>, what: &str) -> crate::error::Error {
+    let kind = crate::error::ErrorKind::Unsupported(format!("{what}, which this format forbids"));
+    crate::error::Error::new(kind, reader.location())
 }
 
 fn qualified(out: &mut String, prefix: &str, local: &str) {
