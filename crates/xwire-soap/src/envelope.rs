@@ -16,7 +16,8 @@ use crate::version::Version;
 ///
 /// Reading checks what both versions require of an envelope: the root is an `Envelope` of
 /// a known version (else the error's fault is `VersionMismatch`); no document type
-/// declaration and no processing instructions; at most one `Header`, before exactly one
+/// declaration; no processing instructions in 1.1 (1.2 ignores them, and keeps them in the
+/// document); at most one `Header`, before exactly one
 /// `Body`; namespace-qualified header blocks with valid `mustUnderstand` (and, in 1.2,
 /// `relay`) values; in 1.2 nothing after the `Body`, in 1.1 only namespace-qualified
 /// elements there.
@@ -78,16 +79,16 @@ impl Envelope {
     /// Reads a message from `reader` and checks it is an envelope (see the type's page).
     pub fn read(reader: &mut Reader<'_>) -> Result<Envelope, Error> {
         let mut doc = TypedDocument::new();
+        // Processing instructions are refused in 1.1 and ignored in 1.2, which the version
+        // decides once the root is read (`check_structure`).
         let mut options = ReadOptions::default();
         options.refuse_doctype = true;
-        options.refuse_pis = true;
         doc.read_into_with(reader, options)?;
         Envelope::from_document(doc)
     }
 
-    /// Checks that `doc` is an envelope, as [`Envelope::read`] does (processing
-    /// instructions refused too; a document type declaration is not kept in a
-    /// `TypedDocument`, so only `read` can refuse it).
+    /// Checks that `doc` is an envelope, as [`Envelope::read`] does (but for the document
+    /// type declaration: a `TypedDocument` does not keep one, so only `read` can refuse it).
     pub fn from_document(doc: TypedDocument) -> Result<Envelope, Error> {
         let root = doc.root_element().ok_or_else(|| Error::VersionMismatch {
             found: "(no element)".into(),
@@ -115,11 +116,14 @@ impl Envelope {
         let v = self.version;
         let ns = v.envelope_ns();
         let doc = &self.doc;
-        if let Some(pi) = descendants(doc, doc.root()).find(|&n| doc.kind(n) == Kind::Pi) {
+        // SOAP 1.1 forbids processing instructions; 1.2 (part 1, section 5) says a message
+        // should not have them and a receiver must ignore them.
+        let pi = descendants(doc, doc.root()).find(|&n| doc.kind(n) == Kind::Pi);
+        if let (Some(pi), Version::V11) = (pi, v) {
             return Err(Error::malformed(
                 v,
                 format!(
-                    "a processing instruction ('{}'), which SOAP forbids",
+                    "a processing instruction ('{}'), which SOAP 1.1 forbids",
                     doc.pi_target(pi)
                 ),
             ));
@@ -254,20 +258,24 @@ impl Envelope {
     /// the `Body`, if there is none yet), declaring its prefix on it unless it is in scope
     /// already.
     pub fn add_header_block(&mut self, ns: &str, qname: &str) -> NodeId {
-        let header = match self.header {
-            Some(h) => h,
-            None => {
-                let v = self.version;
-                let h = self.doc.insert_element_before(
-                    self.body,
-                    v.envelope_ns(),
-                    &format!("{}:Header", v.prefix()),
-                );
-                self.header = Some(h);
-                h
-            }
-        };
+        let header = self.header_or_insert();
         self.append_declared(header, ns, qname)
+    }
+
+    /// The `Header` element, made before the `Body` if there is none yet: where a block
+    /// copied from another message goes
+    /// ([`TypedDocument::append_copy`](xwire::binary::TypedDocument::append_copy)).
+    pub fn header_or_insert(&mut self) -> NodeId {
+        if let Some(h) = self.header {
+            return h;
+        }
+        let v = self.version;
+        let qname = format!("{}:Header", v.prefix());
+        let h = self
+            .doc
+            .insert_element_before(self.body, v.envelope_ns(), &qname);
+        self.header = Some(h);
+        h
     }
 
     /// Appends an element named `qname` in namespace `ns` to the `Body`, declaring its

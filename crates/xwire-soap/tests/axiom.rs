@@ -1,7 +1,7 @@
 //! Apache Axiom's good and deliberately bad SOAP 1.1 and 1.2 messages
 //! (`../shared/corpora/soap/axiom`): every good one reads as an envelope (and its fault,
 //! where it has one, as a fault); every bad one is refused, by the reader or when its fault
-//! is read.
+//! is read, but for one that SOAP 1.2 itself accepts (see below).
 
 use std::path::{Path, PathBuf};
 
@@ -45,6 +45,13 @@ fn good_messages_read_and_bad_ones_are_refused() {
     dirs.extend(["soap11", "soap12"].map(|v| root.join("badsoap").join(v)));
     for d in dirs {
         for f in files(&d) {
+            // Axiom refuses a processing instruction in a 1.2 message; SOAP 1.2 (part 1,
+            // section 5, and the W3C test collection's T26) says a receiver ignores it.
+            if f.ends_with("soap12/processing-instruction.xml") {
+                let env = read(&f).expect("SOAP 1.2 ignores processing instructions");
+                assert_eq!(env.version(), xwire_soap::Version::V12);
+                continue;
+            }
             match read(&f) {
                 Ok(_) => panic!("{} should be refused", f.display()),
                 Err(e) => eprintln!("refused {}: {e}", f.file_name().unwrap().to_string_lossy()),
@@ -53,7 +60,7 @@ fn good_messages_read_and_bad_ones_are_refused() {
         }
     }
     eprintln!("axiom: {good} good messages read, {bad} bad ones refused");
-    assert_eq!((good, bad), (10, 16), "the corpus changed");
+    assert_eq!((good, bad), (10, 15), "the corpus changed");
 }
 
 #[test]
