@@ -82,7 +82,7 @@ impl Code {
 /// One human-readable explanation of a fault, in a language (`xml:lang`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reason {
-    /// The language tag (`en`, `en-US`); `""` where a 1.1 fault gave none.
+    /// The language tag (`en`, `en-US`); `""` where the fault read gave none.
     pub lang: String,
     /// The text.
     pub text: String,
@@ -202,12 +202,12 @@ impl Fault {
             text.push('.');
             text.push_str(&s.local);
         }
-        doc.append_text(code, &text);
+        doc.append_text(code, &xml_text(&text));
         let string = doc.append_element(fault, "", "faultstring");
-        doc.append_text(string, self.reason());
+        doc.append_text(string, &xml_text(self.reason()));
         if let Some(node) = &self.node {
             let actor = doc.append_element(fault, "", "faultactor");
-            doc.append_text(actor, node);
+            doc.append_text(actor, &xml_text(node));
         }
         if let Some(detail) = &self.detail {
             let d = doc.append_element(fault, "", "detail");
@@ -235,7 +235,7 @@ impl Fault {
                 doc.declare_namespace(value, &prefix, &q.ns);
                 format!("{prefix}:{}", q.local)
             };
-            doc.append_text(value, &text);
+            doc.append_text(value, &xml_text(&text));
             parent = sub;
         }
         let reason = doc.append_element(fault, ns, &format!("{p}:Reason"));
@@ -251,12 +251,12 @@ impl Fault {
             let t = doc.append_element(reason, ns, &format!("{p}:Text"));
             let lang = if r.lang.is_empty() { "en" } else { &r.lang };
             doc.set_attribute(t, xwire::XML_NS, "xml:lang", lang);
-            doc.append_text(t, &r.text);
+            doc.append_text(t, &xml_text(&r.text));
         }
         for (name, v) in [("Node", &self.node), ("Role", &self.role)] {
             if let Some(v) = v {
                 let e = doc.append_element(fault, ns, &format!("{p}:{name}"));
-                doc.append_text(e, v);
+                doc.append_text(e, &xml_text(v));
             }
         }
         if let Some(detail) = &self.detail {
@@ -394,9 +394,9 @@ fn read_v12(env: &Envelope, fault: NodeId) -> Result<Fault, Error> {
                     if doc.namespace_uri(t) != ns || doc.local_name(t) != "Text" {
                         return Err(Error::malformed(v, "a Reason holds an element not Text"));
                     }
-                    let Some(lang) = doc.attribute(t, xwire::XML_NS, "lang") else {
-                        return Err(Error::malformed(v, "a Reason Text has no xml:lang"));
-                    };
+                    // SOAP 1.2 requires xml:lang, and deployed peers leave it out (PHP's
+                    // ext/soap, in the SOAPBuilders corpus): read as `""`, written as `en`.
+                    let lang = doc.attribute(t, xwire::XML_NS, "lang").unwrap_or("");
                     out.reasons.push(Reason {
                         lang: lang.to_string(),
                         text: simple_text(env, t, "Text")?,
@@ -529,6 +529,19 @@ pub(crate) fn resolve_qname(
             env.version(),
             format!("{what} '{text}' is not a QName with a bound prefix"),
         )),
+    }
+}
+
+/// `s` with every character XML 1.0 cannot hold (controls but tab, newline and carriage
+/// return; U+FFFE, U+FFFF) replaced by U+FFFD: a fault's texts often quote the input that
+/// caused it, and the fault must still be a message that can be sent.
+fn xml_text(s: &str) -> std::borrow::Cow<'_, str> {
+    let bad = |c: char| {
+        (c < ' ' && !matches!(c, '\t' | '\n' | '\r')) || c == '\u{FFFE}' || c == '\u{FFFF}'
+    };
+    match s.contains(bad) {
+        false => std::borrow::Cow::Borrowed(s),
+        true => std::borrow::Cow::Owned(s.replace(bad, "\u{FFFD}")),
     }
 }
 

@@ -170,7 +170,6 @@ fn malformed_faults_are_refused() {
         (V12, "<e:Fault><e:Code><e:Value>e:Sender</e:Value></e:Code></e:Fault>", "needs a Code and a Reason"),
         (V12, "<e:Fault><e:Code><e:Value>e:Nope</e:Value></e:Code><e:Reason><e:Text xml:lang='en'>x</e:Text></e:Reason></e:Fault>", "is not a SOAP 1.2 fault code"),
         (V12, "<e:Fault><e:Code><e:Value>q:Sender</e:Value></e:Code><e:Reason><e:Text xml:lang='en'>x</e:Text></e:Reason></e:Fault>", "not a QName with a bound prefix"),
-        (V12, "<e:Fault><e:Code><e:Value>e:Sender</e:Value></e:Code><e:Reason><e:Text>x</e:Text></e:Reason></e:Fault>", "has no xml:lang"),
         (V12, "<e:Fault><e:Code><e:Value>e:Sender</e:Value></e:Code><e:Reason><e:Text xml:lang='en'>x</e:Text></e:Reason><e:Detail/><e:Node>n</e:Node></e:Fault>", "where it expects its end"),
         (V12, "<e:Fault><e:Code>e:Sender</e:Code><e:Reason><e:Text xml:lang='en'>x</e:Text></e:Reason></e:Fault>", "text among its elements"),
         (V11, "<e:Fault><faultstring>x</faultstring></e:Fault>", "has no faultcode"),
@@ -183,6 +182,24 @@ fn malformed_faults_are_refused() {
         let e = refused(&envelope(ns, &format!("<e:Body>{fault}</e:Body>")));
         assert!(e.contains(why), "{fault}: {e}");
     }
+}
+
+#[test]
+fn a_reason_without_a_language_reads() {
+    let msg = envelope(
+        V12,
+        "<e:Body><e:Fault><e:Code><e:Value>e:Sender</e:Value></e:Code><e:Reason><e:Text>no</e:Text></e:Reason></e:Fault></e:Body>",
+    );
+    let f = Envelope::parse(msg.as_bytes())
+        .unwrap()
+        .fault()
+        .unwrap()
+        .unwrap();
+    assert_eq!((f.reasons[0].lang.as_str(), f.reason()), ("", "no"));
+    let again = f.to_envelope(Version::V12).to_bytes().unwrap();
+    assert!(String::from_utf8(again)
+        .unwrap()
+        .contains(r#"<env:Text xml:lang="en">no</env:Text>"#));
 }
 
 #[test]
