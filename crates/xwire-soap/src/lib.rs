@@ -11,6 +11,8 @@
 //!   roles, 1.1 actors) and the `MustUnderstand` fault when one of them is not understood.
 //! - [`Fault`]: faults of both versions as one typed value, read from a body and written
 //!   into a reply.
+//! - [`encoding`]: SOAP encoding's object graphs ([`Graph`]): structs, arrays and shared or
+//!   cyclic references, read from and written to an envelope.
 //!
 //! ```
 //! use xwire_soap::{Envelope, Node};
@@ -35,12 +37,14 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod encoding;
 mod envelope;
 mod error;
 mod fault;
 mod header;
 mod version;
 
+pub use encoding::{Graph, NodeRef, Value};
 pub use envelope::Envelope;
 pub use error::Error;
 pub use fault::{Code, Fault, QName, Reason};
