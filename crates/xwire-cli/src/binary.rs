@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use xwire::binary::{
-    encode_events, MapTyping, PrimitiveType, Typed, TypedContent, Typing, XsiTyping,
+    encode_events_with, Lexical, MapTyping, PrimitiveType, Typed, TypedContent, Typing, XsiTyping,
 };
 use xwire::{Event, Reader};
 
@@ -24,6 +24,11 @@ pub struct EncodeArgs {
     /// repeatable. Without --schema or --type, elements are typed by their `xsi:type`.
     #[arg(long = "type", value_name = "NAME=TYPE")]
     types: Vec<String>,
+    /// Write every typed element as its value, even where its text is not the value's
+    /// canonical form (`45` typed as a float decodes as `45.0`): smaller, but decoding no
+    /// longer gives the same XML back. By default such text stays text.
+    #[arg(long)]
+    pub values_only: bool,
     /// Where to write the binary document.
     #[arg(short, long, value_name = "OUT.xwb")]
     output: PathBuf,
@@ -97,16 +102,22 @@ pub fn encode(args: &EncodeArgs) -> Result<(), Failure> {
     let input = read_input(&args.file)?;
     let bytes = &input[..];
     let name = args.file.display().to_string();
+    let lexical = match args.values_only {
+        true => Lexical::Drop,
+        false => Lexical::Keep,
+    };
     let out = if let Some(schema_path) = &args.schema {
         let schema = xwire_schema::model::Schema::load(schema_path).map_err(|e| Failure {
             code: 2,
             message: format!("xwire: {}: {e}", schema_path.display()),
         })?;
-        xwire_schema::binary::encode_with_schema(&schema, bytes, Vec::with_capacity(bytes.len()))
-            .map_err(|e| Failure {
+        let out = Vec::with_capacity(bytes.len());
+        xwire_schema::binary::encode_with_schema_lexical(&schema, bytes, out, lexical).map_err(
+            |e| Failure {
                 code: 1,
                 message: format!("{name}: {e}"),
-            })?
+            },
+        )?
     } else {
         let mut map;
         let mut xsi = XsiTyping;
@@ -122,16 +133,15 @@ pub fn encode(args: &EncodeArgs) -> Result<(), Failure> {
             &mut map
         };
         let mut reader = Reader::from_slice(bytes);
-        encode_events(&mut reader, typing, Vec::with_capacity(bytes.len())).map_err(|e| {
-            Failure {
-                code: 1,
-                message: match &e {
-                    xwire::binary::EncodeError::Read(re) => {
-                        report::error_with_caret(&name, re, Some(bytes))
-                    }
-                    other => format!("{name}:{other}"),
-                },
-            }
+        let out = Vec::with_capacity(bytes.len());
+        encode_events_with(&mut reader, typing, out, lexical).map_err(|e| Failure {
+            code: 1,
+            message: match &e {
+                xwire::binary::EncodeError::Read(re) => {
+                    report::error_with_caret(&name, re, Some(bytes))
+                }
+                other => format!("{name}:{other}"),
+            },
         })?
     };
     write_out(Some(&args.output), &out)

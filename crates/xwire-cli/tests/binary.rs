@@ -26,7 +26,7 @@ fn ok(out: &Output) -> String {
     String::from_utf8(out.stdout.clone()).unwrap()
 }
 
-const DOC: &str = "<m xmlns=\"urn:m\"><!--c--><v>2.5</v><a>1 2 3</a><t>hi</t></m>";
+const DOC: &str = "<m xmlns=\"urn:m\"><!--c--><v>2.5</v><a>1.0 2.0 3.0</a><t>hi</t></m>";
 
 /// Encodes DOC with `v` a double leaf and `a` an array of doubles; the file's path.
 fn encoded(test: &str) -> PathBuf {
@@ -52,10 +52,25 @@ fn encode_then_decode_gives_the_document_back() {
     let xwb = encoded("decode");
     let bytes = std::fs::read(&xwb).unwrap();
     assert!(bytes.starts_with(b"\x89XWB\r\n\x1a\n"));
-    assert_eq!(
-        ok(&xwire(&["decode", xwb.to_str().unwrap()])),
-        "<m xmlns=\"urn:m\"><!--c--><v>2.5</v><a>1.0 2.0 3.0</a><t>hi</t></m>"
-    );
+    assert_eq!(ok(&xwire(&["decode", xwb.to_str().unwrap()])), DOC);
+}
+
+#[test]
+fn values_only_writes_every_typed_element_as_its_value() {
+    let d = dir("values-only");
+    let xml = d.join("doc.xml");
+    let xwb = d.join("doc.xwb");
+    std::fs::write(&xml, "<a>1 2 3</a>").unwrap();
+    let encode = |extra: &[&str]| {
+        let mut args = vec!["encode", xml.to_str().unwrap(), "--type", "a=f64[]"];
+        args.extend(extra);
+        args.extend(["-o", xwb.to_str().unwrap()]);
+        ok(&xwire(&args));
+        ok(&xwire(&["decode", xwb.to_str().unwrap()]))
+    };
+    // `1` is not the canonical form of the double 1 (`1.0`): kept as text by default.
+    assert_eq!(encode(&[]), "<a>1 2 3</a>");
+    assert_eq!(encode(&["--values-only"]), "<a>1.0 2.0 3.0</a>");
 }
 
 #[test]

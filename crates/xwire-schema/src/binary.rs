@@ -28,7 +28,7 @@
 use std::io::Write;
 
 use xwire::binary::{
-    EncodeError, EventEncoder, InScopeNamespaces, PrimitiveType, TypedContent, Typing,
+    EncodeError, EventEncoder, InScopeNamespaces, Lexical, PrimitiveType, TypedContent, Typing,
 };
 use xwire::StartTag;
 
@@ -156,9 +156,21 @@ pub fn encode_with_schema<W: Write>(
     bytes: &[u8],
     out: W,
 ) -> Result<W, SchemaEncodeError> {
+    encode_with_schema_lexical(schema, bytes, out, Lexical::Keep)
+}
+
+/// [`encode_with_schema`], treating the text of typed elements as `lexical` says: by
+/// default ([`Lexical::Keep`]) a text that is not its value's canonical form stays text, so
+/// that decoding gives the same XML back.
+pub fn encode_with_schema_lexical<W: Write>(
+    schema: &Schema,
+    bytes: &[u8],
+    out: W,
+    lexical: Lexical,
+) -> Result<W, SchemaEncodeError> {
     let mut v = Validator::new(schema, ValidationOptions::default());
     let mut r = ValidatingReader::new(&mut v, xwire::Reader::from_slice(bytes));
-    let mut enc = EventEncoder::new(out);
+    let mut enc = EventEncoder::new(out).lexical(lexical);
     // The first encoding failure; validation goes on, as invalidity is the better report.
     let mut failed = None;
     // A reading error ends the loop; it is recorded in the errors.
@@ -254,11 +266,21 @@ mod tests {
         let err = encode_with_schema(&s, b"<r><x>70000</x></r>", Vec::new()).unwrap_err();
         assert!(matches!(err, SchemaEncodeError::Invalid(_)), "{err}");
         let doc = br#"<r xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><x> 7 </x><x xsi:nil="true"/></r>"#;
+        // ` 7 ` is not the canonical form of 7: kept as text unless values only.
         let bin = encode_with_schema(&s, doc, Vec::new()).unwrap();
+        let text = xwire::binary::decode_to_text(&bin, Vec::new()).unwrap();
+        assert_eq!(text, doc);
+        let bin = encode_with_schema_lexical(&s, doc, Vec::new(), Lexical::Drop).unwrap();
         let text = xwire::binary::decode_to_text(&bin, Vec::new()).unwrap();
         assert_eq!(
             String::from_utf8(text).unwrap(),
             r#"<r xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><x>7</x><x xsi:nil="true"/></r>"#
+        );
+        let canonical = br#"<r><x>7</x></r>"#;
+        let bin = encode_with_schema(&s, canonical, Vec::new()).unwrap();
+        assert!(
+            bin.ends_with(&7i16.to_ne_bytes()),
+            "a value in its canonical form is a leaf"
         );
     }
 }

@@ -6,7 +6,7 @@ use std::fmt;
 use std::io::Write;
 
 use super::format::{ByteOrder, PrimitiveType};
-use super::value::{parse_base64, Array, TypedValue, ValueError};
+use super::value::{parse_base64, push_base64, Array, TypedValue, ValueError};
 use super::writer::BinaryWriter;
 use crate::error::{Error, Location};
 use crate::reader::event::{Event, StartTag};
@@ -64,7 +64,7 @@ impl<'a> InScopeNamespaces<'a> {
 ///         (local == "n").then_some(TypedContent::Leaf(PrimitiveType::I64))
 ///     }
 /// }
-/// let mut reader = xwire::Reader::from_slice(b"<r><n> 42 </n></r>");
+/// let mut reader = xwire::Reader::from_slice(b"<r><n>42</n></r>");
 /// let bytes = encode_events(&mut reader, &mut Numbers, Vec::new())?;
 /// assert!(bytes.ends_with(&42i64.to_ne_bytes()));
 /// # Ok::<(), xwire::binary::EncodeError>(())
@@ -243,8 +243,11 @@ impl std::error::Error for EncodeError {
 
 /// Transcodes the document `reader` reads to binary XML (in the machine's byte order) and
 /// returns `out`. Elements that `typing` types become LEAF or ARRAY frames: their text (and
-/// CDATA) content is parsed as the type, with white space around values collapsed (string
-/// leaves take the text as it is); text that does not parse is an error naming the element.
+/// CDATA) content is parsed as the type (string leaves take the text as it is); text that
+/// does not parse is an error naming the element. Text that parses but is not its value's
+/// canonical form (`+7`, ` 2.50 `, `45` as a float) stays text, so that decoding gives the
+/// same XML back ([`Lexical::Keep`]); [`encode_events_with`] and [`Lexical::Drop`] make it a
+/// value anyway, white space around values collapsed.
 /// A typed element that turns out to hold child elements, comments or PIs is encoded as an
 /// ordinary element instead (its children may be typed themselves). Everything else is copied
 /// as [`BinaryWriter::write_event`] does: defaulted attributes kept, the doctype dropped.
@@ -261,7 +264,17 @@ pub fn encode_events<W: Write>(
     typing: &mut dyn Typing,
     out: W,
 ) -> Result<W, EncodeError> {
-    let mut enc = EventEncoder::new(out);
+    encode_events_with(reader, typing, out, Lexical::Keep)
+}
+
+/// [`encode_events`], treating the text of typed elements as `lexical` says.
+pub fn encode_events_with<W: Write>(
+    reader: &mut Reader<'_>,
+    typing: &mut dyn Typing,
+    out: W,
+    lexical: Lexical,
+) -> Result<W, EncodeError> {
+    let mut enc = EventEncoder::new(out).lexical(lexical);
     loop {
         let (result, eof) = {
             let (offset, event) = reader.next_with_offset().map_err(EncodeError::Read)?;
@@ -309,6 +322,9 @@ impl EncodeError {
 /// validator, deciding types from the validation as it goes).
 pub struct EventEncoder<W: Write> {
     w: BinaryWriter<W>,
+    lexical: Lexical,
+    /// The canonical text of the last typed value, compared with the text it came from.
+    canonical: String,
     /// The innermost open element, when it is typed and has had only text so far.
     typed: Option<Typed>,
     /// Its text and CDATA so far, concatenated.
@@ -328,10 +344,19 @@ impl<W: Write> EventEncoder<W> {
     pub fn with_byte_order(out: W, order: ByteOrder) -> EventEncoder<W> {
         EventEncoder {
             w: BinaryWriter::with_byte_order(out, order),
+            lexical: Lexical::Keep,
+            canonical: String::new(),
             typed: None,
             text: String::new(),
             pieces: Vec::new(),
         }
+    }
+
+    /// This encoder, treating the text of typed elements as `lexical` says (by default
+    /// [`Lexical::Keep`]).
+    pub fn lexical(mut self, lexical: Lexical) -> EventEncoder<W> {
+        self.lexical = lexical;
+        self
     }
 
     /// Encodes the event that starts at byte `offset`, asking `typing` about a start tag.
@@ -440,6 +465,11 @@ impl<W: Write> EventEncoder<W> {
         if self.typed.take().is_none() {
             return Ok(());
         }
+        self.write_pieces()
+    }
+
+    /// Writes the collected text and CDATA as they came, and forgets them.
+    fn write_pieces(&mut self) -> Result<(), WriteError> {
         let mut start = 0;
         for &(end, cdata) in &self.pieces {
             let piece = &self.text[start..end];
@@ -457,20 +487,92 @@ impl<W: Write> EventEncoder<W> {
 
     fn write_typed(&mut self, typed: Typed) -> Result<(), Failure> {
         let text = std::mem::take(&mut self.text);
-        self.pieces.clear();
         let fail = |e: ValueError| Failure::Value(typed.name.clone(), e, typed.offset);
+        let keep = self.lexical == Lexical::Keep;
+        let canonical = &mut self.canonical;
+        canonical.clear();
+        // Under `Lexical::Keep`, a value is written as one only if decoding gives its text
+        // back: its canonical form, which `write_text` writes, is the text it came from.
+        let exact = |canonical: &String| !keep || *canonical == text;
         match typed.content {
             TypedContent::Leaf(PrimitiveType::Bytes) => {
                 let bytes = parse_base64(&text).map_err(fail)?;
-                self.w.value(TypedValue::Bytes(&bytes))?;
+                if keep {
+                    push_base64(canonical, &bytes);
+                }
+                if exact(canonical) {
+                    self.w.value(TypedValue::Bytes(&bytes))?;
+                    return self.typed_done(text);
+                }
             }
-            TypedContent::Leaf(ty) => self.w.value(TypedValue::parse(ty, &text).map_err(fail)?)?,
-            TypedContent::Array(ty) => self.w.array(&Array::parse(ty, &text).map_err(fail)?)?,
+            // A string leaf is its text.
+            TypedContent::Leaf(PrimitiveType::String) => {
+                self.w.value(TypedValue::String(&text))?;
+                return self.typed_done(text);
+            }
+            TypedContent::Leaf(ty) => {
+                let value = TypedValue::parse(ty, &text).map_err(fail)?;
+                if keep {
+                    value.write_text(canonical);
+                }
+                if exact(canonical) {
+                    self.w.value(value)?;
+                    return self.typed_done(text);
+                }
+            }
+            TypedContent::Array(ty) => {
+                let array = Array::parse(ty, &text).map_err(fail)?;
+                if keep {
+                    array.write_text(canonical);
+                }
+                if exact(canonical) {
+                    self.w.array(&array)?;
+                    return self.typed_done(text);
+                }
+            }
         }
+        // Not in its canonical form: kept as the text it is.
         self.text = text;
-        self.text.clear();
+        self.write_pieces()?;
         Ok(())
     }
+
+    /// After a typed value is written: the text buffer back, empty, for the next one.
+    fn typed_done(&mut self, mut text: String) -> Result<(), Failure> {
+        text.clear();
+        self.text = text;
+        self.pieces.clear();
+        Ok(())
+    }
+}
+
+/// What [`EventEncoder`] (and [`encode_events`]) does with the text of an element its
+/// [`Typing`] types.
+///
+/// ```
+/// use xwire::binary::{decode_to_text, encode_events_with, Lexical, XsiTyping};
+/// let xml = br#"<v xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xsi:type="xsd:float">45</v>"#;
+/// let text = |lexical| {
+///     let r = &mut xwire::Reader::from_slice(xml);
+///     let bin = encode_events_with(r, &mut XsiTyping, Vec::new(), lexical).unwrap();
+///     String::from_utf8(decode_to_text(&bin, Vec::new()).unwrap()).unwrap()
+/// };
+/// assert!(text(Lexical::Keep).ends_with(">45</v>"));
+/// assert!(text(Lexical::Drop).ends_with(">45.0</v>"));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Lexical {
+    /// A typed element becomes a typed value (a leaf or a packed array) only if decoding
+    /// writes its text back exactly, that is if the text is the canonical form of its value;
+    /// otherwise it stays text (`45` typed `xsd:float`, whose canonical form is `45.0`;
+    /// ` 7`; base64 with line breaks). Text → binary → text then gives the same canonical
+    /// XML, byte for byte, and a signature over it still verifies. The default.
+    #[default]
+    Keep,
+    /// Every typed element becomes a typed value, and decoding writes the value's
+    /// canonical form (`45` comes back as `45.0`): smaller and faster when only the values
+    /// matter.
+    Drop,
 }
 
 fn is_xml_space(c: char) -> bool {

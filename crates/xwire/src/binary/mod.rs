@@ -21,8 +21,8 @@ mod writer;
 use crate::error::{Error, ErrorKind, Location};
 
 pub use encode::{
-    encode_events, EncodeError, EventEncoder, InScopeNamespaces, MapTyping, MapTypingBuilder,
-    TypedContent, Typing, XsiTyping,
+    encode_events, encode_events_with, EncodeError, EventEncoder, InScopeNamespaces, Lexical,
+    MapTyping, MapTypingBuilder, TypedContent, Typing, XsiTyping,
 };
 pub use format::{
     is_binary, varint_len, write_varint, ByteOrder, FrameInfo, FrameKind, PrimitiveType,

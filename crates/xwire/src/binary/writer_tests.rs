@@ -1,6 +1,7 @@
 use super::*;
 use crate::binary::{
-    encode_events, EncodeError, MapTyping, PrimitiveType, TypedContent, XsiTyping, BIG_ENDIAN_BIT,
+    encode_events, encode_events_with, EncodeError, Lexical, MapTyping, PrimitiveType,
+    TypedContent, XsiTyping, BIG_ENDIAN_BIT,
 };
 use crate::writer::{Writer, XmlSink};
 use crate::{Event, Reader};
@@ -52,12 +53,64 @@ fn the_spec_example_is_written_byte_for_byte() {
     let typing = &mut MapTyping::builder()
         .leaf("urn:x", "v", PrimitiveType::F64)
         .build();
+    // " 2.50 " is not the canonical 2.5: a value only when lexical forms may go.
     let xml = br#"<a xmlns="urn:x" n="1"><v> 2.50 </v></a>"#;
-    let from_text = encode_events(&mut Reader::from_slice(xml), typing, Vec::new()).unwrap();
+    let from_text = encode_events_with(
+        &mut Reader::from_slice(xml),
+        typing,
+        Vec::new(),
+        Lexical::Drop,
+    )
+    .unwrap();
     if ByteOrder::NATIVE == LE {
         assert_eq!(from_text, expected);
     }
     assert_eq!(from_text.len(), expected.len());
+    let kept = encode_events(&mut Reader::from_slice(xml), typing, Vec::new()).unwrap();
+    let text = crate::binary::decode_to_text(&kept, Vec::new()).unwrap();
+    assert_eq!(text, br#"<a xmlns="urn:x" n="1"><v> 2.50 </v></a>"#);
+    // In its canonical form, the same bytes as the spec's either way.
+    let xml = br#"<a xmlns="urn:x" n="1"><v>2.5</v></a>"#;
+    let canonical = encode_events(&mut Reader::from_slice(xml), typing, Vec::new()).unwrap();
+    assert_eq!(canonical, from_text);
+}
+
+#[test]
+fn typed_text_not_in_canonical_form_stays_text_by_default() {
+    let typing = &mut MapTyping::builder()
+        .leaf("", "i", PrimitiveType::I32)
+        .leaf("", "f", PrimitiveType::F32)
+        .leaf("", "b", PrimitiveType::Bool)
+        .leaf("", "x", PrimitiveType::Bytes)
+        .array("", "a", PrimitiveType::F64)
+        .build();
+    let mut round = |xml: &str, lexical| {
+        let r = &mut Reader::from_slice(xml.as_bytes());
+        let bin = encode_events_with(r, typing, Vec::new(), lexical).unwrap();
+        let typed = crate::binary::TypedDocument::read(&mut Reader::from_slice(&bin)).unwrap();
+        let leaf = typed.root_element().map(|e| typed.kind(e));
+        (
+            String::from_utf8(crate::binary::decode_to_text(&bin, Vec::new()).unwrap()).unwrap(),
+            leaf,
+        )
+    };
+    use crate::binary::Kind::{Array as A, Element as E, Leaf as L};
+    for (xml, kept, dropped) in [
+        ("<i>7</i>", (L, "<i>7</i>"), "<i>7</i>"),
+        ("<i>+7</i>", (E, "<i>+7</i>"), "<i>7</i>"),
+        ("<i> 7</i>", (E, "<i> 7</i>"), "<i>7</i>"),
+        ("<f>45</f>", (E, "<f>45</f>"), "<f>45.0</f>"),
+        ("<f>45.0</f>", (L, "<f>45.0</f>"), "<f>45.0</f>"),
+        ("<b>1</b>", (E, "<b>1</b>"), "<b>true</b>"),
+        ("<x>aGk=</x>", (L, "<x>aGk=</x>"), "<x>aGk=</x>"),
+        ("<x>aG\nk=</x>", (E, "<x>aG\nk=</x>"), "<x>aGk=</x>"),
+        ("<a>1.5 2.5</a>", (A, "<a>1.5 2.5</a>"), "<a>1.5 2.5</a>"),
+        ("<a>1.5  2.5</a>", (E, "<a>1.5  2.5</a>"), "<a>1.5 2.5</a>"),
+    ] {
+        let (text, kind) = round(xml, Lexical::Keep);
+        assert_eq!((kind, text.as_str()), (Some(kept.0), kept.1), "{xml}");
+        assert_eq!(round(xml, Lexical::Drop).0, dropped, "{xml}");
+    }
 }
 
 #[test]
@@ -454,8 +507,14 @@ fn write_event_keeps_defaulted_attributes_and_drops_the_doctype() {
 
 #[test]
 fn encoding_typed_text() {
+    // Values only: these cases are about parsing typed text.
     let encode = |xml: &[u8], typing: &mut dyn crate::binary::Typing| {
-        encode_events(&mut Reader::from_slice(xml), typing, Vec::new())
+        encode_events_with(
+            &mut Reader::from_slice(xml),
+            typing,
+            Vec::new(),
+            Lexical::Drop,
+        )
     };
     let xsi = r#"xmlns:s="http://www.w3.org/2001/XMLSchema" xmlns:i="http://www.w3.org/2001/XMLSchema-instance""#;
 
