@@ -139,6 +139,11 @@ impl Graph {
         &mut self.nodes[r.index()]
     }
 
+    /// Every node, in the order they were added.
+    pub fn refs(&self) -> impl Iterator<Item = NodeRef> {
+        (0..self.nodes.len() as u32).map(NodeRef)
+    }
+
     /// The number of nodes.
     pub fn len(&self) -> usize {
         self.nodes.len()

@@ -1,4 +1,5 @@
-//! The fuzz targets of `crates/xwire-soap/fuzz`, run as tests: their bodies over the
+//! The fuzz targets of `crates/xwire-soap/fuzz` (`envelope`, `encoding`), run as tests:
+//! their bodies over the
 //! committed seeds, every message of the SOAP corpora (SOAPBuilders, Axis2, Axiom; good
 //! and bad), the same messages in binary XML and cut short, and the inputs the fuzzer
 //! found (`tests/data/fuzz/`, named after their target).
@@ -25,7 +26,9 @@ fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
 
 fn run(data: &[u8], what: &str) {
     let r = std::panic::catch_unwind(|| bodies::envelope(data));
-    assert!(r.is_ok(), "{what} fails");
+    assert!(r.is_ok(), "{what} fails (envelope)");
+    let r = std::panic::catch_unwind(|| bodies::encoding(data));
+    assert!(r.is_ok(), "{what} fails (encoding)");
 }
 
 #[test]
