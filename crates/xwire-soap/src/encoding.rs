@@ -586,7 +586,9 @@ impl<'g, 'e> Encoder<'g, 'e> {
     fn accessor(&mut self, parent: NodeId, name: &QName) -> NodeId {
         let doc = self.env.document_mut();
         if name.ns.is_empty() {
-            return doc.append_element(parent, "", &name.local);
+            let el = doc.append_element(parent, "", &name.local);
+            undeclare_default(doc, el);
+            return el;
         }
         let prefix = match doc.lookup_namespace(parent, "m") {
             Some(ns) if ns == name.ns => {
@@ -758,12 +760,25 @@ impl<'g, 'e> Encoder<'g, 'e> {
     }
 }
 
-/// `ty` as `prefix:local` in scope at `el`, declaring a prefix on `el` if none is bound.
+/// An element in no namespace under a default namespace (a caller's parent may have one):
+/// `xmlns=""` on it, so that it and unprefixed QNames in its attributes stay in none.
+fn undeclare_default(doc: &mut TypedDocument, el: NodeId) {
+    if doc.lookup_namespace(el, "").is_some() {
+        doc.declare_namespace(el, "", "");
+    }
+}
+
+/// `ty` as `prefix:local` in scope at `el`, declaring a prefix on `el` if none is bound
+/// (unprefixed for a type in no namespace: no prefix can be bound to none).
 fn type_text(doc: &mut TypedDocument, el: NodeId, ty: &QName) -> String {
     let (local, ranks) = match ty.local.find('[') {
         Some(i) => ty.local.split_at(i),
         None => (ty.local.as_str(), ""),
     };
+    if ty.ns.is_empty() {
+        undeclare_default(doc, el);
+        return format!("{local}{ranks}");
+    }
     for p in ["xsd", "enc", "m", "t"] {
         if doc.lookup_namespace(el, p) == Some(ty.ns.as_str()) {
             return format!("{p}:{local}{ranks}");

@@ -103,3 +103,15 @@ fn envelope_nul_in_fault_reason() {
         .unwrap();
     assert_eq!(back.reason(), "a\u{FFFD}b\u{FFFD}");
 }
+
+/// An `xsi:type` without a prefix (`xsdƖtring`) names a type in no namespace; writing it
+/// bound a prefix to the empty namespace name, which XML 1.0 forbids. A type in no
+/// namespace is now written unprefixed.
+#[test]
+fn encoding_type_in_no_namespace() {
+    let data = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/fuzz/encoding-type-in-no-namespace"),
+    )
+    .unwrap();
+    bodies::encoding(&data);
+}
