@@ -787,18 +787,14 @@ fn type_text(doc: &mut TypedDocument, el: NodeId, ty: &QName) -> String {
     if let Some((p, _)) = doc.namespaces(el).find(|(_, u)| *u == ty.ns) {
         return format!("{p}:{local}{ranks}");
     }
-    // A prefix this element does not declare yet (an array may need two: its type and its
-    // items' type).
-    let taken: Vec<String> = doc.namespaces(el).map(|(p, _)| p.to_string()).collect();
+    // A prefix bound nowhere in scope: declaring one that is bound would shadow it for the
+    // QNames already written on this element (an array's type, then its items' type).
     let prefix = (0..)
-        .map(|i| {
-            if i == 0 {
-                "t".to_string()
-            } else {
-                format!("t{i}")
-            }
+        .map(|i| match i {
+            0 => "t".to_string(),
+            i => format!("t{i}"),
         })
-        .find(|p| !taken.contains(p))
+        .find(|p| doc.lookup_namespace(el, p).is_none())
         .expect("a free prefix");
     doc.declare_namespace(el, &prefix, &ty.ns);
     format!("{prefix}:{local}{ranks}")

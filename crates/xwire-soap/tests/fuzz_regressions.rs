@@ -115,3 +115,16 @@ fn encoding_type_in_no_namespace() {
     .unwrap();
     bodies::encoding(&data);
 }
+
+/// A 1.1 array of arrays whose inner items are typed in another namespace, written in 1.2:
+/// the inner array's item type took the prefix `t`, already bound above it to the
+/// namespace of the `xsi:type` just written on the same element, which then resolved to
+/// the wrong type. New prefixes are now ones bound nowhere in scope.
+#[test]
+fn encoding_prefix_shadowed() {
+    let data = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/fuzz/encoding-prefix-shadowed"),
+    )
+    .unwrap();
+    bodies::encoding(&data);
+}
